@@ -1,0 +1,43 @@
+# Every target sets itself up: a fresh machine needs only Python 3.11 and access to PyPI.
+
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := test
+.PHONY: test run bench lint typecheck clean install
+
+# Create the virtual environment (once).
+$(BIN)/python:
+	@test -n "$(PYTHON)" || { echo "error: python3.11 (or python3) not found on PATH" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+# Install the project with dev extras; redone only when pyproject.toml changes.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy src
+
+test: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy src
+	$(BIN)/pytest -n 2
+
+run: $(STAMP)
+	$(BIN)/dominari play dominion --players bmu,smithy --seed 1
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .bench-venv build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf src/*.egg-info
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

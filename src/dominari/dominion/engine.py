@@ -1,0 +1,865 @@
+"""The Dominion game state: setup, turns, the pending-decision stack, end and scoring.
+
+>>> s = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=3))
+>>> s.current_player() == s.turn_player, s.phase_name
+(True, 'buy')
+>>> len(s.hand(s.turn_player))
+5
+
+Card effects and the decisions they ask for live in :mod:`dominari.dominion.effects`;
+this module holds the state, the primitives effects use (draw, gain, trash,
+shuffle) and the turn structure (N-TURN, N-END).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
+from dominari.core.game import TERMINAL, GameState, Outcome
+from dominari.dominion import cards as C
+from dominari.dominion import effects as E
+from dominari.dominion.actions import (
+    BUY,
+    BUY_A,
+    END,
+    END_A,
+    PLAY,
+    PLAY_A,
+    Action,
+    parse,
+)
+from dominari.dominion.cards import (
+    COINS,
+    COPPER,
+    COST,
+    CURSE,
+    DUCHY,
+    ESTATE,
+    GARDENS,
+    IS_ACTION,
+    IS_TREASURE,
+    NAME,
+    NUM_CARDS,
+    PROVINCE,
+    VP,
+)
+from dominari.dominion.effects import Frame
+from dominari.dominion.kingdoms import resolve as resolve_kingdom
+
+ACTION_PHASE = 0
+BUY_PHASE = 1
+OVER = 2
+PHASE_NAMES = ("action", "buy", "over")
+
+RECORD_FORMAT = "dominari-record"
+RECORD_VERSION = 1
+
+# Public log events: tuples (EV_*, player, card, extra).
+EV_TURN = 0  # extra = the player's turn number
+EV_PLAY = 1
+EV_BUY = 2
+EV_GAIN = 3  # extra = where: 0 discard, 1 hand, 2 deck
+EV_TRASH = 4
+EV_DISCARD = 5
+EV_REVEAL = 6
+EV_TOPDECK = 7
+EV_SET_ASIDE = 8
+EV_SHUFFLE = 9
+EV_DRAW = 10  # card = -1, extra = how many (which cards is private)
+EV_TREASURES = 11  # card = -1, extra = coins made
+EV_DECK_TO_DISCARD = 12
+EV_REVEAL_HAND = 13  # extra = tuple of cards
+EV_END = 14  # extra = reason
+
+ENDING_PILES = 3
+
+
+@dataclass(frozen=True)
+class DominionConfig:
+    """Everything that fixes a game before the first action.
+
+    ``kingdom`` is a recommended set name, ``"random"`` or card names (see
+    :func:`dominari.dominion.kingdoms.resolve`). ``seed=None`` picks a seed.
+    ``max_turns`` (optional, not a rule) ends a game after that many turns of
+    every player, for simulations of strategies that may never end a game.
+    ``names`` are display names of the seats. ``log`` keeps a public event log.
+    """
+
+    players: int = 2
+    kingdom: str | tuple[str, ...] = "first-game"
+    seed: int | None = None
+    max_turns: int | None = None
+    names: tuple[str, ...] = ()
+    log: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
+            raise ConfigError(f"Dominion is for 2 to 4 players, not {self.players!r}")
+        if self.max_turns is not None and (not isinstance(self.max_turns, int)
+                                           or self.max_turns < 1):
+            raise ConfigError(f"max_turns must be a positive integer, not {self.max_turns!r}")
+        if self.seed is not None and not isinstance(self.seed, int):
+            raise ConfigError(f"seed must be an integer, not {self.seed!r}")
+        if self.names and len(self.names) != self.players:
+            raise ConfigError(f"{len(self.names)} names given for {self.players} players")
+        if not isinstance(self.kingdom, str):
+            object.__setattr__(self, "kingdom", tuple(self.kingdom))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "kingdom": self.kingdom if isinstance(self.kingdom, str) else list(self.kingdom),
+            "seed": self.seed,
+            "max_turns": self.max_turns,
+            "names": list(self.names),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, *, log: bool = False) -> DominionConfig:
+        if not isinstance(data, dict):
+            raise ConfigError("config must be a JSON object")
+        unknown = set(data) - {"players", "kingdom", "seed", "max_turns", "names"}
+        if unknown:
+            raise ConfigError(f"config: unknown field(s) {', '.join(sorted(unknown))}")
+        kingdom = data.get("kingdom", "first-game")
+        if not isinstance(kingdom, str) and not (
+            isinstance(kingdom, list) and all(isinstance(k, str) for k in kingdom)
+        ):
+            raise ConfigError("config: kingdom must be a string or a list of card names")
+        names = data.get("names", [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ConfigError("config: names must be a list of strings")
+        return cls(
+            players=data.get("players", 2),
+            kingdom=kingdom if isinstance(kingdom, str) else tuple(kingdom),
+            seed=data.get("seed"),
+            max_turns=data.get("max_turns"),
+            names=tuple(names),
+            log=log,
+        )
+
+
+class PlayerState:
+    """One player's cards. ``deck[-1]`` is the top of the deck; ``discard[-1]`` the top
+    of the discard pile. ``owned[c]`` counts every copy of card ``c`` the player owns.
+    ``aside`` holds cards revealed or set aside while an effect resolves.
+    """
+
+    __slots__ = ("aside", "deck", "discard", "hand", "in_play", "owned", "turns")
+
+    def __init__(self) -> None:
+        self.hand: list[int] = []
+        self.deck: list[int] = []
+        self.discard: list[int] = []
+        self.in_play: list[int] = []
+        self.aside: list[int] = []
+        self.owned: list[int] = [0] * NUM_CARDS
+        self.turns = 0
+
+    def copy(self) -> PlayerState:
+        p = PlayerState.__new__(PlayerState)
+        p.hand = self.hand[:]
+        p.deck = self.deck[:]
+        p.discard = self.discard[:]
+        p.in_play = self.in_play[:]
+        p.aside = self.aside[:]
+        p.owned = self.owned[:]
+        p.turns = self.turns
+        return p
+
+    def all_cards(self) -> list[int]:
+        return self.hand + self.deck + self.discard + self.in_play + self.aside
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A public description of what is being decided, for views and bots."""
+
+    kind: str
+    player: int
+    card: int = -1
+    target: int = -1
+    count: int = 0
+    cards: tuple[int, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class DominionState(GameState):
+    """A Dominion game in progress. Create with :meth:`new` or :meth:`from_record`."""
+
+    game_name = "dominion"
+
+    config: DominionConfig
+    seed: int
+    rng: random.Random
+    kingdom: tuple[int, ...]
+    supply: list[int]
+    """Pile sizes indexed by card id (0 for cards not in this game)."""
+    in_supply: tuple[int, ...]
+    """The card ids of this game's Supply piles: 7 basic, then 10 kingdom."""
+    empty_piles: int
+    trash: list[int]
+    players: list[PlayerState]
+    turn_player: int
+    turn_number: int
+    phase: int
+    actions: int
+    buys: int
+    coins: int
+    stack: list[Frame]
+    history: list[Action]
+    log: list[tuple[Any, ...]] | None
+    reason: str
+    _outcome: Outcome | None
+
+    # ------------------------------------------------------------------ setup
+    @classmethod
+    def new(cls, config: DominionConfig | None = None, **kwargs: Any) -> DominionState:
+        """Set up a game (N-SET-1, N-SET-2): supply by player count, 7 Copper and
+        3 Estate each, shuffled, 5 drawn, a random first player."""
+        if config is None:
+            config = DominionConfig(**kwargs)
+        elif kwargs:
+            raise TypeError("give either a config or keyword options, not both")
+        seed = config.seed
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        self = cls.__new__(cls)
+        n = config.players
+        self.config = config
+        self.seed = seed
+        self.num_players = n
+        self.rng = random.Random(seed)
+        self.kingdom = resolve_kingdom(config.kingdom, seed)
+        victory = 8 if n == 2 else 12
+        supply = [0] * NUM_CARDS
+        supply[C.COPPER] = 60 - 7 * n
+        supply[C.SILVER] = 40
+        supply[C.GOLD] = 30
+        supply[ESTATE] = supply[DUCHY] = supply[PROVINCE] = victory
+        supply[CURSE] = 10 * (n - 1)
+        for k in self.kingdom:
+            supply[k] = victory if k == GARDENS else 10
+        self.supply = supply
+        self.in_supply = C.BASIC + self.kingdom
+        self.empty_piles = 0
+        self.trash = []
+        self.players = []
+        for _ in range(n):
+            ps = PlayerState()
+            ps.deck = [COPPER] * 7 + [ESTATE] * 3
+            ps.owned[COPPER] = 7
+            ps.owned[ESTATE] = 3
+            self.rng.shuffle(ps.deck)
+            ps.hand = ps.deck[-5:]
+            del ps.deck[-5:]
+            self.players.append(ps)
+        self.turn_player = self.rng.randrange(n)
+        self.turn_number = 1
+        self.players[self.turn_player].turns = 1
+        self.phase = ACTION_PHASE
+        self.actions = 1
+        self.buys = 1
+        self.coins = 0
+        self.stack = []
+        self.history = []
+        self.log = [] if config.log else None
+        self.reason = ""
+        self._outcome = None
+        if self.log is not None:
+            self.log.append((EV_TURN, self.turn_player, -1, 1))
+        self._advance()
+        return self
+
+    def copy(self) -> DominionState:
+        s = DominionState.__new__(DominionState)
+        s.config = self.config
+        s.seed = self.seed
+        s.num_players = self.num_players
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.kingdom = self.kingdom
+        s.supply = self.supply[:]
+        s.in_supply = self.in_supply
+        s.empty_piles = self.empty_piles
+        s.trash = self.trash[:]
+        s.players = [p.copy() for p in self.players]
+        s.turn_player = self.turn_player
+        s.turn_number = self.turn_number
+        s.phase = self.phase
+        s.actions = self.actions
+        s.buys = self.buys
+        s.coins = self.coins
+        s.stack = [f.copy() for f in self.stack]
+        s.history = self.history[:]
+        s.log = None if self.log is None else self.log[:]
+        s.reason = self.reason
+        s._outcome = self._outcome
+        return s
+
+    # ------------------------------------------------------------ primitives
+    def draw(self, p: int, n: int) -> int:
+        """Draw ``n`` cards for player ``p``, shuffling the discard pile into the deck
+        when the deck runs out (N-TURN-4). Returns how many were drawn."""
+        ps = self.players[p]
+        deck = ps.deck
+        if len(deck) >= n:
+            if n:
+                ps.hand += deck[-n:]
+                del deck[-n:]
+            drawn = n
+        else:
+            drawn = len(deck)
+            ps.hand += deck
+            deck.clear()
+            if ps.discard:
+                self._shuffle(ps, p)
+                deck = ps.deck
+                k = min(n - drawn, len(deck))
+                if k:
+                    ps.hand += deck[-k:]
+                    del deck[-k:]
+                drawn += k
+        if self.log is not None and drawn:
+            self.log.append((EV_DRAW, p, -1, drawn))
+        return drawn
+
+    def _shuffle(self, ps: PlayerState, p: int) -> None:
+        """Shuffle the discard pile to form the deck (the deck must be empty)."""
+        ps.deck, ps.discard = ps.discard, ps.deck
+        self.rng.shuffle(ps.deck)
+        if self.log is not None:
+            self.log.append((EV_SHUFFLE, p, -1, 0))
+
+    def reveal_top(self, p: int) -> int:
+        """Take the top card of ``p``'s deck (shuffling if needed) into ``aside``;
+        return it, or -1 if deck and discard are both empty (N-TURN-4)."""
+        ps = self.players[p]
+        if not ps.deck:
+            if not ps.discard:
+                return -1
+            self._shuffle(ps, p)
+        card = ps.deck.pop()
+        ps.aside.append(card)
+        if self.log is not None:
+            self.log.append((EV_REVEAL, p, card, 0))
+        return card
+
+    def gain(self, p: int, card: int, where: int = 0) -> bool:
+        """Gain ``card`` from the Supply: 0 to discard, 1 to hand, 2 onto the deck.
+        An empty pile gains nothing (returns False)."""
+        supply = self.supply
+        if supply[card] <= 0:
+            return False
+        supply[card] -= 1
+        if supply[card] == 0:
+            self.empty_piles += 1
+        ps = self.players[p]
+        ps.owned[card] += 1
+        if where == 0:
+            ps.discard.append(card)
+        elif where == 1:
+            ps.hand.append(card)
+        else:
+            ps.deck.append(card)
+        if self.log is not None:
+            self.log.append((EV_GAIN, p, card, where))
+        return True
+
+    def trash_from(self, p: int, zone: list[int], card: int) -> None:
+        """Move ``card`` from one of ``p``'s zones to the trash."""
+        zone.remove(card)
+        self.trash.append(card)
+        self.players[p].owned[card] -= 1
+        if self.log is not None:
+            self.log.append((EV_TRASH, p, card, 0))
+
+    def discard_from(self, p: int, zone: list[int], card: int, public: bool = True) -> None:
+        """Move ``card`` to ``p``'s discard pile. Cards discarded from hand are not shown
+        to the others (only the pile's top card is), so they are logged as a count."""
+        zone.remove(card)
+        self.players[p].discard.append(card)
+        if self.log is not None:
+            self.log.append((EV_DISCARD, p, card if public else -1, 0))
+
+    def push(self, frame: Frame) -> None:
+        self.stack.append(frame)
+
+    def emit(self, event: int, p: int, card: int = -1, extra: Any = 0) -> None:
+        if self.log is not None:
+            self.log.append((event, p, card, extra))
+
+    def play_card(self, p: int, card: int, again: bool = False) -> None:
+        """Resolve ``card``'s effect for ``p`` (it is already in play)."""
+        info = C.CARDS[card]
+        if self.log is not None:
+            self.log.append((EV_PLAY, p, card, 1 if again else 0))
+        if info.plus_cards:
+            self.draw(p, info.plus_cards)
+        self.actions += info.plus_actions
+        self.buys += info.plus_buys
+        self.coins += info.plus_coins
+        special = E.SPECIAL[card]
+        if special is not None:
+            special(self, p, again)
+
+    # ------------------------------------------------------------ the turn
+    def _advance(self) -> None:
+        """Run automatic steps until a player must choose between 2+ actions."""
+        stack = self.stack
+        while True:
+            if stack:
+                f = stack[-1]
+                k = f.kind
+                if k >= E.FIRST_CONTINUATION:
+                    stack.pop()
+                    E.CONTINUE[k](self, f)
+                    continue
+                opts = E.OPTIONS[k](self, f)
+                if len(opts) >= 2:
+                    return
+                if opts:
+                    E.RESOLVE[k](self, f, opts[0])
+                else:
+                    stack.pop()
+                continue
+            if self.phase == ACTION_PHASE:
+                if self.actions > 0:
+                    for c in self.players[self.turn_player].hand:
+                        if IS_ACTION[c]:
+                            return
+                self._start_buy()
+            if self.phase == BUY_PHASE:
+                if self.buys > 0 and self._can_buy_something():
+                    return
+                self._cleanup()
+            if self.phase == OVER:
+                return
+
+    def _start_buy(self) -> None:
+        """Enter the buy phase. All Treasures in hand are played at once: in the base
+        set no card cares about a Treasure left in hand, so this is the same game (N-TURN-2)."""
+        self.phase = BUY_PHASE
+        ps = self.players[self.turn_player]
+        hand = ps.hand
+        coins = 0
+        kept = []
+        for c in hand:
+            if IS_TREASURE[c]:
+                coins += COINS[c]
+                ps.in_play.append(c)
+            else:
+                kept.append(c)
+        if coins or len(kept) != len(hand):
+            ps.hand = kept
+        self.coins += coins
+        if self.log is not None:
+            self.log.append((EV_TREASURES, self.turn_player, -1, coins))
+
+    def _can_buy_something(self) -> bool:
+        supply = self.supply
+        if supply[COPPER] > 0 or supply[CURSE] > 0:
+            return True
+        coins = self.coins
+        return any(supply[c] > 0 and COST[c] <= coins for c in self.in_supply)
+
+    def _cleanup(self) -> None:
+        """Clean-up (N-TURN-3), the end check (N-END-1) and the next turn."""
+        tp = self.turn_player
+        ps = self.players[tp]
+        ps.discard += ps.in_play
+        ps.discard += ps.hand
+        ps.in_play = []
+        ps.hand = []
+        self.draw(tp, 5)
+        if self.supply[PROVINCE] == 0:
+            self._finish("provinces")
+            return
+        if self.empty_piles >= ENDING_PILES:
+            self._finish("three-piles")
+            return
+        nxt = (tp + 1) % self.num_players
+        mt = self.config.max_turns
+        if mt is not None and self.players[nxt].turns >= mt:
+            self._finish("turn-limit")
+            return
+        self.turn_player = nxt
+        self.turn_number += 1
+        self.players[nxt].turns += 1
+        self.phase = ACTION_PHASE
+        self.actions = 1
+        self.buys = 1
+        self.coins = 0
+        if self.log is not None:
+            self.log.append((EV_TURN, nxt, -1, self.players[nxt].turns))
+
+    def _finish(self, reason: str) -> None:
+        self.phase = OVER
+        self.reason = reason
+        self.stack.clear()
+        if self.log is not None:
+            self.log.append((EV_END, -1, -1, reason))
+
+    # --------------------------------------------------------------- protocol
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.stack:
+            return self.stack[-1].player
+        return self.turn_player
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions now, as interned values, in a stable order."""
+        if self.phase == OVER:
+            return []
+        if self.stack:
+            f = self.stack[-1]
+            return E.OPTIONS[f.kind](self, f)
+        if self.phase == ACTION_PHASE:
+            hand = self.players[self.turn_player].hand
+            acts = [PLAY_A[c] for c in sorted(set(hand)) if IS_ACTION[c]]
+            acts.append(END_A)
+            return acts
+        coins = self.coins
+        supply = self.supply
+        acts = [BUY_A[c] for c in self.in_supply if supply[c] > 0 and COST[c] <= coins]
+        acts.append(END_A)
+        return acts
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _check(self, action: Action) -> None:
+        """Raise IllegalActionError saying why ``action`` is not legal now."""
+        if self.phase == OVER:
+            raise IllegalActionError("the game is over")
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not a Dominion action: {action!r}")
+        if self.stack:
+            f = self.stack[-1]
+            E.check(self, f, action)
+            return
+        verb = action.verb
+        if verb == END:
+            if action.cards:
+                raise IllegalActionError("'end' takes no card")
+            return
+        if len(action.cards) != 1:
+            raise IllegalActionError(f"'{verb}' takes exactly one card")
+        card = action.cards[0]
+        if self.phase == ACTION_PHASE:
+            if verb != PLAY:
+                raise IllegalActionError(
+                    f"it is the action phase: 'play' an Action card or 'end', not '{verb}'"
+                )
+            if not IS_ACTION[card]:
+                raise IllegalActionError(f"{NAME[card]} is not an Action card")
+            if card not in self.players[self.turn_player].hand:
+                raise IllegalActionError(f"{NAME[card]} is not in your hand")
+            if self.actions <= 0:
+                raise IllegalActionError("no Actions left")
+            return
+        if verb != BUY:
+            raise IllegalActionError(f"it is the buy phase: 'buy' a card or 'end', not '{verb}'")
+        if card not in self.in_supply:
+            raise IllegalActionError(f"{NAME[card]} is not in this game's Supply")
+        if self.supply[card] <= 0:
+            raise IllegalActionError(f"the {NAME[card]} pile is empty")
+        if COST[card] > self.coins:
+            raise IllegalActionError(
+                f"{NAME[card]} costs {COST[card]} but you have {self.coins} coins"
+            )
+        if self.buys <= 0:
+            raise IllegalActionError("no Buys left")
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action (IllegalActionError, state unchanged, otherwise)."""
+        stack = self.stack
+        if not stack and self.phase == BUY_PHASE and action.verb == BUY:
+            # Hot path: a buy.
+            card = action.cards[0]
+            if (self.supply[card] <= 0 or COST[card] > self.coins or card not in self.in_supply
+                    or len(action.cards) != 1):  # fmt: skip
+                self._check(action)
+            self.coins -= COST[card]
+            self.buys -= 1
+            if self.log is not None:
+                self.log.append((EV_BUY, self.turn_player, card, 0))
+            self.gain(self.turn_player, card)
+        else:
+            self._check(action)
+            if stack:
+                f = stack[-1]
+                E.resolve(self, f, action)
+            elif action.verb == END:
+                if self.phase == ACTION_PHASE:
+                    self._start_buy()
+                else:
+                    self._cleanup()
+            else:
+                # Play an Action card (N-TURN-1).
+                card = action.cards[0]
+                ps = self.players[self.turn_player]
+                ps.hand.remove(card)
+                ps.in_play.append(card)
+                self.actions -= 1
+                self.play_card(self.turn_player, card)
+        self.history.append(action)
+        self._advance()
+
+    # ------------------------------------------------------------- scoring
+    def score(self, p: int) -> int:
+        """Victory points of everything ``p`` owns (N-END-2, N-CARD-GARDENS)."""
+        owned = self.players[p].owned
+        total = 0
+        for c in C.VICTORIES:
+            if owned[c]:
+                total += owned[c] * VP[c]
+        total -= owned[CURSE]
+        if owned[GARDENS]:
+            total += owned[GARDENS] * (sum(owned) // 10)
+        return total
+
+    def outcome(self) -> Outcome | None:
+        """Highest VP wins; ties go to the tied player with fewer turns; still tied,
+        a shared win (N-END-2)."""
+        if self.phase != OVER:
+            return None
+        if self._outcome is None:
+            scores = tuple(self.score(p) for p in range(self.num_players))
+            turns = tuple(ps.turns for ps in self.players)
+            keys = [(scores[p], -turns[p]) for p in range(self.num_players)]
+            ranks = tuple(1 + sum(1 for k in keys if k > keys[p]) for p in range(self.num_players))
+            self._outcome = Outcome(scores=scores, ranks=ranks, reason=self.reason, turns=turns)
+        return self._outcome
+
+    def treasure_value(self, p: int) -> int:
+        """Total coins of all Treasures ``p`` owns (the 'total money' of bots)."""
+        owned = self.players[p].owned
+        return owned[COPPER] + 2 * owned[C.SILVER] + 3 * owned[C.GOLD]
+
+    # ----------------------------------------------------------- accessors
+    def hand(self, p: int) -> list[int]:
+        return self.players[p].hand
+
+    def decision(self) -> Decision:
+        """What is being decided now (the phase, or the pending card decision)."""
+        if self.phase == OVER:
+            return Decision("over", TERMINAL)
+        if self.stack:
+            return E.describe(self, self.stack[-1])
+        return Decision(PHASE_NAMES[self.phase], self.turn_player)
+
+    # ------------------------------------------------------------ notation
+    def format_action(self, action: Action) -> str:
+        return str(action)
+
+    def parse_action(self, text: str) -> Action:
+        """Parse notation here, allowing unambiguous prefixes of verbs and card names
+        among the legal actions (``b prov`` → ``buy Province``)."""
+        words = text.split()
+        if not words:
+            raise ParseError("empty action; type 'help' to list the legal actions")
+        try:
+            action = parse(text)
+        except ParseError:
+            action = None
+        if action is not None and (self.is_legal(action) or not self.legal_actions()):
+            return action
+        legal = self.legal_actions()
+        verbs = sorted({a.verb for a in legal})
+        vmatch = [v for v in verbs if v == words[0].lower()] or [
+            v for v in verbs if v.startswith(words[0].lower())
+        ]
+        if not vmatch:
+            if action is not None:
+                return action  # well-formed but illegal: apply() will say why
+            raise ParseError(
+                f"{words[0]!r} is not a legal verb now; legal: {', '.join(verbs)}"
+            )
+        if len(vmatch) > 1:
+            raise ParseError(f"{words[0]!r} is ambiguous: {', '.join(vmatch)}")
+        verb = vmatch[0]
+        if len(words) == 1:
+            cands = [a for a in legal if a.verb == verb]
+            if len(cands) == 1 and not cands[0].cards:
+                return cands[0]
+            if action is not None:
+                return action
+            raise ParseError(f"'{verb}' needs a card: {', '.join(str(a) for a in cands)}")
+        pool = sorted({c for a in legal if a.verb == verb for c in a.cards})
+        chosen: list[int] = []
+        for word in _card_words(words[1:]):
+            m = C.match_prefix(word, pool) or C.match_prefix(word)
+            if not m:
+                raise ParseError(f"no card matches {word!r}")
+            if len(m) > 1:
+                raise ParseError(
+                    f"{word!r} is ambiguous: {', '.join(NAME[c] for c in m)}"
+                )
+            chosen.append(m[0])
+        return Action(verb, tuple(chosen))
+
+    # -------------------------------------------------------------- views
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (N-HIDDEN): their own hand, every pile's size, the
+        top of every discard pile, the trash, the Supply, cards in play and revealed
+        cards. Never another player's hand or any deck order. ``None``: a spectator."""
+        if player is not None and not 0 <= player < self.num_players:
+            raise ValueError(f"no player {player} in a {self.num_players}-player game")
+        from dominari.dominion.render import describe_decision, log_lines
+
+        piles = []
+        for q, ps in enumerate(self.players):
+            piles.append({
+                "player": q,
+                "name": self.config.names[q] if self.config.names else f"P{q + 1}",
+                "hand_size": len(ps.hand),
+                "deck_size": len(ps.deck),
+                "discard_size": len(ps.discard),
+                "discard_top": NAME[ps.discard[-1]] if ps.discard else None,
+                "in_play": [NAME[c] for c in ps.in_play],
+                "aside": [NAME[c] for c in ps.aside],
+                "turns": ps.turns,
+            })  # fmt: skip
+        current = self.current_player()
+        decision = self.decision()
+        v: dict[str, Any] = {
+            "game": "dominion",
+            "player": player,
+            "players": self.num_players,
+            "turn": self.turn_number,
+            "turn_player": self.turn_player,
+            "current_player": current,
+            "phase": self.phase_name,
+            "actions": self.actions,
+            "buys": self.buys,
+            "coins": self.coins,
+            "kingdom": [NAME[c] for c in self.kingdom],
+            "supply": {NAME[c]: self.supply[c] for c in self.in_supply},
+            "trash": [NAME[c] for c in self.trash],
+            "piles": piles,
+            "decision": describe_decision(self, decision, player),
+            "hand": sorted((NAME[c] for c in self.players[player].hand),
+                           key=lambda n: C.card_id(n)) if player is not None else None,
+            "legal_actions": [str(a) for a in self.legal_actions()]
+            if player is not None and player == current else [],
+            "log": log_lines(self) if self.log is not None else [],
+        }  # fmt: skip
+        out = self.outcome()
+        v["outcome"] = out.to_json() if out is not None else None
+        return v
+
+    def determinize(self, player: int, rng: Any) -> DominionState:
+        """A copy in which everything ``player`` cannot see is re-dealt at random:
+        other players' hands and decks (pooled and dealt again in the same sizes)
+        and every deck order, with a fresh RNG drawn from ``rng``."""
+        s = self.copy()
+        s.rng = random.Random(rng.getrandbits(64))
+        pinned = E.pinned_cards(s)
+        for q, ps in enumerate(s.players):
+            if q == player:
+                rng.shuffle(ps.deck)
+                continue
+            keep = [c for c in pinned.get(q, ())]
+            pool = ps.hand + ps.deck
+            for c in keep:
+                pool.remove(c)
+            rng.shuffle(pool)
+            k = len(ps.hand) - len(keep)
+            ps.hand = keep + pool[:k]
+            ps.deck = pool[k:]
+        return s
+
+    # ------------------------------------------------------------- records
+    def record(self) -> dict[str, Any]:
+        """The game record: seed, config and actions in notation (JSON-ready)."""
+        cfg = self.config.to_json()
+        cfg["seed"] = self.seed
+        out = self.outcome()
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": "dominion",
+            "config": cfg,
+            "kingdom": [NAME[c] for c in self.kingdom],
+            "actions": [str(a) for a in self.history],
+            "outcome": out.to_json() if out is not None else None,
+        }
+
+    @classmethod
+    def from_record(cls, record: Any, *, log: bool = False, upto: int | None = None
+                    ) -> DominionState:
+        """Replay a record. Raises :class:`RecordError` saying what is wrong."""
+        if not isinstance(record, dict):
+            raise RecordError("a record must be a JSON object")
+        if record.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a Dominari record (format is {record.get('format')!r})")
+        if record.get("version") != RECORD_VERSION:
+            raise RecordError(f"unsupported record version {record.get('version')!r}")
+        if record.get("game") != "dominion":
+            raise RecordError(f"this is a record of {record.get('game')!r}, not dominion")
+        try:
+            config = DominionConfig.from_json(record.get("config"), log=log)
+        except ConfigError as exc:
+            raise RecordError(f"record config: {exc}") from None
+        if config.seed is None:
+            raise RecordError("record config has no seed, so the game cannot be replayed")
+        actions = record.get("actions")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise RecordError("record 'actions' must be a list of strings")
+        try:
+            state = cls.new(config)
+        except ConfigError as exc:
+            raise RecordError(f"record config: {exc}") from None
+        for i, text in enumerate(actions if upto is None else actions[:upto]):
+            try:
+                state.apply(parse(text))
+            except (ParseError, IllegalActionError) as exc:
+                raise RecordError(f"action {i + 1} ({text!r}) does not replay: {exc}") from None
+        expected = record.get("outcome")
+        if upto is None and expected is not None:
+            got = state.outcome()
+            recorded = expected.get("scores") if isinstance(expected, dict) else expected
+            if got is None or recorded != list(got.scores):
+                raise RecordError(
+                    "the replayed game does not reach the recorded outcome "
+                    f"(recorded scores {recorded!r}, "
+                    f"replayed {list(got.scores) if got else 'an unfinished game'})"
+                )
+        return state
+
+    def __repr__(self) -> str:
+        return (f"<DominionState seed={self.seed} turn={self.turn_number} "
+                f"player={self.turn_player} phase={self.phase_name}>")
+
+
+def _card_words(words: Sequence[str]) -> list[str]:
+    """Group words into card names, joining two words when they name one card."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        if i + 1 < len(words) and C.match_prefix(words[i] + words[i + 1]) and len(
+            C.match_prefix(words[i] + words[i + 1])
+        ) <= len(C.match_prefix(words[i])):
+            out.append(words[i] + words[i + 1])
+            i += 2
+        else:
+            out.append(words[i])
+            i += 1
+    return out

@@ -1,0 +1,85 @@
+"""Kingdom choice (N-SET-3): the five recommended sets, random and user-named kingdoms.
+
+>>> [name(c) for c in resolve("first-game", seed=1)][:3]
+['Cellar', 'Market', 'Militia']
+>>> len(resolve("random", seed=7)), resolve("random", seed=7) == resolve("random", seed=7)
+(10, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from dominari.core.errors import ConfigError, ParseError
+from dominari.dominion.cards import KINGDOM, NAME, card_id, name
+
+RECOMMENDED: dict[str, tuple[str, ...]] = {
+    "first-game": ("Cellar", "Market", "Militia", "Mine", "Moat", "Remodel", "Smithy", "Village",
+                   "Woodcutter", "Workshop"),
+    "big-money": ("Adventurer", "Bureaucrat", "Chancellor", "Chapel", "Feast", "Laboratory",
+                  "Market", "Mine", "Moneylender", "Throne Room"),
+    "interaction": ("Bureaucrat", "Chancellor", "Council Room", "Festival", "Library", "Militia",
+                    "Moat", "Spy", "Thief", "Village"),
+    "size-distortion": ("Cellar", "Chapel", "Feast", "Gardens", "Laboratory", "Thief", "Village",
+                        "Witch", "Woodcutter", "Workshop"),
+    "village-square": ("Bureaucrat", "Cellar", "Festival", "Library", "Market", "Remodel",
+                       "Smithy", "Throne Room", "Village", "Woodcutter"),
+}  # fmt: skip
+
+KINGDOM_SIZE = 10
+
+
+def resolve(spec: str | Sequence[str], seed: int) -> tuple[int, ...]:
+    """The 10 kingdom card ids for a spec, sorted by id.
+
+    ``spec`` is a recommended set name, ``"random"``, or card names (a list or a
+    comma-separated string). Fewer than 10 names are completed at random; the
+    random part depends only on ``seed``, never on the game's own RNG.
+    Raises :class:`ConfigError` for an unknown set or card, a basic card, a
+    duplicate or more than 10 cards.
+    """
+    if isinstance(spec, str):
+        key = spec.strip().lower()
+        if key in RECOMMENDED:
+            names: list[str] = list(RECOMMENDED[key])
+        elif key == "random":
+            names = []
+        else:
+            names = [part.strip() for part in spec.split(",") if part.strip()]
+            if len(names) == 1 and "," not in spec and not _is_card(names[0]):
+                raise ConfigError(
+                    f"unknown kingdom {spec!r}: use 'random', one of "
+                    f"{', '.join(RECOMMENDED)}, or a comma-separated list of kingdom cards"
+                )
+    else:
+        names = list(spec)
+    chosen: list[int] = []
+    for text in names:
+        try:
+            cid = card_id(text)
+        except ParseError as exc:
+            raise ConfigError(f"kingdom: {exc}") from None
+        if cid not in KINGDOM:
+            raise ConfigError(f"kingdom: {name(cid)} is a basic card, not a kingdom card")
+        if cid in chosen:
+            raise ConfigError(f"kingdom: {name(cid)} is named twice")
+        chosen.append(cid)
+    if len(chosen) > KINGDOM_SIZE:
+        raise ConfigError(f"kingdom: {len(chosen)} cards named, at most {KINGDOM_SIZE} allowed")
+    if len(chosen) < KINGDOM_SIZE:
+        rest = [c for c in KINGDOM if c not in chosen]
+        chosen += random.Random(f"kingdom:{seed}").sample(rest, KINGDOM_SIZE - len(chosen))
+    return tuple(sorted(chosen))
+
+
+def _is_card(text: str) -> bool:
+    try:
+        card_id(text)
+    except ParseError:
+        return False
+    return True
+
+
+def names(kingdom: Sequence[int]) -> list[str]:
+    return [NAME[c] for c in kingdom]
