@@ -130,13 +130,16 @@ def card_id(text: str) -> int:
 
 
 def match_prefix(text: str, candidates: tuple[int, ...] | list[int] | None = None) -> list[int]:
-    """Card ids whose name starts with ``text`` (exact names win), among ``candidates``."""
+    """Card ids whose name starts with ``text`` among ``candidates``: an exact name wins,
+    then English prefixes, then Spanish ones.
+
+    >>> [name(c) for c in match_prefix("s", [SILVER, CELLAR])]
+    ['Silver']
+    """
     key = _key(text)
     pool = range(NUM_CARDS) if candidates is None else candidates
     exact = [c for c in pool if _key(NAME[c]) == key or _key(CARDS[c].spanish) == key]
     if exact:
         return exact[:1]
-    return [
-        c for c in pool
-        if _key(NAME[c]).startswith(key) or _key(CARDS[c].spanish).startswith(key)
-    ]
+    english = [c for c in pool if _key(NAME[c]).startswith(key)]
+    return english or [c for c in pool if _key(CARDS[c].spanish).startswith(key)]

@@ -550,6 +550,9 @@ class DominionState(GameState):
             raise IllegalActionError("the game is over")
         if not isinstance(action, Action):
             raise IllegalActionError(f"not a Dominion action: {action!r}")
+        for c in action.cards:
+            if type(c) is not int or not 0 <= c < NUM_CARDS:
+                raise IllegalActionError(f"{c!r} is not a card id (0 to {NUM_CARDS - 1})")
         if self.stack:
             f = self.stack[-1]
             E.check(self, f, action)
@@ -590,11 +593,12 @@ class DominionState(GameState):
     def apply(self, action: Action) -> None:
         """Apply a legal action (IllegalActionError, state unchanged, otherwise)."""
         stack = self.stack
-        if not stack and self.phase == BUY_PHASE and action.verb == BUY:
-            # Hot path: a buy.
+        if (not stack and self.phase == BUY_PHASE and type(action) is Action
+                and action.verb == BUY and len(action.cards) == 1):  # fmt: skip
+            # Hot path: a buy. supply[c] > 0 only for this game's piles.
             card = action.cards[0]
-            if (self.supply[card] <= 0 or COST[card] > self.coins or card not in self.in_supply
-                    or len(action.cards) != 1):  # fmt: skip
+            if (type(card) is not int or not 0 <= card < NUM_CARDS or self.supply[card] <= 0
+                    or COST[card] > self.coins or self.buys <= 0):  # fmt: skip
                 self._check(action)
             self.coins -= COST[card]
             self.buys -= 1
@@ -755,8 +759,8 @@ class DominionState(GameState):
             "trash": [NAME[c] for c in self.trash],
             "piles": piles,
             "decision": describe_decision(self, decision, player),
-            "hand": sorted((NAME[c] for c in self.players[player].hand),
-                           key=lambda n: C.card_id(n)) if player is not None else None,
+            "hand": [NAME[c] for c in sorted(self.players[player].hand)]
+            if player is not None else None,
             "legal_actions": [str(a) for a in self.legal_actions()]
             if player is not None and player == current else [],
             "log": log_lines(self) if self.log is not None else [],

@@ -1,0 +1,475 @@
+"""The ``dominari`` command: simulate, play and replay games.
+
+``dominari simulate dominion --players bmu,smithy -n 10000 --seed 1 --workers 2``
+plays many bot games in parallel and prints win rates with 95% intervals.
+``dominari play dominion --players human,bmu`` plays in the terminal (with no
+``human`` seat it shows a whole bot game). ``dominari replay FILE`` prints a
+recorded game. Bad input ends with one line ``dominari: error: …`` on stderr
+and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from typing import NoReturn, TextIO
+
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from dominari import __version__
+from dominari.bots.base import Bot
+from dominari.core.errors import (
+    ConfigError,
+    DominariError,
+    IllegalActionError,
+    ParseError,
+    RecordError,
+)
+from dominari.dominion import engine as G
+from dominari.dominion.cards import NAME
+from dominari.dominion.engine import DominionConfig, DominionState
+from dominari.dominion.render import (
+    cards_text,
+    describe_decision,
+    event_line,
+    scores_text,
+    seat,
+    status_text,
+)
+from dominari.sim.records import check_writable_file, load_record, write_json_atomic
+from dominari.sim.runner import (
+    DEFAULT_MAX_TURNS,
+    HUMAN,
+    BotError,
+    bot_seed,
+    default_workers,
+    load_bots,
+    parse_players,
+    seat_names,
+    simulate,
+)
+from dominari.sim.stats import SimResult
+
+PROG = "dominari"
+GAMES = ("dominion",)
+EXIT_USAGE = 2
+
+
+class UsageError(DominariError):
+    """A bad command line (unknown flag, bad value, missing argument)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, raised instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Dominari: play, simulate and replay board games.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=_Parser)  # fmt: skip
+
+    sim = sub.add_parser(
+        "simulate", help="play many bot games and report win rates",
+        description="Play many seeded games between bots, in parallel processes, and report "
+        "win and tie rates with 95%% Wilson intervals. Results depend on --seed only, "
+        "never on --workers.",
+    )  # fmt: skip
+    sim.add_argument("game", help="the game: dominion")
+    sim.add_argument("--players", required=True, metavar="A,B",
+                     help="comma-separated bot names (random, bm, bmu, smithy, witch) or "
+                     "strategy file paths, one per seat")  # fmt: skip
+    sim.add_argument("-n", "--games", type=_positive, default=1000, metavar="N",
+                     help="number of games (default 1000)")  # fmt: skip
+    sim.add_argument("--seed", type=_integer, default=None,
+                     help="simulation seed (default: random, reported)")
+    sim.add_argument("--workers", type=_positive, default=None, metavar="W",
+                     help="worker processes (default: one per CPU)")
+    sim.add_argument("--kingdom", default="first-game",
+                     help="recommended set name, 'random' or comma-separated cards "
+                     "(default first-game)")  # fmt: skip
+    sim.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS, metavar="T",
+                     help=f"stop a game after T turns per player (default {DEFAULT_MAX_TURNS})")
+    sim.add_argument("--record-dir", metavar="DIR", help="write one record file per game here")
+    sim.add_argument("--json", action="store_true", help="print the results as JSON")
+    sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    sim.set_defaults(func=cmd_simulate)
+
+    play = sub.add_parser(
+        "play", help="play a game in the terminal (or watch bots play)",
+        description="Play in the terminal. Seats named 'human' read actions from standard "
+        "input (unambiguous prefixes allowed: 'b prov'; 'help' lists the legal actions; "
+        "'quit' stops). With no human seat, prints a whole bot game.",
+    )  # fmt: skip
+    play.add_argument("game", help="the game: dominion")
+    play.add_argument("--players", default=f"{HUMAN},bmu", metavar="A,B",
+                      help="comma-separated seats: 'human', bot names or strategy files "
+                      "(default human,bmu)")  # fmt: skip
+    play.add_argument("--seed", type=_integer, default=None, help="game seed (default: random)")
+    play.add_argument("--kingdom", default="first-game",
+                      help="recommended set name, 'random' or comma-separated cards "
+                      "(default first-game)")  # fmt: skip
+    play.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS, metavar="T",
+                      help=f"stop after T turns per player (default {DEFAULT_MAX_TURNS})")
+    play.add_argument("--record", metavar="FILE", help="write the game record here at the end")
+    play.set_defaults(func=cmd_play)
+
+    rep = sub.add_parser("replay", help="print a recorded game turn by turn",
+                         description="Replay a game record and print its log and scores.")
+    rep.add_argument("file", metavar="FILE", help="a record written by play or simulate")
+    rep.add_argument("--upto", type=_non_negative, default=None, metavar="N",
+                     help="stop after the first N actions")
+    rep.set_defaults(func=cmd_replay)
+    return parser
+
+
+def _check_game(name: str) -> None:
+    if name.strip().lower() not in GAMES:
+        raise ConfigError(f"unknown game {name!r}: available games are {', '.join(GAMES)}")
+
+
+def _random_seed() -> int:
+    return random.SystemRandom().randrange(2**32)
+
+
+def _stdout_console() -> Console:
+    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+
+
+# ---------------------------------------------------------------- simulate
+def cmd_simulate(args: argparse.Namespace) -> int:
+    _check_game(args.game)
+    specs = parse_players(args.players)
+    seed = args.seed if args.seed is not None else _random_seed()
+    workers = args.workers if args.workers is not None else default_workers()
+    err = Console(stderr=True)
+    show = not args.no_progress and err.is_terminal
+    t0 = time.perf_counter()
+    if show:
+        columns = (
+            TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+        )  # fmt: skip
+        with Progress(*columns, console=err, transient=True) as bar:
+            task = bar.add_task("simulate", total=args.games)
+            result = simulate(specs, args.games, seed, workers, kingdom=args.kingdom,
+                              max_turns=args.max_turns, record_dir=args.record_dir,
+                              progress=lambda k: bar.advance(task, k))  # fmt: skip
+    else:
+        result = simulate(specs, args.games, seed, workers, kingdom=args.kingdom,
+                          max_turns=args.max_turns, record_dir=args.record_dir)  # fmt: skip
+    elapsed = time.perf_counter() - t0
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+    else:
+        _print_sim(_stdout_console(), result, elapsed, min(workers, args.games))
+    return 0
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _interval(rate: float, ci: tuple[float, float]) -> str:
+    return f"{100 * rate:.1f} [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+_REASONS = {"provinces": "Provinces gone", "three-piles": "three piles empty",
+            "turn-limit": "turn limit"}  # fmt: skip
+
+
+def sim_table(result: SimResult) -> Table:
+    """The results of a simulation as a rich table, one row per seat in seat order
+    (rates in %, Wilson 95% intervals; VP and turns are means per game)."""
+    vs = " vs ".join(p.name for p in result.players)
+    table = Table(title=f"{vs}: {result.games:,} games", title_style="bold",
+                  box=box.SIMPLE_HEAVY, pad_edge=False)  # fmt: skip
+    table.add_column("Player", style="bold", no_wrap=True)
+    table.add_column("Wins", justify="right", no_wrap=True)
+    table.add_column("Win % [95% CI]", justify="right", no_wrap=True)
+    table.add_column("Ties", justify="right", no_wrap=True)
+    table.add_column("Tie % [95% CI]", justify="right", no_wrap=True)
+    table.add_column("Mean VP", justify="right", no_wrap=True)
+    table.add_column("Turns", justify="right", no_wrap=True)
+    for p in result.players:
+        table.add_row(Text(p.name), f"{p.wins:,}", _interval(p.win_rate, p.ci95),
+                      f"{p.ties:,}", _interval(p.tie_rate, p.tie_ci95), f"{p.mean_vp:.2f}",
+                      f"{p.mean_turns:.2f}")  # fmt: skip
+    return table
+
+
+def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int) -> None:
+    console.print(sim_table(result))
+    kingdom = result.kingdom if isinstance(result.kingdom, str) else ", ".join(result.kingdom)
+    console.print(f"kingdom {kingdom} · seed {result.seed} · max {result.max_turns} turns "
+                  f"per player · mean game length {result.mean_turns:.2f} turns",
+                  markup=False)  # fmt: skip
+    ends = ", ".join(f"{_REASONS.get(r, r)} {k:,} ({_pct(k / result.games)})"
+                     for r, k in result.end_reasons.items())  # fmt: skip
+    console.print(f"games ended by: {ends}", markup=False)
+    if result.turn_limit_games:
+        console.print(f"{result.turn_limit_games:,} game(s) stopped by the turn limit "
+                      f"(--max-turns {result.max_turns}) and scored as they stood",
+                      style="yellow", markup=False)  # fmt: skip
+    rate = result.games / elapsed if elapsed > 0 else 0.0
+    console.print(f"{result.games:,} games in {elapsed:.1f} s ({rate:,.0f} games/s, "
+                  f"{workers} worker{'s' if workers != 1 else ''})", style="dim", markup=False)
+
+
+# -------------------------------------------------------------- game text
+_STYLES = {G.EV_TURN: "bold cyan", G.EV_BUY: "green", G.EV_GAIN: "green", G.EV_TRASH: "red",
+           G.EV_END: "bold magenta"}  # fmt: skip
+
+
+def print_events(console: Console, state: DominionState, start: int) -> int:
+    """Print the public log from event ``start`` on, one line each; return the next index.
+
+    Draws are private (only their count is public) and left out, as in
+    :func:`dominari.dominion.render.log_lines`; the gain that follows a buy
+    is not repeated.
+    """
+    log = state.log
+    if log is None:
+        return start
+    for i in range(start, len(log)):
+        ev = log[i]
+        kind = ev[0]
+        if kind == G.EV_DRAW:
+            continue
+        if kind == G.EV_GAIN and i > 0 and log[i - 1][:3] == (G.EV_BUY, ev[1], ev[2]):
+            continue
+        line = event_line(state, ev)
+        if kind == G.EV_TURN or kind == G.EV_END:
+            console.print(Text(line, style=_STYLES[kind]))
+        else:
+            console.print(Text("  " + line, style=_STYLES.get(kind, "")))
+    return len(log)
+
+
+def _print_header(console: Console, state: DominionState, title: str) -> None:
+    kingdom = ", ".join(NAME[c] for c in state.kingdom)
+    cfg = state.config
+    spec = cfg.kingdom if isinstance(cfg.kingdom, str) else "custom"
+    console.print(Text(title, style="bold"))
+    console.print(Text(f"Seed {state.seed} · kingdom {spec}: {kingdom}"))
+    seats = ", ".join(f"{seat(state, p)} (seat {p + 1})" for p in range(state.num_players))
+    console.print(Text(f"Players: {seats}"))
+
+
+def _print_scores(console: Console, state: DominionState) -> None:
+    console.print()
+    console.print(Text("Final scores" if state.is_terminal() else "Scores so far",
+                       style="bold"))  # fmt: skip
+    console.print(Text(scores_text(state)))
+    for p, ps in enumerate(state.players):
+        console.print(Text(f"  {seat(state, p)} owns: {cards_text(ps.all_cards())}", style="dim"))
+
+
+# -------------------------------------------------------------------- play
+def cmd_play(args: argparse.Namespace) -> int:
+    _check_game(args.game)
+    specs = parse_players(args.players)
+    seats: list[Bot | None] = []
+    names: list[str] = []
+    for spec in specs:
+        if spec.lower() == HUMAN:
+            seats.append(None)
+            names.append(HUMAN)
+        else:
+            bot = load_bots([spec])[0]
+            seats.append(bot)
+            names.append(bot.name)
+    record_path = check_writable_file(args.record) if args.record is not None else None
+    seed = args.seed if args.seed is not None else _random_seed()
+    config = DominionConfig(players=len(specs), kingdom=args.kingdom, seed=seed,
+                            max_turns=args.max_turns, names=seat_names(names), log=True)
+    state = DominionState.new(config)
+    for p, seated in enumerate(seats):
+        if seated is not None:
+            seated.reset(bot_seed(seed, 0, p))
+    console = _stdout_console()
+    humans = [p for p, b in enumerate(seats) if b is None]
+    who = ", ".join(seat(state, p) for p in humans)
+    _print_header(console, state, f"Dominion: {who} at the keyboard" if humans else
+                  "Dominion: a bot game")  # fmt: skip
+    if humans:
+        console.print(Text("Type an action ('buy Silver', prefixes like 'b sil' work), "
+                           "'help' for the legal actions, 'quit' to stop.", style="dim"))
+    finished = _play_loop(console, state, seats, sys.stdin, sys.stderr)
+    if finished:
+        _print_scores(console, state)
+    if record_path is not None:
+        write_json_atomic(record_path, state.record())
+        console.print(Text(f"Record written to {record_path}", style="dim"))
+    return 0
+
+
+def _play_loop(console: Console, state: DominionState, seats: Sequence[Bot | None],
+               stdin: TextIO, stderr: TextIO) -> bool:
+    """Run the game to its end (True) or until a human quits or input ends (False)."""
+    shown = print_events(console, state, 0)
+    while not state.is_terminal():
+        p = state.current_player()
+        bot = seats[p]
+        if bot is not None:
+            action = bot.act(state)
+            try:
+                state.apply(action)
+            except DominariError as exc:
+                raise BotError(f"bot {bot.name!r} ({seat(state, p)}) chose {action!s}: "
+                               f"{exc}") from None  # fmt: skip
+            shown = print_events(console, state, shown)
+            continue
+        console.print()
+        console.print(Text(status_text(state, p)))
+        prompt = describe_decision(state, state.decision(), p)["prompt"]
+        console.print(Text(f"{seat(state, p)}: {prompt}", style="bold yellow"))
+        while True:
+            line = _read_line(f"{seat(state, p)}> ", console, stdin)
+            if not line:
+                console.print()
+                console.print(Text("End of input: the game is left unfinished.", style="dim"))
+                return False
+            text = line.strip()
+            if not text:
+                continue
+            word = text.lower()
+            if word in ("help", "?"):
+                legal = ", ".join(str(a) for a in state.legal_actions())
+                console.print(Text(f"Legal actions: {legal}"))
+                console.print(Text("Also: 'help', 'quit'.", style="dim"))
+                continue
+            if word in ("quit", "exit"):
+                console.print(Text("Game abandoned.", style="dim"))
+                return False
+            try:
+                state.apply(state.parse_action(text))
+            except (ParseError, IllegalActionError) as exc:
+                stderr.write(" ".join(str(exc).split()) + "\n")
+                stderr.flush()
+                continue
+            break
+        shown = print_events(console, state, shown)
+    print_events(console, state, shown)
+    return True
+
+
+def _read_line(prompt: str, console: Console, stdin: TextIO) -> str:
+    """A line of input ('' at end of input), with line editing at a terminal.
+
+    Input that does not come from a terminal is echoed after the prompt, so a
+    transcript of a scripted game reads like a typed one."""
+    if stdin is sys.stdin and stdin.isatty() and console.file is sys.stdout:
+        try:
+            return input(prompt) + "\n"
+        except EOFError:
+            return ""
+    line = stdin.readline()
+    console.file.write(prompt + (line.rstrip("\r\n") + "\n" if line else ""))
+    console.file.flush()
+    return line
+
+
+# ------------------------------------------------------------------ replay
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = load_record(args.file)
+    state = DominionState.from_record(record, log=True, upto=args.upto)
+    actions = record["actions"]
+    complete = args.upto is None or args.upto >= len(actions)
+    saved = record.get("outcome")
+    out = state.outcome()
+    if complete and saved is not None and out is not None and out.to_json() != saved:
+        raise RecordError(f"{args.file!r}: the replayed outcome {out.to_json()} differs from "
+                          f"the recorded one {saved}")  # fmt: skip
+    console = _stdout_console()
+    _print_header(console, state, f"Replay of {args.file}")
+    print_events(console, state, 0)
+    if not complete:
+        console.print(Text(f"(stopped after {args.upto} of {len(actions)} actions)",
+                           style="dim"))  # fmt: skip
+    _print_scores(console, state)
+    return 0
+
+
+# -------------------------------------------------------------------- main
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return int(args.func(args))
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else 0
+    except DominariError as exc:
+        return _fail(str(exc))
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
+    except OSError as exc:
+        what = f"{exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
+        return _fail(what)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"\n{PROG}: interrupted\n")
+        return 130
+
+
+def _fail(message: str) -> int:
+    line = " ".join(message.split())  # always one line
+    sys.stderr.write(f"{PROG}: error: {line}\n")
+    sys.stderr.flush()
+    return EXIT_USAGE
+
+
+def _silence_stdout() -> None:
+    # Output piped into a command that stopped reading (e.g. `| head`): drop the rest quietly.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,86 @@
+"""Reading and writing game record files (JSON), atomically.
+
+A record is written to a temporary file in the target's folder and renamed
+over the target, so a reader never sees a half-written file and an error
+leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from dominari.core.errors import ConfigError, RecordError
+
+
+def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` through a temporary file and a rename."""
+    target = Path(path)
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.",
+                               suffix=".tmp")  # fmt: skip
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def check_writable_file(path: str | os.PathLike[str]) -> Path:
+    """Check before any work that a file could be written at ``path``.
+
+    Raises :class:`ConfigError` if it names a folder or its folder is missing.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise ConfigError(f"{str(target)!r} is a folder, not a file name")
+    parent = target.parent
+    if not parent.is_dir():
+        raise ConfigError(f"cannot write {str(target)!r}: folder {str(parent)!r} does not exist")
+    return target
+
+
+def prepare_dir(path: str | os.PathLike[str]) -> Path:
+    """Create the folder ``path`` (and its parents) if needed.
+
+    Raises :class:`ConfigError` if it exists as a file or cannot be created.
+    """
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise ConfigError(f"{str(target)!r} exists and is not a folder")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot create folder {str(target)!r}: {exc.strerror}") from None
+    return target
+
+
+def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a record file; :class:`RecordError` says what is wrong with it."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"record file {str(p)!r} not found") from None
+    except IsADirectoryError:
+        raise RecordError(f"{str(p)!r} is a folder, not a record file") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{str(p)!r} is not a text (UTF-8) file") from None
+    except OSError as exc:
+        raise RecordError(f"cannot read {str(p)!r}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"{str(p)!r} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{str(p)!r}: a record must be a JSON object")
+    return data

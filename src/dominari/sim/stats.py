@@ -1,0 +1,210 @@
+"""Statistics for simulations: the Wilson interval and exact integer tallies.
+
+A :class:`Tally` counts wins, ties, victory points and turns with integers
+only, so tallies merged in any grouping give the same totals: the result of a
+simulation does not depend on how its games were split between processes.
+:class:`SimResult` turns the totals into rates, intervals and means.
+
+>>> lo, hi = wilson(5, 10)
+>>> round(lo, 4), round(hi, 4)
+(0.2366, 0.7634)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for ``successes`` out of ``n`` trials.
+
+    It stays inside [0, 1] and behaves well near 0% and 100%, unlike the
+    normal approximation. ``n == 0`` gives the uninformative ``(0.0, 1.0)``.
+
+    >>> wilson(0, 10)[0], round(wilson(0, 10)[1], 4)
+    (0.0, 0.2775)
+    """
+    if n < 0 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n, got {successes} of {n}")
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    center = (p + z2 / (2 * n)) / denom
+    half = (z / denom) * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n))
+    lo = 0.0 if successes == 0 else max(0.0, center - half)
+    hi = 1.0 if successes == n else min(1.0, center + half)
+    return (lo, hi)
+
+
+@dataclass
+class Tally:
+    """Integer totals over some games between ``players`` seats.
+
+    ``wins[p]`` counts games seat ``p`` won alone, ``ties[p]`` games it shared
+    the win; ``vp[p]`` and ``turns[p]`` are sums over games; ``rounds`` sums
+    each game's longest turn count; ``reasons`` counts how games ended.
+    """
+
+    players: int
+    games: int = 0
+    wins: list[int] = field(default_factory=list)
+    ties: list[int] = field(default_factory=list)
+    vp: list[int] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)
+    rounds: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("wins", "ties", "vp", "turns"):
+            if not getattr(self, name):
+                setattr(self, name, [0] * self.players)
+
+    def add(self, scores: tuple[int, ...], ranks: tuple[int, ...], turns: tuple[int, ...],
+            reason: str) -> None:
+        """Count one finished game."""
+        self.games += 1
+        shared = ranks.count(1) > 1
+        for p in range(self.players):
+            if ranks[p] == 1:
+                if shared:
+                    self.ties[p] += 1
+                else:
+                    self.wins[p] += 1
+            self.vp[p] += scores[p]
+            self.turns[p] += turns[p]
+        self.rounds += max(turns)
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+
+    def merge(self, other: Tally) -> None:
+        """Add ``other``'s totals to these."""
+        if other.players != self.players:
+            raise ValueError("cannot merge tallies of different player counts")
+        self.games += other.games
+        for p in range(self.players):
+            self.wins[p] += other.wins[p]
+            self.ties[p] += other.ties[p]
+            self.vp[p] += other.vp[p]
+            self.turns[p] += other.turns[p]
+        self.rounds += other.rounds
+        for reason, k in other.reasons.items():
+            self.reasons[reason] = self.reasons.get(reason, 0) + k
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One seat's results over a simulation."""
+
+    seat: int
+    name: str
+    spec: str
+    games: int
+    wins: int
+    ties: int
+    total_vp: int
+    total_turns: int
+
+    @property
+    def losses(self) -> int:
+        return self.games - self.wins - self.ties
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    @property
+    def tie_rate(self) -> float:
+        return self.ties / self.games if self.games else 0.0
+
+    @property
+    def tie_ci95(self) -> tuple[float, float]:
+        return wilson(self.ties, self.games)
+
+    @property
+    def mean_vp(self) -> float:
+        return self.total_vp / self.games if self.games else 0.0
+
+    @property
+    def mean_turns(self) -> float:
+        return self.total_turns / self.games if self.games else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "spec": self.spec,
+            "wins": self.wins,
+            "ties": self.ties,
+            "losses": self.losses,
+            "win_rate": self.win_rate,
+            "ci95": list(self.ci95),
+            "tie_rate": self.tie_rate,
+            "tie_ci95": list(self.tie_ci95),
+            "mean_vp": self.mean_vp,
+            "mean_turns": self.mean_turns,
+        }
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """The outcome of a simulation: per-seat results and game-level totals.
+
+    ``mean_turns`` is the mean over games of the longest player's turn count
+    (turns per player, as Dominion players count a game's length).
+    ``end_reasons`` counts ``provinces``, ``three-piles`` and ``turn-limit``.
+    """
+
+    game: str
+    games: int
+    seed: int
+    kingdom: str | tuple[str, ...]
+    max_turns: int | None
+    players: tuple[PlayerResult, ...]
+    total_rounds: int
+    end_reasons: dict[str, int]
+
+    @classmethod
+    def from_tally(cls, tally: Tally, *, names: tuple[str, ...], specs: tuple[str, ...],
+                   seed: int, kingdom: str | tuple[str, ...], max_turns: int | None,
+                   game: str = "dominion") -> SimResult:
+        players = tuple(
+            PlayerResult(seat=p, name=names[p], spec=specs[p], games=tally.games,
+                         wins=tally.wins[p], ties=tally.ties[p], total_vp=tally.vp[p],
+                         total_turns=tally.turns[p])
+            for p in range(tally.players)
+        )  # fmt: skip
+        return cls(game=game, games=tally.games, seed=seed, kingdom=kingdom,
+                   max_turns=max_turns, players=players, total_rounds=tally.rounds,
+                   end_reasons=dict(sorted(tally.reasons.items())))  # fmt: skip
+
+    @property
+    def mean_turns(self) -> float:
+        return self.total_rounds / self.games if self.games else 0.0
+
+    @property
+    def turn_limit_games(self) -> int:
+        """Games stopped by the turn limit rather than by the rules."""
+        return self.end_reasons.get("turn-limit", 0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "games": self.games,
+            "seed": self.seed,
+            "kingdom": self.kingdom if isinstance(self.kingdom, str) else list(self.kingdom),
+            "max_turns": self.max_turns,
+            "players": [p.to_json() for p in self.players],
+            "mean_turns": self.mean_turns,
+            "end_reasons": dict(self.end_reasons),
+            "turn_limit_games": self.turn_limit_games,
+        }

@@ -1,0 +1,149 @@
+"""The simulation runner: reproducibility, records, turn limits and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dominari.core.errors import ConfigError, DominariError, StrategyError
+from dominari.dominion.engine import DominionState
+from dominari.sim import BotError, game_seed, record_name, simulate
+from dominari.sim.runner import Chunk, run_chunk
+
+SILVER_ONLY = 'name = "Silvers"\ndescription = "buys only Silver"\n\n[[buy]]\ncard = "Silver"\n'
+
+
+def test_results_do_not_depend_on_workers() -> None:
+    players = ["bmu", "smithy"]
+    one = simulate(players, 24, seed=7, workers=1)
+    two = simulate(players, 24, seed=7, workers=2)
+    assert one == two
+    assert one.to_json() == two.to_json()
+    assert one.games == 24
+    assert sum(one.end_reasons.values()) == 24
+    other = simulate(players, 24, seed=8, workers=1)
+    assert other.to_json() != one.to_json()
+
+
+@pytest.mark.rule("N-END-2")
+def test_totals_are_consistent() -> None:
+    r = simulate(["random", "bm", "smithy"], 12, seed=3, workers=1, kingdom="random")
+    assert len(r.players) == 3
+    total_wins = sum(p.wins for p in r.players)
+    shared_games = r.games - total_wins
+    # every game has a single winner or a shared win (which counts a tie for 2+ seats)
+    assert sum(p.ties for p in r.players) >= 2 * shared_games
+    for p in r.players:
+        assert p.wins + p.ties + p.losses == r.games
+        lo, hi = p.ci95
+        assert lo <= p.win_rate <= hi
+    assert [p.name for p in r.players] == ["random", "BM", "Smithy"]
+    assert r.kingdom == "random"
+
+
+def test_random_bots_are_reset_from_the_seed() -> None:
+    a = simulate(["random", "random"], 6, seed=11, workers=1)
+    b = simulate(["random", "random"], 6, seed=11, workers=1)
+    assert a == b
+    assert [p.name for p in a.players] == ["random#1", "random#2"]
+
+
+def test_turn_limit_ends_games_and_is_reported(tmp_path: Path) -> None:
+    strategy = tmp_path / "silver.toml"
+    strategy.write_text(SILVER_ONLY, encoding="utf-8")
+    r = simulate([str(strategy), str(strategy)], 4, seed=1, workers=1, max_turns=5)
+    assert r.end_reasons == {"turn-limit": 4}
+    assert r.turn_limit_games == 4
+    assert r.mean_turns == 5
+    assert [p.name for p in r.players] == ["Silvers#1", "Silvers#2"]
+
+
+def test_progress_reports_every_game() -> None:
+    seen: list[int] = []
+    simulate(["bm", "bm"], 10, seed=2, workers=1, progress=seen.append)
+    assert sum(seen) == 10
+
+
+def test_record_dir_writes_replayable_records(tmp_path: Path) -> None:
+    out = tmp_path / "records" / "deep"
+    r = simulate(["bmu", "witch"], 5, seed=4, workers=2, record_dir=out,
+                 kingdom="size-distortion")  # fmt: skip
+    files = sorted(p.name for p in out.iterdir())
+    assert files == [record_name(i) for i in range(5)] == [
+        "game-000001.json", "game-000002.json", "game-000003.json", "game-000004.json",
+        "game-000005.json",
+    ]  # fmt: skip
+    wins = [0, 0]
+    for i, name in enumerate(files):
+        record: dict[str, Any] = json.loads((out / name).read_text(encoding="utf-8"))
+        assert record["config"]["seed"] == game_seed(4, i)
+        assert record["config"]["names"] == ["BMU", "Witch"]
+        state = DominionState.from_record(record)
+        out_ = state.outcome()
+        assert out_ is not None
+        assert out_.to_json() == record["outcome"]
+        if out_.ranks.count(1) == 1:
+            wins[out_.winners[0]] += 1
+    assert wins == [p.wins for p in r.players]
+
+
+def test_chunk_is_a_pure_function_of_its_games() -> None:
+    base = Chunk(("bm", "smithy"), ("BM", "Smithy"), "first-game", 100, 5, 0, 6)
+    whole = run_chunk(base)
+    left = run_chunk(Chunk(("bm", "smithy"), ("BM", "Smithy"), "first-game", 100, 5, 0, 2))
+    right = run_chunk(Chunk(("bm", "smithy"), ("BM", "Smithy"), "first-game", 100, 5, 2, 6))
+    left.merge(right)
+    assert left == whole
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"players": ["bmu", "nobot"]}, StrategyError, "nobot"),
+        ({"players": ["bmu", "human"]}, StrategyError, "human"),
+        ({"players": ["bmu"]}, ConfigError, "2 to 4"),
+        ({"games": 0}, ConfigError, "at least 1"),
+        ({"workers": 0}, ConfigError, "at least 1"),
+        ({"kingdom": "Cellar,Nonsense"}, ConfigError, "Nonsense"),
+        ({"kingdom": "no-such-set"}, ConfigError, "no-such-set"),
+        ({"max_turns": 0}, ConfigError, "max_turns"),
+    ],
+)
+def test_bad_input_fails_before_any_work(tmp_path: Path, kwargs: dict[str, Any],
+                                         error: type[DominariError], words: str) -> None:
+    args: dict[str, Any] = {"players": ["bmu", "smithy"], "games": 3, "seed": 1, "workers": 1,
+                            "record_dir": tmp_path / "out"}  # fmt: skip
+    args.update(kwargs)
+    with pytest.raises(error, match=words):
+        simulate(**args)
+    assert not (tmp_path / "out").exists()
+
+
+def test_record_dir_that_is_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "file"
+    target.write_text("x", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not a folder"):
+        simulate(["bm", "bm"], 2, seed=1, record_dir=target)
+
+
+class _Cheater:
+    name = "cheater"
+
+    def reset(self, seed: int) -> None:
+        pass
+
+    def act(self, state: DominionState) -> Any:
+        return state.parse_action("buy Province") if state.phase_name == "buy" else (
+            state.legal_actions()[0])
+
+
+def test_a_bot_choosing_an_illegal_action_is_a_clear_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import dominari.sim.runner as runner
+
+    monkeypatch.setattr(runner, "load_bots", lambda specs: [_Cheater() for _ in specs])
+    with pytest.raises(BotError, match=r"bot 'cheater' \(seat \d\) chose buy Province"):
+        simulate(["x", "y"], 1, seed=1, workers=1)

@@ -1,0 +1,105 @@
+"""Wilson intervals, integer tallies and seed derivation."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from dominari.sim.runner import bot_seed, chunk_size, game_seed, seat_names
+from dominari.sim.stats import SimResult, Tally, wilson
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "lo", "hi"),
+    [
+        (5, 10, 0.2366, 0.7634),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (1, 10, 0.0179, 0.4042),
+        (50, 100, 0.4038, 0.5962),
+        (81, 263, 0.2553, 0.3662),
+        (7245, 10000, 0.7157, 0.7332),
+    ],
+)
+def test_wilson_reference_values(k: int, n: int, lo: float, hi: float) -> None:
+    got_lo, got_hi = wilson(k, n)
+    assert got_lo == pytest.approx(lo, abs=1e-4)
+    assert got_hi == pytest.approx(hi, abs=1e-4)
+
+
+def test_wilson_properties() -> None:
+    for n in (1, 2, 7, 100):
+        for k in range(n + 1):
+            lo, hi = wilson(k, n)
+            assert 0.0 <= lo <= k / n <= hi <= 1.0
+            # symmetric: k successes mirror n - k
+            lo2, hi2 = wilson(n - k, n)
+            assert math.isclose(lo, 1 - hi2, abs_tol=1e-12)
+            assert math.isclose(hi, 1 - lo2, abs_tol=1e-12)
+    assert wilson(0, 0) == (0.0, 1.0)
+    narrow = wilson(500, 1000)
+    wide = wilson(5, 10)
+    assert narrow[1] - narrow[0] < wide[1] - wide[0]
+    with pytest.raises(ValueError):
+        wilson(3, 2)
+    with pytest.raises(ValueError):
+        wilson(-1, 2)
+
+
+@pytest.mark.rule("N-END-2")
+def test_tally_counts_wins_and_shared_wins() -> None:
+    t = Tally(2)
+    t.add((30, 24), (1, 2), (17, 17), "provinces")
+    t.add((20, 20), (1, 1), (15, 15), "provinces")
+    t.add((10, 12), (2, 1), (100, 100), "turn-limit")
+    assert t.games == 3
+    assert t.wins == [1, 1]
+    assert t.ties == [1, 1]
+    assert t.vp == [60, 56]
+    assert t.rounds == 17 + 15 + 100
+    assert t.reasons == {"provinces": 2, "turn-limit": 1}
+    r = SimResult.from_tally(t, names=("a", "b"), specs=("bm", "bmu"), seed=1,
+                             kingdom="first-game", max_turns=100)  # fmt: skip
+    assert r.players[0].losses == 1
+    assert r.players[0].win_rate == pytest.approx(1 / 3)
+    assert r.players[1].mean_vp == pytest.approx(56 / 3)
+    assert r.mean_turns == pytest.approx(132 / 3)
+    assert r.turn_limit_games == 1
+    js = r.to_json()
+    assert js["players"][0]["ci95"] == list(wilson(1, 3))
+    assert js["end_reasons"] == {"provinces": 2, "turn-limit": 1}
+
+
+def test_tally_merge_is_grouping_independent() -> None:
+    games = [((i % 7, 3), (1, 2) if i % 3 else (1, 1), (i % 5 + 1, 2), "provinces")
+             for i in range(20)]  # fmt: skip
+    whole = Tally(2)
+    for g in games:
+        whole.add(*g)
+    parts = [Tally(2) for _ in range(3)]
+    for i, g in enumerate(games):
+        parts[min(2, i // 7)].add(*g)
+    merged = Tally(2)
+    for part in parts:
+        merged.merge(part)
+    assert merged == whole
+    with pytest.raises(ValueError):
+        merged.merge(Tally(3))
+
+
+def test_seeds_are_deterministic_and_distinct() -> None:
+    assert game_seed(1, 0) == game_seed(1, 0)
+    seeds = {game_seed(1, i) for i in range(1000)}
+    assert len(seeds) == 1000
+    assert game_seed(1, 5) != game_seed(2, 5)
+    assert bot_seed(1, 5, 0) != bot_seed(1, 5, 1)
+    assert all(0 <= s < 2**63 for s in seeds)
+
+
+def test_seat_names_and_chunks() -> None:
+    assert seat_names(["BMU", "Smithy"]) == ("BMU", "Smithy")
+    assert seat_names(["BMU", "BMU", "Witch"]) == ("BMU#1", "BMU#2", "Witch")
+    assert chunk_size(10, 2) == 1
+    assert chunk_size(10_000, 2) == 250
+    assert chunk_size(1, 16) == 1

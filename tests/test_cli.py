@@ -1,0 +1,290 @@
+"""The ``dominari`` command line: simulate, play, replay and bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dominari import __version__
+from dominari.cli import main
+from dominari.dominion.engine import DominionState
+from dominari.dominion.render import scores_text
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def feed(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+
+
+# ---------------------------------------------------------------- simulate
+def test_simulate_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", "dominion", "--kingdom", "first-game", "--players",
+                         "bmu,smithy", "-n", "20", "--seed", "1", "--workers", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    for key in ("games", "players", "mean_turns", "seed", "kingdom", "end_reasons", "max_turns",
+                "turn_limit_games"):
+        assert key in data
+    assert data["games"] == 20
+    assert data["seed"] == 1
+    assert data["kingdom"] == "first-game"
+    assert sum(data["end_reasons"].values()) == 20
+    assert [p["name"] for p in data["players"]] == ["BMU", "Smithy"]
+    for p in data["players"]:
+        for key in ("name", "wins", "ties", "win_rate", "ci95", "tie_rate", "tie_ci95",
+                    "mean_vp", "mean_turns"):
+            assert key in p
+        lo, hi = p["ci95"]
+        assert 0 <= lo <= p["win_rate"] <= hi <= 1
+        assert p["win_rate"] == p["wins"] / 20
+
+
+def test_simulate_json_does_not_depend_on_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "dominion", "--players", "bm,smithy", "-n", "16", "--seed", "9", "--json"]
+    _, one, _ = run(capsys, *args, "--workers", "1")
+    _, two, _ = run(capsys, *args, "--workers", "2")
+    assert json.loads(one) == json.loads(two)
+
+
+def test_simulate_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    strategy = tmp_path / "mine.toml"
+    strategy.write_text('name = "Mine"\ndescription = "x"\n\n[[buy]]\ncard = "Province"\n\n'
+                        '[[buy]]\ncard = "Silver"\n', encoding="utf-8")  # fmt: skip
+    code, out, err = run(capsys, "simulate", "dominion", "--players", f"bmu,{strategy}", "-n",
+                         "10", "--seed", "1", "--workers", "1", "--max-turns", "8")
+    assert code == 0, err
+    assert "BMU vs Mine: 10 games" in out
+    assert "Win % [95% CI]" in out and "Tie % [95% CI]" in out
+    assert "seed 1" in out
+    assert "turn limit" in out  # 8 turns each is too short for most games
+    assert err == ""
+
+
+def test_simulate_record_dir(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_dir = tmp_path / "recs"
+    code, _, err = run(capsys, "simulate", "dominion", "--players", "bm,witch", "-n", "3",
+                       "--seed", "2", "--workers", "1", "--record-dir", str(out_dir), "--json")
+    assert code == 0, err
+    assert sorted(os.listdir(out_dir)) == ["game-000001.json", "game-000002.json",
+                                           "game-000003.json"]  # fmt: skip
+    code, out, err = run(capsys, "replay", str(out_dir / "game-000002.json"))
+    assert code == 0, err
+    assert "Game over" in out and "Final scores" in out
+
+
+# -------------------------------------------------------------- bad input
+BAD_INPUTS = [
+    (["simulate", "dominion", "--players", "bmu,nobot", "-n", "5"], "nobot"),
+    (["simulate", "dominion", "--players", "bmu,smithy", "-n", "0"], "-n/--games"),
+    (["simulate", "dominion", "--players", "bmu,smithy", "-n", "many"], "many"),
+    (["simulate", "dominion", "--players", "bmu,smithy", "--workers", "0"], "--workers"),
+    (["simulate", "dominion", "--players", "bmu,smithy", "--max-turns", "0"], "--max-turns"),
+    (["simulate", "chess", "--players", "bmu,smithy"], "chess"),
+    (["simulate", "dominion", "--players", "bmu,smithy", "--kingdom", "Cellar,Dragon"],
+     "Dragon"),
+    (["simulate", "dominion", "--players", "bmu,smithy", "--kingdom", "nope"], "nope"),
+    (["simulate", "dominion", "--players", "bmu,smithy", "--kingdom", "Copper"], "basic"),
+    (["simulate", "dominion", "--players", "bmu"], "2 to 4"),
+    (["simulate", "dominion", "--players", "bmu,,smithy"], "empty"),
+    (["simulate", "dominion", "--players", "human,bmu"], "human"),
+    (["simulate", "dominion", "--players", "bmu,smithy", "--frobnicate"], "--frobnicate"),
+    (["simulate", "dominion"], "--players"),
+    (["play", "dominion", "--players", "human,nobot"], "nobot"),
+    (["play", "dominion", "--players", "bmu,smithy", "--kingdom", "Witch,Witch"], "twice"),
+    (["play", "dominions", "--players", "bmu,smithy"], "dominions"),
+    (["replay", "missing.json"], "not found"),
+    (["replay", "missing.json", "--upto", "-3"], "--upto"),
+    (["teleport"], "teleport"),
+    ([], "required"),
+]
+
+
+@pytest.mark.parametrize(("argv", "words"), BAD_INPUTS)
+def test_bad_input_is_one_clear_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch, argv: list[str],
+                                     words: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    extra = ["--record-dir", "out"] if argv[:1] == ["simulate"] and len(argv) > 3 else []
+    if argv[:1] == ["play"]:
+        extra = ["--record", "game.json"]
+    code, out, err = run(capsys, *argv, *extra)
+    assert code == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("dominari: error: ")
+    assert words in lines[0]
+    assert "Traceback" not in err
+    assert os.listdir(tmp_path) == []
+
+
+def _write(path: Path, data: Any) -> Path:
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _good_record() -> dict[str, Any]:
+    s = DominionState.new(seed=5)
+    for text in ("buy Silver", "end", "end"):
+        s.apply(s.parse_action(text) if text != "end" else s.legal_actions()[-1])
+    return s.record()
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        ({"format": "something-else"}, "not a Dominari record"),
+        ({**_good_record(), "version": 99}, "version"),
+        ({**_good_record(), "game": "dominations"}, "dominations"),
+        ({**_good_record(), "actions": ["buy Province"]}, "does not replay"),
+        ({**_good_record(), "actions": ["fly away"]}, "does not replay"),
+        ({**_good_record(), "config": {"players": 9, "seed": 1}}, "2 to 4"),
+        ({**_good_record(), "config": {"players": 2}}, "no seed"),
+    ],
+)
+def test_bad_record_files(capsys: pytest.CaptureFixture[str], tmp_path: Path, content: Any,
+                          words: str) -> None:
+    path = _write(tmp_path / "bad.json", content)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2
+    assert out == ""
+    assert len(err.splitlines()) == 1
+    assert err.startswith("dominari: error: ") and words in err
+
+
+def test_bad_strategy_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = _write(tmp_path / "broken.toml", 'name = "x"\n[[buy]]\ncard = "Dragon"\n')
+    code, out, err = run(capsys, "simulate", "dominion", "--players", f"bmu,{path}", "-n", "2",
+                         "--record-dir", str(tmp_path / "out"))
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1 and err.startswith("dominari: error: ")
+    assert not (tmp_path / "out").exists()
+
+
+def test_record_outcome_mismatch(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, _ = run(capsys, "play", "dominion", "--players", "bm,bm", "--seed", "3",
+                     "--record", str(tmp_path / "g.json"))
+    assert code == 0
+    record = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    record["outcome"]["scores"] = [99, 99]
+    path = _write(tmp_path / "forged.json", record)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == "" and "outcome" in err and len(err.splitlines()) == 1
+
+
+# -------------------------------------------------------------------- play
+@pytest.mark.rule("N-END-1", "N-END-2")
+def test_play_between_bots_and_replay(capsys: pytest.CaptureFixture[str],
+                                      tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    code, out, err = run(capsys, "play", "dominion", "--players", "bmu,smithy", "--seed", "1",
+                         "--record", str(record))
+    assert code == 0, err
+    assert err == ""
+    assert "— BMU, turn 1 —" in out and "— Smithy, turn 1 —" in out
+    assert "buys Province" in out
+    assert "Game over" in out
+    data = json.loads(record.read_text(encoding="utf-8"))
+    state = DominionState.from_record(data)
+    final = scores_text(state)
+    assert final in out
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary files left
+
+    code, replayed, err = run(capsys, "replay", str(record))
+    assert code == 0, err
+    assert final in replayed
+    # the replay prints the same game log as the live game
+    start = "\n— "
+    assert replayed[replayed.index(start):] == out[out.index(start):out.index("Record written")]
+
+    code, part, err = run(capsys, "replay", str(record), "--upto", "4")
+    assert code == 0, err
+    assert "stopped after 4 of" in part and "Scores so far" in part
+
+
+def test_play_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    _, a, _ = run(capsys, "play", "dominion", "--players", "random,witch", "--seed", "4",
+                  "--kingdom", "random")
+    _, b, _ = run(capsys, "play", "dominion", "--players", "random,witch", "--seed", "4",
+                  "--kingdom", "random")
+    assert a == b
+    assert "Seed 4" in a
+
+
+def test_play_human_through_stdin(capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The human never buys anything and only ends turns; BMU ends the game on Provinces.
+    feed(monkeypatch, "help\nbuy Province\nfly away\nb zz\n\n" + "end\n" * 300)
+    record = tmp_path / "human.json"
+    code, out, err = run(capsys, "play", "dominion", "--players", "human,bmu", "--seed", "2",
+                         "--record", str(record))
+    assert code == 0
+    assert "Legal actions: " in out and "buy Copper" in out
+    assert "Your hand: " in out and "Supply: " in out and "Coins " in out
+    errors = err.splitlines()
+    assert len(errors) == 3
+    assert "Province costs 8" in errors[0]
+    assert "fly" in errors[1]
+    assert "zz" in errors[2]
+    assert "Game over (provinces)" in out
+    state = DominionState.from_record(json.loads(record.read_text(encoding="utf-8")))
+    assert state.is_terminal()
+    assert scores_text(state) in out
+    assert "BMU: " in scores_text(state) and "(wins)" in scores_text(state)
+
+
+def test_play_human_prefixes_quit_and_record(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path) -> None:
+    feed(monkeypatch, "b cop\nquit\n")
+    record = tmp_path / "quit.json"
+    code, out, err = run(capsys, "play", "dominion", "--players", "human,bm", "--seed", "1",
+                         "--record", str(record))
+    assert code == 0 and err == ""
+    assert "human buys Copper" in out
+    assert "Game abandoned." in out
+    data = json.loads(record.read_text(encoding="utf-8"))
+    assert data["outcome"] is None
+    assert "buy Copper" in data["actions"]
+
+
+def test_play_human_end_of_input(capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    feed(monkeypatch, "")
+    code, out, err = run(capsys, "play", "dominion", "--players", "bm,human,bm", "--seed", "6")
+    assert code == 0 and err == ""
+    assert "End of input" in out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.strip() == f"dominari {__version__}"
+
+
+def test_python_dash_m(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, "-m", "dominari", "simulate", "dominion", "--players",
+                           "bm,nobody"], capture_output=True, text=True, env=env, timeout=60,
+                          cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("dominari: error: ") and len(proc.stderr.splitlines()) == 1
+    proc = subprocess.run([sys.executable, "-m", "dominari", "--version"], capture_output=True,
+                          text=True, env=env, timeout=60)  # fmt: skip
+    assert proc.returncode == 0 and proc.stdout.strip() == f"dominari {__version__}"
