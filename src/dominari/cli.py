@@ -118,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser(
         "simulate", help="play many bot games and report win rates",
         description="Play many seeded games between bots, in parallel processes, and report "
-        "win and tie rates with 95%% Wilson intervals. Results depend on --seed only, "
+        "win and tie rates with 95% Wilson intervals. Results depend on --seed only, "
         "never on --workers.",
     )  # fmt: skip
     sim.add_argument("game", help="the game: dominion")

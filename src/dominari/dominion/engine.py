@@ -3,8 +3,9 @@
 >>> s = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=3))
 >>> s.current_player() == s.turn_player, s.phase_name
 (True, 'buy')
->>> len(s.hand(s.turn_player))
-5
+>>> me = s.players[s.turn_player]   # no Action card in hand: Treasures are in play
+>>> len(me.hand) + len(me.in_play), s.coins == len(me.in_play)
+(5, True)
 
 Card effects and the decisions they ask for live in :mod:`dominari.dominion.effects`;
 this module holds the state, the primitives effects use (draw, gain, trash,
