@@ -32,7 +32,7 @@ test: $(STAMP)
 	$(BIN)/pytest -n 2
 
 run: $(STAMP)
-	$(BIN)/dominari play dominion --players bmu,smithy --seed 1
+	$(BIN)/dominari play dominion --players bmu,smithy --kingdom first-game --seed 1
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -131,9 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="simulation seed (default: random, reported)")
     sim.add_argument("--workers", type=_positive, default=None, metavar="W",
                      help="worker processes (default: one per CPU)")
-    sim.add_argument("--kingdom", default="first-game",
+    sim.add_argument("--kingdom", default="random",
                      help="recommended set name, 'random' or comma-separated cards "
-                     "(default first-game)")  # fmt: skip
+                     "(default random, from the seed)")  # fmt: skip
     sim.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS, metavar="T",
                      help=f"stop a game after T turns per player (default {DEFAULT_MAX_TURNS})")
     sim.add_argument("--record-dir", metavar="DIR", help="write one record file per game here")
@@ -152,9 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="comma-separated seats: 'human', bot names or strategy files "
                       "(default human,bmu)")  # fmt: skip
     play.add_argument("--seed", type=_integer, default=None, help="game seed (default: random)")
-    play.add_argument("--kingdom", default="first-game",
+    play.add_argument("--kingdom", default="random",
                       help="recommended set name, 'random' or comma-separated cards "
-                      "(default first-game)")  # fmt: skip
+                      "(default random, from the seed)")  # fmt: skip
     play.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS, metavar="T",
                       help=f"stop after T turns per player (default {DEFAULT_MAX_TURNS})")
     play.add_argument("--record", metavar="FILE", help="write the game record here at the end")

@@ -8,6 +8,8 @@ notation and :func:`parse` reads it back:
 (True, 'play Village')
 >>> str(parse("discard estate copper"))
 'discard Estate Copper'
+>>> str(parse("play Sala del Consejo")), str(parse("play throne room"))
+('play Council Room', 'play Throne Room')
 >>> parse(str(END_A)) == END_A
 True
 
@@ -107,19 +109,22 @@ DISCARD_DECK_A = Action(DISCARD_DECK)
 
 
 def _split_cards(words: list[str]) -> tuple[int, ...]:
-    """Card ids from words, joining words greedily for two-word names."""
+    """Card ids from words, joining up to three words for names such as
+    ``Throne Room`` or ``Sala del Consejo`` (longest name first)."""
     cards: list[int] = []
     i = 0
     while i < len(words):
-        if i + 1 < len(words):
-            try:
-                cards.append(card_id(words[i] + words[i + 1]))
-                i += 2
-                continue
-            except ParseError:
-                pass
-        cards.append(card_id(words[i]))
-        i += 1
+        for width in (3, 2):
+            if i + width <= len(words):
+                try:
+                    cards.append(card_id("".join(words[i : i + width])))
+                except ParseError:
+                    continue
+                i += width
+                break
+        else:
+            cards.append(card_id(words[i]))
+            i += 1
     return tuple(cards)
 
 

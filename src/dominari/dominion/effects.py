@@ -256,6 +256,7 @@ def _res_chancellor(s: DominionState, f: Frame, a: Action) -> None:
         s.emit(EV_DECK_TO_DISCARD, f.player, -1, len(ps.deck))
         ps.discard += ps.deck
         ps.deck.clear()
+        ps.known_top = 0
 
 
 def _res_library(s: DominionState, f: Frame, a: Action) -> None:
@@ -313,6 +314,7 @@ def _res_bureaucrat(s: DominionState, f: Frame, a: Action) -> None:
     ps = s.players[f.player]
     ps.hand.remove(card)
     ps.deck.append(card)
+    ps.known_top += 1
     s.emit(EV_TOPDECK, f.player, card)
 
 
@@ -327,6 +329,7 @@ def _res_spy(s: DominionState, f: Frame, a: Action) -> None:
         s.emit(EV_DISCARD, f.target, f.n)
     else:
         ps.deck.append(f.n)
+        ps.known_top += 1
 
 
 def _res_thief(s: DominionState, f: Frame, a: Action) -> None:

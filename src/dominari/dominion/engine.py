@@ -91,7 +91,7 @@ class DominionConfig:
     """
 
     players: int = 2
-    kingdom: str | tuple[str, ...] = "first-game"
+    kingdom: str | tuple[str, ...] = "random"
     seed: int | None = None
     max_turns: int | None = None
     names: tuple[str, ...] = ()
@@ -126,7 +126,7 @@ class DominionConfig:
         unknown = set(data) - {"players", "kingdom", "seed", "max_turns", "names"}
         if unknown:
             raise ConfigError(f"config: unknown field(s) {', '.join(sorted(unknown))}")
-        kingdom = data.get("kingdom", "first-game")
+        kingdom = data.get("kingdom", "random")
         if not isinstance(kingdom, str) and not (
             isinstance(kingdom, list) and all(isinstance(k, str) for k in kingdom)
         ):
@@ -148,9 +148,11 @@ class PlayerState:
     """One player's cards. ``deck[-1]`` is the top of the deck; ``discard[-1]`` the top
     of the discard pile. ``owned[c]`` counts every copy of card ``c`` the player owns.
     ``aside`` holds cards revealed or set aside while an effect resolves.
+    ``known_top`` counts the cards on top of the deck that everyone has seen put there
+    (Spy's put-back, Bureaucrat): ``determinize`` leaves them in place.
     """
 
-    __slots__ = ("aside", "deck", "discard", "hand", "in_play", "owned", "turns")
+    __slots__ = ("aside", "deck", "discard", "hand", "in_play", "known_top", "owned", "turns")
 
     def __init__(self) -> None:
         self.hand: list[int] = []
@@ -160,6 +162,7 @@ class PlayerState:
         self.aside: list[int] = []
         self.owned: list[int] = [0] * NUM_CARDS
         self.turns = 0
+        self.known_top = 0
 
     def copy(self) -> PlayerState:
         p = PlayerState.__new__(PlayerState)
@@ -170,6 +173,7 @@ class PlayerState:
         p.aside = self.aside[:]
         p.owned = self.owned[:]
         p.turns = self.turns
+        p.known_top = self.known_top
         return p
 
     def all_cards(self) -> list[int]:
@@ -308,6 +312,8 @@ class DominionState(GameState):
         when the deck runs out (N-TURN-4). Returns how many were drawn."""
         ps = self.players[p]
         deck = ps.deck
+        if ps.known_top:
+            ps.known_top = max(0, ps.known_top - n)
         if len(deck) >= n:
             if n:
                 ps.hand += deck[-n:]
@@ -332,6 +338,7 @@ class DominionState(GameState):
     def _shuffle(self, ps: PlayerState, p: int) -> None:
         """Shuffle the discard pile to form the deck (the deck must be empty)."""
         ps.deck, ps.discard = ps.discard, ps.deck
+        ps.known_top = 0
         self.rng.shuffle(ps.deck)
         if self.log is not None:
             self.log.append((EV_SHUFFLE, p, -1, 0))
@@ -345,6 +352,8 @@ class DominionState(GameState):
                 return -1
             self._shuffle(ps, p)
         card = ps.deck.pop()
+        if ps.known_top:
+            ps.known_top -= 1
         ps.aside.append(card)
         if self.log is not None:
             self.log.append((EV_REVEAL, p, card, 0))
@@ -367,6 +376,7 @@ class DominionState(GameState):
             ps.hand.append(card)
         else:
             ps.deck.append(card)
+            ps.known_top += 1
         if self.log is not None:
             self.log.append((EV_GAIN, p, card, where))
         return True
@@ -770,25 +780,39 @@ class DominionState(GameState):
         v["outcome"] = out.to_json() if out is not None else None
         return v
 
-    def determinize(self, player: int, rng: Any) -> DominionState:
-        """A copy in which everything ``player`` cannot see is re-dealt at random:
-        other players' hands and decks (pooled and dealt again in the same sizes)
-        and every deck order, with a fresh RNG drawn from ``rng``."""
+    def determinize(self, player: int, rng: Any, *, tries: int = 200) -> DominionState:
+        """A copy in which everything ``player`` cannot see is dealt again at random:
+        other players' hands and decks (pooled and dealt again in the same sizes) and
+        every deck order, with a fresh RNG drawn from ``rng``. Cards everyone saw put
+        on top of a deck stay there. When another player is deciding, only deals that
+        leave them a real choice are kept (that they are deciding is public), so the
+        copy is always playable; after ``tries`` failed deals their hand is kept.
+        """
         s = self.copy()
         s.rng = random.Random(rng.getrandbits(64))
         pinned = E.pinned_cards(s)
+        decider = s.current_player()
         for q, ps in enumerate(s.players):
+            known = ps.deck[len(ps.deck) - ps.known_top:] if ps.known_top else []
+            unknown = ps.deck[: len(ps.deck) - ps.known_top]
             if q == player:
-                rng.shuffle(ps.deck)
+                rng.shuffle(unknown)
+                ps.deck = unknown + known
                 continue
-            keep = [c for c in pinned.get(q, ())]
-            pool = ps.hand + ps.deck
+            keep = list(pinned.get(q, ()))
+            pool = ps.hand + unknown
             for c in keep:
                 pool.remove(c)
-            rng.shuffle(pool)
             k = len(ps.hand) - len(keep)
-            ps.hand = keep + pool[:k]
-            ps.deck = pool[k:]
+            original = (ps.hand, ps.deck)
+            for _ in range(tries):
+                rng.shuffle(pool)
+                ps.hand = keep + pool[:k]
+                ps.deck = pool[k:] + known
+                if q != decider or len(s.legal_actions()) >= 2:
+                    break
+            else:
+                ps.hand, ps.deck = original
         return s
 
     # ------------------------------------------------------------- records
@@ -855,15 +879,16 @@ class DominionState(GameState):
 
 
 def _card_words(words: Sequence[str]) -> list[str]:
-    """Group words into card names, joining two words when they name one card."""
+    """Group words into card names: up to three words are joined when together they
+    start a card name (``thr room`` → one word), longest first."""
     out: list[str] = []
     i = 0
     while i < len(words):
-        if i + 1 < len(words) and C.match_prefix(words[i] + words[i + 1]) and len(
-            C.match_prefix(words[i] + words[i + 1])
-        ) <= len(C.match_prefix(words[i])):
-            out.append(words[i] + words[i + 1])
-            i += 2
+        for width in (3, 2):
+            if i + width <= len(words) and C.match_prefix("".join(words[i : i + width])):
+                out.append("".join(words[i : i + width]))
+                i += width
+                break
         else:
             out.append(words[i])
             i += 1

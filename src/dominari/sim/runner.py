@@ -178,7 +178,7 @@ def simulate(
     seed: int,
     workers: int = 1,
     *,
-    kingdom: str | Sequence[str] = "first-game",
+    kingdom: str | Sequence[str] = "random",
     max_turns: int | None = DEFAULT_MAX_TURNS,
     record_dir: str | os.PathLike[str] | None = None,
     progress: Callable[[int], None] | None = None,

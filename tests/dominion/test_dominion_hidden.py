@@ -1,0 +1,193 @@
+"""Hidden information: what views show, and determinize (N-HIDDEN)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from dominari.dominion import cards as C
+
+PILE_KEYS = {"player", "name", "hand_size", "deck_size", "discard_size", "discard_top",
+             "in_play", "aside", "turns"}  # fmt: skip
+
+
+def _midgame(kit):
+    s = kit.position(players=3, kingdom="interaction", hand=["Village", "Copper", "Estate"],
+                     deck=["Gold", "Silver", "Province"], discard=["Duchy", "Curse"],
+                     others={1: {"hand": ["Silver", "Silver", "Moat", "Estate", "Copper"],
+                                 "deck": ["Gold", "Estate"], "discard": ["Village"]},
+                             2: {"hand": ["Copper"] * 4 + ["Duchy"], "deck": ["Province"],
+                                 "discard": ["Silver", "Estate"]}})
+    s.trash.append(C.GOLD)
+    return s
+
+
+@pytest.mark.rule("N-HIDDEN")
+def test_view_shows_own_hand_sizes_tops_trash_supply(kit) -> None:
+    s = _midgame(kit)
+    v = s.view(1)
+    json.dumps(v)
+    assert v["player"] == 1
+    assert v["hand"] == ["Copper", "Silver", "Silver", "Estate", "Moat"]
+    assert v["trash"] == ["Gold"]
+    assert v["supply"] == {C.NAME[c]: s.supply[c] for c in s.in_supply}
+    piles = v["piles"]
+    assert [set(p) for p in piles] == [PILE_KEYS] * 3
+    assert [(p["hand_size"], p["deck_size"], p["discard_size"]) for p in piles] == [
+        (3, 3, 2), (5, 2, 1), (5, 1, 2)
+    ]
+    assert [p["discard_top"] for p in piles] == ["Curse", "Village", "Estate"]
+    # Another player's view differs only in its own hand and what it may do.
+    v2 = s.view(2)
+    assert v2["hand"] == ["Copper"] * 4 + ["Duchy"]
+    assert {k: x for k, x in v.items() if k not in ("player", "hand")} == {
+        k: x for k, x in v2.items() if k not in ("player", "hand")
+    }
+
+
+@pytest.mark.rule("N-HIDDEN")
+def test_spectator_sees_no_hand_and_no_actions(kit) -> None:
+    s = _midgame(kit)
+    v = s.view(None)
+    assert v["hand"] is None and v["legal_actions"] == []
+    assert s.view(0)["legal_actions"] == ["play Village", "end"]
+    assert s.view(1)["legal_actions"] == [] and s.view(2)["legal_actions"] == []
+    with pytest.raises(ValueError):
+        s.view(3)
+
+
+def _scramble(kit, s, viewer, rng):
+    """A copy differing only in what ``viewer`` cannot see: other players' hands and
+    decks re-dealt (same sizes), every deck reordered."""
+    c = s.copy()
+    for q, ps in enumerate(c.players):
+        if q == viewer:
+            rng.shuffle(ps.deck)
+            continue
+        pool = ps.hand + ps.deck
+        rng.shuffle(pool)
+        ps.hand, ps.deck = pool[: len(ps.hand)], pool[len(ps.hand):]
+    return c
+
+
+@pytest.mark.rule("N-HIDDEN")
+@pytest.mark.parametrize("viewer", [0, 1, 2, None])
+def test_view_is_blind_to_hidden_cards(kit, viewer) -> None:
+    s = _midgame(kit)
+    rng = random.Random(5)
+    for _ in range(20):
+        assert _scramble(kit, s, viewer, rng).view(viewer) == s.view(viewer)
+
+
+@pytest.mark.rule("N-HIDDEN", "N-CARD-LIBRARY")
+def test_library_drawn_card_shown_to_its_player_only(kit) -> None:
+    s = kit.position(kingdom="interaction", hand=["Library"], deck=["Smithy", "Copper"])
+    kit.act(s, "play Library")
+    assert s.view(0)["decision"]["cards"] == ["Smithy"]
+    assert "cards" not in s.view(1)["decision"]
+    assert "cards" not in s.view(None)["decision"]
+    assert s.view(1)["decision"]["kind"] == "library"
+    kit.act(s, "set-aside Smithy")
+    # A set-aside card is visible to all until it is discarded.
+    assert s.view(None)["piles"][0]["aside"] == []
+    assert s.view(None)["piles"][0]["discard_top"] == "Smithy"
+
+
+@pytest.mark.rule("N-HIDDEN")
+def test_revealed_cards_are_seen_by_everyone(kit) -> None:
+    s = kit.position(kingdom="interaction", hand=["Thief"],
+                     others={1: {"hand": ["Estate"], "deck": ["Gold", "Copper"]}})
+    kit.act(s, "play Thief")
+    for viewer in (0, 1, None):
+        v = s.view(viewer)
+        assert sorted(v["piles"][1]["aside"]) == ["Copper", "Gold"]
+        assert sorted(v["decision"]["cards"]) == ["Copper", "Gold"]
+    kit.act(s, "trash Gold")
+    assert s.view(1)["trash"] == ["Gold"]
+
+
+@pytest.mark.rule("N-HIDDEN")
+def test_public_log_hides_drawn_cards(kit) -> None:
+    s = kit.position(hand=["Smithy"], deck=["Province", "Duchy", "Estate"], log=True,
+                     others={1: {"hand": ["Curse"] * 5}})
+    kit.act(s, "play Smithy", "end")
+    lines = "\n".join(s.view(1)["log"])
+    assert "Smithy" in lines
+    assert "Province" not in lines and "Duchy" not in lines
+
+
+@pytest.mark.rule("N-HIDDEN")
+@pytest.mark.parametrize("viewer", [0, 1, 2])
+def test_determinize_keeps_what_the_player_sees(kit, viewer: int) -> None:
+    s = _midgame(kit)
+    rng = random.Random(viewer)
+    before = kit.totals(s)
+    hands = set()
+    for _ in range(30):
+        d = s.determinize(viewer, rng)
+        assert d.view(viewer) == s.view(viewer)
+        assert d.players[viewer].hand == s.players[viewer].hand
+        assert kit.totals(d) == before
+        kit.check_owned(d)
+        for q in range(3):
+            assert kit.bag(d.players[q].hand + d.players[q].deck) == kit.bag(
+                s.players[q].hand + s.players[q].deck)
+        hands.add(tuple(sorted(d.players[(viewer + 1) % 3].hand)))
+    assert len(hands) > 1  # the unseen cards really are re-dealt
+
+
+@pytest.mark.rule("N-HIDDEN", "N-CARD-SPY")
+def test_determinize_keeps_a_card_spy_put_back(kit) -> None:
+    # After Spy, every player has seen the card put back on top of player 1's deck.
+    s = kit.position(kingdom="interaction", hand=["Spy", "Village"], actions=2,
+                     deck=["Copper", "Gold", "Estate"],
+                     others={1: {"hand": ["Copper"] * 5,
+                                 "deck": ["Province", "Estate", "Copper", "Silver"]}})
+    kit.act(s, "play Spy", "keep Gold", "keep Province")
+    assert kit.top(s, 1, 1) == ["Province"] and kit.top(s, 0, 1) == ["Gold"]
+    rng = random.Random(1)
+    for _ in range(20):
+        d = s.determinize(0, rng)
+        assert kit.top(d, 1, 1) == ["Province"]
+        assert kit.top(d, 0, 1) == ["Gold"]
+
+
+@pytest.mark.rule("N-HIDDEN")
+def test_determinized_state_can_be_played_on(kit) -> None:
+    rng = random.Random(3)
+    s = _midgame(kit)
+    for _ in range(20):
+        d = s.determinize(1, rng)
+        kit.play_random(d, rng, 200)
+        kit.check_owned(d)
+
+
+@pytest.mark.rule("N-HIDDEN")
+@pytest.mark.parametrize("hand", [["Mine", "Copper", "Silver"],
+                                  ["Throne Room", "Smithy", "Village"]])
+def test_determinize_keeps_pending_decisions_answerable(kit, hand) -> None:
+    # Player 0 has a choice pending. Player 1 knows it exists (so player 0's hand
+    # allows it); a determinized state must still give player 0 something to choose.
+    s = kit.position(kingdom="big-money", hand=hand, deck=["Estate"] * 6)
+    kit.act(s, f"play {hand[0]}")
+    assert len(s.legal_actions()) >= 2
+    rng = random.Random(2)
+    for _ in range(30):
+        d = s.determinize(1, rng)
+        assert d.current_player() == 0
+        assert d.legal_actions(), f"no legal action for player 0 in {d.players[0].hand}"
+
+
+@pytest.mark.rule("N-HIDDEN")
+def test_determinize_keeps_bureaucrat_victims_choice_answerable(kit) -> None:
+    s = kit.position(kingdom="big-money", hand=["Bureaucrat"], deck=["Copper"] * 3,
+                     others={1: {"hand": ["Estate", "Duchy", "Copper"],
+                                 "deck": ["Copper"] * 6}})
+    kit.act(s, "play Bureaucrat")
+    assert s.current_player() == 1 and len(s.legal_actions()) == 2
+    rng = random.Random(4)
+    for _ in range(30):
+        d = s.determinize(0, rng)
+        assert d.legal_actions(), f"no legal action for player 1 in {d.players[1].hand}"
