@@ -41,7 +41,7 @@ from dominari.core.errors import (
     ParseError,
     RecordError,
 )
-from dominari.dominion import engine as G
+from dominari.dominion import events as G
 from dominari.dominion.cards import NAME
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.render import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dominari.core.errors import IllegalActionError
-from dominari.dominion import engine as G
+from dominari.dominion import events as G
 from dominari.dominion.actions import parse
 
 FIVE = ["Copper", "Copper", "Estate", "Estate", "Silver"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dominari.core.errors import IllegalActionError
-from dominari.dominion import engine as G
+from dominari.core.game import TERMINAL
+from dominari.dominion import events as G
 from dominari.dominion.actions import Action, parse
 
 # ------------------------------------------------------------------ N-TURN-1
@@ -252,7 +253,7 @@ def test_game_ends_when_last_province_is_bought(kit) -> None:
     s = kit.position(hand=["Gold", "Gold", "Silver"], supply={"Province": 1})
     kit.act(s, "buy Province")
     assert s.is_terminal() and s.reason == "provinces"
-    assert s.current_player() == G.TERMINAL and s.legal_actions() == []
+    assert s.current_player() == TERMINAL and s.legal_actions() == []
     assert s.outcome() is not None
 
 

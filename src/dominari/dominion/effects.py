@@ -49,9 +49,7 @@ from dominari.dominion.actions import (
     DONE_A,
     GAIN,
     GAIN_A,
-    KEEP,
     KEEP_A,
-    PASS,
     PASS_A,
     PLAY_A,
     REVEAL,
@@ -64,6 +62,15 @@ from dominari.dominion.actions import (
     Action,
 )
 from dominari.dominion.cards import COST, IS_ACTION, IS_TREASURE, IS_VICTORY, MOAT, NAME
+from dominari.dominion.events import (
+    EV_DECK_TO_DISCARD,
+    EV_DISCARD,
+    EV_GAIN,
+    EV_REVEAL,
+    EV_REVEAL_HAND,
+    EV_SET_ASIDE,
+    EV_TOPDECK,
+)
 
 if TYPE_CHECKING:
     from dominari.dominion.engine import Decision, DominionState
@@ -240,8 +247,6 @@ def _res_militia(s: DominionState, f: Frame, a: Action) -> None:
 def _res_moat(s: DominionState, f: Frame, a: Action) -> None:
     s.stack.pop()
     if a.verb == REVEAL:
-        from dominari.dominion.engine import EV_REVEAL
-
         s.emit(EV_REVEAL, f.player, MOAT, 1)
         return
     ATTACK_EFFECT[f.card](s, f.n, f.player)
@@ -250,8 +255,6 @@ def _res_moat(s: DominionState, f: Frame, a: Action) -> None:
 def _res_chancellor(s: DominionState, f: Frame, a: Action) -> None:
     s.stack.pop()
     if a.verb == DISCARD_DECK:
-        from dominari.dominion.engine import EV_DECK_TO_DISCARD
-
         ps = s.players[f.player]
         s.emit(EV_DECK_TO_DISCARD, f.player, -1, len(ps.deck))
         ps.discard += ps.deck
@@ -262,8 +265,6 @@ def _res_chancellor(s: DominionState, f: Frame, a: Action) -> None:
 def _res_library(s: DominionState, f: Frame, a: Action) -> None:
     s.stack.pop()
     if a.verb == SET_ASIDE:
-        from dominari.dominion.engine import EV_SET_ASIDE
-
         ps = s.players[f.player]
         ps.hand.remove(f.n)
         ps.aside.append(f.n)
@@ -307,8 +308,6 @@ def _res_throne(s: DominionState, f: Frame, a: Action) -> None:
 
 
 def _res_bureaucrat(s: DominionState, f: Frame, a: Action) -> None:
-    from dominari.dominion.engine import EV_TOPDECK
-
     s.stack.pop()
     card = a.cards[0]
     ps = s.players[f.player]
@@ -324,8 +323,6 @@ def _res_spy(s: DominionState, f: Frame, a: Action) -> None:
     ps.aside.remove(f.n)
     if a.verb == DISCARD:
         ps.discard.append(f.n)
-        from dominari.dominion.engine import EV_DISCARD
-
         s.emit(EV_DISCARD, f.target, f.n)
     else:
         ps.deck.append(f.n)
@@ -342,8 +339,6 @@ def _res_thief(s: DominionState, f: Frame, a: Action) -> None:
 def _res_thief_gain(s: DominionState, f: Frame, a: Action) -> None:
     s.stack.pop()
     if a.verb == GAIN:
-        from dominari.dominion.engine import EV_GAIN
-
         s.trash.reverse()
         s.trash.remove(f.n)
         s.trash.reverse()
@@ -504,8 +499,6 @@ def _atk_bureaucrat(s: DominionState, p: int, victim: int) -> None:
     if any(IS_VICTORY[c] for c in hand):
         s.push(Frame(BUREAUCRAT, victim, victim, C.BUREAUCRAT))
     else:
-        from dominari.dominion.engine import EV_REVEAL_HAND
-
         s.emit(EV_REVEAL_HAND, victim, -1, tuple(sorted(hand)))
 
 
@@ -641,5 +634,3 @@ def pinned_cards(s: DominionState) -> dict[int, list[int]]:
             pinned.setdefault(f.player, []).append(f.n)
     return pinned
 
-
-__all__ = ["KEEP", "PASS", "Frame"]

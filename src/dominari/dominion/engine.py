@@ -49,6 +49,19 @@ from dominari.dominion.cards import (
     VP,
 )
 from dominari.dominion.effects import Frame
+from dominari.dominion.events import (
+    EV_BUY,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_END,
+    EV_GAIN,
+    EV_PLAY,
+    EV_REVEAL,
+    EV_SHUFFLE,
+    EV_TRASH,
+    EV_TREASURES,
+    EV_TURN,
+)
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
 
 ACTION_PHASE = 0
@@ -58,24 +71,6 @@ PHASE_NAMES = ("action", "buy", "over")
 
 RECORD_FORMAT = "dominari-record"
 RECORD_VERSION = 1
-
-# Public log events: tuples (EV_*, player, card, extra).
-EV_TURN = 0  # extra = the player's turn number
-EV_PLAY = 1
-EV_BUY = 2
-EV_GAIN = 3  # extra = where: 0 discard, 1 hand, 2 deck
-EV_TRASH = 4
-EV_DISCARD = 5
-EV_REVEAL = 6
-EV_TOPDECK = 7
-EV_SET_ASIDE = 8
-EV_SHUFFLE = 9
-EV_DRAW = 10  # card = -1, extra = how many (which cards is private)
-EV_TREASURES = 11  # card = -1, extra = coins made
-EV_DECK_TO_DISCARD = 12
-EV_REVEAL_HAND = 13  # extra = tuple of cards
-EV_END = 14  # extra = reason
-
 ENDING_PILES = 3
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from dominari.dominion import events as G
 from dominari.dominion.cards import COST, NAME
 
 if TYPE_CHECKING:
@@ -58,8 +59,6 @@ def describe_decision(state: DominionState, d: Decision, viewer: int | None) -> 
 
 
 def event_line(state: DominionState, ev: tuple[Any, ...]) -> str:
-    from dominari.dominion import engine as G
-
     kind, p, card, extra = ev
     who = seat(state, p) if p >= 0 else ""
     cname = NAME[card] if card >= 0 else ""
@@ -105,7 +104,9 @@ def log_lines(state: DominionState, start: int = 0) -> list[str]:
     last: tuple[Any, ...] = ()
     for ev in state.log[start:]:
         # A bought card's gain repeats the buy; draws are shown as hand sizes.
-        if ev[0] != 10 and not (ev[0] == 3 and last[:3] == (2, ev[1], ev[2])):
+        if ev[0] != G.EV_DRAW and not (
+            ev[0] == G.EV_GAIN and last[:3] == (G.EV_BUY, ev[1], ev[2])
+        ):
             lines.append(event_line(state, ev))
         last = ev
     return lines
