@@ -232,6 +232,20 @@ class Kit:
 
     # ---------------------------------------------------------------- random play
     @staticmethod
+    def scramble(state: DominionState, viewer: int | None, rng: random.Random) -> DominionState:
+        """A copy differing only in what ``viewer`` cannot see: other players' hands and
+        decks dealt again (same sizes), every deck reordered."""
+        c = state.copy()
+        for q, ps in enumerate(c.players):
+            if q == viewer:
+                rng.shuffle(ps.deck)
+                continue
+            pool = ps.hand + ps.deck
+            rng.shuffle(pool)
+            ps.hand, ps.deck = pool[: len(ps.hand)], pool[len(ps.hand) :]
+        return c
+
+    @staticmethod
     def random_action(state: DominionState, rng: random.Random) -> Action:
         """A random legal action; sometimes a several-card selection for Cellar,
         Chapel or Militia (which ``legal_actions`` lists one card at a time)."""

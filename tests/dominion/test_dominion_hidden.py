@@ -58,27 +58,13 @@ def test_spectator_sees_no_hand_and_no_actions(kit) -> None:
         s.view(3)
 
 
-def _scramble(kit, s, viewer, rng):
-    """A copy differing only in what ``viewer`` cannot see: other players' hands and
-    decks re-dealt (same sizes), every deck reordered."""
-    c = s.copy()
-    for q, ps in enumerate(c.players):
-        if q == viewer:
-            rng.shuffle(ps.deck)
-            continue
-        pool = ps.hand + ps.deck
-        rng.shuffle(pool)
-        ps.hand, ps.deck = pool[: len(ps.hand)], pool[len(ps.hand):]
-    return c
-
-
 @pytest.mark.rule("N-HIDDEN")
 @pytest.mark.parametrize("viewer", [0, 1, 2, None])
 def test_view_is_blind_to_hidden_cards(kit, viewer) -> None:
     s = _midgame(kit)
     rng = random.Random(5)
     for _ in range(20):
-        assert _scramble(kit, s, viewer, rng).view(viewer) == s.view(viewer)
+        assert kit.scramble(s, viewer, rng).view(viewer) == s.view(viewer)
 
 
 @pytest.mark.rule("N-HIDDEN", "N-CARD-LIBRARY")

@@ -105,18 +105,6 @@ def test_legal_actions_match_is_legal_and_illegal_changes_nothing(
         assert s.legal_actions() == [] and s.current_player() == TERMINAL
 
 
-def _scramble(s: DominionState, viewer: int | None, rng: random.Random) -> DominionState:
-    c = s.copy()
-    for q, ps in enumerate(c.players):
-        if q == viewer:
-            rng.shuffle(ps.deck)
-            continue
-        pool = ps.hand + ps.deck
-        rng.shuffle(pool)
-        ps.hand, ps.deck = pool[: len(ps.hand)], pool[len(ps.hand):]
-    return c
-
-
 @pytest.mark.rule("N-HIDDEN")
 @SETTINGS
 @given(seeds, players, steps, st.booleans())
@@ -129,7 +117,7 @@ def test_views_do_not_depend_on_hidden_cards(
         v = s.view(viewer)
         json.dumps(v)
         for _ in range(3):
-            assert _scramble(s, viewer, rng).view(viewer) == v
+            assert kit.scramble(s, viewer, rng).view(viewer) == v
         if viewer is None:
             assert v["hand"] is None and v["legal_actions"] == []
         else:
