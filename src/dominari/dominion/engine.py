@@ -64,6 +64,8 @@ from dominari.dominion.events import (
 )
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
 
+_INTERNED_BUY: dict[int, int] = {id(a): a.cards[0] for a in BUY_A}
+
 ACTION_PHASE = 0
 BUY_PHASE = 1
 OVER = 2
@@ -599,38 +601,46 @@ class DominionState(GameState):
     def apply(self, action: Action) -> None:
         """Apply a legal action (IllegalActionError, state unchanged, otherwise)."""
         stack = self.stack
-        if (not stack and self.phase == BUY_PHASE and type(action) is Action
-                and action.verb == BUY and len(action.cards) == 1):  # fmt: skip
-            # Hot path: a buy. supply[c] > 0 only for this game's piles.
-            card = action.cards[0]
-            if (type(card) is not int or not 0 <= card < NUM_CARDS or self.supply[card] <= 0
-                    or COST[card] > self.coins or self.buys <= 0):  # fmt: skip
-                self._check(action)
-            self.coins -= COST[card]
-            self.buys -= 1
-            if self.log is not None:
-                self.log.append((EV_BUY, self.turn_player, card, 0))
-            self.gain(self.turn_player, card)
-        else:
-            self._check(action)
-            if stack:
-                f = stack[-1]
-                E.resolve(self, f, action)
-            elif action.verb == END:
-                if self.phase == ACTION_PHASE:
-                    self._start_buy()
-                else:
-                    self._cleanup()
+        if not stack and self.phase == BUY_PHASE:
+            # Hot path: the interned ``buy X`` values bots return, known by identity.
+            card = _INTERNED_BUY.get(id(action), -1)
+            if card >= 0 and self.supply[card] > 0 and COST[card] <= self.coins and self.buys:
+                self.coins -= COST[card]  # as _buy, inlined
+                self.buys -= 1
+                if self.log is not None:
+                    self.log.append((EV_BUY, self.turn_player, card, 0))
+                self.gain(self.turn_player, card)
+                self.history.append(action)
+                self._advance()
+                return
+        self._check(action)
+        if stack:
+            E.resolve(self, stack[-1], action)
+        elif action.verb == END:
+            if self.phase == ACTION_PHASE:
+                self._start_buy()
             else:
-                # Play an Action card (N-TURN-1).
-                card = action.cards[0]
-                ps = self.players[self.turn_player]
-                ps.hand.remove(card)
-                ps.in_play.append(card)
-                self.actions -= 1
-                self.play_card(self.turn_player, card)
+                self._cleanup()
+        elif action.verb == BUY:
+            self._buy(action.cards[0])
+        else:
+            # Play an Action card (N-TURN-1).
+            card = action.cards[0]
+            ps = self.players[self.turn_player]
+            ps.hand.remove(card)
+            ps.in_play.append(card)
+            self.actions -= 1
+            self.play_card(self.turn_player, card)
         self.history.append(action)
         self._advance()
+
+    def _buy(self, card: int) -> None:
+        """Buy a checked card: pay, use a Buy, gain it to the discard pile (N-TURN-2)."""
+        self.coins -= COST[card]
+        self.buys -= 1
+        if self.log is not None:
+            self.log.append((EV_BUY, self.turn_player, card, 0))
+        self.gain(self.turn_player, card)
 
     # ------------------------------------------------------------- scoring
     def score(self, p: int) -> int:
