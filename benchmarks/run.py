@@ -56,19 +56,30 @@ def play_games(first_seed: int, games: int, specs: tuple[str, str]) -> tuple[flo
     return time.perf_counter() - start, turns
 
 
-def speed(games: int) -> dict[str, Any]:
-    cold_games = 200
-    cold_s, _ = play_games(0, cold_games, ("bm", "bm"))
-    steady_s, turns = play_games(10_000, games, ("bm", "bm"))
+ROUNDS = 3
+
+
+def speed(games: int, first_seed: int) -> dict[str, Any]:
+    seconds, turns = play_games(first_seed, games, ("bm", "bm"))
     return {
-        "cold_games": cold_games,
-        "cold_games_per_s": cold_games / cold_s,
         "games": games,
-        "seconds": steady_s,
-        "games_per_s": games / steady_s,
+        "seconds": seconds,
+        "games_per_s": games / seconds,
         "turns_per_game": turns / games,
-        "us_per_turn": steady_s / turns * 1e6,
+        "us_per_turn": seconds / turns * 1e6,
     }
+
+
+def _median_round(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The round with the median ratio (or median speed without a peer)."""
+    key = "ratio" if all("ratio" in r for r in rounds) else None
+    ordered = sorted(rounds, key=lambda r: r[key] if key else r["ours"]["games_per_s"])
+    mid = ordered[len(ordered) // 2]
+    out = dict(mid["ours"])
+    if key:
+        out["peer"] = mid["peer"]
+        out["ratio"] = mid["ratio"]
+    return out
 
 
 def profile(games: int) -> list[tuple[str, float, int]]:
@@ -147,19 +158,20 @@ def render(r: dict[str, Any]) -> str:
         "",
         "| engine | games | games/s | notes |",
         "|---|---|---|---|",
-        f"| Dominari (cold, first {s['cold_games']} games) | {s['cold_games']} | "
-        f"{s['cold_games_per_s']:,.0f} | |",
-        f"| Dominari (steady) | {s['games']:,} | **{s['games_per_s']:,.0f}** | "
+        f"| Dominari (cold, first {r['cold']['games']} games) | {r['cold']['games']} | "
+        f"{r['cold']['games_per_s']:,.0f} | |",
+        f"| Dominari (steady, median round) | {s['games']:,} | **{s['games_per_s']:,.0f}** | "
         f"{s['turns_per_game']:.1f} turns/game (both players), {s['us_per_turn']:.1f} µs/turn |",
     ]
     peer = r["pyminion"]
     if "skipped" in peer:
         out.append(f"| pyminion 0.4.0 | – | – | skipped: {peer['skipped']} |")
     else:
-        ratio = s["games_per_s"] / peer["games_per_s"]
-        out.append(f"| pyminion {peer['version']} | {peer['games']:,} | {peer['games_per_s']:,.0f} "
-                   f"| same run; 2E First Game (no Woodcutter) |")
-        out += ["", f"**Ratio: Dominari is {ratio:.1f}× pyminion in the same run.**"]
+        out.append(f"| pyminion {peer['version']} (same round) | {peer['games']:,} | "
+                   f"{peer['games_per_s']:,.0f} | 2E First Game (no Woodcutter) |")
+        ratios = ", ".join(f"{row['ratio']:.1f}×" for row in r["rounds"])
+        out += ["", f"**Ratio: Dominari is {s['ratio']:.1f}× pyminion** (median of {ROUNDS} "
+                f"rounds that alternate the two engines: {ratios})."]
     out += ["", "Where Dominari's time goes (cProfile, share of own time):", "",
             "| function | share | calls |", "|---|---|---|"]
     for name, share, calls in r["profile"]:
@@ -213,19 +225,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--no-write", action="store_true", help="print, do not edit BENCHMARKS.md")
     args = ap.parse_args(argv)
-    speed_games = 500 if args.quick else 10_000
+    speed_games = 500 if args.quick else 5_000
     check_games = args.games or (500 if args.quick else 20_000)
-    peer_games = 100 if args.quick else 1_000
+    peer_games = 100 if args.quick else 500
 
-    print(f"speed: {speed_games} BM-vs-BM games…", flush=True)
-    r: dict[str, Any] = {"speed": speed(speed_games)}
-    print(f"  {r['speed']['games_per_s']:,.0f} games/s", flush=True)
-    if args.no_peer:
-        r["pyminion"] = {"skipped": "--no-peer"}
-    else:
-        print(f"pyminion: {peer_games} games…", flush=True)
-        r["pyminion"] = measure_pyminion(peer_games)
-        print(f"  {r['pyminion']}", flush=True)
+    r: dict[str, Any] = {"rounds": []}
+    cold_games = 200
+    cold_s, _ = play_games(0, cold_games, ("bm", "bm"))
+    r["cold"] = {"games": cold_games, "games_per_s": cold_games / cold_s}
+    r["pyminion"] = {"skipped": "--no-peer"} if args.no_peer else {}
+    # Rounds alternate our engine and the peer, so both see the same machine load.
+    for k in range(ROUNDS):
+        print(f"round {k + 1}/{ROUNDS}: {speed_games} BM-vs-BM games…", flush=True)
+        row: dict[str, Any] = {"ours": speed(speed_games, first_seed=10_000 * (k + 1))}
+        print(f"  dominari {row['ours']['games_per_s']:,.0f} games/s", flush=True)
+        if not args.no_peer and "skipped" not in r["pyminion"]:
+            peer = measure_pyminion(peer_games)
+            print(f"  pyminion {peer}", flush=True)
+            if "skipped" in peer:
+                r["pyminion"] = peer
+            else:
+                row["peer"] = peer
+                row["ratio"] = row["ours"]["games_per_s"] / peer["games_per_s"]
+        r["rounds"].append(row)
+    r["speed"] = _median_round(r["rounds"])
+    if "skipped" not in r["pyminion"]:
+        r["pyminion"] = r["speed"]["peer"]
     r["profile"] = profile(500 if args.quick else 2_000)
     r["matchups"] = []
     for a, b, kingdom, published in (
