@@ -618,12 +618,9 @@ def describe(s: DominionState, f: Frame) -> Decision:
         cards = (f.n,)
     elif f.kind == THIEF:
         cards = f.data
-    limit = f.n if f.kind in (GAIN_CARD, MINE_GAIN) else 0
-    count = f.n if f.kind in (CELLAR, CHAPEL) else 0
-    return Decision(
-        KIND_NAMES[f.kind], f.player, f.card, f.target, count or limit, cards,
-        {"limit": limit} if limit else {},
-    )
+    # count: cards chosen so far (Cellar, Chapel) or the cost limit (gain, mine-gain).
+    count = f.n if f.kind in (CELLAR, CHAPEL, GAIN_CARD, MINE_GAIN) else 0
+    return Decision(KIND_NAMES[f.kind], f.player, f.card, f.target, count, cards)
 
 
 def pinned_cards(s: DominionState) -> dict[int, list[int]]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
@@ -179,7 +179,11 @@ class PlayerState:
 
 @dataclass(frozen=True)
 class Decision:
-    """A public description of what is being decided, for views and bots."""
+    """A public description of what is being decided, for views and bots.
+
+    ``count`` is the number of cards chosen so far (Cellar, Chapel) or the cost
+    limit of a gain (gain, mine-gain); ``cards`` the revealed cards in question.
+    """
 
     kind: str
     player: int
@@ -187,7 +191,6 @@ class Decision:
     target: int = -1
     count: int = 0
     cards: tuple[int, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class DominionState(GameState):
@@ -674,9 +677,6 @@ class DominionState(GameState):
         return owned[COPPER] + 2 * owned[C.SILVER] + 3 * owned[C.GOLD]
 
     # ----------------------------------------------------------- accessors
-    def hand(self, p: int) -> list[int]:
-        return self.players[p].hand
-
     def decision(self) -> Decision:
         """What is being decided now (the phase, or the pending card decision)."""
         if self.phase == OVER:
@@ -699,9 +699,9 @@ class DominionState(GameState):
             action = parse(text)
         except ParseError:
             action = None
-        if action is not None and (self.is_legal(action) or not self.legal_actions()):
-            return action
         legal = self.legal_actions()
+        if action is not None and (self.is_legal(action) or not legal):
+            return action
         verbs = sorted({a.verb for a in legal})
         vmatch = [v for v in verbs if v == words[0].lower()] or [
             v for v in verbs if v.startswith(words[0].lower())
