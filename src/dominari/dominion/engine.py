@@ -21,6 +21,7 @@ from typing import Any
 
 from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
 from dominari.core.game import TERMINAL, GameState, Outcome
+from dominari.core.records import RECORD_FORMAT, RECORD_VERSION, check_header, replay
 from dominari.dominion import cards as C
 from dominari.dominion import effects as E
 from dominari.dominion.actions import (
@@ -71,8 +72,6 @@ BUY_PHASE = 1
 OVER = 2
 PHASE_NAMES = ("action", "buy", "over")
 
-RECORD_FORMAT = "dominari-record"
-RECORD_VERSION = 1
 ENDING_PILES = 3
 
 
@@ -840,42 +839,18 @@ class DominionState(GameState):
     def from_record(cls, record: Any, *, log: bool = False, upto: int | None = None
                     ) -> DominionState:
         """Replay a record. Raises :class:`RecordError` saying what is wrong."""
-        if not isinstance(record, dict):
-            raise RecordError("a record must be a JSON object")
-        if record.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a Dominari record (format is {record.get('format')!r})")
-        if record.get("version") != RECORD_VERSION:
-            raise RecordError(f"unsupported record version {record.get('version')!r}")
-        if record.get("game") != "dominion":
-            raise RecordError(f"this is a record of {record.get('game')!r}, not dominion")
+        record = check_header(record, "dominion")
         try:
             config = DominionConfig.from_json(record.get("config"), log=log)
         except ConfigError as exc:
             raise RecordError(f"record config: {exc}") from None
         if config.seed is None:
             raise RecordError("record config has no seed, so the game cannot be replayed")
-        actions = record.get("actions")
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise RecordError("record 'actions' must be a list of strings")
         try:
             state = cls.new(config)
         except ConfigError as exc:
             raise RecordError(f"record config: {exc}") from None
-        for i, text in enumerate(actions if upto is None else actions[:upto]):
-            try:
-                state.apply(parse(text))
-            except (ParseError, IllegalActionError) as exc:
-                raise RecordError(f"action {i + 1} ({text!r}) does not replay: {exc}") from None
-        expected = record.get("outcome")
-        if upto is None and expected is not None:
-            got = state.outcome()
-            recorded = expected.get("scores") if isinstance(expected, dict) else expected
-            if got is None or recorded != list(got.scores):
-                raise RecordError(
-                    "the replayed game does not reach the recorded outcome "
-                    f"(recorded scores {recorded!r}, "
-                    f"replayed {list(got.scores) if got else 'an unfinished game'})"
-                )
+        replay(state, record, upto, parse)
         return state
 
     def __repr__(self) -> str:

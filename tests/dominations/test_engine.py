@@ -1,0 +1,418 @@
+"""The Dominations engine: setup, growth, vestigium, reserve limits, cities, exchange."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dominari.core.errors import IllegalActionError, ParseError, RecordError
+from dominari.dominations.board import LINK_LOCUS
+from dominari.dominations.engine import (
+    ASSIGN,
+    BUILD,
+    CITY_TOKENS,
+    EV_KNOWLEDGE,
+    GROWTH,
+    HAND_SIZE,
+    OVER,
+    DominationsConfig,
+    DominationsState,
+)
+from dominari.dominations.grid import Cell
+from dominari.dominations.notation import CITY, EXCHANGE, PASS, PLACE, UPGRADE, VESTIGIUM
+from dominari.dominations.rules import Rules
+
+T, C, A, S, G, R = range(6)
+
+
+def new(players: int = 2, seed: int = 5, **rules: str) -> DominationsState:
+    return DominationsState.new(DominationsConfig(players=players, seed=seed,
+                                                  rules=Rules().with_options(rules)))
+
+
+def tile(s: DominationsState, tid: str) -> int:
+    return [t.id for t in s.data.tiles].index(tid)
+
+
+def give(s: DominationsState, *tids: str) -> None:
+    """Put these tiles first in the mover's hand (taking them from wherever they are)."""
+    idx = [tile(s, t) for t in tids]
+    for ps in s.players:
+        ps.hand = [t for t in ps.hand if t not in idx]
+    s.supply = [t for t in s.supply if t not in idx]
+    s.players[s.mover].hand[:0] = idx
+
+
+def do(s: DominationsState, *texts: str) -> None:
+    for text in texts:
+        s.apply(s.parse_action(text))
+
+
+def finish_turn(s: DominationsState) -> None:
+    """Pass the build phase of the current turn."""
+    assert s.phase == BUILD
+    do(s, "pass")
+
+
+def other_turn(s: DominationsState, avoid: tuple[str, ...] = ()) -> None:
+    """Play a whole turn: a placement away from the ``avoid`` cells, vestigium to Trade, pass."""
+    keys = {Cell.parse(c).key for c in avoid}
+    s.apply(next(a for a in s.placements() if a.b not in keys))
+    while s.phase == ASSIGN:
+        do(s, "vestigium T")
+    finish_turn(s)
+
+
+def random_game(seed: int, players: int = 2, stop: int | None = None, **rules: str
+                ) -> DominationsState:
+    s = new(players, seed, **rules)
+    rng = random.Random(seed)
+    steps = 0
+    while not s.is_terminal() and (stop is None or steps < stop):
+        acts = s.legal_actions()
+        non_exchange = [a for a in acts if a.kind != EXCHANGE]
+        s.apply(rng.choice(non_exchange if rng.random() < 0.9 else acts))
+        steps += 1
+    return s
+
+
+@pytest.mark.rule("D-SET-1", "D-SET-4", "D-SET-6")
+def test_setup() -> None:
+    s = new(3, seed=11)
+    assert sorted(s.order) == [0, 1, 2]
+    assert s.current_player() == s.order[0] and s.phase == GROWTH
+    for ps in s.players:
+        assert ps.knowledge == [0] * 6 and ps.limits() == [5] * 6
+        assert ps.tokens == CITY_TOKENS == 15 and ps.vp == 0 and ps.influence == 0
+        assert len(ps.hand) == HAND_SIZE
+    assert len(s.supply) == 90 - 21
+    assert len(s.board.kind) == 6  # the cradle
+    again = new(3, seed=11)
+    assert again.order == s.order and again.supply == s.supply
+    assert len({tuple(new(4, seed=k).order) for k in range(30)}) > 5  # random initiative
+
+
+@pytest.mark.rule("D-GROW-1")
+def test_a_tile_must_be_placed() -> None:
+    s = new()
+    assert all(a.kind in (PLACE, EXCHANGE) for a in s.legal_actions())
+    with pytest.raises(IllegalActionError, match="place a tile first"):
+        do(s, "pass")
+    with pytest.raises(IllegalActionError, match="not in your hand"):
+        other = s.players[1 - s.mover].hand[0]
+        s.apply(s.placements([other])[0])
+
+
+@pytest.mark.rule("D-GROW-2")
+def test_placement_errors_say_why() -> None:
+    s = new()
+    t = s.data.tiles[s.players[s.mover].hand[0]].id
+    with pytest.raises(IllegalActionError, match="already filled"):
+        do(s, f"{t} 0,0 r0")
+    with pytest.raises(IllegalActionError, match="none of its sides"):
+        do(s, f"{t} 5,5 r0 via 4,5")
+    with pytest.raises(ParseError, match="does not share a side"):
+        do(s, f"{t} 2,0 r0 via 0,0")
+    with pytest.raises(ParseError, match="unknown action or tile"):
+        do(s, "L99 2,0")
+
+
+def test_preview_matches_what_is_added() -> None:
+    s = new(seed=8)
+    for action in s.placements()[:40]:
+        t = s.copy()
+        ys = t.preview(action)
+        t.events.clear()
+        t.apply(action)
+        while t.phase == ASSIGN:
+            t.apply(t.parse_action("vestigium T"))
+        produced = sum(e[3] for e in t.events if e[0] == EV_KNOWLEDGE)
+        assert produced == sum(y.amount for y in ys)
+
+
+@pytest.mark.rule("D-GROW-9")
+def test_knowledge_beyond_the_limit_is_lost() -> None:
+    s = new(seed=3)
+    p = s.mover
+    s.players[p].knowledge[T] = 4
+    give(s, "L01")  # Trade settlement, corners T T S
+    do(s, "L01 2,0 r0")  # settlement alone gives 1 T at least
+    assert s.players[p].knowledge[T] == 5 == s.players[p].limit(T)
+
+
+@pytest.mark.rule("D-GROW-10")
+def test_overflow_gives_one_vp_per_phase_and_domain() -> None:
+    """The rulebook example: at 20, producing 3 more gives 1 VP instead; the next turn again."""
+    s = new(seed=3)
+    p = s.mover
+    ps = s.players[p]
+    ps.city_limit[T] = 20
+    ps.knowledge[T] = 20
+    give(s, "L01")
+    do(s, "L01 2,0 r0")
+    assert ps.knowledge[T] == 20 and ps.vp == 1
+    # two exchanges into Trade in one build phase: one more VP, not two
+    ps.knowledge[C] = 4
+    do(s, "exchange C T", "exchange C T")
+    assert ps.vp == 2 and ps.knowledge[C] == 0
+    finish_turn(s)
+    other_turn(s)
+    assert s.mover == p
+    give(s, "L02")  # Trade settlement again: the next growth phase gives another VP
+    s.apply(s.placements([tile(s, "L02")])[0])
+    while s.phase == ASSIGN:
+        do(s, "vestigium G")
+    assert ps.vp == 3 and ps.overflow_vp == 3
+
+
+@pytest.mark.rule("D-VOC-1", "D-VOC-2")
+def test_produced_vestigium_is_assigned_by_its_receiver() -> None:
+    s = new(seed=4)
+    p = s.mover
+    s.players[p].bonuses = (0, 2, 0, 0)  # a settlement producing 2 extra vestigium
+    give(s, "L01")
+    preview = s.preview(s.parse_action("L01 2,0 r0"))
+    assert sum(y.amount for y in preview if y.domain == 6) == 2
+    plain_g = sum(y.amount for y in preview if y.domain == G)  # the cradle's Government corner
+    do(s, "L01 2,0 r0")
+    assert s.phase == ASSIGN and s.current_player() == p
+    legal = s.legal_actions()
+    assert {a.a for a in legal if a.kind == VESTIGIUM} == set(range(6))
+    before = s.players[p].knowledge.copy()
+    do(s, "vestigium Art")
+    assert s.phase == ASSIGN  # one unit left: it may go to another domain
+    do(s, "vestigium G")
+    assert s.phase == BUILD
+    gained = [a - b for a, b in zip(s.players[p].knowledge, before, strict=True)]
+    assert gained[A] == 1 and gained[G] == 1 + plain_g
+
+
+@pytest.mark.rule("D-GROW-6", "D-GROW-11")
+def test_other_players_cities_produce_for_their_owner_in_my_turn() -> None:
+    s = new(seed=6)
+    me = s.mover
+    give(s, "L16")  # a Craft settlement
+    do(s, "L16 2,0 r0")
+    key = Cell(2, 0).key
+    s.board.build_city(key, 1 - me)
+    s.board.upgrade_city(key)
+    finish_turn(s)
+    other = s.mover
+    assert other == 1 - me
+    other_turn(s, avoid=("3,0",))
+    assert s.mover == me
+    give(s, "L31")
+    before = s.players[other].knowledge[C]
+    do(s, "L31 3,0 r0 via 2,0")  # the other player's level-2 city produces 2 Craft for them
+    assert s.players[other].knowledge[C] == min(5, before + 2)
+
+
+@pytest.mark.rule("D-BUILD-1", "D-BUILD-2", "D-BUILD-3", "D-FAQ-1")
+def test_cities_build_and_upgrade() -> None:
+    s = new(seed=7)
+    p = s.mover
+    give(s, "L16")
+    do(s, "L16 2,0 r0")  # Craft settlement
+    ps = s.players[p]
+    ps.knowledge[C] = 3
+    assert [a for a in s.legal_actions() if a.kind == CITY] == [
+        s.parse_action("city 2,0")]
+    with pytest.raises(IllegalActionError, match="no city can go on 0,0"):
+        do(s, "city 0,0")  # the cradle has no settlement
+    do(s, "city 2,0")
+    assert ps.knowledge[C] == 0 and ps.influence == 1 and ps.tokens == 14
+    assert ps.limit(C) == 10
+    assert s.phase == GROWTH and s.mover != p  # one build action, then the turn goes on
+    # the other player may not upgrade it nor build on it
+    q = s.players[s.mover]
+    s.apply(next(a for a in s.placements() if a.b != Cell(3, 0).key))
+    while s.phase == ASSIGN:
+        do(s, "vestigium T")
+    q.knowledge[C] = 9
+    with pytest.raises(IllegalActionError, match="only your own"):
+        do(s, "upgrade 2,0")
+    with pytest.raises(IllegalActionError, match="already has"):
+        do(s, "city 2,0")
+    finish_turn(s)
+    # p upgrades twice over two turns: 6 then 9 Craft, +2 then +3 influence
+    s.apply(s.placements()[0])
+    while s.phase == ASSIGN:
+        do(s, "vestigium T")
+    ps.knowledge[C] = 10
+    do(s, "upgrade 2,0")
+    assert ps.knowledge[C] == 4 and ps.influence == 3 and ps.limit(C) == 15
+    assert s.board.city_level[Cell(2, 0).key] == 2
+    ps.tokens = 0
+    other_turn(s)
+    s.apply(s.placements()[0])
+    while s.phase == ASSIGN:
+        do(s, "vestigium T")
+    ps.knowledge[C] = 9
+    assert s.mover == p and s.phase == BUILD
+    assert not [a for a in s.legal_actions() if a.kind in (CITY, UPGRADE)]
+    with pytest.raises(IllegalActionError, match="no city tokens"):
+        do(s, "upgrade 2,0")
+    ps.tokens = 1
+    ps.knowledge[C] = 9
+    do(s, "upgrade 2,0")
+    assert ps.influence == 6 and ps.limit(C) == 20 and ps.tokens == 0
+    assert s.board.city_level[Cell(2, 0).key] == 3
+
+
+@pytest.mark.rule("D-BUILD-4")
+def test_three_level_one_cities_raise_a_limit_to_ten_not_fifteen() -> None:
+    s = new(seed=9)
+    p = s.mover
+    ps = s.players[p]
+    keys = []
+    cells = ("2,0", "3,0", "2,-1")
+    for tid, cell in zip(("L16", "L17", "L18"), cells, strict=True):
+        while s.mover != p:
+            other_turn(s, avoid=cells)
+        give(s, tid)  # Craft settlements
+        do(s, f"{tid} {cell} r0")
+        while s.phase == ASSIGN:
+            do(s, "vestigium T")
+        ps.knowledge[C] = 3
+        do(s, f"city {cell}")
+        keys.append(Cell.parse(cell).key)
+    assert all(s.board.city_owner[k] == p for k in keys)
+    assert ps.limit(C) == 10
+
+
+@pytest.mark.rule("D-BUILD-5", "D-FAQ-2")
+def test_city_cost_reductions_stop_at_zero() -> None:
+    s = new(seed=10)
+    p = s.mover
+    ps = s.players[p]
+    ps.city_discount = 5
+    give(s, "L16")
+    do(s, "L16 2,0 r0")
+    ps.knowledge[C] = 2
+    assert s.city_cost(p, 1) == 0 and s.city_cost(p, 2) == 1
+    do(s, "city 2,0")
+    assert ps.knowledge[C] == 2  # free, and nothing given back
+
+
+@pytest.mark.rule("D-FLOW-3")
+def test_campfire_exchange_in_ones_own_turn() -> None:
+    s = new(seed=12)
+    p = s.mover
+    ps = s.players[p]
+    ps.knowledge[T] = 5
+    assert {(a.a, a.b) for a in s.legal_actions() if a.kind == EXCHANGE} == {
+        (T, b) for b in range(6) if b != T}
+    do(s, "exchange T Science", "exchange T S")
+    assert ps.knowledge[T] == 1 and ps.knowledge[S] == 2
+    with pytest.raises(IllegalActionError, match="needs 2"):
+        do(s, "exchange T S")
+    with pytest.raises(ParseError, match="different domain"):
+        do(s, "exchange T T")
+    # not while another player assigns their vestigium in my turn
+    q = 1 - p
+    s.players[q].bonuses = (0, 0, 0, 1)  # their cities produce 1 extra vestigium
+    give(s, "L16")
+    do(s, "L16 2,0 r0")
+    finish_turn(s)
+    # q builds a city on 2,0, then p connects to it
+    s.apply(next(a for a in s.placements() if a.b != Cell(3, 0).key))
+    while s.phase == ASSIGN:
+        do(s, "vestigium T")
+    s.players[q].knowledge[C] = 3
+    do(s, "city 2,0")
+    give(s, "L31")
+    ps.knowledge[T] = 4
+    do(s, "L31 3,0 r0 via 2,0")
+    assert s.phase == ASSIGN and s.current_player() == q
+    assert not [a for a in s.legal_actions() if a.kind == EXCHANGE]
+    with pytest.raises(IllegalActionError, match="own turn"):
+        do(s, "exchange T C")
+    do(s, "vestigium R")
+    assert s.phase == BUILD and s.current_player() == p
+
+
+@pytest.mark.rule("D-GROW-7")
+def test_a_completed_locus_is_forced_in_the_engine() -> None:
+    s = random_game(seed=21, stop=60)
+    while s.phase != GROWTH:
+        s.apply(s.legal_actions()[0])
+    forced = [a for a in s.placements() if a.d >= LINK_LOCUS]
+    cells = {a.b for a in forced}
+    for a in s.placements():
+        if a.b in cells:
+            assert a.d >= LINK_LOCUS
+    if forced:
+        text = s.format_action(forced[0])
+        assert " locus @" in text and s.parse_action(text) == forced[0]
+
+
+@pytest.mark.rule("D-AGE-9")
+def test_between_ages_knowledge_resets_and_hands_refill() -> None:
+    s = new(seed=13)
+    while s.age == 1:
+        s.apply(s.legal_actions()[0] if s.phase != BUILD else s.parse_action("pass"))
+    assert s.age == 2 and s.round == 0 and s.phase == GROWTH
+    for ps in s.players:
+        assert ps.knowledge == [0] * 6
+        assert len(ps.hand) == HAND_SIZE
+        assert ps.turns >= 5
+
+
+@pytest.mark.rule("D-VOC-3")
+def test_ties_go_to_initiative() -> None:
+    s = random_game(seed=14)
+    assert s.phase == OVER
+    for ps in s.players:
+        ps.vp = 10
+    out = s.outcome()
+    assert out is not None
+    assert out.ranks[s.order[0]] == 1 and out.ranks[s.order[1]] == 2
+
+
+def test_all_sides_option_scores_every_touching_side() -> None:
+    s = new(seed=15, connection="all-sides")
+    for a in s.placements():
+        assert a.d >= LINK_LOCUS
+    with pytest.raises(ParseError, match="leave out 'via'"):
+        t = s.data.tiles[s.players[s.mover].hand[0]].id
+        do(s, f"{t} 2,0 r0 via 1,0")
+
+
+def test_illegal_phase_actions() -> None:
+    s = new()
+    with pytest.raises(IllegalActionError):
+        s.apply("pass")  # type: ignore[arg-type]
+    s.apply(s.placements()[0])
+    while s.phase == ASSIGN:
+        do(s, "vestigium T")
+    with pytest.raises(IllegalActionError, match="build phase"):
+        s.apply(s.placements()[0] if s.placements() else s.parse_action("vestigium T"))
+    assert s.parse_action("pass").kind == PASS
+
+
+def test_record_replays_and_rejects_tampering() -> None:
+    s = random_game(seed=16, players=3)
+    rec = s.record()
+    again = DominationsState.from_record(rec)
+    assert again.outcome() == s.outcome()
+    assert again.history == s.history
+    bad = dict(rec, actions=[*rec["actions"][:5], "city 40,40", *rec["actions"][6:]])
+    with pytest.raises(RecordError, match="action 6"):
+        DominationsState.from_record(bad)
+    other = dict(rec, config=dict(rec["config"], data_digest="0000"))
+    with pytest.raises(RecordError, match="different component data"):
+        DominationsState.from_record(other)
+    with pytest.raises(RecordError, match="not dominations"):
+        DominationsState.from_record(dict(rec, game="dominion"))
+
+
+def test_view_hides_only_the_supply_order() -> None:
+    s = random_game(seed=17, stop=20)
+    v = s.view(0)
+    assert v["supply"] == len(s.supply)
+    assert "L" in v["players"][1]["hand"][0]  # hands are public (rules §13.10)
+    assert not any(isinstance(x, list) and len(x) == len(s.supply) > 7 for x in v.values())
+    d = s.determinize(0, random.Random(1))
+    assert sorted(d.supply) == sorted(s.supply) and d.supply != s.supply
+    assert d.players[1].hand == s.players[1].hand
