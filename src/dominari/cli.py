@@ -4,8 +4,10 @@
 plays many bot games in parallel and prints win rates with 95% intervals.
 ``dominari play dominion --players human,bmu`` plays in the terminal (with no
 ``human`` seat it shows a whole bot game). ``dominari replay FILE`` prints a
-recorded game. ``dominari data check [DIR]`` validates a folder of Dominations
-component files (default: the built-in set) and summarises it. Bad input ends
+recorded game (either game). ``dominari show dominations --seed 5 --turns 12
+--svg board.svg`` lets bots play Dominations turns and draws the board.
+``dominari data check [DIR]`` validates a folder of Dominations component files
+(default: the built-in set) and summarises it. Bad input ends
 with one line ``dominari: error: …`` on stderr and exit status 2.
 """
 
@@ -18,7 +20,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from rich import box
 from rich.console import Console
@@ -35,6 +37,7 @@ from rich.text import Text
 
 from dominari import __version__
 from dominari.bots.base import Bot
+from dominari.bots.dominations_random import DominationsRandomBot
 from dominari.core.errors import (
     ConfigError,
     DominariError,
@@ -43,6 +46,11 @@ from dominari.core.errors import (
     RecordError,
 )
 from dominari.dominations.data import GameData, load_data
+from dominari.dominations.engine import DominationsConfig, DominationsState
+from dominari.dominations.notation import DOMAIN_NAMES
+from dominari.dominations.render import state_svg
+from dominari.dominations.rules import Rules
+from dominari.dominations.text import event_lines
 from dominari.dominion import events as G
 from dominari.dominion.cards import NAME
 from dominari.dominion.engine import DominionConfig, DominionState
@@ -54,7 +62,12 @@ from dominari.dominion.render import (
     seat,
     status_text,
 )
-from dominari.sim.records import check_writable_file, load_record, write_json_atomic
+from dominari.sim.records import (
+    check_writable_file,
+    load_record,
+    write_json_atomic,
+    write_text_atomic,
+)
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     HUMAN,
@@ -177,7 +190,35 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("dir", nargs="?", default=None, metavar="DIR",
                        help="a folder of data files (default: the built-in data)")
     check.set_defaults(func=cmd_data_check)
+
+    show = sub.add_parser(
+        "show", help="let bots play some Dominations turns; print the log, draw the board",
+        description="Set up a Dominations game, let random bots play the first T turns "
+        "(all players together), print what happened with every production item, the "
+        "players' boards, and optionally draw the board as SVG.",
+    )  # fmt: skip
+    show.add_argument("game", help="the game: dominations")
+    show.add_argument("--players", type=_player_count, default=2, metavar="N",
+                      help="number of players, 2 to 4 (default 2)")
+    show.add_argument("--seed", type=_integer, default=None, help="game seed (default: random)")
+    show.add_argument("--turns", type=_non_negative, default=12, metavar="T",
+                      help="turns to play, all players together (default 12)")
+    show.add_argument("--svg", metavar="FILE", help="draw the board to this SVG file")
+    show.add_argument("--record", metavar="FILE", help="write the game record here")
+    show.add_argument("--data", metavar="DIR",
+                      help="a folder of corrected component files (see 'dominari data check')")
+    show.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                      help="a rule option, e.g. connection=all-sides (repeatable)")
+    show.add_argument("--no-log", action="store_true", help="print only the final position")
+    show.set_defaults(func=cmd_show)
     return parser
+
+
+def _player_count(text: str) -> int:
+    value = _integer(text)
+    if not 2 <= value <= 4:
+        raise argparse.ArgumentTypeError(f"Dominations is for 2 to 4 players, not {value}")
+    return value
 
 
 def _check_game(name: str) -> None:
@@ -430,6 +471,8 @@ def _read_line(prompt: str, console: Console, stdin: TextIO) -> str:
 # ------------------------------------------------------------------ replay
 def cmd_replay(args: argparse.Namespace) -> int:
     record = load_record(args.file)
+    if record.get("game") == "dominations":
+        return _replay_dominations(args, record)
     state = DominionState.from_record(record, log=True, upto=args.upto)
     actions = record["actions"]
     complete = args.upto is None or args.upto >= len(actions)
@@ -445,6 +488,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
         console.print(Text(f"(stopped after {args.upto} of {len(actions)} actions)",
                            style="dim"))  # fmt: skip
     _print_scores(console, state)
+    return 0
+
+
+def _replay_dominations(args: argparse.Namespace, record: dict[str, Any]) -> int:
+    state = DominationsState.from_record(record, log=True, upto=args.upto)
+    console = _stdout_console()
+    console.print(Text(f"Replay of {args.file}", style="bold"))
+    for line in event_lines(state, state.events):
+        console.print(Text(line, style="dim" if line.startswith("    ") else ""))
+    if args.upto is not None and args.upto < len(record["actions"]):
+        console.print(Text(f"(stopped after {args.upto} of {len(record['actions'])} actions)",
+                           style="dim"))  # fmt: skip
+    console.print(dominations_table(state))
     return 0
 
 
@@ -476,6 +532,56 @@ def cmd_data_check(args: argparse.Namespace) -> int:
         f"{args.dir} ({own} file{'s' if own != 1 else ''} there, the rest built-in)")
     console.print(f"All {len(data.origins)} data files are valid: {where}.", markup=False)
     return 0
+
+
+# -------------------------------------------------------------------- show
+def cmd_show(args: argparse.Namespace) -> int:
+    if args.game.strip().lower() != "dominations":
+        raise ConfigError(f"'show' draws Dominations positions; unknown game {args.game!r}")
+    for path in (args.svg, args.record):
+        if path:
+            check_writable_file(path)
+    seed = args.seed if args.seed is not None else _random_seed()
+    config = DominationsConfig(players=args.players, seed=seed, rules=Rules.parse(args.rule),
+                               data=args.data)  # fmt: skip
+    state = DominationsState.new(config)
+    bots = [DominationsRandomBot(seed=bot_seed(seed, 0, p)) for p in range(args.players)]
+    while not state.is_terminal() and state.turn_number <= args.turns:
+        state.apply(bots[state.current_player()].act(state))
+    console = _stdout_console()
+    console.print(Text(f"Dominations, {args.players} players, seed {seed}", style="bold"))
+    if not args.no_log:
+        for line in event_lines(state, state.events):
+            console.print(Text(line, style="dim" if line.startswith("    ") else ""))
+    console.print(dominations_table(state))
+    if args.svg:
+        write_text_atomic(args.svg, state_svg(state))
+        console.print(f"Board drawn to {args.svg}", markup=False)
+    if args.record:
+        write_json_atomic(args.record, state.record())
+        console.print(f"Record written to {args.record}", markup=False)
+    return 0
+
+
+def dominations_table(state: DominationsState) -> Table:
+    """Each player's board: VP, influence, city tokens, knowledge/limit per domain, hand."""
+    names = state.config.player_names()
+    where = "Game over" if state.is_terminal() else (
+        f"Age {state.age}, turn {state.round + 1}: {names[state.mover]}, {state.phase_name} phase")
+    table = Table(title=Text(where), box=box.SIMPLE_HEAVY, pad_edge=False)
+    table.add_column("Player", no_wrap=True)
+    for col in ("VP", "Infl", "Tokens"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for name in DOMAIN_NAMES:
+        table.add_column(name[:4], justify="right", no_wrap=True)
+    table.add_column("Hand")
+    for p in state.order:
+        ps = state.players[p]
+        know = [f"{k}/{lim}" for k, lim in zip(ps.knowledge, ps.limits(), strict=True)]
+        hand = " ".join(state.data.tiles[t].id for t in ps.hand)
+        table.add_row(Text(names[p]), str(ps.vp), str(ps.influence), str(ps.tokens),
+                      *know, Text(hand))  # fmt: skip
+    return table
 
 
 # -------------------------------------------------------------------- main

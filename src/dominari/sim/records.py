@@ -19,8 +19,12 @@ from dominari.core.errors import ConfigError, RecordError
 
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
     """Write ``data`` as JSON to ``path`` through a temporary file and a rename."""
+    write_text_atomic(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename."""
     target = Path(path)
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.",
                                suffix=".tmp")  # fmt: skip
     try:
