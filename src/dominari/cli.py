@@ -473,6 +473,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = load_record(args.file)
     if record.get("game") == "dominations":
         return _replay_dominations(args, record)
+    if record.get("format") == "dominari-record" and record.get("game") != "dominion":
+        raise RecordError(f"{args.file!r} is a record of an unknown game "
+                          f"{record.get('game')!r}: records are of dominion or dominations")
     state = DominionState.from_record(record, log=True, upto=args.upto)
     actions = record["actions"]
     complete = args.upto is None or args.upto >= len(actions)

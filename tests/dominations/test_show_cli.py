@@ -56,7 +56,7 @@ def test_show_with_a_corrected_data_folder(tmp_path: Path,
     code, out, err = run(capsys, "data", "check", str(folder))
     assert code == 0, err
     rec = tmp_path / "g.json"
-    code, out, err = run(capsys, "show", "dominations", "--seed", "3", "--turns", "30",
+    code, _out, err = run(capsys, "show", "dominations", "--seed", "3", "--turns", "30",
                          "--data", str(folder), "--record", str(rec))
     assert code == 0, err
     record = json.loads(rec.read_text())
@@ -83,7 +83,7 @@ def test_show_with_a_corrected_data_folder(tmp_path: Path,
 )
 def test_show_rejects_bad_input(argv: list[str], message: str,
                                 capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, *argv)
+    code, _out, err = run(capsys, *argv)
     assert code == 2
     assert message in err and err.count("\n") == 1
 
