@@ -55,6 +55,7 @@ def test_show_with_a_corrected_data_folder(tmp_path: Path,
     (folder / "tiles.json").write_text(json.dumps(tiles))
     code, out, err = run(capsys, "data", "check", str(folder))
     assert code == 0, err
+    assert "1 file there" in out
     rec = tmp_path / "g.json"
     code, _out, err = run(capsys, "show", "dominations", "--seed", "3", "--turns", "30",
                          "--data", str(folder), "--record", str(rec))
