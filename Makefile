@@ -36,6 +36,7 @@ run: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/dominations.py
 
 clean:
 	rm -rf $(VENV) .bench-venv build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis

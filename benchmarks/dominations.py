@@ -1,0 +1,162 @@
+"""Dominations engine speed: whole games, legal placements (kept frontier vs a full scan),
+placement previews and state copies, measured in one run and written to BENCHMARKS.md.
+
+No other digital Dominations exists, so the comparison made in the same run is against
+the obvious alternative the issue rules out: finding legal placements by scanning the
+whole board instead of keeping the frontier up to date.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from dominari.bots.dominations_random import DominationsRandomBot
+from dominari.dominations.board import LINK_ALL_SIDES, LINK_LOCUS
+from dominari.dominations.data import default_data
+from dominari.dominations.engine import GROWTH, DominationsConfig, DominationsState
+from dominari.dominations.grid import Cell
+from dominari.dominations.notation import PLACE, Action
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import machine
+
+ROOT = Path(__file__).resolve().parent.parent
+START = "<!-- dominations:start -->"
+END = "<!-- dominations:end -->"
+
+
+def games_per_second(players: int, games: int) -> tuple[float, float]:
+    t = time.perf_counter()
+    actions = 0
+    for seed in range(games):
+        s = DominationsState.new(DominationsConfig(players=players, seed=seed, log=False))
+        bot = DominationsRandomBot(seed=seed)
+        while not s.is_terminal():
+            s.apply(bot.act(s))
+            actions += 1
+    elapsed = time.perf_counter() - t
+    return games / elapsed, actions / elapsed
+
+
+def scan_placements(s: DominationsState) -> list[Action]:
+    """Legal placements by scanning every filled cell's sides and every corner's ring."""
+    board = s.board
+    out = []
+    for key in sorted(board.slow_open_cells()):
+        cell = Cell.from_key(key)
+        loci = [c for c, v in enumerate(cell.corners())
+                if sum(board.is_filled(x.key) for x in v.cells()) == 5]
+        if loci:
+            links = [LINK_LOCUS + c for c in loci]
+        elif s.rules.all_sides:
+            links = [LINK_ALL_SIDES]
+        else:
+            links = [side for side, n in enumerate(cell.neighbours()) if board.is_filled(n.key)]
+        for t in s.players[s.mover].hand:
+            for r in range(3):
+                out.extend(Action(PLACE, t, key, r, link) for link in links)
+    return out
+
+
+def positions(count: int) -> list[DominationsState]:
+    """Growth-phase positions from 4-player random games, early to late."""
+    out = []
+    seed = 0
+    while len(out) < count:
+        s = DominationsState.new(DominationsConfig(players=4, seed=seed, log=False))
+        bot = DominationsRandomBot(seed=seed)
+        rng = random.Random(seed)
+        stops = sorted(rng.sample(range(1, 55), 6))
+        turn = 0
+        while not s.is_terminal() and stops:
+            if s.phase == GROWTH and s.turn_number != turn:
+                turn = s.turn_number
+                if turn >= stops[0]:
+                    stops.pop(0)
+                    out.append(s.copy())
+            s.apply(bot.act(s))
+        seed += 1
+    return out[:count]
+
+
+def rate(fn: Any, items: list[Any], repeat: int) -> float:
+    t = time.perf_counter()
+    for _ in range(repeat):
+        for x in items:
+            fn(x)
+    return repeat * len(items) / (time.perf_counter() - t)
+
+
+def measure(quick: bool) -> dict[str, Any]:
+    games = 20 if quick else 200
+    default_data()  # load and validate the component files before timing
+    g2, a2 = games_per_second(2, games)
+    g4, a4 = games_per_second(4, games // 2)
+    pos = positions(12 if quick else 60)
+    for s in pos:
+        assert set(s.placements()) == set(scan_placements(s))
+    repeat = 3 if quick else 20
+    frontier = rate(lambda s: s.placements(), pos, repeat)
+    scan = rate(scan_placements, pos, max(1, repeat // 4))
+    placements = [s.placements() for s in pos]
+    mean_actions = sum(map(len, placements)) / len(placements)
+    sample = [(s, random.Random(i).choice(p)) for i, (s, p) in enumerate(zip(pos, placements,
+                                                                            strict=True))]
+    preview = rate(lambda sp: sp[0].preview(sp[1]), sample, repeat * 5)
+    copies = rate(lambda s: s.copy(), pos, repeat * 5)
+    return {
+        "games2": g2, "actions2": a2, "games4": g4, "actions4": a4, "n_games": games,
+        "frontier": frontier, "scan": scan, "positions": len(pos), "mean_actions": mean_actions,
+        "preview": preview, "copy": copies,
+    }
+
+
+def render(r: dict[str, Any]) -> str:
+    when = dt.date.today().isoformat()
+    return "\n".join([
+        f"Measured {when} with `make bench` (`benchmarks/dominations.py`) on {machine()}.",
+        "",
+        "| what | per second |",
+        "|---|---|",
+        f"| 2-player games, random bots, full game (3 ages; {r['n_games']} games) "
+        f"| {r['games2']:,.0f} games ({r['actions2']:,.0f} actions) |",
+        f"| 4-player games, random bots | {r['games4']:,.0f} games "
+        f"({r['actions4']:,.0f} actions) |",
+        f"| all legal placements of a position, kept frontier "
+        f"({r['positions']} positions, {r['mean_actions']:.0f} placements on average) "
+        f"| {r['frontier']:,.0f} |",
+        f"| the same by scanning the whole board (same run) | {r['scan']:,.0f} |",
+        f"| **kept frontier ÷ full scan** | **{r['frontier'] / r['scan']:.1f}×** |",
+        f"| preview of one placement (itemised production) | {r['preview']:,.0f} |",
+        f"| state copy (for search) | {r['copy']:,.0f} |",
+    ])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sample sizes (a smoke run)")
+    ap.add_argument("--no-write", action="store_true", help="print, do not edit BENCHMARKS.md")
+    args = ap.parse_args(argv)
+    section = render(measure(args.quick))
+    print(section)
+    if not args.no_write:
+        path = ROOT / "BENCHMARKS.md"
+        text = path.read_text(encoding="utf-8")
+        if START in text and END in text:
+            head, rest = text.split(START, 1)
+            tail = rest.split(END, 1)[1]
+            text = f"{head}{START}\n{section}\n{END}{tail}"
+        else:
+            text = text.rstrip("\n") + f"\n\n## Dominations engine\n\n{START}\n{section}\n{END}\n"
+        path.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
