@@ -18,7 +18,7 @@ completes a **locus** (``D-GROW-7``) is known without looking around.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from dominari.dominations.grid import (
     CORNER_DELTAS_DOWN,
@@ -27,6 +27,8 @@ from dominari.dominations.grid import (
     VERTEX_CELL_CORNER,
     VERTEX_CELL_DELTAS,
     Cell,
+    Vertex,
+    cell_key,
     side_neighbour,
 )
 
@@ -45,6 +47,8 @@ LINK_ALL_SIDES = 6
 """Rule option ``connection="all-sides"``: every touching side is a connection."""
 
 MAX_CITY_LEVEL = 3
+CENTRE_KEY = cell_key(0, 0)
+"""The vertex key of the cradle's centre."""
 
 
 class CradleCellLike(Protocol):
@@ -52,6 +56,51 @@ class CradleCellLike(Protocol):
     def ccw(self) -> int: ...
     @property
     def cw(self) -> int: ...
+
+
+class DiamondCell(NamedTuple):
+    """One cell of a placed diamond monument tile: corner colours and closed sides."""
+
+    key: int
+    colours: tuple[int, int, int]
+    closed: int
+
+
+def diamond_cells(
+    cell: int, side: int, sides: Sequence[str], corners: Sequence[int | None]
+) -> tuple[DiamondCell, DiamondCell]:
+    """Lay a diamond monument (data spec §6.1) on the grid.
+
+    The diamond's cell c1 (P-Q-S) goes on ``cell`` and its cell c2 (R-S-Q) on the cell
+    across ``side``, which becomes the diamond's inner side QS; the three choices of
+    ``side`` and the choice of ``cell`` among the two give its six orientations (it is
+    never flipped). ``sides`` are s1…s4 (``R``/``O`` open, ``-`` closed); ``corners`` the
+    resources at c1.P, c1.Q, c1.S, c2.R, c2.Q, c2.S (None: none).
+
+    With ``k = side``: c1's corners P, Q, S are the cell's corners k+2, k, k+1; c2's R, S,
+    Q are the neighbour's corners k+2, k, k+1 (clockwise in both, as on the card); s1 = PQ
+    and s4 = SP are c1's sides k+2 and k+1, s2 = QR and s3 = RS are c2's sides k+1, k+2.
+
+    >>> a, b = diamond_cells(Cell(2, 0).key, 1, ("R", "R", "-", "-"), (0, 3, None, 2, 0, None))
+    >>> str(Cell.from_key(b.key)), a.colours, b.closed
+    ('2,1', (0, 3, -1), 1)
+    """
+    k = side
+    other = side_neighbour(cell, k)
+
+    def colour(value: int | None) -> int:
+        return NO_RESOURCE if value is None else value
+
+    c1 = [NO_RESOURCE] * 3
+    c1[(k + 2) % 3], c1[k], c1[(k + 1) % 3] = (colour(corners[0]), colour(corners[1]),
+                                               colour(corners[2]))
+    c2 = [NO_RESOURCE] * 3
+    c2[(k + 2) % 3], c2[(k + 1) % 3], c2[k] = (colour(corners[3]), colour(corners[4]),
+                                               colour(corners[5]))
+    closed1 = (sides[0] == "-") << (k + 2) % 3 | (sides[3] == "-") << (k + 1) % 3
+    closed2 = (sides[1] == "-") << (k + 1) % 3 | (sides[2] == "-") << (k + 2) % 3
+    return (DiamondCell(cell, (c1[0], c1[1], c1[2]), closed1),
+            DiamondCell(other, (c2[0], c2[1], c2[2]), closed2))
 
 
 class Board:
@@ -248,6 +297,61 @@ class Board:
             raise ValueError(f"the city on {Cell.from_key(key)} is already level {MAX_CITY_LEVEL}")
         self.city_level[key] = level
         return level
+
+    # -- monument tiles -------------------------------------------------------------------------
+
+    def diamond_fits(self, cells: Sequence[DiamondCell]) -> str | None:
+        """Why a diamond monument tile cannot go there (None if it can, D-BUILD-7).
+
+        Both cells empty; at least one open side fully against a filled cell; no closed
+        side against a filled cell (closed sides touch nothing, now and later).
+        """
+        keys = {c.key for c in cells}
+        touches = False
+        for c in cells:
+            if c.key in self.kind:
+                return f"{Cell.from_key(c.key)} is already filled"
+            for side in range(3):
+                nb = side_neighbour(c.key, side)
+                if nb in keys or nb not in self.kind:
+                    continue
+                if c.closed >> side & 1 or self.closed.get(nb, 0) >> side & 1:
+                    return (f"the side of {Cell.from_key(c.key)} against {Cell.from_key(nb)} "
+                            "is closed: it may touch nothing (D-GROW-2)")
+                touches = True
+        if not touches:
+            return "no open side lies fully against a placed tile (D-BUILD-7)"
+        return None
+
+    def place_diamond(self, cells: Sequence[DiamondCell]) -> list[int]:
+        """Fill the two cells of a diamond monument tile; returns the loci it completes.
+
+        Placing it produces nothing (D-BUILD-8); its open sides later take land tiles,
+        whose connections produce its corner resources as usual.
+        """
+        why = self.diamond_fits(cells)
+        if why is not None:
+            raise ValueError(why)
+        completed: list[int] = []
+        for c in cells:
+            completed += self.fill(c.key, MONUMENT, c.colours, closed=c.closed)
+        return completed
+
+    def circle_fits(self, vertex: int) -> str | None:
+        """Why a circle monument cannot stand on ``vertex`` (None if it can, D-BUILD-7)."""
+        if vertex == CENTRE_KEY:
+            return "the centre of the cradle takes no monument"
+        if not self.is_locus(vertex):
+            return f"{Vertex.from_key(vertex)} is not the centre of a complete locus"
+        if vertex in self.circles:
+            return f"a circle monument already stands on {Vertex.from_key(vertex)}"
+        return None
+
+    def place_circle(self, vertex: int, monument: int) -> None:
+        why = self.circle_fits(vertex)
+        if why is not None:
+            raise ValueError(why)
+        self.circles[vertex] = monument
 
     def slow_open_cells(self) -> set[int]:
         """Reference scan of the whole board for legal cells (tests compare it to the frontier)."""
