@@ -159,7 +159,7 @@ def _locus(board: Board, vertex: int, key: int, colours: tuple[int, int, int], m
            bonuses: Bonuses | None, out: list[Yield], lift: bool) -> None:
     """D-GROW-7/8: every resource at the centre (unless a circle monument covers it), every
     city on the six cells. ``key`` is the cell being placed (not on the board yet), or -1."""
-    covered = not lift and vertex in board_circles(board)
+    covered = not lift and vertex in board.circles
     for delta, corner in zip(VERTEX_CELL_DELTAS, VERTEX_CELL_CORNER, strict=True):
         cell = vertex + delta
         colour = colours[corner] if cell == key else board.colours[cell][corner]
@@ -167,11 +167,6 @@ def _locus(board: Board, vertex: int, key: int, colours: tuple[int, int, int], m
             out.append(Yield(mover, colour, 1, LOCUS_RESOURCE, cell, vertex))
         if cell != key:
             _city(board, cell, bonuses, out)
-
-
-def board_circles(board: Board) -> dict[int, int]:
-    """Vertex key -> circle monument standing there (placed in the monuments issue)."""
-    return board.circles
 
 
 def reactivation_yields(board: Board, key: int, link: int, mover: int,
