@@ -45,9 +45,8 @@ from dominari.core.errors import (
     ParseError,
     RecordError,
 )
-from dominari.dominations.data import GameData, load_data
+from dominari.dominations.data import DOMAIN_NAMES, GameData, load_data
 from dominari.dominations.engine import DominationsConfig, DominationsState
-from dominari.dominations.notation import DOMAIN_NAMES
 from dominari.dominations.render import state_svg
 from dominari.dominations.rules import Rules
 from dominari.dominations.text import event_lines

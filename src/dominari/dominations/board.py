@@ -17,7 +17,7 @@ completes a **locus** (``D-GROW-7``) is known without looking around.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
 from dominari.dominations.grid import (
@@ -25,7 +25,6 @@ from dominari.dominations.grid import (
     CORNER_DELTAS_UP,
     CRADLE_CELLS,
     VERTEX_CELL_CORNER,
-    VERTEX_CELL_DELTAS,
     Cell,
     Vertex,
     cell_key,
@@ -263,25 +262,6 @@ class Board:
 
     def is_locus(self, vertex: int) -> bool:
         return self.filled_around.get(vertex, 0) == 6
-
-    def locus_cells(self, vertex: int) -> Iterator[tuple[int, int]]:
-        """``(cell key, corner on the vertex)`` for the six cells around ``vertex``."""
-        for d, c in zip(VERTEX_CELL_DELTAS, VERTEX_CELL_CORNER, strict=True):
-            yield vertex + d, c
-
-    def land_cells(self) -> list[int]:
-        return [k for k in self.order if self.kind[k] == LAND]
-
-    def empty_settlements(self) -> list[int]:
-        """Land cells whose settlement has no city (D-BUILD-2)."""
-        owner = self.city_owner
-        return [k for k in self.order if k in self.settlement and k not in owner]
-
-    def cities_of(self, player: int) -> list[int]:
-        return [k for k, p in self.city_owner.items() if p == player]
-
-    def adjacent_filled(self, key: int) -> list[int]:
-        return [n for n in (side_neighbour(key, s) for s in range(3)) if n in self.kind]
 
     # -- cities -----------------------------------------------------------------------------
 

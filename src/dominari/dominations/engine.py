@@ -31,18 +31,25 @@ from dominari.core.errors import ConfigError, IllegalActionError, ParseError, Re
 from dominari.core.game import TERMINAL, GameState, Outcome
 from dominari.core.records import RECORD_FORMAT, RECORD_VERSION, check_header, replay
 from dominari.dominations.board import (
+    KIND_NAMES,
     LAND,
     LINK_ALL_SIDES,
     LINK_LOCUS,
     MAX_CITY_LEVEL,
     Board,
 )
-from dominari.dominations.data import GameData, default_data, load_data
+from dominari.dominations.data import (
+    COLOURS,
+    DOMAIN_NAMES,
+    DOMAINS,
+    GameData,
+    default_data,
+    load_data,
+)
+from dominari.dominations.data import VESTIGIUM as WILD
 from dominari.dominations.grid import Cell, corner_vertex
 from dominari.dominations.notation import (
     CITY,
-    DOMAIN_NAMES,
-    DOMAINS,
     EXCHANGE,
     LINK_UNSPECIFIED,
     PASS,
@@ -54,9 +61,6 @@ from dominari.dominations.notation import (
     format_action,
     link_text,
     parse,
-)
-from dominari.dominations.production import (
-    VESTIGIUM as WILD,
 )
 from dominari.dominations.production import (
     Yield,
@@ -756,7 +760,7 @@ class DominationsState(GameState):
         for key in board.order:
             entry: dict[str, Any] = {
                 "cell": str(Cell.from_key(key)),
-                "kind": ("cradle", "land", "monument")[board.kind[key]],
+                "kind": KIND_NAMES[board.kind[key]],
                 "colours": [_colour(c) for c in board.colours[key]],
             }
             if key in board.tile:
@@ -831,7 +835,7 @@ class DominationsState(GameState):
 
 
 def _colour(code: int) -> str | None:
-    return None if code < 0 else "TCASGRVX"[code]
+    return None if code < 0 else COLOURS[code]
 
 
 def data_digest(data: GameData) -> str:

@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 from dominari.core.errors import ParseError
 from dominari.dominations.board import LINK_ALL_SIDES, LINK_LOCUS
+from dominari.dominations.data import DOMAIN_NAMES, DOMAINS
 from dominari.dominations.grid import (
     Cell,
     Vertex,
@@ -38,9 +39,6 @@ from dominari.dominations.grid import (
     parse_rotation,
     side_neighbour,
 )
-
-DOMAINS = "TCASGR"
-DOMAIN_NAMES = ("Trade", "Craft", "Art", "Science", "Government", "Religion")
 
 PLACE = 0
 VESTIGIUM = 1

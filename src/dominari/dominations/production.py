@@ -21,6 +21,7 @@ from dominari.dominations.board import (
     NO_RESOURCE,
     Board,
 )
+from dominari.dominations.data import VESTIGIUM
 from dominari.dominations.grid import (
     CORNER_DELTAS_DOWN,
     CORNER_DELTAS_UP,
@@ -29,8 +30,6 @@ from dominari.dominations.grid import (
     shared_corner,
     side_neighbour,
 )
-
-VESTIGIUM = 6
 
 # Yield sources
 RESOURCE = 0
@@ -57,9 +56,6 @@ SOURCE_NAMES = (
     "city bonus",
     "locus",
 )
-
-NO_BONUS = (0, 0, 0, 0)
-
 
 class Yield(NamedTuple):
     """One item of production: ``amount`` of ``domain`` (6 = vestigium) for ``player``."""
@@ -114,11 +110,17 @@ def _settlement(key: int, settlement: int, mover: int, bonuses: Bonuses | None,
         return
     out.append(Yield(mover, settlement, 1, SETTLEMENT, key))
     if bonuses is not None:
-        same, wild = bonuses[mover][0], bonuses[mover][1]
-        if same:
-            out.append(Yield(mover, settlement, same, SETTLEMENT_BONUS, key))
-        if wild:
-            out.append(Yield(mover, VESTIGIUM, wild, SETTLEMENT_BONUS, key))
+        _bonus(out, mover, settlement, bonuses[mover][0], bonuses[mover][1], SETTLEMENT_BONUS,
+               key)
+
+
+def _bonus(out: list[Yield], player: int, domain: int, same: int, wild: int, source: int,
+           key: int) -> None:
+    """A production bonus: ``same`` more of ``domain`` and ``wild`` vestigium."""
+    if same:
+        out.append(Yield(player, domain, same, source, key))
+    if wild:
+        out.append(Yield(player, VESTIGIUM, wild, source, key))
 
 
 def _city(board: Board, key: int, bonuses: Bonuses | None, out: list[Yield]) -> None:
@@ -129,11 +131,7 @@ def _city(board: Board, key: int, bonuses: Bonuses | None, out: list[Yield]) -> 
     domain = board.settlement[key]
     out.append(Yield(owner, domain, level, CITY, key, level))
     if bonuses is not None:
-        same, wild = bonuses[owner][2], bonuses[owner][3]
-        if same:
-            out.append(Yield(owner, domain, same, CITY_BONUS, key))
-        if wild:
-            out.append(Yield(owner, VESTIGIUM, wild, CITY_BONUS, key))
+        _bonus(out, owner, domain, bonuses[owner][2], bonuses[owner][3], CITY_BONUS, key)
 
 
 def _connection(board: Board, key: int, colours: tuple[int, int, int], side: int, mover: int,

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 from dominari.dominations.board import CRADLE, LAND, MONUMENT, Board
+from dominari.dominations.data import COLOURS
 from dominari.dominations.grid import (
     CENTRE,
     CORNER_DELTAS_DOWN,
@@ -56,7 +57,7 @@ SCALE = 80.0
 """Pixels per side of a cell."""
 MARGIN = 0.45 * SCALE
 
-DOMAIN_LETTERS = "TCASGRVX"
+DOMAIN_LETTERS = COLOURS
 """Letter of each colour code: the six domains, then vestigium (6) and corruptio (7)."""
 DOMAIN_NAMES = ("Trade", "Craft", "Art", "Science", "Government", "Religion",
                 "vestigium", "corruptio")

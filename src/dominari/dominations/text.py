@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from dominari.dominations.data import DOMAIN_NAMES, VESTIGIUM
 from dominari.dominations.engine import (
     EV_AGE_END,
     EV_ASSIGN,
@@ -30,7 +31,9 @@ from dominari.dominations.engine import (
     DominationsState,
 )
 from dominari.dominations.grid import Cell, Vertex
-from dominari.dominations.notation import DOMAIN_NAMES, link_text
+from dominari.dominations.notation import (
+    link_text,
+)
 from dominari.dominations.production import (
     CITY,
     CITY_BONUS,
@@ -39,7 +42,6 @@ from dominari.dominations.production import (
     RESOURCE,
     SETTLEMENT,
     SETTLEMENT_BONUS,
-    VESTIGIUM,
     Yield,
 )
 
