@@ -8,73 +8,33 @@ import pytest
 
 from dominari.core.errors import IllegalActionError, ParseError, RecordError
 from dominari.dominations.board import LINK_LOCUS
+from dominari.dominations.data import Modifier
 from dominari.dominations.engine import (
     ASSIGN,
     BUILD,
     CITY_TOKENS,
+    DEVELOP,
     EV_KNOWLEDGE,
     GROWTH,
     HAND_SIZE,
     OVER,
-    DominationsConfig,
     DominationsState,
 )
 from dominari.dominations.grid import Cell
-from dominari.dominations.notation import CITY, EXCHANGE, PASS, PLACE, UPGRADE, VESTIGIUM
-from dominari.dominations.rules import Rules
+from dominari.dominations.notation import AS_DOMAIN, CITY, EXCHANGE, PASS, PLACE, UPGRADE
+
+from .helpers import (
+    do,
+    finish_turn,
+    give,
+    new,
+    other_turn,
+    patch_fx,
+    random_game,
+    tile,
+)
 
 T, C, A, S, G, R = range(6)
-
-
-def new(players: int = 2, seed: int = 5, **rules: str) -> DominationsState:
-    return DominationsState.new(DominationsConfig(players=players, seed=seed,
-                                                  rules=Rules().with_options(rules)))
-
-
-def tile(s: DominationsState, tid: str) -> int:
-    return [t.id for t in s.data.tiles].index(tid)
-
-
-def give(s: DominationsState, *tids: str) -> None:
-    """Put these tiles first in the mover's hand (taking them from wherever they are)."""
-    idx = [tile(s, t) for t in tids]
-    for ps in s.players:
-        ps.hand = [t for t in ps.hand if t not in idx]
-    s.supply = [t for t in s.supply if t not in idx]
-    s.players[s.mover].hand[:0] = idx
-
-
-def do(s: DominationsState, *texts: str) -> None:
-    for text in texts:
-        s.apply(s.parse_action(text))
-
-
-def finish_turn(s: DominationsState) -> None:
-    """Pass the build phase of the current turn."""
-    assert s.phase == BUILD
-    do(s, "pass")
-
-
-def other_turn(s: DominationsState, avoid: tuple[str, ...] = ()) -> None:
-    """Play a whole turn: a placement away from the ``avoid`` cells, vestigium to Trade, pass."""
-    keys = {Cell.parse(c).key for c in avoid}
-    s.apply(next(a for a in s.placements() if a.b not in keys))
-    while s.phase == ASSIGN:
-        do(s, "vestigium T")
-    finish_turn(s)
-
-
-def random_game(seed: int, players: int = 2, stop: int | None = None, **rules: str
-                ) -> DominationsState:
-    s = new(players, seed, **rules)
-    rng = random.Random(seed)
-    steps = 0
-    while not s.is_terminal() and (stop is None or steps < stop):
-        acts = s.legal_actions()
-        non_exchange = [a for a in acts if a.kind != EXCHANGE]
-        s.apply(rng.choice(non_exchange if rng.random() < 0.9 else acts))
-        steps += 1
-    return s
 
 
 @pytest.mark.rule("D-SET-1", "D-SET-4", "D-SET-6")
@@ -170,7 +130,7 @@ def test_overflow_gives_one_vp_per_phase_and_domain() -> None:
 def test_produced_vestigium_is_assigned_by_its_receiver() -> None:
     s = new(seed=4)
     p = s.mover
-    s.players[p].bonuses = (0, 2, 0, 0)  # a settlement producing 2 extra vestigium
+    patch_fx(s, p, bonuses=(0, 2, 0, 0))  # a settlement producing 2 extra vestigium
     give(s, "L01")
     preview = s.preview(s.parse_action("L01 2,0 r0"))
     assert sum(y.amount for y in preview if y.domain == 6) == 2
@@ -178,7 +138,7 @@ def test_produced_vestigium_is_assigned_by_its_receiver() -> None:
     do(s, "L01 2,0 r0")
     assert s.phase == ASSIGN and s.current_player() == p
     legal = s.legal_actions()
-    assert {a.a for a in legal if a.kind == VESTIGIUM} == set(range(6))
+    assert {a.a for a in legal if a.kind == AS_DOMAIN} == set(range(6))
     before = s.players[p].knowledge.copy()
     do(s, "vestigium Art")
     assert s.phase == ASSIGN  # one unit left: it may go to another domain
@@ -223,7 +183,9 @@ def test_cities_build_and_upgrade() -> None:
     do(s, "city 2,0")
     assert ps.knowledge[C] == 0 and ps.influence == 1 and ps.tokens == 14
     assert ps.limit(C) == 10
-    assert s.phase == GROWTH and s.mover != p  # one build action, then the turn goes on
+    assert s.phase == DEVELOP and s.mover == p  # one build action, then the develop phase
+    do(s, "pass")
+    assert s.phase == GROWTH and s.mover != p
     # the other player may not upgrade it nor build on it
     q = s.players[s.mover]
     s.apply(next(a for a in s.placements() if a.b != Cell(3, 0).key))
@@ -244,6 +206,7 @@ def test_cities_build_and_upgrade() -> None:
     assert ps.knowledge[C] == 4 and ps.influence == 3 and ps.limit(C) == 15
     assert s.board.city_level[Cell(2, 0).key] == 2
     ps.tokens = 0
+    do(s, "pass")
     other_turn(s)
     s.apply(s.placements()[0])
     while s.phase == ASSIGN:
@@ -275,7 +238,7 @@ def test_three_level_one_cities_raise_a_limit_to_ten_not_fifteen() -> None:
         while s.phase == ASSIGN:
             do(s, "vestigium T")
         ps.knowledge[C] = 3
-        do(s, f"city {cell}")
+        do(s, f"city {cell}", "pass")
         keys.append(Cell.parse(cell).key)
     assert all(s.board.city_owner[k] == p for k in keys)
     assert ps.limit(C) == 10
@@ -286,7 +249,7 @@ def test_city_cost_reductions_stop_at_zero() -> None:
     s = new(seed=10)
     p = s.mover
     ps = s.players[p]
-    ps.city_discount = 5
+    patch_fx(s, p, costs={"city": (Modifier("cost_reduction", amount=5, target="city"),)})
     give(s, "L16")
     do(s, "L16 2,0 r0")
     ps.knowledge[C] = 2
@@ -311,7 +274,7 @@ def test_campfire_exchange_in_ones_own_turn() -> None:
         do(s, "exchange T T")
     # not while another player assigns their vestigium in my turn
     q = 1 - p
-    s.players[q].bonuses = (0, 0, 0, 1)  # their cities produce 1 extra vestigium
+    patch_fx(s, q, bonuses=(0, 0, 0, 1))  # their cities produce 1 extra vestigium
     give(s, "L16")
     do(s, "L16 2,0 r0")
     finish_turn(s)
@@ -320,7 +283,7 @@ def test_campfire_exchange_in_ones_own_turn() -> None:
     while s.phase == ASSIGN:
         do(s, "vestigium T")
     s.players[q].knowledge[C] = 3
-    do(s, "city 2,0")
+    do(s, "city 2,0", "pass")
     give(s, "L31")
     ps.knowledge[T] = 4
     do(s, "L31 3,0 r0 via 2,0")
@@ -351,7 +314,8 @@ def test_a_completed_locus_is_forced_in_the_engine() -> None:
 def test_between_ages_knowledge_resets_and_hands_refill() -> None:
     s = new(seed=13)
     while s.age == 1:
-        s.apply(s.legal_actions()[0] if s.phase != BUILD else s.parse_action("pass"))
+        s.apply(s.legal_actions()[0] if s.phase not in (BUILD, DEVELOP)
+                else s.parse_action("pass"))
     assert s.age == 2 and s.round == 0 and s.phase == GROWTH
     for ps in s.players:
         assert ps.knowledge == [0] * 6

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from dominari.dominations.board import LINK_ALL_SIDES, LINK_LOCUS, Board
 from dominari.dominations.engine import (
     ASSIGN,
+    EV_EFFECT,
     EV_KNOWLEDGE,
     GROWTH,
     DominationsConfig,
@@ -70,8 +71,12 @@ def test_random_games_keep_the_invariants(seed: int, players: int, all_sides: bo
             s.apply(action)
             while s.phase == ASSIGN:  # (exchanges here would add knowledge of their own)
                 s.apply(rng.choice([a for a in s.legal_actions() if a.kind != EXCHANGE]))
-            produced = sum(e[3] for e in s.events[mark:] if e[0] == EV_KNOWLEDGE)
-            assert produced == predicted  # the breakdown sums to what is added (pre-limit)
+            after = s.events[mark:]
+            ends = [i for i, e in enumerate(after) if e[0] == EV_EFFECT]
+            produced = sum(e[3] for e in after[:ends[0] if ends else None]
+                           if e[0] == EV_KNOWLEDGE)
+            # the breakdown sums to what is added (pre-limit), before any effect's gains
+            assert produced == predicted
         else:
             s.apply(action)
         for ps in s.players:

@@ -2,9 +2,12 @@
 
 A uniform pick over all placements would favour cells with several links and hands
 of many tiles; this bot picks a tile, then a cell, then a rotation and link, each
-uniformly. In the build phase it builds or upgrades (uniformly among what it can
-afford) four times out of five; it never uses the campfire exchange, so its games
-stay short and readable.
+uniformly. In the build phase it builds or upgrades a city or contributes a monument
+level (uniformly: first the kind, then the target, then where) four times out of
+five, and in the develop phase it acquires or upgrades a mastery card (the skill
+first, then the copy and position) as often. Pending decisions (the order of
+effects, gained vestigium, a monument payment) are uniform. It never uses the
+campfire exchange, so its games stay short and readable.
 
 >>> from dominari.dominations.engine import DominationsConfig, DominationsState
 >>> s = DominationsState.new(DominationsConfig(players=2, seed=1))
@@ -17,8 +20,19 @@ from __future__ import annotations
 
 import random
 
-from dominari.dominations.engine import ASSIGN, BUILD, GROWTH, DominationsState
-from dominari.dominations.notation import CITY, PASS_ACTION, PLACE, UPGRADE, VESTIGIUM, Action
+from dominari.dominations.engine import ASSIGN, BUILD, DEVELOP, GROWTH, DominationsState
+from dominari.dominations.notation import (
+    ACQUIRE,
+    ADVANCE,
+    AS_DOMAIN,
+    CITY,
+    EXCHANGE,
+    MONUMENT,
+    PASS_ACTION,
+    PLACE,
+    UPGRADE,
+    Action,
+)
 
 
 class DominationsRandomBot:
@@ -37,6 +51,8 @@ class DominationsRandomBot:
     def act(self, state: DominationsState) -> Action:
         rng = self._rng
         acts = state.legal_actions()
+        if state.stack:
+            return rng.choice([a for a in acts if a.kind != EXCHANGE])
         if state.phase == GROWTH:
             places = [a for a in acts if a.kind == PLACE]
             if places:
@@ -44,10 +60,27 @@ class DominationsRandomBot:
                 cell = rng.choice(sorted({a.b for a in places if a.a == tile}))
                 return rng.choice([a for a in places if a.a == tile and a.b == cell])
         elif state.phase == ASSIGN:
-            return rng.choice([a for a in acts if a.kind == VESTIGIUM])
+            return rng.choice([a for a in acts if a.kind == AS_DOMAIN])
         elif state.phase == BUILD:
-            builds = [a for a in acts if a.kind in (CITY, UPGRADE)]
+            builds = [a for a in acts if a.kind in (CITY, UPGRADE, MONUMENT)]
             if builds and rng.random() < self.build_rate:
-                return rng.choice(builds)
+                return self._staged(builds)
             return PASS_ACTION
-        return rng.choice(acts)
+        elif state.phase == DEVELOP:
+            cards = [a for a in acts if a.kind in (ACQUIRE, ADVANCE)]
+            if cards and rng.random() < self.build_rate:
+                if all(a.kind == ACQUIRE for a in cards):
+                    skill = state.catalog.copy_skill
+                    pick = rng.choice(sorted({skill[a.a] for a in cards}))
+                    cards = [a for a in cards if skill[a.a] == pick]
+                return self._staged(cards)
+            return PASS_ACTION
+        return rng.choice([a for a in acts if a.kind != EXCHANGE] or acts)
+
+    def _staged(self, acts: list[Action]) -> Action:
+        """Uniform over the kind, then over field ``a`` (what), then over the rest (where)."""
+        rng = self._rng
+        kind = rng.choice(sorted({a.kind for a in acts}))
+        acts = [a for a in acts if a.kind == kind]
+        what = rng.choice(sorted({a.a for a in acts}))
+        return rng.choice([a for a in acts if a.a == what])

@@ -1,12 +1,17 @@
 """The Dominations game state on the core protocol.
 
 This module holds the turn loop (D-FLOW): ages of five turns per player in
-initiative order, each turn a growth phase (D-GROW), a build phase (D-BUILD,
-cities here; monuments come with the civilization tree) and a develop phase
-(the civilization tree's issue fills it in; until then a turn ends after the
-build phase). Between ages knowledge resets and hands refill (D-AGE-9); the
-other end-of-age steps, setup drafts and final scoring arrive with the
-whole-game issue and extend this same loop.
+initiative order, each turn a growth phase (D-GROW), a build phase (D-BUILD:
+a city, a city upgrade or a monument level) and a develop phase (D-DEV: a
+mastery card acquired or upgraded). Card effects (data spec §2) fire from
+:mod:`~dominari.dominations.effects` and wait on a stack of pending
+decisions: when several are due at once and their order matters their owner
+chooses it (D-FLOW-5), vestigium knowledge gained is split unit by unit
+(D-VOC-1), and a monument level paid in any mix of domains is paid in
+steps. At the end of an age, end-of-age effects resolve, the domination
+cards are handed out (D-AGE-7) and knowledge resets while hands refill
+(D-AGE-9); the influence step, role effects, setup drafts and final scoring
+arrive with the whole-game issue and extend this same loop.
 
 >>> s = DominationsState.new(DominationsConfig(players=2, seed=5))
 >>> s.current_player() in (0, 1), s.phase_name
@@ -14,6 +19,8 @@ whole-game issue and extend this same loop.
 >>> a = s.legal_actions()[0]
 >>> s.apply(a); s.phase_name
 'build'
+>>> s.apply(s.parse_action("pass")); s.phase_name
+'develop'
 >>> s.apply(s.parse_action("pass")); s.phase_name, s.turn_number
 ('growth', 2)
 """
@@ -24,7 +31,7 @@ import hashlib
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
@@ -38,35 +45,78 @@ from dominari.dominations.board import (
     MAX_CITY_LEVEL,
     Board,
 )
+from dominari.dominations.cards import LEVEL_BASE, Catalog
 from dominari.dominations.data import (
+    ANY,
+    CITY_DOMAIN,
     COLOURS,
     DOMAIN_NAMES,
     DOMAINS,
     GameData,
+    LevelDef,
     default_data,
     load_data,
 )
 from dominari.dominations.data import VESTIGIUM as WILD
-from dominari.dominations.grid import Cell, corner_vertex
+from dominari.dominations.effects import (
+    DOMINANCE,
+    END_OF_AGE,
+    FILL,
+    GAIN,
+    IMMEDIATE,
+    INFLUENCE,
+    ON_CITY,
+    ON_DOMINATION,
+    ON_NODUS,
+    ON_PRODUCE,
+    START_OF_AGE,
+    START_OF_TURN,
+    Due,
+    Effects,
+    Holdings,
+    amount,
+    compile_effects,
+    order_matters,
+    reduction,
+)
+from dominari.dominations.grid import Cell, Vertex, corner_vertex
+from dominari.dominations.monuments import (
+    PlacedMonument,
+    circle_options,
+    controller,
+    diamond_options,
+    place_monument,
+    rewards_for_city,
+    rewards_on_placement,
+)
 from dominari.dominations.notation import (
+    ACQUIRE,
+    ADVANCE,
+    AS_DOMAIN,
     CITY,
     EXCHANGE,
     LINK_UNSPECIFIED,
+    MONUMENT,
+    NO_TILE,
     PASS,
     PASS_ACTION,
+    PAY,
     PLACE,
+    RESOLVE,
     UPGRADE,
-    VESTIGIUM,
     Action,
     format_action,
     link_text,
     parse,
+    tile_code,
+    tile_where,
 )
 from dominari.dominations.production import (
     Yield,
     placement_yields,
 )
 from dominari.dominations.rules import Rules
+from dominari.dominations.tree import Pos, Tree, format_position
 
 AGES = 3
 TURNS_PER_AGE = 5
@@ -79,31 +129,72 @@ CITY_LIMIT = (START_LIMIT, 10, 15, 20)
 CITY_COST = (0, 3, 6, 9)
 """Knowledge to build (level 1) or upgrade to level 2, 3 (D-BUILD-3)."""
 CITY_INFLUENCE = (0, 1, 2, 3)
-CAMPFIRE_RATE = (2, 1)
-"""The campfire exchange: pay 2 of one domain, gain 1 of another (D-FLOW-3, D-DEV-9)."""
 
-# Phases (decision kinds)
+# Phases of a turn and of the end of an age
 GROWTH = 0
 ASSIGN = 1
 """Choosing the domain of produced vestigium knowledge, one unit at a time."""
 BUILD = 2
 DEVELOP = 3
 OVER = 4
-PHASE_NAMES = ("growth", "vestigium", "build", "develop", "over")
+START_TURN = 5
+"""Start-of-turn effects resolving (D-FLOW-5)."""
+AGE_END = 6
+"""The end-of-age phase (D-AGE-1)."""
+AGE_START = 7
+"""Start-of-age effects resolving (ages 2 and 3)."""
+PHASE_NAMES = ("growth", "vestigium", "build", "develop", "over", "start of turn",
+               "end of age", "start of age")  # fmt: skip
+
+# Pending decisions (frames of the stack; each a list whose first item is its kind)
+F_EFFECTS = 0
+"""``[F_EFFECTS, player, dues]``: effects due at once; the player orders them if it matters."""
+F_GAIN = 1
+"""``[F_GAIN, player, units left, source]``: gained vestigium to split (D-VOC-1)."""
+F_PAY = 2
+"""``[F_PAY, player, left to pay]``: a monument level's cost, any mix of domains."""
+F_STEP = 3
+"""``[F_STEP, step, args…]``: what the engine does once the frames above it are done."""
+DECISION_NAMES = ("order effects", "vestigium", "pay")
+
+# Steps
+S_GROWTH = 0
+S_BUILD = 1
+S_DEVELOP = 2
+S_END_TURN = 3
+S_TAKE_LEVEL = 4
+S_DOMINANCE = 5
+S_ROLES = 6
+S_NEXT_AGE = 7
+S_START_TURN = 8
+
+# VP sources (the outcome's breakdown)
+VP_SOURCES = ("mastery", "monuments", "roles", "overflow")
+VP_MASTERY, VP_MONUMENTS, VP_ROLES, VP_OVERFLOW = range(4)
 
 # Log events (tuples; first item the kind)
 EV_TURN = 0  # (EV_TURN, player, age, turn in age)
 EV_PLACE = 1  # (EV_PLACE, player, tile, cell key, rotation, link)
 EV_YIELDS = 2  # (EV_YIELDS, tuple of Yield)
-EV_KNOWLEDGE = 3  # (EV_KNOWLEDGE, player, domain, produced, kept, overflow vp)
+EV_KNOWLEDGE = 3  # (EV_KNOWLEDGE, player, domain, produced or gained, kept, overflow vp)
 EV_CITY = 4  # (EV_CITY, player, cell key, new level, cost paid, influence gained)
 EV_EXCHANGE = 5  # (EV_EXCHANGE, player, paid domain, paid, gained domain, kept, overflow vp)
-EV_PASS = 6  # (EV_PASS, player)
+EV_PASS = 6  # (EV_PASS, player, phase)
 EV_ASSIGN = 7  # (EV_ASSIGN, player, domain)
 EV_NO_PLACEMENT = 8  # (EV_NO_PLACEMENT, player)
 EV_AGE_END = 9  # (EV_AGE_END, age)
 EV_DRAW = 10  # (EV_DRAW, player, count)
 EV_GAME_END = 11  # (EV_GAME_END,)
+EV_ACQUIRE = 12  # (EV_ACQUIRE, player, copy code, position, cost paid, vp)
+EV_ADVANCE = 13  # (EV_ADVANCE, player, skill index, cost paid, vp)
+EV_LEVEL = 14  # (EV_LEVEL, player, level index, position, vp)
+EV_MONUMENT_TILE = 15  # (EV_MONUMENT_TILE, player, monument index, tile code)
+EV_PAY = 16  # (EV_PAY, player, domain, amount)
+EV_EFFECT = 17  # (EV_EFFECT, player, source code, effect index)
+EV_VP = 18  # (EV_VP, player, amount, source code or -1, vp source kind)
+EV_INFLUENCE = 19  # (EV_INFLUENCE, player, amount, source code or -1)
+EV_REWARD = 20  # (EV_REWARD, player, vp, monument index, cell key)
+EV_ROLE = 21  # (EV_ROLE, player, domain, vp)
 
 
 @dataclass(frozen=True)
@@ -116,6 +207,9 @@ class DominationsConfig:
     rules: Rules = field(default_factory=Rules)
     data: str | None = None
     """A folder of corrected component files (``--data``); None: the built-in data."""
+    monuments: tuple[str, ...] = ()
+    """The monuments in play (ids). Empty: as many as players, drawn at random (the setup
+    draft, D-SET-3, replaces the draw with the players' choices in the whole-game issue)."""
     log: bool = True
     """Keep the event log (bots in simulation turn it off)."""
 
@@ -124,24 +218,30 @@ class DominationsConfig:
             raise ConfigError(f"Dominations is for 2 to 4 players, not {self.players!r}")
         if self.names and len(self.names) != self.players:
             raise ConfigError(f"{len(self.names)} names given for {self.players} players")
+        if len(set(m.upper() for m in self.monuments)) != len(self.monuments):
+            raise ConfigError("a monument can be in play only once")
 
     def player_names(self) -> tuple[str, ...]:
         return self.names or tuple(f"P{i + 1}" for i in range(self.players))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "players": self.players,
             "seed": self.seed,
             "names": list(self.player_names()),
             "rules": self.rules.to_json(),
             "data": self.data,
         }
+        if self.monuments:
+            out["monuments"] = list(self.monuments)
+        return out
 
     @classmethod
     def from_json(cls, data: Any, *, log: bool = True) -> DominationsConfig:
         if not isinstance(data, dict):
             raise ConfigError("a Dominations config must be a JSON object")
-        unknown = set(data) - {"players", "seed", "names", "rules", "data", "data_digest"}
+        unknown = set(data) - {"players", "seed", "names", "rules", "data", "data_digest",
+                               "monuments"}
         if unknown:
             raise ConfigError(f"unknown config field(s): {', '.join(sorted(unknown))}")
         players = data.get("players", 2)
@@ -154,61 +254,69 @@ class DominationsConfig:
         folder = data.get("data")
         if folder is not None and not isinstance(folder, str):
             raise ConfigError("config data must be a folder name or null")
+        monuments = data.get("monuments") or ()
+        if not isinstance(monuments, list | tuple) or not all(
+                isinstance(m, str) for m in monuments):
+            raise ConfigError("config monuments must be a list of monument ids")
         return cls(players=players, seed=seed, names=tuple(names),
-                   rules=Rules.from_json(data.get("rules")), data=folder, log=log)
+                   rules=Rules.from_json(data.get("rules")), data=folder,
+                   monuments=tuple(monuments), log=log)
 
 
 class PlayerState:
-    """One player's board: knowledge, limits, city tokens, scores and tile hand."""
+    """One player's board: knowledge, limits, city tokens, scores, tile hand and tree."""
 
     __slots__ = (
-        "bonuses",
-        "city_discount",
         "city_limit",
-        "exchange_rates",
+        "fx",
         "hand",
         "influence",
         "knowledge",
-        "limit_bonus",
         "overflow",
-        "overflow_vp",
         "tokens",
+        "tree",
         "turns",
         "vp",
+        "vp_by",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, tree: Tree | None = None, fx: Effects | None = None) -> None:
         self.knowledge = [0] * 6
         self.city_limit = [START_LIMIT] * 6
         """Limit from the highest city of each domain (D-BUILD-4)."""
-        self.limit_bonus = [0] * 6
-        """Sum of reserve-limit raises from cards (data spec §2.3)."""
         self.tokens = CITY_TOKENS
         self.influence = 0
         self.vp = 0
-        self.overflow_vp = 0
-        """VP earned from overflow (D-GROW-10), for the score breakdown."""
+        self.vp_by = [0] * len(VP_SOURCES)
+        """VP by source (:data:`VP_SOURCES`), for the score breakdown."""
         self.hand: list[int] = []
         self.overflow = 0
         """Bitmask of domains that already gave their overflow VP in this phase."""
-        self.bonuses = (0, 0, 0, 0)
-        """Production bonuses: settlement +same, +vestigium; city +same, +vestigium."""
-        self.city_discount = 0
-        self.exchange_rates: list[tuple[int, int, int]] = [(-1, *CAMPFIRE_RATE)]
-        """(domain or -1 for any, pay, gain) — the campfire, later also cards."""
+        self.tree = tree if tree is not None else Tree()
+        self.fx = fx if fx is not None else Effects()
+        """The effects of the tree's face-up sides (rebuilt when the tree changes)."""
         self.turns = 0
+
+    @property
+    def bonuses(self) -> tuple[int, int, int, int]:
+        """Production bonuses: settlement +same, +vestigium; city +same, +vestigium."""
+        return self.fx.bonuses
+
+    @property
+    def overflow_vp(self) -> int:
+        return self.vp_by[VP_OVERFLOW]
 
     def limit(self, domain: int) -> int:
         """The reserve limit of ``domain`` (D-GROW-9): cities and cards, at most 20."""
-        return min(MAX_LIMIT, self.city_limit[domain] + self.limit_bonus[domain])
+        return min(MAX_LIMIT, self.city_limit[domain] + self.fx.limit_bonus[domain])
 
     def limits(self) -> list[int]:
         return [self.limit(d) for d in range(6)]
 
     def exchange_price(self, domain: int) -> tuple[int, int]:
-        """The cheapest (pay, gain) to exchange away ``domain``."""
+        """The cheapest (pay, gain) to exchange away ``domain`` (D-FLOW-3, data spec §2.3)."""
         best = (0, 0)
-        for dom, pay, gain in self.exchange_rates:
+        for dom, pay, gain in self.fx.exchange_rates:
             if (dom < 0 or dom == domain) and (best[0] == 0 or pay * best[1] < best[0] * gain):
                 best = (pay, gain)
         return best
@@ -217,16 +325,14 @@ class PlayerState:
         p = PlayerState.__new__(PlayerState)
         p.knowledge = self.knowledge.copy()
         p.city_limit = self.city_limit.copy()
-        p.limit_bonus = self.limit_bonus.copy()
         p.tokens = self.tokens
         p.influence = self.influence
         p.vp = self.vp
-        p.overflow_vp = self.overflow_vp
+        p.vp_by = self.vp_by.copy()
         p.hand = self.hand.copy()
         p.overflow = self.overflow
-        p.bonuses = self.bonuses
-        p.city_discount = self.city_discount
-        p.exchange_rates = self.exchange_rates.copy()
+        p.tree = self.tree.copy()
+        p.fx = self.fx  # immutable, rebuilt on change
         p.turns = self.turns
         return p
 
@@ -242,25 +348,34 @@ class DominationsState(GameState):
         "assign_queue",
         "batch",
         "board",
+        "catalog",
         "config",
         "data",
         "events",
         "history",
+        "levels_taken",
+        "monuments",
         "num_players",
         "order",
         "phase",
+        "placed",
         "players",
+        "produced",
         "rng",
+        "roles",
         "round",
         "rules",
         "seat",
+        "stack",
         "supply",
+        "taken",
         "turn_number",
     )
 
     def __init__(self) -> None:  # use new() / from_record()
         self.config = DominationsConfig()
         self.data: GameData = default_data()
+        self.catalog = Catalog.of(self.data)
         self.rules = self.config.rules
         self.num_players = 0
         self.players: list[PlayerState] = []
@@ -277,6 +392,20 @@ class DominationsState(GameState):
         """Knowledge produced by the current placement, per player per domain 0–6."""
         self.assign_queue: list[int] = []
         """Players who still have produced vestigium to assign, in order."""
+        self.produced = [0] * 6
+        """Knowledge the mover produced this turn, per domain (``on_produce``, data spec §2.1)."""
+        self.stack: list[list[Any]] = []
+        """Pending decisions and steps, the top last (``F_*`` frames)."""
+        self.taken: list[int] = []
+        """Per mastery copy code: the player whose tree holds it, or -1 (in the supply)."""
+        self.monuments: list[int] = []
+        """Monument indices in play, in the order they were drawn."""
+        self.levels_taken: dict[int, int] = {}
+        """Monument index -> how many of its level cards have been taken (D-BUILD-6)."""
+        self.placed: dict[int, PlacedMonument] = {}
+        """Monument index -> its tile on the board."""
+        self.roles: list[int] = [-1] * 6
+        """Per domain: who took that domination card at the last end of age, or -1."""
         self.history: list[Action] = []
         self.events: list[tuple[Any, ...]] = []
         self._tile_index: dict[str, int] = {}
@@ -285,25 +414,43 @@ class DominationsState(GameState):
 
     @classmethod
     def new(cls, config: DominationsConfig, data: GameData | None = None) -> DominationsState:
-        """Set up a game (D-SET-1, D-SET-4 … D-SET-6)."""
+        """Set up a game (D-SET-1, D-SET-2, D-SET-4 … D-SET-6)."""
         s = cls()
         s.config = config
         s.rules = config.rules
         if data is None:
             data = load_data(config.data) if config.data is not None else default_data()
         s.data = data
+        s.catalog = cat = Catalog.of(data)
         s._tile_index = {t.id.upper(): i for i, t in enumerate(data.tiles)}
         s.num_players = config.players
         s.rng = random.Random(config.seed)
         s.board = Board.with_cradle(data.cradle)
-        s.players = [PlayerState() for _ in range(config.players)]
+        vpairs = s.rules.variant == "prototype"
+        s.players = []
+        for p in range(config.players):
+            fire = data.campfires[p % len(data.campfires)]
+            tree = Tree(fire.sides, root_id=fire.id, vestigium_pairs=vpairs)
+            s.players.append(PlayerState(tree, compile_effects(tree, cat)))
+        s.taken = [-1] * len(cat.copy_ids)
         s.supply = list(range(len(data.tiles)))
         s.rng.shuffle(s.supply)
         s.order = list(range(config.players))
         s.rng.shuffle(s.order)
         for p in s.order:
             s._draw(p, HAND_SIZE)
+        if config.monuments:
+            for mid in config.monuments:
+                index = cat.monument_index.get(mid.upper())
+                if index is None:
+                    raise ConfigError(f"unknown monument {mid!r}: known are "
+                                      f"{', '.join(m.id for m in data.monuments)}")
+                s.monuments.append(index)
+        else:
+            s.monuments = sorted(s.rng.sample(range(len(data.monuments)), config.players))
+        s.levels_taken = dict.fromkeys(s.monuments, 0)
         s._start_turn()
+        s._run()
         return s
 
     def _draw(self, player: int, count: int) -> None:
@@ -319,7 +466,16 @@ class DominationsState(GameState):
 
     @property
     def phase_name(self) -> str:
+        """The phase, or the pending decision when one waits: ``order effects``,
+        ``vestigium`` (gained) or ``pay``."""
+        if self.stack and self.phase != OVER:
+            return DECISION_NAMES[self.stack[-1][0]]
         return PHASE_NAMES[self.phase]
+
+    @property
+    def decision(self) -> int | None:
+        """The kind of pending decision frame (``F_EFFECTS``, ``F_GAIN``, ``F_PAY``) or None."""
+        return self.stack[-1][0] if self.stack else None
 
     @property
     def mover(self) -> int:
@@ -329,6 +485,8 @@ class DominationsState(GameState):
     def current_player(self) -> int:
         if self.phase == OVER:
             return TERMINAL
+        if self.stack:
+            return int(self.stack[-1][1])
         if self.phase == ASSIGN:
             return self.assign_queue[0]
         return self.order[self.seat]
@@ -336,18 +494,53 @@ class DominationsState(GameState):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def legal_actions(self) -> list[Action]:
+    def _own_turn(self) -> bool:
+        """Whether the decider is the mover inside their turn (exchanges allowed, §13.4)."""
         phase = self.phase
-        if phase == GROWTH:
-            return self.placements() + self._exchanges()
-        if phase == BUILD:
-            return [*self._builds(), PASS_ACTION, *self._exchanges()]
+        if phase in (AGE_END, AGE_START, OVER):
+            return False
+        if self.stack:
+            top = self.stack[-1]
+            return bool(top[0] != F_PAY and top[1] == self.mover)
         if phase == ASSIGN:
-            acts = [Action(VESTIGIUM, d) for d in range(6)]
-            if self.assign_queue[0] == self.mover:
-                acts += self._exchanges()
-            return acts
-        return []
+            return self.assign_queue[0] == self.mover
+        return True
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase == OVER:
+            return []
+        if self.stack:
+            acts = self._frame_actions(self.stack[-1])
+        else:
+            phase = self.phase
+            if phase == GROWTH:
+                acts = self.placements()
+            elif phase == BUILD:
+                acts = [*self._builds(), *self._monument_options(), PASS_ACTION]
+            elif phase == DEVELOP:
+                acts = [*self._acquisitions(), *self._advances(), PASS_ACTION]
+            elif phase == ASSIGN:
+                acts = [Action(AS_DOMAIN, d) for d in range(6)]
+            else:  # pragma: no cover - other phases never wait without a frame
+                acts = []
+        if self._own_turn():
+            acts += self._exchanges()
+        return acts
+
+    def _frame_actions(self, top: list[Any]) -> list[Action]:
+        kind = top[0]
+        if kind == F_GAIN:
+            return [Action(AS_DOMAIN, d) for d in range(6)]
+        if kind == F_PAY:
+            know = self.players[top[1]].knowledge
+            left = top[2]
+            return [Action(PAY, d, n) for d in range(6) for n in range(1, min(left, know[d]) + 1)]
+        seen: list[Action] = []
+        for due in top[2]:
+            a = Action(RESOLVE, due.source, due.slot)
+            if a not in seen:
+                seen.append(a)
+        return seen
 
     def placements(self, tiles: Sequence[int] | None = None) -> list[Action]:
         """Every legal growth placement (D-GROW-1, D-GROW-2), from the kept frontier."""
@@ -364,6 +557,16 @@ class DominationsState(GameState):
                         append(Action(PLACE, t, key, r, link))
         return out
 
+    def _holdings(self, player: int) -> Holdings:
+        ps = self.players[player]
+        return Holdings(player, ps.tree, ps.knowledge, ps.influence, self.board)
+
+    def cost_reduction(self, player: int, target: str) -> int:
+        """The sum of a player's cost reductions for ``acq``, ``upg``, ``city`` or ``mon``
+        (data spec §2.3), counted now."""
+        mods = self.players[player].fx.costs.get(target)
+        return reduction(mods, self._holdings(player)) if mods else 0
+
     def _builds(self) -> list[Action]:
         p = self.mover
         ps = self.players[p]
@@ -372,7 +575,7 @@ class DominationsState(GameState):
         board = self.board
         know = ps.knowledge
         out = []
-        discount = ps.city_discount
+        discount = self.cost_reduction(p, "city")
         cost1 = max(0, CITY_COST[1] - discount)
         for key, dom in board.settlement.items():
             owner = board.city_owner.get(key)
@@ -403,6 +606,8 @@ class DominationsState(GameState):
             raise IllegalActionError("the game is over")
         if kind == EXCHANGE:
             self._exchange(action)
+        elif self.stack:
+            self._answer(action)
         elif phase == GROWTH:
             if kind != PLACE:
                 raise IllegalActionError(
@@ -410,23 +615,84 @@ class DominationsState(GameState):
                     f"{self.format_action(action)!r}")
             self._place(action)
         elif phase == ASSIGN:
-            if kind != VESTIGIUM or not 0 <= action.a < 6:
+            if kind != AS_DOMAIN or not 0 <= action.a < 6:
                 raise IllegalActionError(
                     f"{self.config.player_names()[self.assign_queue[0]]} must say which domain "
                     "their produced vestigium knowledge counts as, e.g. 'vestigium T'")
             self._assign(action.a)
         elif phase == BUILD:
             if kind == PASS:
-                self._log(EV_PASS, self.mover)
-                self._end_build()
+                self._log(EV_PASS, self.mover, BUILD)
+                self._enter(DEVELOP)
             elif kind in (CITY, UPGRADE):
                 self._city(action)
+            elif kind == MONUMENT:
+                self._monument(action)
             else:
                 raise IllegalActionError(
-                    "it is the build phase: build a city, upgrade one of yours, or pass")
-        else:  # pragma: no cover - no other phase takes decisions yet
+                    "it is the build phase: build a city, upgrade one of yours, contribute a "
+                    "monument level, or pass (D-BUILD-1)")
+        elif phase == DEVELOP:
+            if kind == PASS:
+                self._log(EV_PASS, self.mover, DEVELOP)
+                self._end_turn()
+                self._run()
+            elif kind == ACQUIRE:
+                self._acquire(action)
+            elif kind == ADVANCE:
+                self._advance(action)
+            else:
+                raise IllegalActionError(
+                    "it is the develop phase: acquire a mastery card, upgrade one of yours, "
+                    "or pass (D-DEV-1)")
+        else:  # pragma: no cover - other phases never wait without a frame
             raise IllegalActionError(f"no decision is pending in phase {self.phase_name}")
         self.history.append(action)
+
+    def _answer(self, action: Action) -> None:
+        """An answer to the pending decision on top of the stack."""
+        top = self.stack[-1]
+        kind = top[0]
+        who = self.config.player_names()[top[1]]
+        if kind == F_GAIN:
+            if action.kind != AS_DOMAIN or not 0 <= action.a < 6:
+                raise IllegalActionError(
+                    f"{who} must say which domain their gained vestigium knowledge counts as, "
+                    "e.g. 'vestigium T' (D-VOC-1)")
+            top[2] -= 1
+            self._log(EV_ASSIGN, top[1], action.a)
+            self._add(top[1], action.a, 1)
+        elif kind == F_PAY:
+            if action.kind != PAY:
+                raise IllegalActionError(
+                    f"{who} must pay the rest of the monument level first: {top[2]} knowledge "
+                    "in any mix of domains, e.g. 'pay 3 T'")
+            know = self.players[top[1]].knowledge
+            d, n = action.a, action.b
+            if not 0 <= d < 6 or n < 1:
+                raise IllegalActionError("pay a positive amount of one domain, e.g. 'pay 3 T'")
+            if n > top[2]:
+                raise IllegalActionError(f"only {top[2]} knowledge is left to pay, not {n}")
+            if know[d] < n:
+                raise IllegalActionError(f"you have {know[d]} {DOMAIN_NAMES[d]}, not {n}")
+            self._pay(top[1], d, n)
+            top[2] -= n
+        else:
+            if action.kind != RESOLVE:
+                raise IllegalActionError(
+                    f"several effects are due at once and their order matters: {who} chooses "
+                    "which resolves next, e.g. " + " or ".join(
+                        repr(self.format_action(a)) for a in self._frame_actions(top))
+                    + " (D-FLOW-5)")
+            dues: list[Due] = top[2]
+            found = [i for i, due in enumerate(dues)
+                     if due.source == action.a and due.slot == action.b]
+            if not found:
+                raise IllegalActionError(
+                    f"{self.format_action(action)!r} is not among the effects due: "
+                    + ", ".join(repr(self.format_action(a)) for a in self._frame_actions(top)))
+            self._resolve(top[1], dues.pop(found[0]))
+        self._run()
 
     # -- growth -----------------------------------------------------------------------------
 
@@ -484,11 +750,9 @@ class DominationsState(GameState):
                                 link, self.mover, self._bonuses())
 
     def _bonuses(self) -> list[tuple[int, int, int, int]]:
-        return [p.bonuses for p in self.players]
+        return [p.fx.bonuses for p in self.players]
 
     def _place(self, action: Action) -> None:
-        if self.phase != GROWTH:
-            raise IllegalActionError("a tile can only be placed in your growth phase")
         tile, key, colours, link = self._check_place(action)
         mover = self.mover
         settlement = self.data.tiles[tile].settlement
@@ -527,15 +791,43 @@ class DominationsState(GameState):
                 self._commit_batch()
 
     def _commit_batch(self) -> None:
-        """Add the produced knowledge (limits, overflow VP); the growth phase is over."""
-        for p in self._turn_order_from(self.mover):
-            row = self.batch[p]
+        """Add the produced knowledge (limits, overflow VP), then the mover's ``on_produce``
+        effects; the growth phase is over."""
+        mover = self.mover
+        row = self.batch[mover]
+        dues = self._produce_dues(row)
+        for p in self._turn_order_from(mover):
+            prow = self.batch[p]
             for d in range(6):
-                if row[d]:
-                    self._add(p, d, row[d])
+                if prow[d]:
+                    self._add(p, d, prow[d])
         self.batch = []
         self.assign_queue = []
-        self._enter(BUILD)
+        self.phase = GROWTH
+        self.stack.append([F_STEP, S_BUILD])
+        if dues:
+            self.stack.append([F_EFFECTS, mover, dues])
+        self._run()
+
+    def _produce_dues(self, row: Sequence[int]) -> list[Due]:
+        """``on_produce`` (data spec §2.1): the running total of this turn's production by the
+        mover, counted after vestigium is assigned and before the limit; each new multiple of
+        ``every`` fires the effect once."""
+        produced = self.produced
+        before = produced.copy()
+        for d in range(6):
+            produced[d] += row[d]
+        hooks = self.players[self.mover].fx.hooked(ON_PRODUCE)
+        dues: list[Due] = []
+        for h in hooks:
+            eff = h.effect
+            if eff.domain == ANY:
+                old, new = sum(before), sum(produced)
+            else:
+                old, new = before[eff.domain], produced[eff.domain]
+            times = new // eff.every - old // eff.every
+            dues.extend(Due(h.source, h.slot, eff) for _ in range(times))
+        return dues
 
     def _add(self, player: int, domain: int, amount: int) -> tuple[int, int]:
         """Add knowledge under the reserve limit (D-GROW-9) with overflow VP (D-GROW-10).
@@ -552,18 +844,37 @@ class DominationsState(GameState):
                 ps.overflow |= 1 << domain
                 vp = 1
                 ps.vp += 1
-                ps.overflow_vp += 1
-            after = limit
+                ps.vp_by[VP_OVERFLOW] += 1
+            after = max(limit, before)
         ps.knowledge[domain] = after
         if self.config.log:
             self.events.append((EV_KNOWLEDGE, player, domain, amount, after - before, vp))
         return after - before, vp
 
+    def _gain_vp(self, player: int, vp: int, source: int, kind: int, log: bool = False) -> None:
+        """Add VP by source kind; ``log`` an ``EV_VP`` event (effects only: the other VP are
+        part of their own events)."""
+        ps = self.players[player]
+        ps.vp += vp
+        ps.vp_by[kind] += vp
+        if log and self.config.log:
+            self.events.append((EV_VP, player, vp, source, kind))
+
+    def _gain_influence(self, player: int, n: int, source: int) -> None:
+        self.players[player].influence += n
+        if self.config.log:
+            self.events.append((EV_INFLUENCE, player, n, source))
+
+    def _pay(self, player: int, domain: int, n: int) -> None:
+        self.players[player].knowledge[domain] -= n
+        if self.config.log and n:
+            self.events.append((EV_PAY, player, domain, n))
+
     # -- build ------------------------------------------------------------------------------
 
     def city_cost(self, player: int, level: int) -> int:
         """Knowledge to bring a city to ``level`` (1 = build), after reductions (D-BUILD-5)."""
-        return max(0, CITY_COST[level] - self.players[player].city_discount)
+        return max(0, CITY_COST[level] - self.cost_reduction(player, "city"))
 
     def _city(self, action: Action) -> None:
         p = self.mover
@@ -607,18 +918,375 @@ class DominationsState(GameState):
         if CITY_LIMIT[level] > ps.city_limit[dom]:
             ps.city_limit[dom] = CITY_LIMIT[level]
         self._log(EV_CITY, p, key, level, cost, CITY_INFLUENCE[level])
-        self._end_build()
+        if level == 1 and self.placed:
+            # D-BUILD-9: monument rewards, once per city, when it is built (never upgrades).
+            for owner_, vp, m in rewards_for_city(board, self.placed.values(),
+                                                  self.data.monuments, key):
+                self._gain_vp(owner_, vp, -1, VP_MONUMENTS)
+                self._log(EV_REWARD, owner_, vp, m, key)
+        self.stack.append([F_STEP, S_DEVELOP])
+        dues = [Due(h.source, h.slot, h.effect, dom) for h in ps.fx.hooked(ON_CITY)]
+        if dues:
+            self.stack.append([F_EFFECTS, p, dues])
+        self._run()
 
-    def _end_build(self) -> None:
-        # The develop phase (civilization tree) is added by the next issue; a turn ends here.
-        self._end_turn()
+    # -- monuments (D-BUILD-6 … D-BUILD-10) ----------------------------------------------------
+
+    def level_cost(self, player: int, monument: int) -> int:
+        """The cost of the monument's next level card for ``player``, after reductions."""
+        return max(0, self._next_level(monument).cost - self.cost_reduction(player, "mon"))
+
+    def _next_level(self, monument: int) -> LevelDef:
+        cat = self.catalog
+        return cat.levels[cat.monument_levels[monument][self.levels_taken[monument]]]
+
+    def level_domain(self, monument: int) -> int:
+        """The domain a monument level is paid in, or ``ANY`` for any mix (data spec §6.1)."""
+        lv = self._next_level(monument)
+        if lv.cost_domain is not None:
+            return lv.cost_domain
+        if self.rules.monument_cost == "named":
+            return self.data.monuments[monument].domain
+        return ANY
+
+    def monument_tile_options(self, monument: int) -> list[int]:
+        """Where the monument's tile may go now (:func:`~notation.tile_code` values)."""
+        mon = self.data.monuments[monument]
+        if mon.shape == "circle":
+            return [tile_code(v, 3) for v in circle_options(self.board)]
+        return [tile_code(c, side) for c, side in diamond_options(self.board, mon)]
+
+    def _monument_options(self) -> list[Action]:
+        p = self.mover
+        ps = self.players[p]
+        cat = self.catalog
+        out: list[Action] = []
+        for m in self.monuments:
+            taken = self.levels_taken[m]
+            if taken >= len(cat.monument_levels[m]):
+                continue
+            cost = self.level_cost(p, m)
+            dom = self.level_domain(m)
+            if (sum(ps.knowledge) if dom == ANY else ps.knowledge[dom]) < cost:
+                continue
+            level = cat.monument_levels[m][taken]
+            positions = ps.tree.legal_positions(cat.level_sides[level])
+            if not positions:
+                continue
+            tiles = self.monument_tile_options(m) if taken == 0 else [NO_TILE]
+            out.extend(Action(MONUMENT, m, col, row, t) for col, row in positions for t in tiles)
+        return out
+
+    def _monument(self, action: Action) -> None:
+        p = self.mover
+        ps = self.players[p]
+        cat = self.catalog
+        m, pos, tile = action.a, (action.b, action.c), action.d
+        if m not in self.levels_taken:
+            name = self.data.monuments[m].name if 0 <= m < len(self.data.monuments) else str(m)
+            raise IllegalActionError(f"{name} is not in play in this game")
+        mon = self.data.monuments[m]
+        taken = self.levels_taken[m]
+        if taken >= len(cat.monument_levels[m]):
+            raise IllegalActionError(f"every level of {mon.name} has been built")
+        level = cat.monument_levels[m][taken]
+        lv = cat.levels[level]
+        if taken == 0 and tile == NO_TILE:
+            raise IllegalActionError(
+                f"level 1 of {mon.name} places its tile (D-BUILD-7): say where, e.g. "
+                + ("'on @1,1' (a free locus)" if mon.shape == "circle" else
+                   "'on 2,0 2,1' (its two cells)"))
+        if taken > 0 and tile != NO_TILE:
+            raise IllegalActionError(f"the tile of {mon.name} is already on the board")
+        cost = self.level_cost(p, m)
+        dom = self.level_domain(m)
+        have = sum(ps.knowledge) if dom == ANY else ps.knowledge[dom]
+        if have < cost:
+            raise IllegalActionError(
+                f"{lv.id} costs {cost} " + ("knowledge" if dom == ANY else DOMAIN_NAMES[dom])
+                + f", you have {have} (D-BUILD-6)")
+        ps.tree.nodi_formed(pos, cat.level_sides[level], lv.id)  # raises with the reason
+        if tile != NO_TILE:
+            where = tile_where(tile)
+            if mon.shape == "circle" and where[1] >= 0:
+                raise IllegalActionError(f"{mon.name} is a circle: it goes on a locus, 'on @x,y'")
+            if mon.shape != "circle" and where[1] < 0:
+                raise IllegalActionError(f"{mon.name} is a diamond: it goes on two cells, "
+                                         "'on x,y x,y'")
+            if tile not in self.monument_tile_options(m):
+                # place_monument on a copy gives the exact reason
+                place_monument(self.board.copy(), mon, where)
+                raise IllegalActionError(f"{mon.name} cannot go there (D-BUILD-7)")
+        self.stack.append([F_STEP, S_DEVELOP])
+        self.stack.append([F_STEP, S_TAKE_LEVEL, p, m, pos, tile])
+        if dom == ANY:
+            self.stack.append([F_PAY, p, cost])
+        else:
+            self._pay(p, dom, cost)
+        self._run()
+
+    def _take_level(self, p: int, m: int, pos: Pos, tile: int) -> None:
+        cat = self.catalog
+        mon = self.data.monuments[m]
+        level = cat.monument_levels[m][self.levels_taken[m]]
+        lv = cat.levels[level]
+        if tile != NO_TILE:
+            placed = place_monument(self.board, mon, tile_where(tile))
+            self.placed[m] = placed
+            self._log(EV_MONUMENT_TILE, p, m, tile)
+            for owner, vp, key in rewards_on_placement(self.board, placed, mon):
+                self._gain_vp(owner, vp, -1, VP_MONUMENTS)
+                self._log(EV_REWARD, owner, vp, m, key)
+        self.levels_taken[m] += 1
+        ps = self.players[p]
+        formed = ps.tree.place(pos, lv.id, cat.level_sides[level], level_card=True,
+                               domain=mon.domain)
+        ps.fx = compile_effects(ps.tree, cat)
+        self._log(EV_LEVEL, p, level, pos, lv.vp)
+        if lv.vp:
+            self._gain_vp(p, lv.vp, LEVEL_BASE + level, VP_MONUMENTS)
+        self._card_effects(p, LEVEL_BASE + level, False, formed)
+
+    def _card_effects(self, p: int, source: int, advanced: bool, formed: Sequence[int]) -> None:
+        """Queue a card side's immediate effects and the ``on_complete_nodus`` effects of the
+        nodi its placement formed, as simultaneous effects (D-DEV-6)."""
+        dues: list[Due] = []
+        for index, eff in enumerate(self.catalog.effects(source, advanced)):
+            if getattr(eff, "trigger", None) == IMMEDIATE:
+                dues.append(Due(source, index, eff))  # type: ignore[arg-type]
+        if formed:
+            for h in self.players[p].fx.hooked(ON_NODUS):
+                colour = h.effect.colour
+                times = len(formed) if colour == ANY else formed.count(colour)
+                dues.extend(Due(h.source, h.slot, h.effect) for _ in range(times))
+        if dues:
+            self.stack.append([F_EFFECTS, p, dues])
+
+    # -- develop (D-DEV) --------------------------------------------------------------------
+
+    def acquire_cost(self, player: int, skill: int) -> int:
+        return max(0, self.catalog.skills[skill].cost - self.cost_reduction(player, "acq"))
+
+    def upgrade_cost(self, player: int, skill: int) -> int:
+        return max(0, self.catalog.skills[skill].upgrade_cost - self.cost_reduction(player, "upg"))
+
+    def _has_prerequisite(self, player: int, skill: int) -> bool:
+        pre = self.catalog.skills[skill].prerequisite
+        if pre is None:
+            return True
+        return any(c.domain == pre.domain and c.value >= pre.value
+                   for _, c in self.players[player].tree.mastery_cards())
+
+    def _owned_skills(self, player: int) -> set[int]:
+        cat = self.catalog
+        return {cat.copy_skill[cat.copy_code[c.id]]
+                for _, c in self.players[player].tree.mastery_cards()}
+
+    def _acquisitions(self) -> list[Action]:
+        p = self.mover
+        ps = self.players[p]
+        cat = self.catalog
+        know = ps.knowledge
+        owned = self._owned_skills(p)
+        discount = self.cost_reduction(p, "acq")
+        taken = self.taken
+        tree = ps.tree
+        out: list[Action] = []
+        for s, skill in enumerate(cat.skills):
+            if s in owned or know[skill.domain] < skill.cost - discount:
+                continue
+            if not self._has_prerequisite(p, s):
+                continue
+            for code in cat.skill_copies[s]:
+                if taken[code] < 0:
+                    out.extend(Action(ACQUIRE, code, col, row)
+                               for col, row in tree.legal_positions(cat.copy_sides[code]))
+        return out
+
+    def _advances(self) -> list[Action]:
+        p = self.mover
+        ps = self.players[p]
+        cat = self.catalog
+        discount = self.cost_reduction(p, "upg")
+        out = []
+        for _, card in ps.tree.mastery_cards():
+            if card.advanced:
+                continue
+            s = cat.copy_skill[cat.copy_code[card.id]]
+            skill = cat.skills[s]
+            if ps.knowledge[skill.upgrade_domain] >= skill.upgrade_cost - discount:
+                out.append(Action(ADVANCE, s))
+        return sorted(out)
+
+    def _acquire(self, action: Action) -> None:
+        p = self.mover
+        ps = self.players[p]
+        cat = self.catalog
+        code, pos = action.a, (action.b, action.c)
+        if not 0 <= code < len(cat.copy_ids):
+            raise IllegalActionError(f"no mastery card copy has the code {code}")
+        s = cat.copy_skill[code]
+        skill = cat.skills[s]
+        cid = cat.copy_ids[code]
+        holder = self.taken[code]
+        if holder >= 0:
+            whose = "your" if holder == p else f"{self.config.player_names()[holder]}'s"
+            raise IllegalActionError(f"{cid} is already in {whose} tree: choose another copy")
+        if s in self._owned_skills(p):
+            raise IllegalActionError(f"your tree already holds a copy of {skill.name}: at most "
+                                     "one copy of each skill (D-DEV-4)")
+        pre = skill.prerequisite
+        if pre is not None and not self._has_prerequisite(p, s):
+            raise IllegalActionError(
+                f"{skill.name} needs a {DOMAIN_NAMES[pre.domain]} mastery card of value "
+                f"{pre.value} or more in your tree first (D-DEV-3)")
+        cost = self.acquire_cost(p, s)
+        if ps.knowledge[skill.domain] < cost:
+            raise IllegalActionError(f"{skill.name} costs {cost} {DOMAIN_NAMES[skill.domain]}, "
+                                     f"you have {ps.knowledge[skill.domain]} (D-DEV-2)")
+        formed = ps.tree.place(pos, cid, cat.copy_sides[code], domain=skill.domain,
+                               value=skill.cost)  # raises with the reason, changing nothing
+        self._pay(p, skill.domain, cost)
+        self.taken[code] = p
+        ps.fx = compile_effects(ps.tree, cat)
+        self._log(EV_ACQUIRE, p, code, pos, cost, skill.vp_acquire)
+        if skill.vp_acquire:
+            self._gain_vp(p, skill.vp_acquire, s, VP_MASTERY)
+        if skill.influence:
+            self._gain_influence(p, skill.influence, s)
+        self.stack.append([F_STEP, S_END_TURN])
+        self._card_effects(p, s, False, formed)
+        self._run()
+
+    def _advance(self, action: Action) -> None:
+        p = self.mover
+        ps = self.players[p]
+        cat = self.catalog
+        s = action.a
+        if not 0 <= s < len(cat.skills):
+            raise IllegalActionError(f"no skill has the index {s}")
+        skill = cat.skills[s]
+        pos = next((q for q, c in ps.tree.mastery_cards()
+                    if cat.copy_skill[cat.copy_code[c.id]] == s), None)
+        if pos is None:
+            raise IllegalActionError(f"your tree holds no {skill.name} card to upgrade (D-DEV-5)")
+        if ps.tree.cards[pos].advanced:
+            raise IllegalActionError(f"your {skill.name} is already on its advanced side")
+        cost = self.upgrade_cost(p, s)
+        dom = skill.upgrade_domain
+        if ps.knowledge[dom] < cost:
+            raise IllegalActionError(f"upgrading {skill.name} costs {cost} {DOMAIN_NAMES[dom]}, "
+                                     f"you have {ps.knowledge[dom]} (D-DEV-5)")
+        self._pay(p, dom, cost)
+        ps.tree.upgrade(pos)
+        ps.fx = compile_effects(ps.tree, cat)
+        self._log(EV_ADVANCE, p, s, cost, skill.vp_upgrade)
+        if skill.vp_upgrade:
+            self._gain_vp(p, skill.vp_upgrade, s, VP_MASTERY)
+        self.stack.append([F_STEP, S_END_TURN])
+        self._card_effects(p, s, True, ())
+        self._run()
+
+    # -- effects ----------------------------------------------------------------------------
+
+    def _resolve(self, player: int, due: Due) -> None:
+        """Apply one due effect's actions in order (data spec §2.2)."""
+        self._log(EV_EFFECT, player, due.source, due.slot)
+        kind_vp = VP_MONUMENTS if due.source >= LEVEL_BASE else VP_MASTERY
+        ps = self.players[player]
+        gains = 0
+        for act in due.effect.actions:
+            n = amount(act.amount, act.per, self._holdings(player)) if act.per else act.amount
+            kind = act.kind
+            if kind == GAIN:
+                d = act.domain
+                if d == CITY_DOMAIN:
+                    d = due.city
+                if d == WILD:
+                    gains += n
+                elif n > 0 and d is not None and 0 <= d < 6:
+                    self._add(player, d, n)
+            elif kind == FILL:
+                d = act.domain if act.domain is not None else 0
+                missing = ps.limit(d) - ps.knowledge[d]
+                if missing > 0:
+                    self._add(player, d, missing)
+            elif kind == INFLUENCE:
+                if n:
+                    self._gain_influence(player, n, due.source)
+            elif n:
+                self._gain_vp(player, n, due.source, kind_vp, log=True)
+        if gains > 0:
+            self.stack.append([F_GAIN, player, gains, due.source])
+
+    def _run(self) -> None:
+        """Work through the stack until a decision is needed (or the stack is empty)."""
+        stack = self.stack
+        while stack and self.phase != OVER:
+            top = stack[-1]
+            kind = top[0]
+            if kind == F_EFFECTS:
+                dues = top[2]
+                if not dues:
+                    stack.pop()
+                elif len(dues) == 1 or not order_matters(dues):
+                    self._resolve(top[1], dues.pop(0))
+                else:
+                    return
+            elif kind == F_GAIN:
+                if top[2] <= 0:
+                    stack.pop()
+                else:
+                    return
+            elif kind == F_PAY:
+                left = top[2]
+                know = self.players[top[1]].knowledge
+                if left <= 0:
+                    stack.pop()
+                elif sum(know) == left or sum(1 for k in know if k) == 1:
+                    for d in range(6):  # only one way to pay: no decision
+                        n = min(know[d], left)
+                        if n:
+                            self._pay(top[1], d, n)
+                            left -= n
+                    stack.pop()
+                else:
+                    return
+            else:
+                stack.pop()
+                self._step(top)
+
+    def _step(self, frame: list[Any]) -> None:
+        step = frame[1]
+        if step == S_BUILD:
+            self._enter(BUILD)
+        elif step == S_DEVELOP:
+            self._enter(DEVELOP)
+        elif step == S_END_TURN:
+            self._end_turn()
+        elif step == S_GROWTH:
+            self._growth()
+        elif step == S_TAKE_LEVEL:
+            self._take_level(frame[2], frame[3], frame[4], frame[5])
+        elif step == S_DOMINANCE:
+            self._dominance()
+        elif step == S_ROLES:
+            self._assign_roles()
+        elif step == S_NEXT_AGE:
+            self._next_age()
+        elif step == S_START_TURN:
+            self._start_turn()
+        else:  # pragma: no cover
+            raise AssertionError(f"unknown step {step}")
 
     # -- exchange ---------------------------------------------------------------------------
 
     def _exchange(self, action: Action) -> None:
-        """The campfire exchange, a free action in one's own turn (D-FLOW-3, rules §13.4)."""
-        if self.phase == ASSIGN and self.assign_queue[0] != self.mover:
-            raise IllegalActionError("exchanges are only possible in your own turn (D-FLOW-3)")
+        """The exchange, a free action in one's own turn (D-FLOW-3, D-DEV-9, rules §13.4)."""
+        if not self._own_turn():
+            why = ("not while paying a monument level" if self.stack and
+                   self.stack[-1][0] == F_PAY else "only in your own turn")
+            raise IllegalActionError(f"exchanges are possible {why} (D-FLOW-3)")
         p = self.mover
         ps = self.players[p]
         a, b = action.a, action.b
@@ -644,12 +1312,27 @@ class DominationsState(GameState):
         p = self.mover
         self.turn_number += 1
         self.players[p].turns += 1
+        self.produced = [0] * 6
         self._log(EV_TURN, p, self.age, self.round + 1)
+        self._enter(START_TURN)
+        self.stack.append([F_STEP, S_GROWTH])
+        self._due_all(START_OF_TURN, (p,))
+
+    def _growth(self) -> None:
+        p = self.mover
         self._enter(GROWTH)
         if not self.board.frontier or not self.players[p].hand:
             # Rules §13.3: no legal placement, the growth phase is skipped.
             self._log(EV_NO_PLACEMENT, p)
             self._enter(BUILD)
+
+    def _due_all(self, trigger: str, players: Sequence[int]) -> None:
+        """Queue ``trigger``'s effects of these players, the first player's resolving first."""
+        for p in reversed(players):
+            hooks = self.players[p].fx.hooked(trigger)
+            if hooks:
+                self.stack.append([F_EFFECTS, p, [Due(h.source, h.slot, h.effect)
+                                                  for h in hooks]])
 
     def _end_turn(self) -> None:
         self.seat += 1
@@ -658,13 +1341,53 @@ class DominationsState(GameState):
             self.round += 1
             if self.round == TURNS_PER_AGE:
                 self._end_age()
-                if self.phase == OVER:
-                    return
+                return
         self._start_turn()
 
     def _end_age(self) -> None:
-        """D-AGE-1 … D-AGE-9 as far as this engine goes: reset knowledge, refill hands."""
+        """D-AGE-1 in order, as far as this engine goes: end-of-age effects (D-AGE-2), the
+        domination cards (D-AGE-7), then reset and refill (D-AGE-9) or the end of the game."""
         self._log(EV_AGE_END, self.age)
+        self._enter(AGE_END)
+        self.stack.append([F_STEP, S_NEXT_AGE])
+        self.stack.append([F_STEP, S_DOMINANCE])
+        self._due_all(END_OF_AGE, self.order)
+
+    def _dominance(self) -> None:
+        """``when_dominance_determined`` effects of all players, before the comparison."""
+        self.stack.append([F_STEP, S_ROLES])
+        self._due_all(DOMINANCE, self.order)
+
+    def _assign_roles(self) -> None:
+        """D-AGE-7: each domain's domination card to the player with the most knowledge left
+        (ties: initiative), nobody if nobody has any; its VP at once (age 3: the back side's,
+        D-END-1); then ``on_domination_received`` once per card taken."""
+        taken = [0] * self.num_players
+        for d in range(6):
+            best, holder = 0, -1
+            for p in self.order:
+                k = self.players[p].knowledge[d]
+                if k > best:
+                    best, holder = k, p
+            self.roles[d] = holder
+            if holder < 0:
+                continue
+            role = self.data.roles[d]
+            if self.age == AGES:
+                vp = role.vp_age3
+            else:
+                vp = role.vp_two_players if self.num_players == 2 else role.vp
+            self._log(EV_ROLE, holder, d, vp)
+            if vp:
+                self._gain_vp(holder, vp, -1, VP_ROLES)
+            taken[holder] += 1
+        for p in reversed(self.order):
+            hooks = self.players[p].fx.hooked(ON_DOMINATION)
+            if hooks and taken[p]:
+                self.stack.append([F_EFFECTS, p, [Due(h.source, h.slot, h.effect)
+                                                  for h in hooks for _ in range(taken[p])]])
+
+    def _next_age(self) -> None:
         if self.age == AGES:
             self.phase = OVER
             self._log(EV_GAME_END)
@@ -676,12 +1399,20 @@ class DominationsState(GameState):
         self.age += 1
         self.round = 0
         self.seat = 0
+        self._enter(AGE_START)
+        self.stack.append([F_STEP, S_START_TURN])
+        self._due_all(START_OF_AGE, self.order)
 
     def _log(self, *event: Any) -> None:
         if self.config.log:
             self.events.append(event)
 
     # -- results ----------------------------------------------------------------------------
+
+    def controller(self, monument: int) -> int | None:
+        """Who controls a monument in play (D-BUILD-10), or None."""
+        return controller(self.board, self.placed.get(monument), self.data.monuments[monument],
+                          [ps.tree for ps in self.players], self.order)
 
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
@@ -692,7 +1423,7 @@ class DominationsState(GameState):
         ranks = [0] * self.num_players
         for i, p in enumerate(rank_order):
             ranks[p] = i + 1
-        breakdown = [{"overflow": ps.overflow_vp} for ps in self.players]
+        breakdown = [dict(zip(VP_SOURCES, ps.vp_by, strict=True)) for ps in self.players]
         return Outcome(scores=vps, ranks=tuple(ranks), reason="game end",
                        turns=tuple(ps.turns for ps in self.players),
                        extra={"vp_breakdown": breakdown,
@@ -704,6 +1435,7 @@ class DominationsState(GameState):
         s = DominationsState.__new__(DominationsState)
         s.config = self.config
         s.data = self.data
+        s.catalog = self.catalog
         s.rules = self.rules
         s.num_players = self.num_players
         s.players = [p.copy() for p in self.players]
@@ -719,6 +1451,14 @@ class DominationsState(GameState):
         s.turn_number = self.turn_number
         s.batch = [row.copy() for row in self.batch]
         s.assign_queue = self.assign_queue.copy()
+        s.produced = self.produced.copy()
+        s.stack = [[f[0], f[1], f[2].copy()] if f[0] == F_EFFECTS else f.copy()
+                   for f in self.stack]
+        s.taken = self.taken.copy()
+        s.monuments = self.monuments.copy()
+        s.levels_taken = self.levels_taken.copy()
+        s.placed = self.placed.copy()
+        s.roles = self.roles.copy()
         s.history = self.history.copy()
         s.events = self.events.copy()
         s._tile_index = self._tile_index
@@ -732,7 +1472,7 @@ class DominationsState(GameState):
         return s
 
     def parse_action(self, text: str) -> Action:
-        action = parse(text, self._tile_index)
+        action = parse(text, self._tile_index, self.catalog)
         if action.kind == PLACE and action.d == LINK_UNSPECIFIED:
             links = self.board.links(action.b, self.rules.all_sides)
             if len(links) == 1:
@@ -745,7 +1485,7 @@ class DominationsState(GameState):
         return action
 
     def format_action(self, action: Any) -> str:
-        return format_action(action, self.tile_ids)
+        return format_action(action, self.tile_ids, self.catalog)
 
     @property
     def tile_ids(self) -> list[str]:
@@ -756,6 +1496,7 @@ class DominationsState(GameState):
         names = self.config.player_names()
         tiles = self.data.tiles
         board = self.board
+        cat = self.catalog
         cells = []
         for key in board.order:
             entry: dict[str, Any] = {
@@ -772,6 +1513,20 @@ class DominationsState(GameState):
                 entry["city"] = {"owner": board.city_owner[key], "level": board.city_level[key]}
             cells.append(entry)
         current = self.current_player()
+        monuments = []
+        for m in self.monuments:
+            mon = self.data.monuments[m]
+            levels = cat.monument_levels[m]
+            taken = self.levels_taken[m]
+            entry = {"id": mon.id, "name": mon.name, "shape": mon.shape,
+                     "levels": len(levels), "taken": taken,
+                     "next": cat.levels[levels[taken]].id if taken < len(levels) else None,
+                     "controller": self.controller(m)}
+            placed = self.placed.get(m)
+            if placed is not None:
+                entry["tile"] = ([str(Cell.from_key(k)) for k in placed.cells] if placed.cells
+                                 else str(Vertex.from_key(placed.vertex)))
+            monuments.append(entry)
         return {
             "game": "dominations",
             "viewer": player,
@@ -789,11 +1544,20 @@ class DominationsState(GameState):
                     "tokens": ps.tokens,
                     "influence": ps.influence,
                     "vp": ps.vp,
+                    "vp_breakdown": dict(zip(VP_SOURCES, ps.vp_by, strict=True)),
                     "hand": [tiles[t].id for t in ps.hand],
+                    "tree": [{"pos": format_position(pos), "card": c.id,
+                              "advanced": c.advanced, "level_card": c.level_card}
+                             for pos, c in ps.tree.cards.items()],
+                    "nodi": dict(zip(DOMAINS, ps.tree.nodi_counts()[:6], strict=True)),
+                    "roles": [DOMAINS[d] for d in range(6) if self.roles[d] == p],
                 }
                 for p, ps in enumerate(self.players)
             ],
             "board": cells,
+            "monuments": monuments,
+            "mastery_supply": [cat.copy_ids[c] for c in range(len(cat.copy_ids))
+                               if self.taken[c] < 0],
             "legal_actions": ([self.format_action(a) for a in self.legal_actions()]
                               if player is not None and player == current else []),
         }
@@ -838,12 +1602,27 @@ def _colour(code: int) -> str | None:
     return None if code < 0 else COLOURS[code]
 
 
+def _plain(value: Any) -> Any:
+    """A JSON-able form of the data records without their provenance."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value) if f.name != "prov"}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
 def data_digest(data: GameData) -> str:
-    """SHA-256 (first 16 hex digits) of the tiles and cradle the board is built from."""
+    """SHA-256 (first 16 hex digits) of every component the rules read (provenance left out:
+    correcting a note does not change a game)."""
     payload = json.dumps(
         {
-            "tiles": [[t.id, t.settlement, list(t.corners)] for t in data.tiles],
-            "cradle": [[c.ccw, c.cw] for c in data.cradle],
+            "tiles": _plain(data.tiles),
+            "cradle": _plain(data.cradle),
+            "skills": _plain(data.skills),
+            "campfires": _plain(data.campfires),
+            "roles": _plain(data.roles),
+            "monuments": _plain(data.monuments),
+            "objectives": _plain(data.objectives),
         },
         sort_keys=True,
     )

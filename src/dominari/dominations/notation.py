@@ -7,11 +7,21 @@ notation                         meaning
 ``L07 0,1 r2 locus @1,1``        place it completing the locus @1,1 and score that locus
 ``L07 2,0 r1``                   place it; the link may be left out when only one is possible
                                  (and is always left out with ``connection=all-sides``)
-``vestigium T``                  one produced vestigium knowledge counts as Trade
+``vestigium T``                  one vestigium knowledge (produced or gained) counts as Trade
 ``city 2,0``                     build a city on the settlement of 2,0
 ``upgrade 2,0``                  upgrade your city on 2,0 by one level
+``monument M01 0,1 on 2,0 2,1``  contribute level 1 of monument M01: its level card goes to
+                                 tree position 0,1 and its diamond tile on cells 2,0 (c1) and
+                                 2,1 (c2) (D-BUILD-6, D-BUILD-7)
+``monument M07 -1,0 on @1,1``    … a circle monument's tile on the locus @1,1
+``monument M01 0,2``             contribute the next level (the tile is already placed)
+``pay 3 T``                      pay 3 Trade of a monument level's cost (any mix of domains)
+``acquire T3a-2 0,1``            acquire mastery copy T3a-2, placed at tree position 0,1
+``upgrade T3a``                  turn your Caravans card to its advanced side (D-DEV-5)
+``resolve T3a``                  of several effects due at once, resolve this card's next
+                                 (``resolve M01-L5``; ``resolve T3a/2`` for its 2nd effect)
 ``exchange T C``                 campfire exchange: pay 2 Trade, gain 1 Craft
-``pass``                         end the build phase without building
+``pass``                         end the build or develop phase without acting
 ===============================  ============================================================
 
 Domains are written by letter (``T C A S G R``) or name (``Trade``, ``craft``…).
@@ -27,7 +37,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from dominari.core.errors import ParseError
 from dominari.dominations.board import LINK_ALL_SIDES, LINK_LOCUS
@@ -39,13 +49,27 @@ from dominari.dominations.grid import (
     parse_rotation,
     side_neighbour,
 )
+from dominari.dominations.tree import format_position, parse_position
 
 PLACE = 0
-VESTIGIUM = 1
+AS_DOMAIN = 1
+"""``vestigium T``: one unit of vestigium knowledge counts as this domain."""
 CITY = 2
 UPGRADE = 3
 PASS = 4
 EXCHANGE = 5
+MONUMENT = 6
+PAY = 7
+ACQUIRE = 8
+ADVANCE = 9
+"""``upgrade T3a``: a mastery card to its advanced side (``UPGRADE`` is the city's)."""
+RESOLVE = 10
+
+NO_TILE = -1
+"""``MONUMENT`` field ``d`` when the monument tile is not placed by this action."""
+
+if TYPE_CHECKING:
+    from dominari.dominations.cards import Catalog
 
 LINK_UNSPECIFIED = -1
 """A parsed placement whose link was left out; the state fills it in when it is unique."""
@@ -56,8 +80,15 @@ class Action(NamedTuple):
 
     - ``PLACE``: ``a`` tile index, ``b`` cell key, ``c`` rotation, ``d`` link
       (side 0–2, ``LINK_LOCUS + corner`` or ``LINK_ALL_SIDES``);
-    - ``VESTIGIUM``: ``a`` domain; ``CITY``/``UPGRADE``: ``a`` cell key;
-    - ``EXCHANGE``: ``a`` domain paid, ``b`` domain gained; ``PASS``: nothing.
+    - ``AS_DOMAIN``: ``a`` domain; ``CITY``/``UPGRADE``: ``a`` cell key;
+    - ``EXCHANGE``: ``a`` domain paid, ``b`` domain gained; ``PASS``: nothing;
+    - ``MONUMENT``: ``a`` monument index, ``b``/``c`` tree column/row, ``d`` where its tile
+      goes (:func:`tile_code`) or :data:`NO_TILE`;
+    - ``PAY``: ``a`` domain, ``b`` amount;
+    - ``ACQUIRE``: ``a`` copy code (:class:`~dominari.dominations.cards.Catalog`),
+      ``b``/``c`` tree column/row;
+    - ``ADVANCE``: ``a`` skill index;
+    - ``RESOLVE``: ``a`` effect source code, ``b`` the effect's index on its side.
     """
 
     kind: int
@@ -72,6 +103,18 @@ PASS_ACTION = Action(PASS)
 
 def place(tile: int, cell: int, rotation: int, link: int) -> Action:
     return Action(PLACE, tile, cell, rotation, link)
+
+
+def tile_code(key: int, side: int) -> int:
+    """Pack where a monument tile goes: a diamond's c1 cell key and the ``side`` towards c2
+    (0–2), or a circle's locus vertex key with ``side`` 3."""
+    return key * 4 + side
+
+
+def tile_where(code: int) -> tuple[int, int]:
+    """Unpack :func:`tile_code`: ``(cell, side)`` for a diamond, ``(vertex, -1)`` for a circle."""
+    key, side = divmod(code, 4)
+    return (key, -1) if side == 3 else (key, side)
 
 
 def domain_index(text: str) -> int:
@@ -99,14 +142,15 @@ def link_text(cell_key: int, link: int) -> str:
     return f"via {Cell.from_key(side_neighbour(cell_key, link))}"
 
 
-def format_action(action: Action, tile_ids: Sequence[str]) -> str:
-    """The notation of ``action``; ``tile_ids[i]`` names tile index ``i``."""
+def format_action(action: Action, tile_ids: Sequence[str], catalog: Catalog | None = None) -> str:
+    """The notation of ``action``; ``tile_ids[i]`` names tile index ``i``; cards and monuments
+    need the ``catalog``."""
     kind = action.kind
     if kind == PLACE:
         text = f"{tile_ids[action.a]} {Cell.from_key(action.b)} r{action.c}"
         link = link_text(action.b, action.d)
         return f"{text} {link}" if link else text
-    if kind == VESTIGIUM:
+    if kind == AS_DOMAIN:
         return f"vestigium {DOMAINS[action.a]}"
     if kind == CITY:
         return f"city {Cell.from_key(action.a)}"
@@ -116,24 +160,72 @@ def format_action(action: Action, tile_ids: Sequence[str]) -> str:
         return f"exchange {DOMAINS[action.a]} {DOMAINS[action.b]}"
     if kind == PASS:
         return "pass"
+    if kind == PAY:
+        return f"pay {action.b} {DOMAINS[action.a]}"
+    if catalog is None:
+        raise ValueError("card and monument actions need the catalog to be written")
+    if kind == ACQUIRE:
+        return f"acquire {catalog.copy_ids[action.a]} {format_position((action.b, action.c))}"
+    if kind == ADVANCE:
+        return f"upgrade {catalog.skills[action.a].id}"
+    if kind == RESOLVE:
+        name = catalog.source_id(action.a)
+        return f"resolve {name}" if action.b == 0 else f"resolve {name}/{action.b + 1}"
+    if kind == MONUMENT:
+        text = (f"monument {catalog.data.monuments[action.a].id} "
+                f"{format_position((action.b, action.c))}")
+        if action.d == NO_TILE:
+            return text
+        key, side = tile_where(action.d)
+        if side < 0:
+            return f"{text} on {Vertex.from_key(key)}"
+        return f"{text} on {Cell.from_key(key)} {Cell.from_key(side_neighbour(key, side))}"
     raise ValueError(f"unknown action kind {kind}")
 
 
-def parse(text: str, tile_index: Mapping[str, int] | None = None) -> Action:
+_VERBS = ("a placement (e.g. 'L07 2,0 r1 via 1,0'), 'city x,y', 'upgrade x,y', "
+          "'monument M01 0,1 …', 'pay 3 T', 'acquire T3a-2 0,1', 'upgrade T3a', "
+          "'resolve T3a', 'exchange T C', 'vestigium T' or 'pass'")
+
+
+def parse(text: str, tile_index: Mapping[str, int] | None = None,
+          catalog: Catalog | None = None) -> Action:
     """Parse one action. A placement's link is :data:`LINK_UNSPECIFIED` when left out.
 
-    ``tile_index`` maps tile ids (upper case) to indices; placements need it.
+    ``tile_index`` maps tile ids (upper case) to indices; placements need it. Card and
+    monument actions need the ``catalog``.
     """
     words = text.split()
     if not words:
-        raise ParseError("empty action: expected a placement (e.g. 'L07 2,0 r1 via 1,0'), "
-                         "'city x,y', 'upgrade x,y', 'exchange T C', 'vestigium T' or 'pass'")
+        raise ParseError(f"empty action: expected {_VERBS}")
     verb = words[0].lower()
     rest = words[1:]
     if verb == "pass":
         if rest:
             raise ParseError(f"'pass' takes nothing after it, got {' '.join(rest)!r}")
         return PASS_ACTION
+    if verb == "upgrade" and len(rest) == 1 and "," not in rest[0]:
+        return Action(ADVANCE, _skill(rest[0], catalog))
+    if verb == "acquire":
+        if len(rest) != 2:
+            raise ParseError("'acquire' needs a mastery copy and a tree position, "
+                             "for example 'acquire T3a-2 0,1'")
+        cat = _need(catalog)
+        code = cat.copy_code.get(rest[0].upper())
+        if code is None:
+            raise ParseError(f"unknown mastery card copy {rest[0]!r}: a copy is a skill id and "
+                             "its copy number, for example 'T3a-2'")
+        col, row = parse_position(rest[1])
+        return Action(ACQUIRE, code, col, row)
+    if verb == "resolve":
+        if len(rest) != 1:
+            raise ParseError("'resolve' needs the card whose effect resolves next, "
+                             "for example 'resolve T3a'")
+        return _parse_resolve(rest[0], _need(catalog))
+    if verb == "pay":
+        return _parse_pay(rest)
+    if verb == "monument":
+        return _parse_monument(rest, _need(catalog))
     if verb in ("city", "build", "upgrade"):
         if len(rest) != 1:
             raise ParseError(f"{verb!r} needs one cell, for example '{verb} 2,0'")
@@ -150,16 +242,82 @@ def parse(text: str, tile_index: Mapping[str, int] | None = None) -> Action:
     if verb in ("vestigium", "v"):
         if len(rest) != 1:
             raise ParseError("'vestigium' needs one domain, for example 'vestigium T'")
-        return Action(VESTIGIUM, domain_index(rest[0]))
+        return Action(AS_DOMAIN, domain_index(rest[0]))
     return _parse_place(words, tile_index)
+
+
+def _need(catalog: Catalog | None) -> Catalog:
+    if catalog is None:
+        raise ParseError("card and monument actions can only be read in a game")
+    return catalog
+
+
+def _skill(text: str, catalog: Catalog | None) -> int:
+    index = _need(catalog).skill_index.get(text.upper())
+    if index is None:
+        raise ParseError(f"unknown skill {text!r}: 'upgrade' takes a city's cell (2,0) or a "
+                         "skill id (T3a)")
+    return index
+
+
+def _parse_resolve(word: str, catalog: Catalog) -> Action:
+    name, _, nth = word.partition("/")
+    code = catalog.source_code.get(name.upper())
+    if code is None:
+        raise ParseError(f"unknown card {name!r}: name a skill (T3a) or a monument level "
+                         "card (M01-L5)")
+    index = 0
+    if nth:
+        if not nth.isdigit() or int(nth) < 1:
+            raise ParseError(f"'{word}': after '/' comes the effect's number on the card, from 1")
+        index = int(nth) - 1
+    return Action(RESOLVE, code, index)
+
+
+def _parse_pay(rest: list[str]) -> Action:
+    if len(rest) == 1:  # "pay T": one knowledge
+        return Action(PAY, domain_index(rest[0]), 1)
+    if len(rest) != 2:
+        raise ParseError("'pay' needs an amount and a domain, for example 'pay 3 T'")
+    amount, dom = (rest[0], rest[1]) if rest[0].isdigit() else (rest[1], rest[0])
+    if not amount.isdigit() or int(amount) < 1:
+        raise ParseError(f"'pay' needs a positive amount, got {' '.join(rest)!r}")
+    return Action(PAY, domain_index(dom), int(amount))
+
+
+def _parse_monument(rest: list[str], catalog: Catalog) -> Action:
+    usage = ("for example 'monument M01 0,1' (a later level), 'monument M01 0,1 on 2,0 2,1' "
+             "(level 1 of a diamond: its two cells) or 'monument M07 0,1 on @1,1' (a circle)")
+    if len(rest) < 2:
+        raise ParseError(f"'monument' needs the monument and a tree position: {usage}")
+    index = catalog.monument_index.get(rest[0].upper())
+    if index is None:
+        raise ParseError(f"unknown monument {rest[0]!r}: {usage}")
+    col, row = parse_position(rest[1])
+    tile = NO_TILE
+    more = rest[2:]
+    if more:
+        if more[0].lower() != "on" or len(more) not in (2, 3):
+            raise ParseError(f"after the tree position expected 'on …': {usage}")
+        if len(more) == 2:
+            tile = tile_code(Vertex.parse(more[1]).key, 3)
+        else:
+            c1, c2 = Cell.parse(more[1]), Cell.parse(more[2])
+            try:
+                side = c1.side_towards(c2)
+            except ValueError:
+                raise ParseError(f"a diamond's two cells share a side; {c1} and {c2} "
+                                 "do not") from None
+            tile = tile_code(c1.key, side)
+    return Action(MONUMENT, index, col, row, tile)
 
 
 def _parse_place(words: list[str], tile_index: Mapping[str, int] | None) -> Action:
     tile_id = words[0].upper()
     if tile_index is None or tile_id not in tile_index:
         raise ParseError(f"unknown action or tile {words[0]!r}: a placement starts with a tile id "
-                         "(e.g. 'L07 2,0 r1'); other actions are city, upgrade, exchange, "
-                         "vestigium, pass")
+                         "(e.g. 'L07 2,0 r1'); other actions are city, upgrade, monument, pay, "
+                         "acquire, resolve, exchange, vestigium, pass")
     if len(words) < 2:
         raise ParseError(f"placing {tile_id} needs a cell, for example '{tile_id} 2,0 r1'")
     cell = Cell.parse(words[1])

@@ -16,23 +16,35 @@ from typing import Any
 
 from dominari.dominations.data import DOMAIN_NAMES, VESTIGIUM
 from dominari.dominations.engine import (
+    BUILD,
+    EV_ACQUIRE,
+    EV_ADVANCE,
     EV_AGE_END,
     EV_ASSIGN,
     EV_CITY,
     EV_DRAW,
+    EV_EFFECT,
     EV_EXCHANGE,
     EV_GAME_END,
+    EV_INFLUENCE,
     EV_KNOWLEDGE,
+    EV_LEVEL,
+    EV_MONUMENT_TILE,
     EV_NO_PLACEMENT,
     EV_PASS,
+    EV_PAY,
     EV_PLACE,
+    EV_REWARD,
+    EV_ROLE,
     EV_TURN,
+    EV_VP,
     EV_YIELDS,
     DominationsState,
 )
 from dominari.dominations.grid import Cell, Vertex
 from dominari.dominations.notation import (
     link_text,
+    tile_where,
 )
 from dominari.dominations.production import (
     CITY,
@@ -44,6 +56,7 @@ from dominari.dominations.production import (
     SETTLEMENT_BONUS,
     Yield,
 )
+from dominari.dominations.tree import format_position
 
 LEVEL_WORDS = ("", "builds a city", "upgrades a city to level 2", "upgrades a city to level 3")
 
@@ -105,7 +118,8 @@ def event_lines(state: DominationsState, events: Sequence[tuple[Any, ...]]) -> l
             out.append(f"{names[p]} exchanges {pay} {DOMAIN_NAMES[a]} for {kept} {DOMAIN_NAMES[b]}"
                        + (" (+1 VP overflow)" if vp else ""))
         elif kind == EV_PASS:
-            out.append(f"{names[ev[1]]} builds nothing")
+            out.append(f"{names[ev[1]]} " + ("builds nothing" if ev[2] == BUILD
+                                             else "develops nothing"))
         elif kind == EV_ASSIGN:
             out.append(f"  {names[ev[1]]} counts 1 vestigium as {DOMAIN_NAMES[ev[2]]}")
         elif kind == EV_NO_PLACEMENT:
@@ -116,4 +130,52 @@ def event_lines(state: DominationsState, events: Sequence[tuple[Any, ...]]) -> l
             out.append(f"{names[ev[1]]} draws {ev[2]} tile{'s' if ev[2] != 1 else ''}")
         elif kind == EV_GAME_END:
             out.append("=== Game over ===")
+        else:
+            line = _card_line(state, ev, names)
+            if line:
+                out.append(line)
     return out
+
+
+def _card_line(state: DominationsState, ev: tuple[Any, ...], names: Sequence[str]) -> str:
+    """Words for the tree, monument and effect events."""
+    cat = state.catalog
+    kind = ev[0]
+    who = names[ev[1]]
+    if kind == EV_ACQUIRE:
+        _, _, code, pos, cost, vp = ev
+        skill = cat.skills[cat.copy_skill[code]]
+        return (f"{who} acquires {skill.name} ({cat.copy_ids[code]}) at {format_position(pos)} "
+                f"for {cost} {DOMAIN_NAMES[skill.domain]}" + (f", +{vp} VP" if vp else ""))
+    if kind == EV_ADVANCE:
+        _, _, s, cost, vp = ev
+        skill = cat.skills[s]
+        return (f"{who} upgrades {skill.name} for {cost} {DOMAIN_NAMES[skill.upgrade_domain]}"
+                + (f", +{vp} VP" if vp else ""))
+    if kind == EV_LEVEL:
+        _, _, level, pos, vp = ev
+        lv = cat.levels[level]
+        return (f"{who} builds {cat.monument_of(level).name} level {lv.level} ({lv.id}) into "
+                f"their tree at {format_position(pos)}" + (f", +{vp} VP" if vp else ""))
+    if kind == EV_MONUMENT_TILE:
+        _, _, m, code = ev
+        key, side = tile_where(code)
+        where = str(Vertex.from_key(key)) if side < 0 else str(Cell.from_key(key))
+        return f"{who} places the tile of {state.data.monuments[m].name} on {where}"
+    if kind == EV_PAY:
+        return f"  {who} pays {ev[3]} {DOMAIN_NAMES[ev[2]]}"
+    if kind == EV_EFFECT:
+        return f"  {who}: effect of {cat.source_name(ev[2])}"
+    if kind == EV_VP:
+        return f"  {who} +{ev[2]} VP"
+    if kind == EV_INFLUENCE:
+        return f"  {who} +{ev[2]} influence"
+    if kind == EV_REWARD:
+        _, _, vp, m, key = ev
+        return (f"  {who} +{vp} VP: reward of {state.data.monuments[m].name} for the city on "
+                f"{Cell.from_key(key)}")
+    if kind == EV_ROLE:
+        _, _, d, vp = ev
+        return f"{who} takes the {state.data.roles[d].name} ({DOMAIN_NAMES[d]})" + (
+            f", +{vp} VP" if vp else "")
+    return ""
