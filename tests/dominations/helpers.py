@@ -131,3 +131,38 @@ def patch_fx(s: DominationsState, player: int, **fields: Any) -> None:
 def recompile(s: DominationsState, player: int) -> None:
     ps = s.players[player]
     ps.fx = compile_effects(ps.tree, Catalog.of(s.data))
+
+
+def to_develop(s: DominationsState) -> None:
+    """From the growth phase: place the first legal tile, Trade for any vestigium, pass the
+    build phase; the mover is then in the develop phase."""
+    s.apply(s.placements()[0])
+    assign_all(s)
+    while s.stack:  # effects of the placement
+        s.apply(next(a for a in s.legal_actions() if a.kind != EXCHANGE))
+    do(s, "pass")
+    assert s.phase == DEVELOP
+
+
+def pass_turns(s: DominationsState, n: int = 1) -> None:
+    """Play ``n`` whole turns with the first legal placement and passes; pending questions are
+    answered with the first legal answer (vestigium to Trade)."""
+    for _ in range(n):
+        start = s.turn_number
+        while s.turn_number == start and not s.is_terminal():
+            acts = [a for a in s.legal_actions() if a.kind != EXCHANGE]
+            if s.phase in (BUILD, DEVELOP) and not s.stack:
+                do(s, "pass")
+            else:
+                s.apply(acts[0])
+
+
+def to_age_end(s: DominationsState) -> None:
+    """Play on (as :func:`pass_turns`) until the age changes or the game ends."""
+    age = s.age
+    while s.age == age and not s.is_terminal():
+        acts = [a for a in s.legal_actions() if a.kind != EXCHANGE]
+        if s.phase in (BUILD, DEVELOP) and not s.stack:
+            do(s, "pass")
+        else:
+            s.apply(acts[0])
