@@ -8,11 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dominari.bots.dominations_random import DominationsRandomBot
 from dominari.dominations.board import LINK_ALL_SIDES, LINK_LOCUS, Board
+from dominari.dominations.data import ANY, Triggered
+from dominari.dominations.effects import ON_NODUS, card_source
 from dominari.dominations.engine import (
     ASSIGN,
+    EV_ASSIGN,
     EV_EFFECT,
     EV_KNOWLEDGE,
+    EV_YIELDS,
     GROWTH,
     DominationsConfig,
     DominationsState,
@@ -20,6 +25,7 @@ from dominari.dominations.engine import (
 from dominari.dominations.grid import Cell
 from dominari.dominations.notation import EXCHANGE, PLACE, Action
 from dominari.dominations.rules import Rules
+from dominari.dominations.tree import DIRECTIONS, ROOT, Tree, join
 
 
 def reference_placements(s: DominationsState) -> set[Action]:
@@ -100,3 +106,101 @@ def test_copies_are_independent() -> None:
             break
         t.apply(step(t, rng))
     assert s.view(None) == snapshot
+
+
+def check_tree(tree: Tree) -> None:
+    """D-DEV-7 from scratch: every card joined to the root through side-adjacent cards, and
+    every pair of touching halves forms a nodus."""
+    cards = tree.cards
+    for (col, row), card in cards.items():
+        for d, (dc, dr) in enumerate(DIRECTIONS):
+            other = cards.get((col + dc, row + dr))
+            if other is not None:
+                assert join(card.sides[d], other.sides[(d + 2) % 4],
+                            tree.vestigium_pairs) is not None
+    seen = {ROOT}
+    todo = [ROOT]
+    while todo:
+        col, row = todo.pop()
+        for dc, dr in DIRECTIONS:
+            q = (col + dc, row + dr)
+            if q in cards and q not in seen:
+                seen.add(q)
+                todo.append(q)
+    assert seen == set(cards)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([2, 3, 4]))
+@pytest.mark.rule("D-DEV-6", "D-DEV-7", "D-DEV-8", "D-VOC-2")
+def test_trees_nodi_and_triggers_in_random_games(seed: int, players: int) -> None:
+    """Over random games with the random bot: every tree obeys the placement rules, the kept
+    nodus counts equal a recount, and ``on_complete_nodus`` fires exactly once per matching
+    nodus a placement forms (gains, cities and the rest never fire it)."""
+    s = DominationsState.new(DominationsConfig(players=players, seed=seed, log=True))
+    bots = [DominationsRandomBot(seed=seed + i) for i in range(players)]
+    cat = s.catalog
+    expected_nodus = 0
+    actual_nodus = 0
+    while not s.is_terminal():
+        p = s.mover
+        ps = s.players[p]
+        nodi_before = ps.tree.nodi_counts()
+        action = bots[s.current_player()].act(s)
+        mark = len(s.events)
+        s.apply(action)
+        formed = [a - b for a, b in zip(ps.tree.nodi_counts(), nodi_before, strict=True)]
+        if any(formed):
+            hooks = ps.fx.hooked(ON_NODUS)
+            expected_nodus += sum(
+                sum(formed[:7]) if h.effect.colour == ANY else formed[h.effect.colour]
+                for h in hooks)
+        for e in s.events[mark:]:
+            if e[0] == EV_EFFECT:
+                eff = cat.effects(e[2], _advanced(s, e[1], e[2]))[e[3]]
+                if isinstance(eff, Triggered) and eff.trigger == ON_NODUS:
+                    actual_nodus += 1
+        for q in s.players:
+            assert q.tree.nodi_counts() == q.tree.slow_nodi()
+    assert actual_nodus == expected_nodus
+    for q in s.players:
+        check_tree(q.tree)
+
+
+def _advanced(s: DominationsState, player: int, source: int) -> bool:
+    tree = s.players[player].tree
+    for pos, card in tree.cards.items():
+        if card_source(s.catalog, card.id, pos) == source:
+            return card.advanced
+    return False
+
+
+@pytest.mark.rule("D-VOC-2")
+def test_on_produce_counts_the_turns_production_only() -> None:
+    """The running total of a turn equals what the mover's placements produced for them
+    (after vestigium is assigned, before limits), whatever they gained."""
+    for seed in range(6):
+        s = DominationsState.new(DominationsConfig(players=2, seed=seed))
+        bots = [DominationsRandomBot(seed=seed + i) for i in range(2)]
+        made = [0] * 6
+        turn = s.turn_number
+        while not s.is_terminal():
+            if s.turn_number != turn:
+                made = [0] * 6
+                turn = s.turn_number
+            mark = len(s.events)
+            mover = s.mover
+            in_growth = s.phase in (GROWTH, ASSIGN) and not s.stack
+            s.apply(bots[s.current_player()].act(s))
+            if in_growth and s.turn_number == turn:
+                for e in s.events[mark:]:
+                    if e[0] == EV_EFFECT:
+                        break  # what follows is gained, not produced
+                    if e[0] == EV_YIELDS:
+                        for y in e[1]:
+                            if y.player == mover and y.domain < 6:
+                                made[y.domain] += y.amount
+                    elif e[0] == EV_ASSIGN and e[1] == mover:
+                        made[e[2]] += 1
+                if s.phase not in (GROWTH, ASSIGN):
+                    assert s.produced == made

@@ -207,6 +207,8 @@ def parse(text: str, tile_index: Mapping[str, int] | None = None,
     if verb == "upgrade" and len(rest) == 1 and "," not in rest[0]:
         return Action(ADVANCE, _skill(rest[0], catalog))
     if verb == "acquire":
+        if len(rest) > 2:  # a position written with spaces, "(0, 1)"
+            rest = [rest[0], "".join(rest[1:])]
         if len(rest) != 2:
             raise ParseError("'acquire' needs a mastery copy and a tree position, "
                              "for example 'acquire T3a-2 0,1'")

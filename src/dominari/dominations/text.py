@@ -41,7 +41,7 @@ from dominari.dominations.engine import (
     EV_YIELDS,
     DominationsState,
 )
-from dominari.dominations.grid import Cell, Vertex
+from dominari.dominations.grid import Cell, Vertex, side_neighbour
 from dominari.dominations.notation import (
     link_text,
     tile_where,
@@ -160,7 +160,8 @@ def _card_line(state: DominationsState, ev: tuple[Any, ...], names: Sequence[str
     if kind == EV_MONUMENT_TILE:
         _, _, m, code = ev
         key, side = tile_where(code)
-        where = str(Vertex.from_key(key)) if side < 0 else str(Cell.from_key(key))
+        where = (str(Vertex.from_key(key)) if side < 0 else
+                 f"{Cell.from_key(key)} and {Cell.from_key(side_neighbour(key, side))}")
         return f"{who} places the tile of {state.data.monuments[m].name} on {where}"
     if kind == EV_PAY:
         return f"  {who} pays {ev[3]} {DOMAIN_NAMES[ev[2]]}"
