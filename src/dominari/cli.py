@@ -20,6 +20,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from rich import box
@@ -50,6 +51,7 @@ from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominations.render import state_svg
 from dominari.dominations.rules import Rules
 from dominari.dominations.text import event_lines
+from dominari.dominations.tree_render import tree_svg
 from dominari.dominion import events as G
 from dominari.dominion.cards import NAME
 from dominari.dominion.engine import DominionConfig, DominionState
@@ -203,6 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--turns", type=_non_negative, default=12, metavar="T",
                       help="turns to play, all players together (default 12)")
     show.add_argument("--svg", metavar="FILE", help="draw the board to this SVG file")
+    show.add_argument("--trees", metavar="DIR",
+                      help="draw each player's civilization tree to DIR/tree-<player>.svg")
+    show.add_argument("--monuments", metavar="IDS",
+                      help="the monuments in play, e.g. M01,M07 (default: drawn at random)")
     show.add_argument("--record", metavar="FILE", help="write the game record here")
     show.add_argument("--data", metavar="DIR",
                       help="a folder of corrected component files (see 'dominari data check')")
@@ -544,8 +550,19 @@ def cmd_show(args: argparse.Namespace) -> int:
         if path:
             check_writable_file(path)
     seed = args.seed if args.seed is not None else _random_seed()
+    monuments = tuple(m.strip() for m in args.monuments.split(",")) if args.monuments else ()
     config = DominationsConfig(players=args.players, seed=seed, rules=Rules.parse(args.rule),
-                               data=args.data)  # fmt: skip
+                               data=args.data, monuments=monuments)  # fmt: skip
+    names = config.player_names()
+    tree_files = []
+    if args.trees:
+        folder = Path(args.trees)
+        if folder.exists() and not folder.is_dir():
+            raise ConfigError(f"--trees {args.trees!r} is not a folder")
+        folder.mkdir(parents=True, exist_ok=True)
+        tree_files = [folder / f"tree-{name}.svg" for name in names]
+        for path_ in tree_files:
+            check_writable_file(str(path_))
     state = DominationsState.new(config)
     bots = [DominationsRandomBot(seed=bot_seed(seed, 0, p)) for p in range(args.players)]
     while not state.is_terminal() and state.turn_number <= args.turns:
@@ -556,9 +573,18 @@ def cmd_show(args: argparse.Namespace) -> int:
         for line in event_lines(state, state.events):
             console.print(Text(line, style="dim" if line.startswith("    ") else ""))
     console.print(dominations_table(state))
+    console.print(monuments_table(state))
+    for p in state.order:
+        console.print(Text(f"{names[p]}'s tree", style="bold"))
+        console.print(Text(state.players[p].tree.render_text()))
     if args.svg:
         write_text_atomic(args.svg, state_svg(state))
         console.print(f"Board drawn to {args.svg}", markup=False)
+    for p, path_ in enumerate(tree_files):
+        write_text_atomic(str(path_), tree_svg(state.players[p].tree, state.data,
+                                               title=f"{names[p]} — civilization tree",
+                                               player=p))
+        console.print(f"Tree of {names[p]} drawn to {path_}", markup=False)
     if args.record:
         write_json_atomic(args.record, state.record())
         console.print(f"Record written to {args.record}", markup=False)
@@ -566,7 +592,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def dominations_table(state: DominationsState) -> Table:
-    """Each player's board: VP, influence, city tokens, knowledge/limit per domain, hand."""
+    """Each player's board: VP, influence, city tokens, knowledge/limit per domain, tree
+    (mastery cards + level cards / complete nodi), hand."""
     names = state.config.player_names()
     where = "Game over" if state.is_terminal() else (
         f"Age {state.age}, turn {state.round + 1}: {names[state.mover]}, {state.phase_name} phase")
@@ -576,13 +603,35 @@ def dominations_table(state: DominationsState) -> Table:
         table.add_column(col, justify="right", no_wrap=True)
     for name in DOMAIN_NAMES:
         table.add_column(name[:4], justify="right", no_wrap=True)
+    table.add_column("Tree", no_wrap=True)
     table.add_column("Hand")
     for p in state.order:
         ps = state.players[p]
         know = [f"{k}/{lim}" for k, lim in zip(ps.knowledge, ps.limits(), strict=True)]
         hand = " ".join(state.data.tiles[t].id for t in ps.hand)
+        tree = ps.tree
+        cards = f"{tree.count_cards()}+{tree.count_cards(level_cards=True)}m/{tree.nodi_total()}"
         table.add_row(Text(names[p]), str(ps.vp), str(ps.influence), str(ps.tokens),
-                      *know, Text(hand))  # fmt: skip
+                      *know, cards, Text(hand))  # fmt: skip
+    return table
+
+
+def monuments_table(state: DominationsState) -> Table:
+    """The monuments in play: levels built, the next level's cost and VP, tile, controller."""
+    names = state.config.player_names()
+    cat = state.catalog
+    table = Table(title=Text("Monuments"), box=box.SIMPLE_HEAVY, pad_edge=False)
+    for col in ("Monument", "Shape", "Levels", "Next", "Cost", "VP", "Controller"):
+        table.add_column(col, no_wrap=True)
+    for m in state.monuments:
+        mon = state.data.monuments[m]
+        levels = cat.monument_levels[m]
+        taken = state.levels_taken[m]
+        nxt = cat.levels[levels[taken]] if taken < len(levels) else None
+        who = state.controller(m)
+        table.add_row(Text(f"{mon.id} {mon.name}"), mon.shape, f"{taken}/{len(levels)}",
+                      nxt.id if nxt else "-", str(nxt.cost) if nxt else "-",
+                      str(nxt.vp) if nxt else "-", Text(names[who] if who is not None else "-"))
     return table
 
 
