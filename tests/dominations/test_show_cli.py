@@ -95,3 +95,20 @@ def test_show_all_sides_and_four_players(tmp_path: Path,
                          "--turns", "200", "--rule", "connection=all-sides", "--no-log")
     assert code == 0, err
     assert "Game over" in out and "places" not in out
+
+
+def test_show_draws_trees_and_names_the_monuments(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "trees"
+    code, out, err = run(capsys, "show", "dominations", "--seed", "3", "--turns", "20",
+                         "--no-log", "--monuments", "M01,M07", "--trees", str(folder))
+    assert code == 0, err
+    assert "Pharos of Alexandria" in out and "P1's tree" in out and "@" in out
+    for name in ("P1", "P2"):
+        root = ET.parse(folder / f"tree-{name}.svg").getroot()
+        assert root.tag.endswith("svg")
+    code, _, err = run(capsys, "show", "dominations", "--monuments", "M99", "--no-log")
+    assert code == 2 and "unknown monument 'M99'" in err
+    (tmp_path / "afile").write_text("x")
+    code, _, err = run(capsys, "show", "dominations", "--trees", str(tmp_path / "afile"))
+    assert code == 2 and "is not a folder" in err
