@@ -1087,21 +1087,26 @@ class DominationsState(GameState):
         ps = self.players[p]
         cat = self.catalog
         know = ps.knowledge
-        owned = self._owned_skills(p)
+        best = [0] * 6  # the highest mastery value per domain in the tree (D-DEV-3)
+        owned = set()
+        for _, card in ps.tree.mastery_cards():
+            owned.add(cat.copy_skill[cat.copy_code[card.id]])
+            if card.domain is not None and card.value > best[card.domain]:
+                best[card.domain] = card.value
         discount = self.cost_reduction(p, "acq")
         taken = self.taken
-        tree = ps.tree
-        out: list[Action] = []
+        codes: list[int] = []
         for s, skill in enumerate(cat.skills):
             if s in owned or know[skill.domain] < skill.cost - discount:
                 continue
-            if not self._has_prerequisite(p, s):
+            pre = skill.prerequisite
+            if pre is not None and best[pre.domain] < pre.value:
                 continue
-            for code in cat.skill_copies[s]:
-                if taken[code] < 0:
-                    out.extend(Action(ACQUIRE, code, col, row)
-                               for col, row in tree.legal_positions(cat.copy_sides[code]))
-        return out
+            codes.extend(c for c in cat.skill_copies[s] if taken[c] < 0)
+        sides = cat.copy_sides
+        fits = ps.tree.positions_for([sides[c] for c in codes])
+        return [Action(ACQUIRE, code, col, row)
+                for code, positions in zip(codes, fits, strict=True) for col, row in positions]
 
     def _advances(self) -> list[Action]:
         p = self.mover

@@ -303,6 +303,18 @@ class Tree:
         return sorted(p for p, (f0, f1, f2, f3) in self._open.items()
                       if top >> f0 & right >> f1 & bottom >> f2 & left >> f3 & 1)  # fmt: skip
 
+    def positions_for(self, cards: Sequence[Sequence[int]]) -> list[list[Pos]]:
+        """:meth:`legal_positions` of several cards at once, in the same order (one pass of
+        set-up; the halves are trusted to be valid codes, as loaded data are)."""
+        m = self._mask
+        opens = sorted(self._open.items())
+        out = []
+        for sides in cards:
+            top, right, bottom, left = m[sides[0]], m[sides[1]], m[sides[2]], m[sides[3]]
+            out.append([p for p, (f0, f1, f2, f3) in opens
+                        if top >> f0 & right >> f1 & bottom >> f2 & left >> f3 & 1])
+        return out
+
     def can_place(self, sides: Sequence[int]) -> bool:
         """Whether the card has at least one legal position (faster than listing them)."""
         m = self._mask
