@@ -1563,9 +1563,25 @@ class DominationsState(GameState):
             "monuments": monuments,
             "mastery_supply": [cat.copy_ids[c] for c in range(len(cat.copy_ids))
                                if self.taken[c] < 0],
+            "pending": self._pending_view(),
             "legal_actions": ([self.format_action(a) for a in self.legal_actions()]
                               if player is not None and player == current else []),
         }
+
+    def _pending_view(self) -> dict[str, Any] | None:
+        """The decision waiting on the stack, in words the web app can show."""
+        if not self.stack or self.phase == OVER:
+            return None
+        top = self.stack[-1]
+        kind = top[0]
+        out: dict[str, Any] = {"kind": DECISION_NAMES[kind], "player": top[1]}
+        if kind == F_EFFECTS:
+            out["effects"] = [{"card": self.catalog.source_id(d.source),
+                               "name": self.catalog.source_name(d.source), "slot": d.slot}
+                              for d in top[2]]
+        else:
+            out["left"] = top[2]
+        return out
 
     def record(self) -> dict[str, Any]:
         cfg = self.config.to_json()
