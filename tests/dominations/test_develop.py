@@ -269,3 +269,41 @@ def test_card_notation_round_trips_and_errors_are_clear() -> None:
                      ("acquire T3a-1 0;1", "not a tree position")):
         with pytest.raises(ParseError, match=why):
             s.parse_action(bad)
+
+
+@pytest.mark.rule("D-AGE-7", "D-VOC-3")
+def test_domination_cards_go_to_the_most_knowledge_ties_to_initiative() -> None:
+    s = new(players=3, seed=12)
+    first, second, third = s.order
+    pass_turns(s, 14)
+    assert s.round == 4 and s.seat == 2
+    s.players[first].knowledge = [3, 0, 0, 2, 0, 0]
+    s.players[second].knowledge = [3, 4, 0, 0, 0, 0]   # ties Trade with the first player
+    s.players[third].knowledge = [0, 0, 0, 1, 6, 0]
+    vp = [ps.vp for ps in s.players]
+    knowledge = {p: s.players[p].knowledge.copy() for p in s.order}
+    to_develop(s)
+    for p in s.order:  # the third player's last turn produced something: put it back
+        s.players[p].knowledge = knowledge[p]
+    do(s, "pass")
+    assert s.age == 2
+    assert s.roles == [first, second, -1, first, third, -1]  # nobody had Art or Religion
+    roles = s.data.roles
+    gained = [s.players[p].vp - vp[p] for p in range(3)]
+    assert gained[first] == roles[T].vp + roles[S].vp == 3 + 2
+    assert gained[second] == roles[C].vp == 1
+    assert gained[third] == roles[G].vp == 6  # the Governor is worth 6 with 3 players
+
+
+@pytest.mark.rule("D-AGE-7")
+def test_the_governor_is_worth_nothing_with_two_players() -> None:
+    s = new(seed=13)
+    pass_turns(s, 9)
+    last = s.mover
+    to_develop(s)
+    for ps in s.players:
+        ps.knowledge = [0] * 6
+    s.players[last].knowledge[G] = 2
+    vp = s.players[last].vp
+    do(s, "pass")
+    assert s.roles[G] == last and s.players[last].vp == vp

@@ -258,7 +258,7 @@ def test_city_cost_reductions_stop_at_zero() -> None:
     assert ps.knowledge[C] == 2  # free, and nothing given back
 
 
-@pytest.mark.rule("D-FLOW-3")
+@pytest.mark.rule("D-FLOW-3", "D-DEV-9")
 def test_campfire_exchange_in_ones_own_turn() -> None:
     s = new(seed=12)
     p = s.mover
