@@ -4,6 +4,8 @@ Gardens."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pytest
 
 from dominari.core.errors import IllegalActionError
@@ -19,6 +21,7 @@ from dominari.dominations.grid import Cell, Vertex
 from dominari.dominations.notation import EXCHANGE, PAY
 from dominari.dominations.notation import MONUMENT as MONUMENT_ACTION
 from dominari.dominations.production import RESOURCE
+from dominari.dominations.render import state_svg
 
 from .helpers import A, C, R, T, do, give, grant, new, other_turn
 
@@ -240,3 +243,18 @@ def test_a_level_card_needs_a_place_in_the_tree() -> None:
     to_build(s)
     s.players[p].knowledge = [9, 0, 0, 0, 0, 0]
     assert not [a for a in s.legal_actions() if a.kind == MONUMENT_ACTION]
+
+
+def test_the_board_picture_names_the_monument_on_its_cells() -> None:
+    s = new(seed=9, monuments=("M01", "M07"))
+    p = s.mover
+    land(s, "2,0", T, owner=p)
+    to_build(s)
+    s.players[p].knowledge = [5, 0, 0, 0, 0, 0]
+    do(s, monument_text(s, PHAROS, "on 3,0 4,0"))
+    root = ET.fromstring(state_svg(s))
+    cells = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+             if g.get("data-monument") == "M01"]
+    assert sorted(g.get("data-cell") for g in cells) == ["3,0", "4,0"]
+    titles = [g.find("{http://www.w3.org/2000/svg}title") for g in cells]
+    assert all(t is not None and "Pharos of Alexandria" in (t.text or "") for t in titles)

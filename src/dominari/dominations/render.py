@@ -26,7 +26,7 @@ score, knowledge and reserve limits.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
@@ -197,14 +197,14 @@ class _Box:
 
 
 def _cell_title(board: Board, key: int, tile_ids: Sequence[str],
-                player_names: Sequence[str]) -> str:
+                player_names: Sequence[str], monument: str | None = None) -> str:
     """Hover text, e.g. ``2,0 — L07 (r1): settlement Trade; corners T T S; city of P2, level 2``."""
     kind = board.kind[key]
     corners = " ".join(_letter(c) if c >= 0 else "–" for c in board.colours[key])
     if kind == CRADLE:
         head = "cradle"
     elif kind == MONUMENT:
-        head = "monument"
+        head = f"monument {monument}" if monument else "monument"
     else:
         tile = board.tile.get(key)
         if tile is None:
@@ -250,14 +250,15 @@ def _city_marker(cx: float, cy: float, owner: int, level: int, domain: int) -> s
 
 
 def _cell_group(board: Board, key: int, tile_ids: Sequence[str],
-                player_names: Sequence[str]) -> list[str]:
+                player_names: Sequence[str], monument: str | None = None) -> list[str]:
     kind = board.kind[key]
     pts = _corners(key)
     centre = _centroid(pts)
     kind_name = {CRADLE: "cradle", LAND: "land", MONUMENT: "monument"}.get(kind, "other")
     fill = {CRADLE: _CRADLE_FILL, MONUMENT: _MONUMENT_FILL}.get(kind, _LAND_FILL)
-    title = _cell_title(board, key, tile_ids, player_names)
-    out = [f'<g class="cell {kind_name}" data-cell="{Cell.from_key(key)}">',
+    title = _cell_title(board, key, tile_ids, player_names, monument)
+    extra = f" data-monument={quoteattr(monument.split()[0])}" if monument else ""
+    out = [f'<g class="cell {kind_name}" data-cell="{Cell.from_key(key)}"{extra}>',
            f"<title>{escape(title)}</title>",
            f'<polygon class="tri" points="{_points(pts)}" fill="{fill}" '
            f'stroke="{_CELL_EDGE}" stroke-width="{_num(SCALE * 0.02)}" '
@@ -276,6 +277,9 @@ def _cell_group(board: Board, key: int, tile_ids: Sequence[str],
         out.append(_dot(x, y, SCALE * 0.075, code, "resource"))
     if key in board.settlement:
         out.append(_dot(centre[0], centre[1], SCALE * 0.2, board.settlement[key], "settlement"))
+    if monument:
+        out.append(_text(centre[0], centre[1] + SCALE * 0.05, monument.split()[0], SCALE * 0.16,
+                         _DARK, weight="bold", cls="monument-label"))
     if key in board.city_owner and key in board.settlement:
         out.append(_city_marker(centre[0], centre[1], board.city_owner[key],
                                 board.city_level.get(key, 1), board.settlement[key]))
@@ -323,7 +327,8 @@ def _circle_monument(vertex: int, monument: int, monument_ids: Sequence[str]) ->
 
 def _board_body(board: Board, tile_ids: Sequence[str], player_names: Sequence[str],
                 highlight: Iterable[int], show_frontier: bool,
-                monument_ids: Sequence[str]) -> tuple[list[str], _Box]:
+                monument_ids: Sequence[str], monument_cells: Mapping[int, str] | None = None,
+                ) -> tuple[list[str], _Box]:
     """The board's elements and their bounding box (in board coordinates)."""
     box = _Box()
     out: list[str] = []
@@ -342,7 +347,8 @@ def _board_body(board: Board, tile_ids: Sequence[str], player_names: Sequence[st
         out.append("</g>")
     out.append('<g class="cells">')
     for key in board.order:
-        out.extend(_cell_group(board, key, tile_ids, player_names))
+        out.extend(_cell_group(board, key, tile_ids, player_names,
+                               (monument_cells or {}).get(key)))
     out.append("</g>")
     if any(board.kind.get(cell.key) == CRADLE for cell in CRADLE_CELLS):
         x, y = _svg_point(CENTRE.key)
@@ -392,17 +398,19 @@ def board_svg(
     show_frontier: bool = False,
     title: str | None = None,
     monument_ids: Sequence[str] = (),
+    monument_cells: Mapping[int, str] | None = None,
 ) -> str:
     """The board as a standalone SVG document (a pure function of its arguments).
 
     ``tile_ids`` names land tiles by index (``"L07"``) and ``player_names`` city
-    owners (default ``P1``…); ``monument_ids`` names circle monuments by index.
+    owners (default ``P1``…); ``monument_ids`` names circle monuments by index and
+    ``monument_cells`` the cells of diamond monuments (``{cell key: "M01 Pharos …"}``).
     ``highlight`` is a collection of cell keys to outline in dashed gold,
     ``show_frontier`` outlines every empty cell where a land tile may go, and
     ``title`` becomes the document's title and a heading above the board.
     """
     body, box = _board_body(board, tile_ids, player_names, highlight, show_frontier,
-                            monument_ids)
+                            monument_ids, monument_cells)
     x0, y0 = box.x0 - MARGIN, box.y0 - MARGIN
     width, height = box.x1 - box.x0 + 2 * MARGIN, box.y1 - box.y0 + 2 * MARGIN
     if title is not None:
@@ -462,7 +470,10 @@ def state_svg(state: DominationsState) -> str:
     """
     names = state.config.player_names()
     monument_ids = tuple(m.id for m in state.data.monuments)
-    body, box = _board_body(state.board, state.tile_ids, names, (), False, monument_ids)
+    monument_cells = {key: f"{state.data.monuments[m].id} {state.data.monuments[m].name}"
+                      for m, placed in state.placed.items() for key in placed.cells}
+    body, box = _board_body(state.board, state.tile_ids, names, (), False, monument_ids,
+                            monument_cells)
     board_x0, board_y0 = box.x0 - MARGIN, box.y0 - MARGIN
     board_w = box.x1 - box.x0 + 2 * MARGIN
     board_h = box.y1 - box.y0 + 2 * MARGIN
