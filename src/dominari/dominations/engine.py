@@ -54,6 +54,7 @@ from dominari.dominations.data import (
     DOMAINS,
     GameData,
     LevelDef,
+    Triggered,
     default_data,
     load_data,
 )
@@ -1052,8 +1053,8 @@ class DominationsState(GameState):
         nodi its placement formed, as simultaneous effects (D-DEV-6)."""
         dues: list[Due] = []
         for index, eff in enumerate(self.catalog.effects(source, advanced)):
-            if getattr(eff, "trigger", None) == IMMEDIATE:
-                dues.append(Due(source, index, eff))  # type: ignore[arg-type]
+            if isinstance(eff, Triggered) and eff.trigger == IMMEDIATE:
+                dues.append(Due(source, index, eff))
         if formed:
             for h in self.players[p].fx.hooked(ON_NODUS):
                 colour = h.effect.colour
