@@ -22,11 +22,12 @@ RULE_ID = re.compile(r"\b[ND]-[A-Z0-9-]*[A-Z0-9]")
 MARKER = re.compile(r"\brule\(([^)]*)\)")
 
 DOMINATIONS_BUILT = re.compile(
-    r"^D-(GROW-\d+|BUILD-\d+|DEV-\d+|FLOW-[35]|VOC-[1-3]|SET-[1146]|AGE-[279]|ADJ-[12]"
+    r"^D-(GROW-\d+|BUILD-\d+|DEV-\d+|FLOW-[35]|VOC-[1-3]|SET-[1146]|AGE-[2-79]|ADJ-[12]"
     r"|FAQ-[1-3])$"
 )
 """Rules of the parts built so far: board, growth, cities, exchange (issue 3); the tree,
-mastery cards, effects, monuments, end-of-age effects and domination cards (issue 4)."""
+mastery cards, effects, monuments, end-of-age effects and domination cards (issue 4); the
+influence step (issue 5)."""
 
 
 def _spec(name: str) -> Path | None:

@@ -136,6 +136,8 @@ def recompile(s: DominationsState, player: int) -> None:
 def to_develop(s: DominationsState) -> None:
     """From the growth phase: place the first legal tile, Trade for any vestigium, pass the
     build phase; the mover is then in the develop phase."""
+    while s.stack:  # start-of-turn questions first
+        s.apply(next(a for a in s.legal_actions() if a.kind != EXCHANGE))
     s.apply(s.placements()[0])
     assign_all(s)
     while s.stack:  # effects of the placement

@@ -143,18 +143,17 @@ def test_trees_nodi_and_triggers_in_random_games(seed: int, players: int) -> Non
     expected_nodus = 0
     actual_nodus = 0
     while not s.is_terminal():
-        p = s.mover
-        ps = s.players[p]
-        nodi_before = ps.tree.nodi_counts()
+        nodi_before = [q.tree.nodi_counts() for q in s.players]
         action = bots[s.current_player()].act(s)
         mark = len(s.events)
         s.apply(action)
-        formed = [a - b for a, b in zip(ps.tree.nodi_counts(), nodi_before, strict=True)]
-        if any(formed):
-            hooks = ps.fx.hooked(ON_NODUS)
-            expected_nodus += sum(
-                sum(formed[:7]) if h.effect.colour == ANY else formed[h.effect.colour]
-                for h in hooks)
+        for q, before in zip(s.players, nodi_before, strict=True):
+            # the mover's cards, or the influence leader's copy at the end of an age
+            formed = [a - b for a, b in zip(q.tree.nodi_counts(), before, strict=True)]
+            if any(formed):
+                expected_nodus += sum(
+                    sum(formed[:7]) if h.effect.colour == ANY else formed[h.effect.colour]
+                    for h in q.fx.hooked(ON_NODUS))
         for e in s.events[mark:]:
             if e[0] == EV_EFFECT:
                 eff = cat.effects(e[2], _advanced(s, e[1], e[2]))[e[3]]

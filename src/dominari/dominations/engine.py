@@ -8,10 +8,11 @@ mastery card acquired or upgraded). Card effects (data spec §2) fire from
 decisions: when several are due at once and their order matters their owner
 chooses it (D-FLOW-5), vestigium knowledge gained is split unit by unit
 (D-VOC-1), and a monument level paid in any mix of domains is paid in
-steps. At the end of an age, end-of-age effects resolve, the domination
-cards are handed out (D-AGE-7) and knowledge resets while hands refill
-(D-AGE-9); the influence step, role effects, setup drafts and final scoring
-arrive with the whole-game issue and extend this same loop.
+steps. At the end of an age, end-of-age effects resolve, the influence
+leader may copy a card and everyone scores their influence (D-AGE-3 … 6),
+the domination cards are handed out (D-AGE-7) and knowledge resets while
+hands refill (D-AGE-9); role effects, setup drafts and final scoring arrive
+with the rest of the whole-game issue and extend this same loop.
 
 >>> s = DominationsState.new(DominationsConfig(players=2, seed=5))
 >>> s.current_player() in (0, 1), s.phase_name
@@ -95,6 +96,8 @@ from dominari.dominations.notation import (
     ADVANCE,
     AS_DOMAIN,
     CITY,
+    COPY,
+    COPY_ADVANCE,
     EXCHANGE,
     LINK_UNSPECIFIED,
     MONUMENT,
@@ -156,7 +159,9 @@ F_PAY = 2
 """``[F_PAY, player, left to pay]``: a monument level's cost, any mix of domains."""
 F_STEP = 3
 """``[F_STEP, step, args…]``: what the engine does once the frames above it are done."""
-DECISION_NAMES = ("order effects", "vestigium", "pay")
+F_COPY = 4
+"""``[F_COPY, player]``: the influence leader may copy a mastery card (D-AGE-3, D-AGE-4)."""
+DECISION_NAMES = ("order effects", "vestigium", "pay", "step", "copy")
 
 # Steps
 S_GROWTH = 0
@@ -168,10 +173,14 @@ S_DOMINANCE = 5
 S_ROLES = 6
 S_NEXT_AGE = 7
 S_START_TURN = 8
+S_INFLUENCE = 9
+S_INFLUENCE_VP = 10
 
 # VP sources (the outcome's breakdown)
-VP_SOURCES = ("mastery", "monuments", "roles", "overflow")
-VP_MASTERY, VP_MONUMENTS, VP_ROLES, VP_OVERFLOW = range(4)
+VP_SOURCES = ("mastery", "monuments", "roles", "overflow", "influence")
+VP_MASTERY, VP_MONUMENTS, VP_ROLES, VP_OVERFLOW, VP_INFLUENCE = range(5)
+COPY_VALUES = ((12, 3), (22, 6))
+"""Influence up to 12 copies value 3 only, up to 22 values 3 and 6, more any (D-AGE-3)."""
 
 # Log events (tuples; first item the kind)
 EV_TURN = 0  # (EV_TURN, player, age, turn in age)
@@ -196,6 +205,8 @@ EV_VP = 18  # (EV_VP, player, amount, source code or -1, vp source kind)
 EV_INFLUENCE = 19  # (EV_INFLUENCE, player, amount, source code or -1)
 EV_REWARD = 20  # (EV_REWARD, player, vp, monument index, cell key)
 EV_ROLE = 21  # (EV_ROLE, player, domain, vp)
+EV_COPY = 22  # (EV_COPY, player, copy code or -1, skill index, position or None, vp)
+EV_INFLUENCE_VP = 23  # (EV_INFLUENCE_VP, player, vp)
 
 
 @dataclass(frozen=True)
@@ -532,6 +543,8 @@ class DominationsState(GameState):
         kind = top[0]
         if kind == F_GAIN:
             return [Action(AS_DOMAIN, d) for d in range(6)]
+        if kind == F_COPY:
+            return [PASS_ACTION, *self._copy_options(top[1])]
         if kind == F_PAY:
             know = self.players[top[1]].knowledge
             left = top[2]
@@ -663,6 +676,8 @@ class DominationsState(GameState):
             top[2] -= 1
             self._log(EV_ASSIGN, top[1], action.a)
             self._add(top[1], action.a, 1)
+        elif kind == F_COPY:
+            self._copy(top[1], action)
         elif kind == F_PAY:
             if action.kind != PAY:
                 raise IllegalActionError(
@@ -1244,6 +1259,8 @@ class DominationsState(GameState):
                     stack.pop()
                 else:
                     return
+            elif kind == F_COPY:
+                return
             elif kind == F_PAY:
                 left = top[2]
                 know = self.players[top[1]].knowledge
@@ -1282,6 +1299,10 @@ class DominationsState(GameState):
             self._next_age()
         elif step == S_START_TURN:
             self._start_turn()
+        elif step == S_INFLUENCE:
+            self._influence()
+        elif step == S_INFLUENCE_VP:
+            self._influence_vp()
         else:  # pragma: no cover
             raise AssertionError(f"unknown step {step}")
 
@@ -1351,13 +1372,103 @@ class DominationsState(GameState):
         self._start_turn()
 
     def _end_age(self) -> None:
-        """D-AGE-1 in order, as far as this engine goes: end-of-age effects (D-AGE-2), the
+        """D-AGE-1 in order: end-of-age effects (D-AGE-2), influence (D-AGE-3 … D-AGE-6), the
         domination cards (D-AGE-7), then reset and refill (D-AGE-9) or the end of the game."""
         self._log(EV_AGE_END, self.age)
         self._enter(AGE_END)
         self.stack.append([F_STEP, S_NEXT_AGE])
         self.stack.append([F_STEP, S_DOMINANCE])
+        self.stack.append([F_STEP, S_INFLUENCE])
         self._due_all(END_OF_AGE, self.order)
+
+    def influence_leader(self) -> int:
+        """The player with the most influence, ties to initiative (D-AGE-3, D-VOC-3)."""
+        return max(self.order, key=lambda p: (self.players[p].influence, -self.order.index(p)))
+
+    def _influence(self) -> None:
+        """D-AGE-3: the leader may copy a card (a decision, skipped when nothing can be
+        copied, rules §13.9); then everyone gains VP equal to their influence (D-AGE-6)."""
+        self.stack.append([F_STEP, S_INFLUENCE_VP])
+        leader = self.influence_leader()
+        if self._copy_options(leader):
+            self.stack.append([F_COPY, leader])
+
+    def _influence_vp(self) -> None:
+        for p in self.order:
+            vp = self.players[p].influence
+            self._log(EV_INFLUENCE_VP, p, vp)
+            if vp:
+                self._gain_vp(p, vp, -1, VP_INFLUENCE)
+
+    def _copy_options(self, p: int) -> list[Action]:
+        """What the influence leader may copy (D-AGE-3, D-AGE-4), by the value limit of their
+        influence: a free copy of a skill another player holds and they lack, placed by tree
+        rules; or, where another's card is advanced and theirs basic, turning theirs."""
+        cat = self.catalog
+        influence = self.players[p].influence
+        limit = next((v for top, v in COPY_VALUES if influence <= top), 9)
+        mine: dict[int, bool] = {}
+        for _, card in self.players[p].tree.mastery_cards():
+            mine[cat.copy_skill[cat.copy_code[card.id]]] = card.advanced
+        theirs: dict[int, bool] = {}
+        for q, ps in enumerate(self.players):
+            if q == p:
+                continue
+            for _, card in ps.tree.mastery_cards():
+                s = cat.copy_skill[cat.copy_code[card.id]]
+                if cat.skills[s].cost <= limit:
+                    theirs[s] = theirs.get(s, False) or card.advanced
+        codes = [c for s in sorted(theirs) if s not in mine
+                 for c in cat.skill_copies[s] if self.taken[c] < 0]
+        fits = self.players[p].tree.positions_for([cat.copy_sides[c] for c in codes])
+        out = [Action(COPY, code, col, row)
+               for code, positions in zip(codes, fits, strict=True) for col, row in positions]
+        out.extend(Action(COPY_ADVANCE, s) for s in sorted(theirs)
+                   if theirs[s] and mine.get(s) is False)
+        return out
+
+    def _copy(self, p: int, action: Action) -> None:
+        names = self.config.player_names()
+        if action.kind == PASS:
+            self.stack.pop()
+            self._log(EV_COPY, p, -1, -1, None, 0)
+            return
+        if action.kind not in (COPY, COPY_ADVANCE):
+            raise IllegalActionError(
+                f"{names[p]} leads in influence and may copy a mastery card another player has "
+                "('copy T3a-2 0,1', 'copy upgrade T3a') or 'pass' (D-AGE-3)")
+        if action not in self._copy_options(p):
+            raise IllegalActionError(
+                f"{self.format_action(action)!r} cannot be copied: the skill must be in another "
+                "player's tree, within the value your influence allows (12 or less: 3; 13–22: "
+                "3 or 6; 23 or more: any), not yet yours (or yours basic where theirs is "
+                "advanced), with a free copy that fits your tree (D-AGE-3, D-AGE-4)")
+        self.stack.pop()
+        cat = self.catalog
+        ps = self.players[p]
+        if action.kind == COPY:
+            code, pos = action.a, (action.b, action.c)
+            s = cat.copy_skill[code]
+            skill = cat.skills[s]
+            formed = ps.tree.place(pos, cat.copy_ids[code], cat.copy_sides[code],
+                                   domain=skill.domain, value=skill.cost)
+            self.taken[code] = p
+            ps.fx = compile_effects(ps.tree, cat)
+            self._log(EV_COPY, p, code, s, pos, skill.vp_acquire)
+            if skill.vp_acquire:
+                self._gain_vp(p, skill.vp_acquire, s, VP_MASTERY)
+            self._card_effects(p, s, False, formed)  # D-AGE-5
+        else:
+            s = action.a
+            skill = cat.skills[s]
+            pos = next(q for q, c in ps.tree.mastery_cards()
+                       if cat.copy_skill[cat.copy_code[c.id]] == s)
+            ps.tree.upgrade(pos)
+            ps.fx = compile_effects(ps.tree, cat)
+            self._log(EV_COPY, p, -1, s, pos, skill.vp_upgrade)
+            if skill.vp_upgrade:
+                self._gain_vp(p, skill.vp_upgrade, s, VP_MASTERY)
+            self._card_effects(p, s, True, ())
 
     def _dominance(self) -> None:
         """``when_dominance_determined`` effects of all players, before the comparison."""
@@ -1576,7 +1687,9 @@ class DominationsState(GameState):
         top = self.stack[-1]
         kind = top[0]
         out: dict[str, Any] = {"kind": DECISION_NAMES[kind], "player": top[1]}
-        if kind == F_EFFECTS:
+        if kind == F_COPY:
+            out["influence"] = self.players[top[1]].influence
+        elif kind == F_EFFECTS:
             out["effects"] = [{"card": self.catalog.source_id(d.source),
                                "name": self.catalog.source_name(d.source), "slot": d.slot}
                               for d in top[2]]

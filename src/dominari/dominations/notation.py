@@ -18,6 +18,9 @@ notation                         meaning
 ``pay 3 T``                      pay 3 Trade of a monument level's cost (any mix of domains)
 ``acquire T3a-2 0,1``            acquire mastery copy T3a-2, placed at tree position 0,1
 ``upgrade T3a``                  turn your Caravans card to its advanced side (D-DEV-5)
+``copy T3a-2 0,1``               end of age: the influence leader copies a skill another player
+                                 holds, free (D-AGE-3); ``copy upgrade T3a`` turns their own
+                                 card advanced instead (D-AGE-4); ``pass`` copies nothing
 ``resolve T3a``                  of several effects due at once, resolve this card's next
                                  (``resolve M01-L5``; ``resolve T3a/2`` for its 2nd effect)
 ``exchange T C``                 campfire exchange: pay 2 Trade, gain 1 Craft
@@ -64,6 +67,10 @@ ACQUIRE = 8
 ADVANCE = 9
 """``upgrade T3a``: a mastery card to its advanced side (``UPGRADE`` is the city's)."""
 RESOLVE = 10
+COPY = 11
+"""``copy T3a-2 0,1``: the influence leader copies a skill another player has (D-AGE-3)."""
+COPY_ADVANCE = 12
+"""``copy upgrade T3a``: … or turns their own basic card advanced, as another's is (D-AGE-4)."""
 
 NO_TILE = -1
 """``MONUMENT`` field ``d`` when the monument tile is not placed by this action."""
@@ -88,7 +95,8 @@ class Action(NamedTuple):
     - ``ACQUIRE``: ``a`` copy code (:class:`~dominari.dominations.cards.Catalog`),
       ``b``/``c`` tree column/row;
     - ``ADVANCE``: ``a`` skill index;
-    - ``RESOLVE``: ``a`` effect source code, ``b`` the effect's index on its side.
+    - ``RESOLVE``: ``a`` effect source code, ``b`` the effect's index on its side;
+    - ``COPY``: as ``ACQUIRE``; ``COPY_ADVANCE``: ``a`` skill index.
     """
 
     kind: int
@@ -168,6 +176,10 @@ def format_action(action: Action, tile_ids: Sequence[str], catalog: Catalog | No
         return f"acquire {catalog.copy_ids[action.a]} {format_position((action.b, action.c))}"
     if kind == ADVANCE:
         return f"upgrade {catalog.skills[action.a].id}"
+    if kind == COPY:
+        return f"copy {catalog.copy_ids[action.a]} {format_position((action.b, action.c))}"
+    if kind == COPY_ADVANCE:
+        return f"copy upgrade {catalog.skills[action.a].id}"
     if kind == RESOLVE:
         name = catalog.source_id(action.a)
         return f"resolve {name}" if action.b == 0 else f"resolve {name}/{action.b + 1}"
@@ -185,7 +197,7 @@ def format_action(action: Action, tile_ids: Sequence[str], catalog: Catalog | No
 
 _VERBS = ("a placement (e.g. 'L07 2,0 r1 via 1,0'), 'city x,y', 'upgrade x,y', "
           "'monument M01 0,1 …', 'pay 3 T', 'acquire T3a-2 0,1', 'upgrade T3a', "
-          "'resolve T3a', 'exchange T C', 'vestigium T' or 'pass'")
+          "'resolve T3a', 'copy T3a-2 0,1', 'exchange T C', 'vestigium T' or 'pass'")
 
 
 def parse(text: str, tile_index: Mapping[str, int] | None = None,
@@ -219,6 +231,21 @@ def parse(text: str, tile_index: Mapping[str, int] | None = None,
                              "its copy number, for example 'T3a-2'")
         col, row = parse_position(rest[1])
         return Action(ACQUIRE, code, col, row)
+    if verb == "copy":
+        if len(rest) == 2 and rest[0].lower() == "upgrade":
+            return Action(COPY_ADVANCE, _skill(rest[1], catalog))
+        if len(rest) > 2:
+            rest = [rest[0], "".join(rest[1:])]
+        if len(rest) != 2:
+            raise ParseError("'copy' needs a mastery copy and a tree position ('copy T3a-2 0,1') "
+                             "or 'copy upgrade T3a'")
+        cat = _need(catalog)
+        code = cat.copy_code.get(rest[0].upper())
+        if code is None:
+            raise ParseError(f"unknown mastery card copy {rest[0]!r}: a copy is a skill id and "
+                             "its copy number, for example 'T3a-2'")
+        col, row = parse_position(rest[1])
+        return Action(COPY, code, col, row)
     if verb == "resolve":
         if len(rest) != 1:
             raise ParseError("'resolve' needs the card whose effect resolves next, "

@@ -22,11 +22,13 @@ from dominari.dominations.engine import (
     EV_AGE_END,
     EV_ASSIGN,
     EV_CITY,
+    EV_COPY,
     EV_DRAW,
     EV_EFFECT,
     EV_EXCHANGE,
     EV_GAME_END,
     EV_INFLUENCE,
+    EV_INFLUENCE_VP,
     EV_KNOWLEDGE,
     EV_LEVEL,
     EV_MONUMENT_TILE,
@@ -175,6 +177,16 @@ def _card_line(state: DominationsState, ev: tuple[Any, ...], names: Sequence[str
         _, _, vp, m, key = ev
         return (f"  {who} +{vp} VP: reward of {state.data.monuments[m].name} for the city on "
                 f"{Cell.from_key(key)}")
+    if kind == EV_COPY:
+        _, _, code, s, pos, vp = ev
+        if s < 0:
+            return f"{who} leads in influence and copies nothing"
+        skill = cat.skills[s]
+        what = (f"copies {skill.name} ({cat.copy_ids[code]}) to {format_position(pos)}"
+                if code >= 0 else f"turns their {skill.name} advanced, as another's is")
+        return f"{who} leads in influence and {what}" + (f", +{vp} VP" if vp else "")
+    if kind == EV_INFLUENCE_VP:
+        return f"{who} +{ev[2]} VP for their influence"
     if kind == EV_ROLE:
         _, _, d, vp = ev
         return f"{who} takes the {state.data.roles[d].name} ({DOMAIN_NAMES[d]})" + (
