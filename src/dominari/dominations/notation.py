@@ -219,33 +219,13 @@ def parse(text: str, tile_index: Mapping[str, int] | None = None,
     if verb == "upgrade" and len(rest) == 1 and "," not in rest[0]:
         return Action(ADVANCE, _skill(rest[0], catalog))
     if verb == "acquire":
-        if len(rest) > 2:  # a position written with spaces, "(0, 1)"
-            rest = [rest[0], "".join(rest[1:])]
-        if len(rest) != 2:
-            raise ParseError("'acquire' needs a mastery copy and a tree position, "
-                             "for example 'acquire T3a-2 0,1'")
-        cat = _need(catalog)
-        code = cat.copy_code.get(rest[0].upper())
-        if code is None:
-            raise ParseError(f"unknown mastery card copy {rest[0]!r}: a copy is a skill id and "
-                             "its copy number, for example 'T3a-2'")
-        col, row = parse_position(rest[1])
-        return Action(ACQUIRE, code, col, row)
+        return _copy_at(ACQUIRE, rest, catalog, "'acquire' needs a mastery copy and a tree "
+                        "position, for example 'acquire T3a-2 0,1'")
     if verb == "copy":
         if len(rest) == 2 and rest[0].lower() == "upgrade":
             return Action(COPY_ADVANCE, _skill(rest[1], catalog))
-        if len(rest) > 2:
-            rest = [rest[0], "".join(rest[1:])]
-        if len(rest) != 2:
-            raise ParseError("'copy' needs a mastery copy and a tree position ('copy T3a-2 0,1') "
-                             "or 'copy upgrade T3a'")
-        cat = _need(catalog)
-        code = cat.copy_code.get(rest[0].upper())
-        if code is None:
-            raise ParseError(f"unknown mastery card copy {rest[0]!r}: a copy is a skill id and "
-                             "its copy number, for example 'T3a-2'")
-        col, row = parse_position(rest[1])
-        return Action(COPY, code, col, row)
+        return _copy_at(COPY, rest, catalog, "'copy' needs a mastery copy and a tree position "
+                        "('copy T3a-2 0,1') or 'copy upgrade T3a'")
     if verb == "resolve":
         if len(rest) != 1:
             raise ParseError("'resolve' needs the card whose effect resolves next, "
@@ -279,6 +259,20 @@ def _need(catalog: Catalog | None) -> Catalog:
     if catalog is None:
         raise ParseError("card and monument actions can only be read in a game")
     return catalog
+
+
+def _copy_at(kind: int, rest: list[str], catalog: Catalog | None, usage: str) -> Action:
+    """``<copy id> <position>`` for ``acquire`` and ``copy``."""
+    if len(rest) > 2:  # a position written with spaces, "(0, 1)"
+        rest = [rest[0], "".join(rest[1:])]
+    if len(rest) != 2:
+        raise ParseError(usage)
+    code = _need(catalog).copy_code.get(rest[0].upper())
+    if code is None:
+        raise ParseError(f"unknown mastery card copy {rest[0]!r}: a copy is a skill id and "
+                         "its copy number, for example 'T3a-2'")
+    col, row = parse_position(rest[1])
+    return Action(kind, code, col, row)
 
 
 def _skill(text: str, catalog: Catalog | None) -> int:
