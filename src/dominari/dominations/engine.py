@@ -310,11 +310,6 @@ class PlayerState:
         self.turns = 0
 
     @property
-    def bonuses(self) -> tuple[int, int, int, int]:
-        """Production bonuses: settlement +same, +vestigium; city +same, +vestigium."""
-        return self.fx.bonuses
-
-    @property
     def overflow_vp(self) -> int:
         return self.vp_by[VP_OVERFLOW]
 
@@ -1086,29 +1081,31 @@ class DominationsState(GameState):
     def upgrade_cost(self, player: int, skill: int) -> int:
         return max(0, self.catalog.skills[skill].upgrade_cost - self.cost_reduction(player, "upg"))
 
+    def skills_held(self, player: int) -> dict[int, Pos]:
+        """The skills in a player's tree (skill index -> position of its one copy, D-DEV-4)."""
+        cat = self.catalog
+        return {cat.copy_skill[cat.copy_code[c.id]]: pos
+                for pos, c in self.players[player].tree.mastery_cards()}
+
+    def _best_values(self, player: int) -> list[int]:
+        """The highest mastery card value per domain in the tree (prerequisites, D-DEV-3)."""
+        best = [0] * 6
+        for _, card in self.players[player].tree.mastery_cards():
+            if card.domain is not None and card.value > best[card.domain]:
+                best[card.domain] = card.value
+        return best
+
     def _has_prerequisite(self, player: int, skill: int) -> bool:
         pre = self.catalog.skills[skill].prerequisite
-        if pre is None:
-            return True
-        return any(c.domain == pre.domain and c.value >= pre.value
-                   for _, c in self.players[player].tree.mastery_cards())
-
-    def _owned_skills(self, player: int) -> set[int]:
-        cat = self.catalog
-        return {cat.copy_skill[cat.copy_code[c.id]]
-                for _, c in self.players[player].tree.mastery_cards()}
+        return pre is None or self._best_values(player)[pre.domain] >= pre.value
 
     def _acquisitions(self) -> list[Action]:
         p = self.mover
         ps = self.players[p]
         cat = self.catalog
         know = ps.knowledge
-        best = [0] * 6  # the highest mastery value per domain in the tree (D-DEV-3)
-        owned = set()
-        for _, card in ps.tree.mastery_cards():
-            owned.add(cat.copy_skill[cat.copy_code[card.id]])
-            if card.domain is not None and card.value > best[card.domain]:
-                best[card.domain] = card.value
+        best = self._best_values(p)
+        owned = self.skills_held(p)
         discount = self.cost_reduction(p, "acq")
         taken = self.taken
         codes: list[int] = []
@@ -1130,10 +1127,9 @@ class DominationsState(GameState):
         cat = self.catalog
         discount = self.cost_reduction(p, "upg")
         out = []
-        for _, card in ps.tree.mastery_cards():
-            if card.advanced:
+        for s, pos in self.skills_held(p).items():
+            if ps.tree.cards[pos].advanced:
                 continue
-            s = cat.copy_skill[cat.copy_code[card.id]]
             skill = cat.skills[s]
             if ps.knowledge[skill.upgrade_domain] >= skill.upgrade_cost - discount:
                 out.append(Action(ADVANCE, s))
@@ -1153,7 +1149,7 @@ class DominationsState(GameState):
         if holder >= 0:
             whose = "your" if holder == p else f"{self.config.player_names()[holder]}'s"
             raise IllegalActionError(f"{cid} is already in {whose} tree: choose another copy")
-        if s in self._owned_skills(p):
+        if s in self.skills_held(p):
             raise IllegalActionError(f"your tree already holds a copy of {skill.name}: at most "
                                      "one copy of each skill (D-DEV-4)")
         pre = skill.prerequisite
@@ -1187,8 +1183,7 @@ class DominationsState(GameState):
         if not 0 <= s < len(cat.skills):
             raise IllegalActionError(f"no skill has the index {s}")
         skill = cat.skills[s]
-        pos = next((q for q, c in ps.tree.mastery_cards()
-                    if cat.copy_skill[cat.copy_code[c.id]] == s), None)
+        pos = self.skills_held(p).get(s)
         if pos is None:
             raise IllegalActionError(f"your tree holds no {skill.name} card to upgrade (D-DEV-5)")
         if ps.tree.cards[pos].advanced:
@@ -1407,20 +1402,18 @@ class DominationsState(GameState):
         cat = self.catalog
         influence = self.players[p].influence
         limit = next((v for top, v in COPY_VALUES if influence <= top), 9)
-        mine: dict[int, bool] = {}
-        for _, card in self.players[p].tree.mastery_cards():
-            mine[cat.copy_skill[cat.copy_code[card.id]]] = card.advanced
+        tree = self.players[p].tree
+        mine = {s: tree.cards[pos].advanced for s, pos in self.skills_held(p).items()}
         theirs: dict[int, bool] = {}
         for q, ps in enumerate(self.players):
             if q == p:
                 continue
-            for _, card in ps.tree.mastery_cards():
-                s = cat.copy_skill[cat.copy_code[card.id]]
+            for s, pos in self.skills_held(q).items():
                 if cat.skills[s].cost <= limit:
-                    theirs[s] = theirs.get(s, False) or card.advanced
+                    theirs[s] = theirs.get(s, False) or ps.tree.cards[pos].advanced
         codes = [c for s in sorted(theirs) if s not in mine
                  for c in cat.skill_copies[s] if self.taken[c] < 0]
-        fits = self.players[p].tree.positions_for([cat.copy_sides[c] for c in codes])
+        fits = tree.positions_for([cat.copy_sides[c] for c in codes])
         out = [Action(COPY, code, col, row)
                for code, positions in zip(codes, fits, strict=True) for col, row in positions]
         out.extend(Action(COPY_ADVANCE, s) for s in sorted(theirs)
@@ -1461,8 +1454,7 @@ class DominationsState(GameState):
         else:
             s = action.a
             skill = cat.skills[s]
-            pos = next(q for q, c in ps.tree.mastery_cards()
-                       if cat.copy_skill[cat.copy_code[c.id]] == s)
+            pos = self.skills_held(p)[s]
             ps.tree.upgrade(pos)
             ps.fx = compile_effects(ps.tree, cat)
             self._log(EV_COPY, p, -1, s, pos, skill.vp_upgrade)
