@@ -8,25 +8,39 @@ from typing import Any
 from dominari.dominations.cards import Catalog
 from dominari.dominations.effects import Effects, compile_effects
 from dominari.dominations.engine import (
+    AGE_START,
     ASSIGN,
     BUILD,
     DEVELOP,
+    EV_INFLUENCE,
+    SETUP,
     DominationsConfig,
     DominationsState,
 )
 from dominari.dominations.grid import Cell
-from dominari.dominations.notation import EXCHANGE
+from dominari.dominations.notation import DONE_ACTION, EXCHANGE, ORDER, Action, order_code
 from dominari.dominations.rules import Rules
 from dominari.dominations.tree import Pos
 
 T, C, A, S, G, R = range(6)
 
 
-def new(players: int = 2, seed: int = 5, monuments: tuple[str, ...] = (), **rules: str
-        ) -> DominationsState:
-    return DominationsState.new(DominationsConfig(players=players, seed=seed,
-                                                  monuments=monuments,
-                                                  rules=Rules().with_options(rules)))
+def new(players: int = 2, seed: int = 5, monuments: tuple[str, ...] = (), setup: bool = True,
+        **rules: str) -> DominationsState:
+    """A new game; with ``setup`` its drafts and mulligans are answered with the first option
+    and 'done' (:func:`skip_setup`)."""
+    s = DominationsState.new(DominationsConfig(players=players, seed=seed, monuments=monuments,
+                                               rules=Rules().with_options(rules)))
+    if setup:
+        skip_setup(s)
+    return s
+
+
+def skip_setup(s: DominationsState) -> None:
+    """Keep the first objective and monument offered and take no mulligan."""
+    while s.phase == SETUP:
+        acts = s.legal_actions()
+        s.apply(DONE_ACTION if DONE_ACTION in acts else acts[0])
 
 
 def tile(s: DominationsState, tid: str) -> int:
@@ -66,7 +80,27 @@ def other_turn(s: DominationsState, avoid: tuple[str, ...] = ()) -> None:
     keys = {Cell.parse(c).key for c in avoid}
     s.apply(next(a for a in s.placements() if a.b not in keys))
     assign_all(s)
+    if s.second:  # the Artisan's second tile is declined
+        do(s, "pass")
     finish_turn(s)
+
+
+def finish_age_start(s: DominationsState) -> None:
+    """Answer the questions between ages: the Governor keeps the order, everyone keeps their
+    tiles and takes no mulligan; start-of-age effects in the order offered."""
+    while s.phase == AGE_START:
+        acts = s.legal_actions()
+        if DONE_ACTION in acts:
+            s.apply(DONE_ACTION)
+        elif acts[0].kind == ORDER:
+            s.apply(Action(ORDER, order_code(s.order)))
+        else:
+            s.apply(next(a for a in acts if a.kind != EXCHANGE))
+
+
+def role_influence(s: DominationsState, p: int) -> int:
+    """Influence ``p`` gained from domination cards so far (the Diplomat's +2)."""
+    return sum(e[2] for e in s.events if e[0] == EV_INFLUENCE and e[1] == p and e[3] == -1)
 
 
 def random_game(seed: int, players: int = 2, stop: int | None = None, **rules: str
@@ -142,6 +176,8 @@ def to_develop(s: DominationsState) -> None:
     assign_all(s)
     while s.stack:  # effects of the placement
         s.apply(next(a for a in s.legal_actions() if a.kind != EXCHANGE))
+    if s.second:  # the Artisan's second tile is declined
+        do(s, "pass")
     do(s, "pass")
     assert s.phase == DEVELOP
 
@@ -160,9 +196,13 @@ def pass_turns(s: DominationsState, n: int = 1) -> None:
 
 
 def to_age_end(s: DominationsState) -> None:
-    """Play on (as :func:`pass_turns`) until the age changes or the game ends."""
+    """Play on (as :func:`pass_turns`) until the next age's first turn (after its refills,
+    mulligans and start-of-age effects) or the end of the game."""
     age = s.age
-    while s.age == age and not s.is_terminal():
+    while (s.age == age or s.phase == AGE_START) and not s.is_terminal():
+        if s.phase == AGE_START:
+            finish_age_start(s)
+            continue
         acts = [a for a in s.legal_actions() if a.kind != EXCHANGE]
         if s.phase in (BUILD, DEVELOP) and not s.stack:
             do(s, "pass")

@@ -25,6 +25,7 @@ from dominari.dominations.notation import AS_DOMAIN, CITY, EXCHANGE, PASS, PLACE
 
 from .helpers import (
     do,
+    finish_age_start,
     finish_turn,
     give,
     new,
@@ -316,10 +317,11 @@ def test_between_ages_knowledge_resets_and_hands_refill() -> None:
     while s.age == 1:
         s.apply(s.legal_actions()[0] if s.phase not in (BUILD, DEVELOP)
                 else s.parse_action("pass"))
+    finish_age_start(s)
     assert s.age == 2 and s.round == 0 and s.phase == GROWTH
-    for ps in s.players:
+    for p, ps in enumerate(s.players):
         assert ps.knowledge == [0] * 6
-        assert len(ps.hand) == HAND_SIZE
+        assert len(ps.hand) == HAND_SIZE + (2 if s.roles[5] == p else 0)  # High Priestess
         assert ps.turns >= 5
 
 

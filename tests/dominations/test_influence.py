@@ -13,7 +13,7 @@ from dominari.dominations.engine import (
 )
 from dominari.dominations.notation import COPY, COPY_ADVANCE, PASS
 
-from .helpers import do, grant, new, pass_turns, to_develop
+from .helpers import do, grant, new, pass_turns, role_influence, to_develop
 
 
 def to_copy(s: DominationsState) -> None:
@@ -46,10 +46,11 @@ def test_the_leader_copies_a_card_and_its_effect_applies_before_vp() -> None:
     vp = [s.players[p].vp, s.players[q].vp]
     s.apply(next(a for a in legal if a.kind == COPY))
     assert s.age == 2
-    assert s.players[p].influence == 6  # the copy's effect, at once (D-AGE-5)
+    dp, dq = role_influence(s, p), role_influence(s, q)  # the Diplomat's +2, after the VP
+    assert s.players[p].influence == 6 + dp  # the copy's effect, at once (D-AGE-5)
     assert s.players[p].vp_by[VP_INFLUENCE] == 6 and s.players[q].vp_by[VP_INFLUENCE] == 2
     assert s.players[p].vp - vp[0] >= 6 and s.players[q].vp - vp[1] >= 2
-    assert s.players[p].influence == 6 and s.players[q].influence == 2  # influence is kept
+    assert (s.players[p].influence - dp, s.players[q].influence - dq) == (6, 2)  # kept
     assert s.players[p].tree.has_skill("A3d") and s.players[q].tree.has_skill("A3d")
 
 
@@ -80,7 +81,7 @@ def test_the_leader_may_turn_their_basic_card_advanced_as_anothers() -> None:
     assert not [a for a in s.legal_actions() if a.kind == COPY]  # one copy per skill
     do(s, "copy upgrade A3d")
     card = s.players[p].tree.cards[s.players[p].tree.position_of("A3d-2")]  # type: ignore[index]
-    assert card.advanced and s.players[p].influence == 5
+    assert card.advanced and s.players[p].influence == 5 + role_influence(s, p)
     assert s.legal_actions and s.age == 2
     assert s.parse_action("copy upgrade A3d").kind == COPY_ADVANCE
 
@@ -92,7 +93,7 @@ def test_nothing_to_copy_skips_the_step_and_ties_go_to_initiative() -> None:
     s.players[p].influence = s.players[q].influence = 3
     assert s.influence_leader() == p
     to_copy(s)
-    assert s.age == 2 and not s.stack  # nobody has a mastery card: no question (§13.9)
+    assert s.age == 2 and not any(f[0] == F_COPY for f in s.stack)  # no question (§13.9)
     assert [s.players[x].vp_by[VP_INFLUENCE] for x in (p, q)] == [3, 3]
     t = new(seed=4)
     p, q = t.order

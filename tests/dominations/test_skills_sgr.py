@@ -33,10 +33,12 @@ from dominari.dominations.tree import Pos
 from .helpers import (
     assign_all,
     do,
+    finish_age_start,
     give,
     grant,
     new,
     other_turn,
+    role_influence,
     tile,
     to_age_end,
     to_develop,
@@ -93,8 +95,10 @@ def gift(s: DominationsState, p: int, sid: str, forms: list[int] | None = None,
 
 def back_to(s: DominationsState, p: int) -> None:
     """Play the other players' turns until ``p``'s growth phase (start-of-turn effects done)."""
+    finish_age_start(s)
     while s.mover != p:
         other_turn(s)
+        finish_age_start(s)
     assert s.phase == GROWTH and not s.stack
 
 
@@ -625,13 +629,13 @@ def test_g9b_republic_influence_per_city() -> None:
     assert ps.vp == 4
     before = ps.influence
     to_age_end(s)
-    assert ps.influence == before + 2
+    assert ps.influence == before + 2 + role_influence(s, p)
     develop_turn(s, p)
     ps.knowledge[G] = 6
     do(s, "upgrade G9b")
-    assert mastery_vp(s, p) == 4 + 3 and ps.influence == before + 2
+    assert mastery_vp(s, p) == 4 + 3 and ps.influence == before + 2 + role_influence(s, p)
     to_age_end(s)
-    assert ps.influence == before + 2 + 4
+    assert ps.influence == before + 2 + 4 + role_influence(s, p)
 
 
 @pytest.mark.rule("D-DEV-3", "D-AGE-2", "D-ADJ-1", "D-ADJ-2", "D-DEV-5")
@@ -900,10 +904,10 @@ def test_r9d_missionaries_influence_per_religion_nodus() -> None:
     assert ps.tree.nodi(R) == 2 and ps.vp == 4
     before = ps.influence
     to_age_end(s)
-    assert ps.influence == before + 2
+    assert ps.influence == before + 2 + role_influence(s, p)
     develop_turn(s, p)
     ps.knowledge[R] = 6
     do(s, "upgrade R9d")
-    assert mastery_vp(s, p) == 4 + 3 and ps.influence == before + 2
+    assert mastery_vp(s, p) == 4 + 3 and ps.influence == before + 2 + role_influence(s, p)
     to_age_end(s)
-    assert ps.influence == before + 2 + (2 + 1)
+    assert ps.influence == before + 2 + (2 + 1) + role_influence(s, p)

@@ -6,8 +6,12 @@ uniformly. In the build phase it builds or upgrades a city or contributes a monu
 level (uniformly: first the kind, then the target, then where) four times out of
 five, and in the develop phase it acquires or upgrades a mastery card (the skill
 first, then the copy and position) as often. Pending decisions (the order of
-effects, gained vestigium, a monument payment) are uniform. It never uses the
-campfire exchange, so its games stay short and readable.
+effects, gained vestigium, a monument payment, the drafts, the Governor's order)
+are uniform; when returning tiles (keeping tiles between ages, a mulligan) it stops
+half of the time and otherwise returns a tile chosen uniformly, so it keeps most
+of its hand. The Inventor's reactivation and a placement are equally likely kinds,
+and the Artisan's second tile is always placed. It never uses the campfire
+exchange, so its games stay short and readable.
 
 >>> from dominari.dominations.engine import DominationsConfig, DominationsState
 >>> s = DominationsState.new(DominationsConfig(players=2, seed=1))
@@ -20,16 +24,25 @@ from __future__ import annotations
 
 import random
 
-from dominari.dominations.engine import ASSIGN, BUILD, DEVELOP, GROWTH, DominationsState
+from dominari.dominations.engine import (
+    ASSIGN,
+    BUILD,
+    DEVELOP,
+    F_TILES,
+    GROWTH,
+    DominationsState,
+)
 from dominari.dominations.notation import (
     ACQUIRE,
     ADVANCE,
     AS_DOMAIN,
     CITY,
+    DONE_ACTION,
     EXCHANGE,
     MONUMENT,
     PASS_ACTION,
     PLACE,
+    REACTIVATE,
     UPGRADE,
     Action,
 )
@@ -52,9 +65,16 @@ class DominationsRandomBot:
         rng = self._rng
         acts = state.legal_actions()
         if state.stack:
-            return rng.choice([a for a in acts if a.kind != EXCHANGE])
+            if state.stack[-1][0] == F_TILES and rng.random() < 0.5:
+                return DONE_ACTION
+            return rng.choice([a for a in acts if a.kind != EXCHANGE and a != DONE_ACTION]
+                              or acts)
         if state.phase == GROWTH:
             places = [a for a in acts if a.kind == PLACE]
+            again = [a for a in acts if a.kind == REACTIVATE]
+            if again and (not places or rng.random() < 0.5):
+                key = rng.choice(sorted({a.a for a in again}))
+                return rng.choice([a for a in again if a.a == key])
             if places:
                 tile = rng.choice(sorted({a.a for a in places}))
                 cell = rng.choice(sorted({a.b for a in places if a.a == tile}))

@@ -29,6 +29,7 @@ with the rest of the whole-game issue and extend this same loop.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import random
 from collections.abc import Sequence
@@ -55,6 +56,8 @@ from dominari.dominations.data import (
     DOMAINS,
     GameData,
     LevelDef,
+    Modifier,
+    RoleEffect,
     Triggered,
     default_data,
     load_data,
@@ -81,7 +84,7 @@ from dominari.dominations.effects import (
     order_matters,
     reduction,
 )
-from dominari.dominations.grid import Cell, Vertex, corner_vertex
+from dominari.dominations.grid import Cell, Vertex, corner_vertex, side_neighbour
 from dominari.dominations.monuments import (
     PlacedMonument,
     circle_options,
@@ -95,29 +98,41 @@ from dominari.dominations.notation import (
     ACQUIRE,
     ADVANCE,
     AS_DOMAIN,
+    CHOOSE,
     CITY,
     COPY,
     COPY_ADVANCE,
+    DONE,
+    DONE_ACTION,
     EXCHANGE,
     LINK_UNSPECIFIED,
     MONUMENT,
+    MULLIGAN,
     NO_TILE,
+    ORDER,
     PASS,
     PASS_ACTION,
     PAY,
     PLACE,
+    REACTIVATE,
     RESOLVE,
+    RETURN,
+    RETURN_ALL,
     UPGRADE,
     Action,
     format_action,
     link_text,
+    order_code,
+    order_players,
     parse,
     tile_code,
     tile_where,
 )
+from dominari.dominations.objectives import goals_met, objective_vp
 from dominari.dominations.production import (
     Yield,
     placement_yields,
+    reactivation_yields,
 )
 from dominari.dominations.rules import Rules
 from dominari.dominations.tree import Pos, Tree, format_position
@@ -146,9 +161,12 @@ START_TURN = 5
 AGE_END = 6
 """The end-of-age phase (D-AGE-1)."""
 AGE_START = 7
-"""Start-of-age effects resolving (ages 2 and 3)."""
+"""Between ages: the Governor's order, keeping tiles, refills, mulligans, start-of-age
+effects (ages 2 and 3)."""
+SETUP = 8
+"""The objective and monument drafts and the first mulligans (D-SET-3, D-SET-5)."""
 PHASE_NAMES = ("growth", "vestigium", "build", "develop", "over", "start of turn",
-               "end of age", "start of age")  # fmt: skip
+               "end of age", "start of age", "setup")  # fmt: skip
 
 # Pending decisions (frames of the stack; each a list whose first item is its kind)
 F_EFFECTS = 0
@@ -161,7 +179,30 @@ F_STEP = 3
 """``[F_STEP, step, args…]``: what the engine does once the frames above it are done."""
 F_COPY = 4
 """``[F_COPY, player]``: the influence leader may copy a mastery card (D-AGE-3, D-AGE-4)."""
-DECISION_NAMES = ("order effects", "vestigium", "pay", "step", "copy")
+F_CHOOSE = 5
+"""``[F_CHOOSE, player, what, options]``: keep one of two objectives (``what`` 0) or
+monuments (1) drawn at setup (D-SET-3)."""
+F_TILES = 6
+"""``[F_TILES, player, mode]``: tiles going back under the supply (``T_*`` modes)."""
+F_ORDER = 7
+"""``[F_ORDER, player]``: the Governor chooses the initiative order of the new age."""
+DECISION_NAMES = ("order effects", "vestigium", "pay", "step", "copy", "draft", "tiles",
+                  "initiative")  # fmt: skip
+
+# F_TILES modes
+T_KEEP = 0
+"""Between ages: return any of last age's tiles, keep the rest (D-AGE-9)."""
+T_MULLIGAN = 1
+"""The once-per-age mulligan: return any tiles, then draw back up (D-SET-5, D-AGE-9)."""
+T_KEEP_ALL = 2
+"""Prototype, between ages: keep last age's tiles (drawing fewer) or return them all (§14)."""
+T_MULLIGAN_ALL = 3
+"""Prototype: put the whole hand back and draw 7, then 6, then 5 (§14)."""
+TILE_MODES = ("keep", "mulligan", "keep or return all", "mulligan")
+PROTOTYPE_MULLIGANS = (7, 6, 5)
+"""Prototype: the hand drawn by the first, second and third mulligan (§14)."""
+OBJECTIVE, MONUMENT_CARD = 0, 1
+"""``F_CHOOSE``'s ``what``."""
 
 # Steps
 S_GROWTH = 0
@@ -175,10 +216,17 @@ S_NEXT_AGE = 7
 S_START_TURN = 8
 S_INFLUENCE = 9
 S_INFLUENCE_VP = 10
+S_AFTER_GROWTH = 11
+S_REFILL = 12
+S_START_AGE = 13
+S_FINAL = 14
+S_DRAW = 15
+S_MULLIGANS = 16
 
 # VP sources (the outcome's breakdown)
-VP_SOURCES = ("mastery", "monuments", "roles", "overflow", "influence")
-VP_MASTERY, VP_MONUMENTS, VP_ROLES, VP_OVERFLOW, VP_INFLUENCE = range(5)
+VP_SOURCES = ("mastery", "monuments", "roles", "overflow", "influence", "objectives", "tree")
+VP_MASTERY, VP_MONUMENTS, VP_ROLES, VP_OVERFLOW, VP_INFLUENCE, VP_OBJECTIVES, VP_TREE = range(7)
+"""``tree``: the prototype's final tree scoring (§14); 0 with the retail rules."""
 COPY_VALUES = ((12, 3), (22, 6))
 """Influence up to 12 copies value 3 only, up to 22 values 3 and 6, more any (D-AGE-3)."""
 
@@ -207,6 +255,14 @@ EV_REWARD = 20  # (EV_REWARD, player, vp, monument index, cell key)
 EV_ROLE = 21  # (EV_ROLE, player, domain, vp)
 EV_COPY = 22  # (EV_COPY, player, copy code or -1, skill index, position or None, vp)
 EV_INFLUENCE_VP = 23  # (EV_INFLUENCE_VP, player, vp)
+EV_CHOOSE = 24  # (EV_CHOOSE, player, what, index)
+EV_RETURN = 25  # (EV_RETURN, player, tile)
+EV_ORDER = 26  # (EV_ORDER, player, new order tuple)
+EV_REACTIVATE = 27  # (EV_REACTIVATE, player, cell key, link)
+EV_OBJECTIVE = 28  # (EV_OBJECTIVE, player, objective index, goals met tuple, vp)
+EV_TREE_VP = 29  # (EV_TREE_VP, player, vp)
+EV_ROLE_BACK = 30  # (EV_ROLE_BACK, player, domain): a one-shot role used goes back
+EV_MULLIGAN = 31  # (EV_MULLIGAN, player, tiles returned, mulligans so far)
 
 
 @dataclass(frozen=True)
@@ -220,8 +276,11 @@ class DominationsConfig:
     data: str | None = None
     """A folder of corrected component files (``--data``); None: the built-in data."""
     monuments: tuple[str, ...] = ()
-    """The monuments in play (ids). Empty: as many as players, drawn at random (the setup
-    draft, D-SET-3, replaces the draw with the players' choices in the whole-game issue)."""
+    """The monuments in play (ids), skipping the monument draft. Empty: each player keeps one
+    of two drawn (D-SET-3; prototype: as many as players, drawn at random)."""
+    objectives: tuple[str, ...] = ()
+    """Each player's objective (ids, by seat), skipping the objective draft. Empty: each
+    player keeps one of two drawn (D-SET-3)."""
     log: bool = True
     """Keep the event log (bots in simulation turn it off)."""
 
@@ -232,6 +291,9 @@ class DominationsConfig:
             raise ConfigError(f"{len(self.names)} names given for {self.players} players")
         if len(set(m.upper() for m in self.monuments)) != len(self.monuments):
             raise ConfigError("a monument can be in play only once")
+        if self.objectives and len(self.objectives) != self.players:
+            raise ConfigError(f"{len(self.objectives)} objectives given for {self.players} "
+                              "players: give one per player, by seat")
 
     def player_names(self) -> tuple[str, ...]:
         return self.names or tuple(f"P{i + 1}" for i in range(self.players))
@@ -246,6 +308,8 @@ class DominationsConfig:
         }
         if self.monuments:
             out["monuments"] = list(self.monuments)
+        if self.objectives:
+            out["objectives"] = list(self.objectives)
         return out
 
     @classmethod
@@ -253,7 +317,7 @@ class DominationsConfig:
         if not isinstance(data, dict):
             raise ConfigError("a Dominations config must be a JSON object")
         unknown = set(data) - {"players", "seed", "names", "rules", "data", "data_digest",
-                               "monuments"}
+                               "monuments", "objectives"}
         if unknown:
             raise ConfigError(f"unknown config field(s): {', '.join(sorted(unknown))}")
         players = data.get("players", 2)
@@ -270,9 +334,13 @@ class DominationsConfig:
         if not isinstance(monuments, list | tuple) or not all(
                 isinstance(m, str) for m in monuments):
             raise ConfigError("config monuments must be a list of monument ids")
+        objectives = data.get("objectives") or ()
+        if not isinstance(objectives, list | tuple) or not all(
+                isinstance(o, str) for o in objectives):
+            raise ConfigError("config objectives must be a list of objective ids")
         return cls(players=players, seed=seed, names=tuple(names),
                    rules=Rules.from_json(data.get("rules")), data=folder,
-                   monuments=tuple(monuments), log=log)
+                   monuments=tuple(monuments), objectives=tuple(objectives), log=log)
 
 
 class PlayerState:
@@ -362,20 +430,26 @@ class DominationsState(GameState):
         "history",
         "levels_taken",
         "monuments",
+        "mulligans",
         "num_players",
+        "objectives",
         "order",
         "phase",
         "placed",
         "players",
         "produced",
         "rng",
+        "role_bonus",
+        "role_used",
         "roles",
         "round",
         "rules",
         "seat",
+        "second",
         "stack",
         "supply",
         "taken",
+        "tile_placed",
         "turn_number",
     )
 
@@ -412,7 +486,21 @@ class DominationsState(GameState):
         self.placed: dict[int, PlacedMonument] = {}
         """Monument index -> its tile on the board."""
         self.roles: list[int] = [-1] * 6
-        """Per domain: who took that domination card at the last end of age, or -1."""
+        """Per domain: who took that domination card at the last end of age, or -1. Its
+        effect applies during the age after (D-AGE-7); age 3's have none (D-END-1)."""
+        self.role_used: list[bool] = [False] * 6
+        """Per domain: a one-shot role (Inventor, Artisan) used and gone back (D-AGE-8)."""
+        self.role_bonus: list[tuple[int, int, int, int]] | None = None
+        """Per player: production bonuses from roles this age (the Merchant), or None."""
+        self.objectives: list[int] = []
+        """Per player: the kept objective (an index into ``data.objectives``), -1 until the
+        draft is done (D-SET-3)."""
+        self.mulligans: list[int] = []
+        """Per player: mulligans taken this age (D-SET-5; the prototype allows three)."""
+        self.second = False
+        """The Artisan's second tile may be placed now (rules §13.7)."""
+        self.tile_placed = False
+        """A tile was placed in this turn's growth phase (the Artisan follows a tile)."""
         self.history: list[Action] = []
         self.events: list[tuple[Any, ...]] = []
         self._tile_index: dict[str, int] = {}
@@ -421,7 +509,8 @@ class DominationsState(GameState):
 
     @classmethod
     def new(cls, config: DominationsConfig, data: GameData | None = None) -> DominationsState:
-        """Set up a game (D-SET-1, D-SET-2, D-SET-4 … D-SET-6)."""
+        """Set up a game (D-SET-1 … D-SET-6): the drafts and first mulligans are the first
+        pending decisions, in initiative order."""
         s = cls()
         s.config = config
         s.rules = config.rules
@@ -444,8 +533,24 @@ class DominationsState(GameState):
         s.rng.shuffle(s.supply)
         s.order = list(range(config.players))
         s.rng.shuffle(s.order)
-        for p in s.order:
-            s._draw(p, HAND_SIZE)
+        s.objectives = [-1] * config.players
+        s.mulligans = [0] * config.players
+        s.phase = SETUP
+        drafts: list[list[Any]] = []
+        if config.objectives:
+            known = {o.id.upper(): i for i, o in enumerate(data.objectives)}
+            for p, oid in enumerate(config.objectives):
+                if oid.upper() not in known:
+                    raise ConfigError(f"unknown objective {oid!r}: known are "
+                                      f"{', '.join(o.id for o in data.objectives)}")
+                s.objectives[p] = known[oid.upper()]
+        else:
+            if len(data.objectives) < 2 * config.players:
+                raise ConfigError(f"{len(data.objectives)} objectives cannot give "
+                                  f"{config.players} players 2 each (D-SET-3)")
+            deck = s.rng.sample(range(len(data.objectives)), 2 * config.players)
+            drafts.extend([F_CHOOSE, p, OBJECTIVE, sorted(deck[2 * i:2 * i + 2])]
+                          for i, p in enumerate(s.order))
         if config.monuments:
             for mid in config.monuments:
                 index = cat.monument_index.get(mid.upper())
@@ -453,10 +558,21 @@ class DominationsState(GameState):
                     raise ConfigError(f"unknown monument {mid!r}: known are "
                                       f"{', '.join(m.id for m in data.monuments)}")
                 s.monuments.append(index)
-        else:
+        elif s.rules.variant == "prototype":  # §14: drawn, no draft
             s.monuments = sorted(s.rng.sample(range(len(data.monuments)), config.players))
+        else:
+            if len(data.monuments) < 2 * config.players:
+                raise ConfigError(f"{len(data.monuments)} monuments cannot give "
+                                  f"{config.players} players 2 each (D-SET-3)")
+            deck = s.rng.sample(range(len(data.monuments)), 2 * config.players)
+            drafts.extend([F_CHOOSE, p, MONUMENT_CARD, sorted(deck[2 * i:2 * i + 2])]
+                          for i, p in enumerate(s.order))
         s.levels_taken = dict.fromkeys(s.monuments, 0)
-        s._start_turn()
+        for p in s.order:
+            s._draw(p, HAND_SIZE)
+        s.stack.append([F_STEP, S_START_TURN])
+        s.stack.append([F_STEP, S_MULLIGANS])
+        s.stack.extend(reversed(drafts))
         s._run()
         return s
 
@@ -504,7 +620,7 @@ class DominationsState(GameState):
     def _own_turn(self) -> bool:
         """Whether the decider is the mover inside their turn (exchanges allowed, §13.4)."""
         phase = self.phase
-        if phase in (AGE_END, AGE_START, OVER):
+        if phase in (AGE_END, AGE_START, OVER, SETUP):
             return False
         if self.stack:
             top = self.stack[-1]
@@ -522,6 +638,11 @@ class DominationsState(GameState):
             phase = self.phase
             if phase == GROWTH:
                 acts = self.placements()
+                if self.second:
+                    acts.append(PASS_ACTION)
+                elif self.roles_active and self._active_role("role_reactivate",
+                                                             self.mover) >= 0:
+                    acts += self.reactivations()
             elif phase == BUILD:
                 acts = [*self._builds(), *self._monument_options(), PASS_ACTION]
             elif phase == DEVELOP:
@@ -540,6 +661,18 @@ class DominationsState(GameState):
             return [Action(AS_DOMAIN, d) for d in range(6)]
         if kind == F_COPY:
             return [PASS_ACTION, *self._copy_options(top[1])]
+        if kind == F_CHOOSE:
+            return [Action(CHOOSE, top[2], i) for i in top[3]]
+        if kind == F_TILES:
+            mode = top[2]
+            if mode == T_KEEP_ALL:
+                return [DONE_ACTION, Action(RETURN_ALL)]
+            if mode == T_MULLIGAN_ALL:
+                return [DONE_ACTION, Action(MULLIGAN)]
+            return [DONE_ACTION, *(Action(RETURN, t) for t in sorted(self.players[top[1]].hand))]
+        if kind == F_ORDER:
+            return [Action(ORDER, order_code(o))
+                    for o in itertools.permutations(sorted(self.order))]
         if kind == F_PAY:
             know = self.players[top[1]].knowledge
             left = top[2]
@@ -618,11 +751,18 @@ class DominationsState(GameState):
         elif self.stack:
             self._answer(action)
         elif phase == GROWTH:
-            if kind != PLACE:
+            if kind == PLACE:
+                self._place(action)
+            elif kind == REACTIVATE:
+                self._reactivate(action)
+            elif kind == PASS and self.second:
+                self.second = False
+                self._log(EV_PASS, self.mover, GROWTH)
+                self._enter(BUILD)
+            else:
                 raise IllegalActionError(
                     f"it is the growth phase: place a tile first (D-GROW-1), not "
                     f"{self.format_action(action)!r}")
-            self._place(action)
         elif phase == ASSIGN:
             if kind != AS_DOMAIN or not 0 <= action.a < 6:
                 raise IllegalActionError(
@@ -673,6 +813,12 @@ class DominationsState(GameState):
             self._add(top[1], action.a, 1)
         elif kind == F_COPY:
             self._copy(top[1], action)
+        elif kind == F_CHOOSE:
+            self._choose(top, action)
+        elif kind == F_TILES:
+            self._tiles(top, action)
+        elif kind == F_ORDER:
+            self._choose_order(top[1], action)
         elif kind == F_PAY:
             if action.kind != PAY:
                 raise IllegalActionError(
@@ -704,6 +850,124 @@ class DominationsState(GameState):
                     + ", ".join(repr(self.format_action(a)) for a in self._frame_actions(top)))
             self._resolve(top[1], dues.pop(found[0]))
         self._run()
+
+    # -- setup and tiles (D-SET-3, D-SET-5, D-AGE-9) -------------------------------------------
+
+    def _choose(self, top: list[Any], action: Action) -> None:
+        p, what, options = top[1], top[2], top[3]
+        data = self.data
+        if action.kind != CHOOSE or action.a != what or action.b not in options:
+            cards = data.objectives if what == OBJECTIVE else data.monuments
+            raise IllegalActionError(
+                f"{self.config.player_names()[p]} keeps one of the two "
+                f"{'objectives' if what == OBJECTIVE else 'monuments'} drawn: "
+                + " or ".join(f"'choose {cards[i].id}'" for i in options) + " (D-SET-3)")
+        self.stack.pop()
+        if what == OBJECTIVE:
+            self.objectives[p] = action.b
+        else:
+            self.monuments.append(action.b)
+            self.levels_taken[action.b] = 0
+        self._log(EV_CHOOSE, p, what, action.b)
+
+    def _return_tile(self, p: int, tile: int) -> None:
+        """A tile goes back to the bottom of the supply (D-SET-5, D-AGE-9)."""
+        self.players[p].hand.remove(tile)
+        self.supply.insert(0, tile)
+        self._log(EV_RETURN, p, tile)
+
+    def _tiles(self, top: list[Any], action: Action) -> None:
+        p, mode = top[1], top[2]
+        ps = self.players[p]
+        kind = action.kind
+        names = self.config.player_names()
+        if kind == DONE:
+            self.stack.pop()
+            if mode == T_MULLIGAN:
+                returned = top[3] - len(ps.hand)
+                if returned:
+                    self.mulligans[p] += 1
+                    self._log(EV_MULLIGAN, p, returned, self.mulligans[p])
+                    self._draw(p, returned)
+            return
+        if mode in (T_KEEP, T_MULLIGAN) and kind == RETURN:
+            if action.a not in ps.hand:
+                tiles = self.data.tiles
+                name = tiles[action.a].id if 0 <= action.a < len(tiles) else str(action.a)
+                raise IllegalActionError(f"{name} is not in {names[p]}'s hand")
+            self._return_tile(p, action.a)
+            if not ps.hand:
+                self._tiles(top, DONE_ACTION)
+            return
+        if mode == T_KEEP_ALL and kind == RETURN_ALL:
+            self.stack.pop()
+            for t in sorted(ps.hand):
+                self._return_tile(p, t)
+            return
+        if mode == T_MULLIGAN_ALL and kind == MULLIGAN:
+            extra = top[3]
+            n = len(ps.hand)
+            for t in sorted(ps.hand):
+                self._return_tile(p, t)
+            self.mulligans[p] += 1
+            self._log(EV_MULLIGAN, p, n, self.mulligans[p])
+            self._draw(p, PROTOTYPE_MULLIGANS[self.mulligans[p] - 1] + extra)
+            if self.mulligans[p] >= len(PROTOTYPE_MULLIGANS):
+                self.stack.pop()
+            return
+        usage = {
+            T_KEEP: "'return L07' to put a tile of last age back, or 'done' to keep the rest "
+                    "(D-AGE-9)",
+            T_MULLIGAN: "'return L07' to put a tile back for the mulligan, or 'done' "
+                        "(D-SET-5)",
+            T_KEEP_ALL: "'done' to keep last age's tiles (drawing fewer) or 'return all' (§14)",
+            T_MULLIGAN_ALL: "'mulligan' to draw a new hand (7, then 6, then 5) or 'done' (§14)",
+        }[mode]
+        raise IllegalActionError(f"{names[p]} decides about their tiles: {usage}")
+
+    def _offer_mulligans(self) -> None:
+        """The once-per-age mulligan of every player, in initiative order (D-SET-5)."""
+        for p in reversed(self.order):
+            self._push_mulligan(p)
+
+    def _push_mulligan(self, p: int) -> None:
+        hand = self.players[p].hand
+        if self.rules.variant == "prototype":
+            self.stack.append([F_TILES, p, T_MULLIGAN_ALL, self._extra_tiles(p)])
+        elif hand:
+            self.stack.append([F_TILES, p, T_MULLIGAN, len(hand)])
+
+    def _extra_tiles(self, p: int) -> int:
+        """Extra tiles at this age's refill: the High Priestess (``role_tiles``)."""
+        if self.age == 1:
+            return 0
+        extra = 0
+        for d, holder in enumerate(self.roles):
+            if holder == p:
+                extra += sum(e.amount for e in self.data.roles[d].effects
+                             if isinstance(e, RoleEffect) and e.kind == "role_tiles")
+        return extra
+
+    def _refill(self) -> None:
+        """D-AGE-9 for every player in the new initiative order: keep any of last age's tiles
+        (the rest go under the supply), draw up to 7 (+ the High Priestess), mulligan once."""
+        proto = self.rules.variant == "prototype"
+        for p in reversed(self.order):
+            self.stack.append([F_STEP, S_MULLIGANS, p])
+            self.stack.append([F_STEP, S_DRAW, p, HAND_SIZE + self._extra_tiles(p)])
+            if self.players[p].hand:
+                self.stack.append([F_TILES, p, T_KEEP_ALL if proto else T_KEEP])
+
+    def _choose_order(self, p: int, action: Action) -> None:
+        order = order_players(action.a) if action.kind == ORDER else []
+        if sorted(order) != list(range(self.num_players)):
+            raise IllegalActionError(
+                f"{self.config.player_names()[p]} holds the Governor and sets the initiative "
+                f"order of this age: every player's number once, first player first, e.g. "
+                f"'order {' '.join(str(q + 1) for q in self.order)}' (D-AGE-7)")
+        self.stack.pop()
+        self.order = order
+        self._log(EV_ORDER, p, tuple(order))
 
     # -- growth -----------------------------------------------------------------------------
 
@@ -753,15 +1017,27 @@ class DominationsState(GameState):
         return f"{link_text(key, link)!r} is not a side of {cell} against a placed tile: {options}"
 
     def preview(self, action: Action) -> list[Yield]:
-        """What the placement ``action`` would produce, item by item, without doing it."""
+        """What the placement (or the Inventor's reactivation) ``action`` would produce, item
+        by item, without doing it."""
+        if action.kind == REACTIVATE:
+            self._check_reactivate(action)
+            return reactivation_yields(self.board, action.a, action.b, self.mover,
+                                       self._bonuses())
         if action.kind != PLACE:
-            raise IllegalActionError("only a placement can be previewed")
+            raise IllegalActionError("only a placement or a reactivation can be previewed")
         tile, key, colours, link = self._check_place(action)
         return placement_yields(self.board, key, colours, self.data.tiles[tile].settlement,
                                 link, self.mover, self._bonuses())
 
     def _bonuses(self) -> list[tuple[int, int, int, int]]:
-        return [p.fx.bonuses for p in self.players]
+        role = self.role_bonus
+        if role is None:
+            return [p.fx.bonuses for p in self.players]
+        out = []
+        for p, ps in enumerate(self.players):
+            a, b = ps.fx.bonuses, role[p]
+            out.append((a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]))
+        return out
 
     def _place(self, action: Action) -> None:
         tile, key, colours, link = self._check_place(action)
@@ -771,9 +1047,93 @@ class DominationsState(GameState):
                                   self._bonuses())
         self.players[mover].hand.remove(tile)
         self.board.fill(key, LAND, colours, settlement, tile, action.c)
+        self.tile_placed = True
         if self.config.log:
             self.events.append((EV_PLACE, mover, tile, key, action.c, link))
             self.events.append((EV_YIELDS, tuple(yields)))
+        if self.second:  # the Artisan's second tile (rules §13.7): the card goes back
+            self.second = False
+            self._role_back(self._active_role("role_second_tile", mover))
+        self._produce(yields)
+
+    # -- roles in the next age (D-AGE-7, D-AGE-8, rules §13.6, §13.7) ------------------------
+
+    @property
+    def roles_active(self) -> bool:
+        """Whether the domination cards taken at the last end of age act now (ages 2, 3)."""
+        return self.age > 1 and self.phase != OVER
+
+    def _active_role(self, kind: str, player: int) -> int:
+        """The domain of a role card with effect ``kind`` that ``player`` holds and may still
+        use this age, or -1."""
+        roles = self.roles
+        for d in range(6):
+            if roles[d] == player and not self.role_used[d] and any(
+                    isinstance(e, RoleEffect) and e.kind == kind
+                    for e in self.data.roles[d].effects):
+                return d
+        return -1
+
+    def _role_back(self, domain: int) -> None:
+        """A one-shot role card used goes back to the common area (D-AGE-8)."""
+        if domain >= 0 and self.data.roles[domain].one_shot:
+            self.role_used[domain] = True
+            self._log(EV_ROLE_BACK, self.roles[domain], domain)
+
+    def reactivation_links(self, key: int) -> list[int]:
+        """How the placed land tile ``key`` may be reactivated (rules §13.6): across a side
+        against a filled cell, or a complete locus at one of its corners."""
+        board = self.board
+        out = [side for side in range(3) if board.is_filled(side_neighbour(key, side))]
+        out += [LINK_LOCUS + c for c in range(3) if board.is_locus(corner_vertex(key, c))]
+        return out
+
+    def reactivations(self) -> list[Action]:
+        """The Inventor's options: every placed land tile, by every link."""
+        return [Action(REACTIVATE, key, link) for key in self.board.tile
+                for link in self.reactivation_links(key)]
+
+    def _check_reactivate(self, action: Action) -> None:
+        if self.phase != GROWTH or self.second or not self.roles_active or self._active_role(
+                "role_reactivate", self.mover) < 0:
+            raise IllegalActionError("only the holder of the Inventor may reactivate a tile, "
+                                     "once in the age, instead of placing one (rules §13.6)")
+        key, link = action.a, action.b
+        if key not in self.board.tile:
+            raise IllegalActionError(f"{Cell.from_key(key)} holds no land tile to reactivate")
+        links = self.reactivation_links(key)
+        if link not in links:
+            options = " or ".join(repr(link_text(key, x)) for x in links)
+            raise IllegalActionError(
+                f"{Cell.from_key(key)} can be reactivated by {options or 'nothing'}")
+
+    def _reactivate(self, action: Action) -> None:
+        if action.b == LINK_UNSPECIFIED:
+            links = self.reactivation_links(action.a) if action.a in self.board.tile else []
+            if len(links) == 1:
+                action = action._replace(b=links[0])
+        self._check_reactivate(action)
+        mover = self.mover
+        yields = reactivation_yields(self.board, action.a, action.b, mover, self._bonuses())
+        if self.config.log:
+            self.events.append((EV_REACTIVATE, mover, action.a, action.b))
+            self.events.append((EV_YIELDS, tuple(yields)))
+        self._role_back(self._active_role("role_reactivate", mover))
+        self._produce(yields)
+
+    def _after_growth(self) -> None:
+        """The Artisan may place a second tile right after the first (rules §13.7)."""
+        p = self.mover
+        if (self.tile_placed and self.roles_active and self.players[p].hand
+                and self.board.frontier and self._active_role("role_second_tile", p) >= 0):
+            self.second = True
+            self.phase = GROWTH
+        else:
+            self._enter(BUILD)
+
+    def _produce(self, yields: Sequence[Yield]) -> None:
+        """Knowledge produced by a placement or reactivation: vestigium assigned, then added."""
+        mover = self.mover
         batch = [[0] * 7 for _ in range(self.num_players)]
         for y in yields:
             batch[y.player][y.domain] += y.amount
@@ -815,7 +1175,7 @@ class DominationsState(GameState):
         self.batch = []
         self.assign_queue = []
         self.phase = GROWTH
-        self.stack.append([F_STEP, S_BUILD])
+        self.stack.append([F_STEP, S_AFTER_GROWTH])
         if dues:
             self.stack.append([F_EFFECTS, mover, dues])
         self._run()
@@ -1078,6 +1438,14 @@ class DominationsState(GameState):
     def acquire_cost(self, player: int, skill: int) -> int:
         return max(0, self.catalog.skills[skill].cost - self.cost_reduction(player, "acq"))
 
+    def upgrade_vp(self, skill: int) -> int:
+        """VP for turning a card advanced (R-CARD-1); the prototype scores only values 6 and
+        9 (§14)."""
+        sk = self.catalog.skills[skill]
+        if self.rules.variant == "prototype" and sk.cost < 6:
+            return 0
+        return sk.vp_upgrade
+
     def upgrade_cost(self, player: int, skill: int) -> int:
         return max(0, self.catalog.skills[skill].upgrade_cost - self.cost_reduction(player, "upg"))
 
@@ -1196,9 +1564,10 @@ class DominationsState(GameState):
         self._pay(p, dom, cost)
         ps.tree.upgrade(pos)
         ps.fx = compile_effects(ps.tree, cat)
-        self._log(EV_ADVANCE, p, s, cost, skill.vp_upgrade)
-        if skill.vp_upgrade:
-            self._gain_vp(p, skill.vp_upgrade, s, VP_MASTERY)
+        vp = self.upgrade_vp(s)
+        self._log(EV_ADVANCE, p, s, cost, vp)
+        if vp:
+            self._gain_vp(p, vp, s, VP_MASTERY)
         self.stack.append([F_STEP, S_END_TURN])
         self._card_effects(p, s, True, ())
         self._run()
@@ -1254,7 +1623,7 @@ class DominationsState(GameState):
                     stack.pop()
                 else:
                     return
-            elif kind == F_COPY:
+            elif kind in (F_COPY, F_CHOOSE, F_TILES, F_ORDER):
                 return
             elif kind == F_PAY:
                 left = top[2]
@@ -1298,6 +1667,22 @@ class DominationsState(GameState):
             self._influence()
         elif step == S_INFLUENCE_VP:
             self._influence_vp()
+        elif step == S_AFTER_GROWTH:
+            self._after_growth()
+        elif step == S_REFILL:
+            self._refill()
+        elif step == S_DRAW:
+            self._draw(frame[2], frame[3] - len(self.players[frame[2]].hand))
+        elif step == S_MULLIGANS:
+            if len(frame) > 2:
+                self._push_mulligan(frame[2])
+            else:
+                self._offer_mulligans()
+        elif step == S_START_AGE:
+            self._enter(AGE_START)
+            self._due_all(START_OF_AGE, self.order)
+        elif step == S_FINAL:
+            self._final_scoring()
         else:  # pragma: no cover
             raise AssertionError(f"unknown step {step}")
 
@@ -1335,6 +1720,8 @@ class DominationsState(GameState):
         self.turn_number += 1
         self.players[p].turns += 1
         self.produced = [0] * 6
+        self.second = False
+        self.tile_placed = False
         self._log(EV_TURN, p, self.age, self.round + 1)
         self._enter(START_TURN)
         self.stack.append([F_STEP, S_GROWTH])
@@ -1371,6 +1758,7 @@ class DominationsState(GameState):
         domination cards (D-AGE-7), then reset and refill (D-AGE-9) or the end of the game."""
         self._log(EV_AGE_END, self.age)
         self._enter(AGE_END)
+        self.role_bonus = None  # the lasting roles go back before they are dealt again
         self.stack.append([F_STEP, S_NEXT_AGE])
         self.stack.append([F_STEP, S_DOMINANCE])
         self.stack.append([F_STEP, S_INFLUENCE])
@@ -1457,9 +1845,10 @@ class DominationsState(GameState):
             pos = self.skills_held(p)[s]
             ps.tree.upgrade(pos)
             ps.fx = compile_effects(ps.tree, cat)
-            self._log(EV_COPY, p, -1, s, pos, skill.vp_upgrade)
-            if skill.vp_upgrade:
-                self._gain_vp(p, skill.vp_upgrade, s, VP_MASTERY)
+            vp = self.upgrade_vp(s)
+            self._log(EV_COPY, p, -1, s, pos, vp)
+            if vp:
+                self._gain_vp(p, vp, s, VP_MASTERY)
             self._card_effects(p, s, True, ())
 
     def _dominance(self) -> None:
@@ -1490,27 +1879,101 @@ class DominationsState(GameState):
             if vp:
                 self._gain_vp(holder, vp, -1, VP_ROLES)
             taken[holder] += 1
+            if self.age < AGES:  # D-END-1: age 3's cards have no effect
+                self._role_now(holder, d)
         for p in reversed(self.order):
             hooks = self.players[p].fx.hooked(ON_DOMINATION)
             if hooks and taken[p]:
                 self.stack.append([F_EFFECTS, p, [Due(h.source, h.slot, h.effect)
                                                   for h in hooks for _ in range(taken[p])]])
 
+    def _role_now(self, holder: int, domain: int) -> None:
+        """A role's immediate effects when taken (the Diplomat's influence, D-AGE-7)."""
+        for eff in self.data.roles[domain].effects:
+            if not (isinstance(eff, Triggered) and eff.trigger == IMMEDIATE):
+                continue
+            for act in eff.actions:
+                if act.kind == INFLUENCE:
+                    self._gain_influence(holder, act.amount, -1)
+                elif act.kind == GAIN and act.domain is not None and 0 <= act.domain < 6:
+                    self._add(holder, act.domain, act.amount)
+                elif act.kind not in (GAIN, FILL, INFLUENCE) and act.amount:
+                    self._gain_vp(holder, act.amount, -1, VP_ROLES, log=True)
+
+    def _role_bonuses(self) -> list[tuple[int, int, int, int]] | None:
+        """Production bonuses of the roles held for this age (the Merchant), per player."""
+        out = [[0, 0, 0, 0] for _ in range(self.num_players)]
+        found = False
+        for d, holder in enumerate(self.roles):
+            if holder < 0:
+                continue
+            for eff in self.data.roles[d].effects:
+                if isinstance(eff, Modifier) and eff.kind == "production_bonus":
+                    slot = (0 if eff.source == "settle" else 2) + (1 if eff.as_vestigium else 0)
+                    out[holder][slot] += eff.amount
+                    found = True
+        return [(a, b, c, d) for a, b, c, d in out] if found else None
+
     def _next_age(self) -> None:
+        """D-AGE-9, then the new age: the Governor's order, keeping tiles and refills,
+        mulligans, start-of-age effects (D-FLOW-5); after age 3 the final scoring."""
         if self.age == AGES:
-            self.phase = OVER
-            self._log(EV_GAME_END)
+            self._final_scoring()
             return
         for ps in self.players:
             ps.knowledge = [0] * 6  # D-AGE-9
-        for p in self.order:
-            self._draw(p, HAND_SIZE - len(self.players[p].hand))
         self.age += 1
         self.round = 0
         self.seat = 0
+        self.role_used = [False] * 6
+        self.mulligans = [0] * self.num_players
+        self.role_bonus = self._role_bonuses()
         self._enter(AGE_START)
         self.stack.append([F_STEP, S_START_TURN])
-        self._due_all(START_OF_AGE, self.order)
+        self.stack.append([F_STEP, S_START_AGE])
+        self.stack.append([F_STEP, S_REFILL])
+        for d, holder in enumerate(self.roles):
+            if holder >= 0 and any(isinstance(e, RoleEffect) and e.kind == "role_initiative"
+                                   for e in self.data.roles[d].effects):
+                self.stack.append([F_ORDER, holder])
+
+    def controlled(self, player: int) -> int:
+        """How many monuments in play ``player`` controls (D-BUILD-10, objectives)."""
+        return sum(1 for m in self.monuments if self.controller(m) == player)
+
+    def objective_progress(self, player: int) -> list[tuple[int, int]]:
+        """Per goal of the player's objective, (have, need) now; empty before the draft."""
+        from dominari.dominations.objectives import goal_progress
+
+        index = self.objectives[player] if self.objectives else -1
+        if index < 0:
+            return []
+        ps = self.players[player]
+        controlled = self.controlled(player)
+        return [goal_progress(g, player, self.board, ps.tree, ps.influence, controlled)
+                for g in self.data.objectives[index].goals]
+
+    def _final_scoring(self) -> None:
+        """D-END-2: objectives by goals met (rule option ``objective_scoring``); prototype
+        (§14): the final tree scoring; then the game is over (D-END-4)."""
+        scoring = self.rules.objective_table
+        for p in self.order:
+            ps = self.players[p]
+            index = self.objectives[p]
+            if index >= 0:
+                met = goals_met(self.data.objectives[index], p, self.board, ps.tree,
+                                ps.influence, self.controlled(p))
+                vp = objective_vp(met, scoring)
+                self._log(EV_OBJECTIVE, p, index, met, vp)
+                if vp:
+                    self._gain_vp(p, vp, -1, VP_OBJECTIVES)
+            if self.rules.variant == "prototype":
+                vp = tree_score(ps.tree)
+                self._log(EV_TREE_VP, p, vp)
+                if vp:
+                    self._gain_vp(p, vp, -1, VP_TREE)
+        self.phase = OVER
+        self._log(EV_GAME_END)
 
     def _log(self, *event: Any) -> None:
         if self.config.log:
@@ -1568,6 +2031,12 @@ class DominationsState(GameState):
         s.levels_taken = self.levels_taken.copy()
         s.placed = self.placed.copy()
         s.roles = self.roles.copy()
+        s.role_used = self.role_used.copy()
+        s.role_bonus = self.role_bonus
+        s.objectives = self.objectives.copy()
+        s.mulligans = self.mulligans.copy()
+        s.second = self.second
+        s.tile_placed = self.tile_placed
         s.history = self.history.copy()
         s.events = self.events.copy()
         s._tile_index = self._tile_index
@@ -1723,6 +2192,21 @@ class DominationsState(GameState):
                               "pass the same --data folder")
         replay(state, record, upto, state.parse_action)
         return state
+
+
+def tree_score(tree: Tree) -> int:
+    """Prototype final tree scoring (§14): per domain, its mastery cards (advanced ones count
+    3) times the complete nodi of its colour.
+
+    >>> tree_score(Tree())
+    0
+    """
+    cards = [0] * 6
+    for _, card in tree.mastery_cards():
+        if card.domain is not None:
+            cards[card.domain] += 3 if card.advanced else 1
+    nodi = tree.nodi_counts()
+    return sum(cards[d] * nodi[d] for d in range(6))
 
 
 def _colour(code: int) -> str | None:

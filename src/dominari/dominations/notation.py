@@ -24,7 +24,19 @@ notation                         meaning
 ``resolve T3a``                  of several effects due at once, resolve this card's next
                                  (``resolve M01-L5``; ``resolve T3a/2`` for its 2nd effect)
 ``exchange T C``                 campfire exchange: pay 2 Trade, gain 1 Craft
-``pass``                         end the build or develop phase without acting
+``pass``                         end the build or develop phase without acting (or decline
+                                 the Artisan's second tile)
+``choose O03``                   setup: keep this objective (or ``choose M07``: this
+                                 monument) of the two drawn (D-SET-3)
+``return L07``                   put this tile back under the supply (keeping tiles between
+                                 ages, or a mulligan, D-SET-5, D-AGE-9)
+``done``                         stop returning tiles (then draw back up)
+``return all``                   prototype: return last age's tiles and draw a full hand
+``mulligan``                     prototype: put the whole hand back and draw again (7, 6, 5)
+``order 2 1 3``                  the Governor: the initiative order of the next age, by
+                                 player number
+``reactivate 3,0 via 2,0``       the Inventor: score a placed tile again instead of placing
+                                 one (``reactivate 3,0 locus @1,1``; rules §13.6)
 ===============================  ============================================================
 
 Domains are written by letter (``T C A S G R``) or name (``Trade``, ``craft``…).
@@ -72,6 +84,23 @@ COPY = 11
 COPY_ADVANCE = 12
 """``copy upgrade T3a``: … or turns their own basic card advanced, as another's is (D-AGE-4)."""
 
+CHOOSE = 13
+"""``choose O03`` / ``choose M07``: keep one of the two objectives (``a`` 0) or monuments
+(``a`` 1) drawn at setup; ``b`` its index in the data (D-SET-3)."""
+RETURN = 14
+"""``return L07``: put tile ``a`` back at the bottom of the supply (D-SET-5, D-AGE-9)."""
+DONE = 15
+"""``done``: stop returning tiles; the hand is drawn back up."""
+RETURN_ALL = 16
+"""``return all``: prototype, start of a later age: return last age's tiles (§14)."""
+MULLIGAN = 17
+"""``mulligan``: prototype: put the whole hand back and draw 7, then 6, then 5 (§14)."""
+ORDER = 18
+"""``order 2 1 3``: the Governor's initiative order; ``a`` the player numbers (from 1) as
+decimal digits, first player first (``213``)."""
+REACTIVATE = 19
+"""``reactivate 3,0 via 2,0``: the Inventor scores placed tile ``a`` with link ``b`` (§13.6)."""
+
 NO_TILE = -1
 """``MONUMENT`` field ``d`` when the monument tile is not placed by this action."""
 
@@ -96,7 +125,10 @@ class Action(NamedTuple):
       ``b``/``c`` tree column/row;
     - ``ADVANCE``: ``a`` skill index;
     - ``RESOLVE``: ``a`` effect source code, ``b`` the effect's index on its side;
-    - ``COPY``: as ``ACQUIRE``; ``COPY_ADVANCE``: ``a`` skill index.
+    - ``COPY``: as ``ACQUIRE``; ``COPY_ADVANCE``: ``a`` skill index;
+    - ``CHOOSE``: ``a`` 0 objective / 1 monument, ``b`` its index; ``RETURN``: ``a`` tile;
+      ``DONE``, ``RETURN_ALL``, ``MULLIGAN``: nothing; ``ORDER``: ``a`` the order as digits;
+    - ``REACTIVATE``: ``a`` cell key of a placed tile, ``b`` link (as ``PLACE``'s ``d``).
     """
 
     kind: int
@@ -107,6 +139,21 @@ class Action(NamedTuple):
 
 
 PASS_ACTION = Action(PASS)
+DONE_ACTION = Action(DONE)
+
+
+def order_code(order: Sequence[int]) -> int:
+    """Pack an initiative order (players from 0) as :data:`ORDER`'s ``a``.
+
+    >>> order_code([1, 0, 2]), order_players(213)
+    (213, [1, 0, 2])
+    """
+    return int("".join(str(p + 1) for p in order))
+
+
+def order_players(code: int) -> list[int]:
+    """Unpack :func:`order_code`."""
+    return [int(ch) - 1 for ch in str(code)]
 
 
 def place(tile: int, cell: int, rotation: int, link: int) -> Action:
@@ -170,6 +217,20 @@ def format_action(action: Action, tile_ids: Sequence[str], catalog: Catalog | No
         return "pass"
     if kind == PAY:
         return f"pay {action.b} {DOMAINS[action.a]}"
+    if kind == RETURN:
+        return f"return {tile_ids[action.a]}"
+    if kind == DONE:
+        return "done"
+    if kind == RETURN_ALL:
+        return "return all"
+    if kind == MULLIGAN:
+        return "mulligan"
+    if kind == ORDER:
+        return "order " + " ".join(str(p + 1) for p in order_players(action.a))
+    if kind == REACTIVATE:
+        text = f"reactivate {Cell.from_key(action.a)}"
+        link = link_text(action.a, action.b)
+        return f"{text} {link}" if link else text
     if catalog is None:
         raise ValueError("card and monument actions need the catalog to be written")
     if kind == ACQUIRE:
@@ -180,6 +241,9 @@ def format_action(action: Action, tile_ids: Sequence[str], catalog: Catalog | No
         return f"copy {catalog.copy_ids[action.a]} {format_position((action.b, action.c))}"
     if kind == COPY_ADVANCE:
         return f"copy upgrade {catalog.skills[action.a].id}"
+    if kind == CHOOSE:
+        return ("choose " + (catalog.data.objectives[action.b].id if action.a == 0
+                             else catalog.data.monuments[action.b].id))
     if kind == RESOLVE:
         name = catalog.source_id(action.a)
         return f"resolve {name}" if action.b == 0 else f"resolve {name}/{action.b + 1}"
@@ -197,7 +261,8 @@ def format_action(action: Action, tile_ids: Sequence[str], catalog: Catalog | No
 
 _VERBS = ("a placement (e.g. 'L07 2,0 r1 via 1,0'), 'city x,y', 'upgrade x,y', "
           "'monument M01 0,1 …', 'pay 3 T', 'acquire T3a-2 0,1', 'upgrade T3a', "
-          "'resolve T3a', 'copy T3a-2 0,1', 'exchange T C', 'vestigium T' or 'pass'")
+          "'resolve T3a', 'copy T3a-2 0,1', 'exchange T C', 'vestigium T', 'choose O03', "
+          "'return L07', 'done', 'order 2 1', 'reactivate 3,0 via 2,0' or 'pass'")
 
 
 def parse(text: str, tile_index: Mapping[str, int] | None = None,
@@ -216,6 +281,40 @@ def parse(text: str, tile_index: Mapping[str, int] | None = None,
         if rest:
             raise ParseError(f"'pass' takes nothing after it, got {' '.join(rest)!r}")
         return PASS_ACTION
+    if verb in ("done", "keep", "mulligan"):
+        if rest:
+            raise ParseError(f"{verb!r} takes nothing after it, got {' '.join(rest)!r}")
+        return Action(MULLIGAN) if verb == "mulligan" else DONE_ACTION
+    if verb == "return":
+        if len(rest) != 1:
+            raise ParseError("'return' needs one tile of your hand ('return L07') or 'all'")
+        if rest[0].lower() == "all":
+            return Action(RETURN_ALL)
+        tile = (tile_index or {}).get(rest[0].upper())
+        if tile is None:
+            raise ParseError(f"unknown tile {rest[0]!r}: 'return' names a tile of your hand, "
+                             "for example 'return L07'")
+        return Action(RETURN, tile)
+    if verb == "choose":
+        if len(rest) != 1:
+            raise ParseError("'choose' needs one objective or monument, e.g. 'choose O03'")
+        cat = _need(catalog)
+        word = rest[0].upper()
+        objectives = {o.id.upper(): i for i, o in enumerate(cat.data.objectives)}
+        if word in objectives:
+            return Action(CHOOSE, 0, objectives[word])
+        if word in cat.monument_index:
+            return Action(CHOOSE, 1, cat.monument_index[word])
+        raise ParseError(f"unknown objective or monument {rest[0]!r}: e.g. 'choose O03' or "
+                         "'choose M07'")
+    if verb == "order":
+        if not rest or not all(w.isdigit() and 1 <= int(w) <= 4 for w in rest) or len(
+                set(rest)) != len(rest):
+            raise ParseError("'order' needs every player's number once, first player first, "
+                             "for example 'order 2 1 3'")
+        return Action(ORDER, order_code([int(w) - 1 for w in rest]))
+    if verb == "reactivate":
+        return _parse_reactivate(rest)
     if verb == "upgrade" and len(rest) == 1 and "," not in rest[0]:
         return Action(ADVANCE, _skill(rest[0], catalog))
     if verb == "acquire":
@@ -335,6 +434,33 @@ def _parse_monument(rest: list[str], catalog: Catalog) -> Action:
     return Action(MONUMENT, index, col, row, tile)
 
 
+def _parse_reactivate(rest: list[str]) -> Action:
+    if len(rest) not in (1, 3):
+        raise ParseError("'reactivate' needs a placed tile's cell and how it scores, for "
+                         "example 'reactivate 3,0 via 2,0' or 'reactivate 3,0 locus @1,1'")
+    cell = Cell.parse(rest[0])
+    link = _parse_link(cell, rest[1:]) if len(rest) == 3 else LINK_UNSPECIFIED
+    return Action(REACTIVATE, cell.key, link)
+
+
+def _parse_link(cell: Cell, rest: list[str]) -> int:
+    """``via x,y`` or ``locus @x,y`` from ``cell``."""
+    how = rest[0].lower()
+    if len(rest) != 2 or how not in ("via", "locus"):
+        raise ParseError(f"expected 'via x,y' or 'locus @x,y', got {' '.join(rest)!r}")
+    if how == "via":
+        other = Cell.parse(rest[1])
+        try:
+            return cell.side_towards(other)
+        except ValueError:
+            raise ParseError(f"{other} does not share a side with {cell}") from None
+    vertex = Vertex.parse(rest[1])
+    corners = cell.corners()
+    if vertex not in corners:
+        raise ParseError(f"{vertex} is not a corner of {cell}")
+    return LINK_LOCUS + corners.index(vertex)
+
+
 def _parse_place(words: list[str], tile_index: Mapping[str, int] | None) -> Action:
     tile_id = words[0].upper()
     if tile_index is None or tile_id not in tile_index:
@@ -351,20 +477,8 @@ def _parse_place(words: list[str], tile_index: Mapping[str, int] | None) -> Acti
         rest = rest[1:]
     link = LINK_UNSPECIFIED
     if rest:
-        how = rest[0].lower()
-        if len(rest) != 2 or how not in ("via", "locus"):
+        if len(rest) != 2 or rest[0].lower() not in ("via", "locus"):
             raise ParseError(f"after the rotation expected 'via x,y' or 'locus @x,y', "
                              f"got {' '.join(rest)!r}")
-        if how == "via":
-            other = Cell.parse(rest[1])
-            try:
-                link = cell.side_towards(other)
-            except ValueError:
-                raise ParseError(f"{other} does not share a side with {cell}") from None
-        else:
-            vertex = Vertex.parse(rest[1])
-            corners = cell.corners()
-            if vertex not in corners:
-                raise ParseError(f"{vertex} is not a corner of {cell}")
-            link = LINK_LOCUS + corners.index(vertex)
+        link = _parse_link(cell, rest)
     return Action(PLACE, tile_index[tile_id], cell.key, rotation, link)

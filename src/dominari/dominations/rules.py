@@ -23,8 +23,9 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "connection": ("choose-one", "all-sides"),
     # data spec §6.1: monument level costs paid in any mix of domains, or in the named domain.
     "monument_cost": ("any", "named"),
-    # data spec §7: 10/20/40/70/100 by goals met, or 15/15/20/15/15 per goal.
-    "objective_scoring": ("progressive", "per_goal"),
+    # data spec §7: 10/20/40/70/100 by goals met, or 15/15/20/15/15 per goal; §14: 10 per
+    # goal. "auto": ten_each with the prototype variant, else progressive.
+    "objective_scoring": ("auto", "progressive", "per_goal", "ten_each"),
     # §14: the French prototype rules.
     "variant": ("retail", "prototype"),
 }
@@ -36,7 +37,7 @@ class Rules:
 
     connection: str = "choose-one"
     monument_cost: str = "any"
-    objective_scoring: str = "progressive"
+    objective_scoring: str = "auto"
     variant: str = "retail"
 
     def __post_init__(self) -> None:
@@ -50,6 +51,17 @@ class Rules:
     @property
     def all_sides(self) -> bool:
         return self.connection == "all-sides"
+
+    @property
+    def objective_table(self) -> str:
+        """The objective scoring in force (``auto`` resolved by the variant).
+
+        >>> Rules().objective_table, Rules(variant="prototype").objective_table
+        ('progressive', 'ten_each')
+        """
+        if self.objective_scoring != "auto":
+            return self.objective_scoring
+        return "ten_each" if self.variant == "prototype" else "progressive"
 
     def to_json(self) -> dict[str, str]:
         return asdict(self)

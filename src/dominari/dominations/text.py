@@ -21,6 +21,7 @@ from dominari.dominations.engine import (
     EV_ADVANCE,
     EV_AGE_END,
     EV_ASSIGN,
+    EV_CHOOSE,
     EV_CITY,
     EV_COPY,
     EV_DRAW,
@@ -32,15 +33,24 @@ from dominari.dominations.engine import (
     EV_KNOWLEDGE,
     EV_LEVEL,
     EV_MONUMENT_TILE,
+    EV_MULLIGAN,
     EV_NO_PLACEMENT,
+    EV_OBJECTIVE,
+    EV_ORDER,
     EV_PASS,
     EV_PAY,
     EV_PLACE,
+    EV_REACTIVATE,
+    EV_RETURN,
     EV_REWARD,
     EV_ROLE,
+    EV_ROLE_BACK,
+    EV_TREE_VP,
     EV_TURN,
     EV_VP,
     EV_YIELDS,
+    GROWTH,
+    OBJECTIVE,
     DominationsState,
 )
 from dominari.dominations.grid import Cell, Vertex, side_neighbour
@@ -120,8 +130,9 @@ def event_lines(state: DominationsState, events: Sequence[tuple[Any, ...]]) -> l
             out.append(f"{names[p]} exchanges {pay} {DOMAIN_NAMES[a]} for {kept} {DOMAIN_NAMES[b]}"
                        + (" (+1 VP overflow)" if vp else ""))
         elif kind == EV_PASS:
-            out.append(f"{names[ev[1]]} " + ("builds nothing" if ev[2] == BUILD
-                                             else "develops nothing"))
+            out.append(f"{names[ev[1]]} " + (
+                "builds nothing" if ev[2] == BUILD else
+                "places no second tile" if ev[2] == GROWTH else "develops nothing"))
         elif kind == EV_ASSIGN:
             out.append(f"  {names[ev[1]]} counts 1 vestigium as {DOMAIN_NAMES[ev[2]]}")
         elif kind == EV_NO_PLACEMENT:
@@ -132,6 +143,15 @@ def event_lines(state: DominationsState, events: Sequence[tuple[Any, ...]]) -> l
             out.append(f"{names[ev[1]]} draws {ev[2]} tile{'s' if ev[2] != 1 else ''}")
         elif kind == EV_GAME_END:
             out.append("=== Game over ===")
+        elif kind == EV_RETURN:
+            out.append(f"{names[ev[1]]} puts {tiles[ev[2]].id} back under the supply")
+        elif kind == EV_MULLIGAN:
+            out.append(f"{names[ev[1]]} takes a mulligan ({ev[2]} tile"
+                       f"{'s' if ev[2] != 1 else ''} back)")
+        elif kind == EV_REACTIVATE:
+            _, p, key, link = ev
+            out.append(f"{names[p]} reactivates {tiles[state.board.tile[key]].id} on "
+                       f"{Cell.from_key(key)} ({link_text(key, link)}) as the Inventor")
         else:
             line = _card_line(state, ev, names)
             if line:
@@ -191,4 +211,19 @@ def _card_line(state: DominationsState, ev: tuple[Any, ...], names: Sequence[str
         _, _, d, vp = ev
         return f"{who} takes the {state.data.roles[d].name} ({DOMAIN_NAMES[d]})" + (
             f", +{vp} VP" if vp else "")
+    if kind == EV_ROLE_BACK:
+        return f"  {who}'s {state.data.roles[ev[2]].name} is used and goes back"
+    if kind == EV_CHOOSE:
+        _, _, what, index = ev
+        card = (state.data.objectives[index] if what == OBJECTIVE
+                else state.data.monuments[index])
+        return f"{who} keeps the {'objective' if what == OBJECTIVE else 'monument'} {card.name}"
+    if kind == EV_ORDER:
+        return f"{who} (Governor) sets the order: " + ", ".join(names[q] for q in ev[2])
+    if kind == EV_OBJECTIVE:
+        _, _, index, met, vp = ev
+        return (f"{who}'s objective {state.data.objectives[index].name}: {sum(met)} of "
+                f"{len(met)} goals met, +{vp} VP")
+    if kind == EV_TREE_VP:
+        return f"{who} +{ev[2]} VP for their tree (cards × nodi per domain)"
     return ""
