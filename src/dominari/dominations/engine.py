@@ -1996,10 +1996,17 @@ class DominationsState(GameState):
         for i, p in enumerate(rank_order):
             ranks[p] = i + 1
         breakdown = [dict(zip(VP_SOURCES, ps.vp_by, strict=True)) for ps in self.players]
+        objectives: list[dict[str, Any] | None] = [None] * self.num_players
+        for ev in self.events:
+            if ev[0] == EV_OBJECTIVE:
+                o = self.data.objectives[ev[2]]
+                objectives[ev[1]] = {"id": o.id, "name": o.name, "met": list(ev[3]),
+                                     "vp": ev[4]}
         return Outcome(scores=vps, ranks=tuple(ranks), reason="game end",
                        turns=tuple(ps.turns for ps in self.players),
                        extra={"vp_breakdown": breakdown,
-                              "influence": [ps.influence for ps in self.players]})
+                              "influence": [ps.influence for ps in self.players],
+                              "objectives": objectives})
 
     # -- copies, views, notation ---------------------------------------------------------------
 
@@ -2092,7 +2099,9 @@ class DominationsState(GameState):
             cells.append(entry)
         current = self.current_player()
         monuments = []
-        for m in self.monuments:
+        drafting = self.phase == SETUP and any(
+            f[0] == F_CHOOSE and f[2] == MONUMENT_CARD for f in self.stack)
+        for m in ([] if drafting else self.monuments):
             mon = self.data.monuments[m]
             levels = cat.monument_levels[m]
             taken = self.levels_taken[m]
@@ -2129,26 +2138,64 @@ class DominationsState(GameState):
                              for pos, c in ps.tree.cards.items()],
                     "nodi": dict(zip(DOMAINS, ps.tree.nodi_counts()[:6], strict=True)),
                     "roles": [DOMAINS[d] for d in range(6) if self.roles[d] == p],
+                    "objective": self._objective_view(p, player),
+                    "mulligans": self.mulligans[p] if self.mulligans else 0,
                 }
                 for p, ps in enumerate(self.players)
             ],
+            "roles": [{"domain": DOMAINS[d], "role": role.name, "holder": self.roles[d],
+                       "vp": role.vp_two_players if self.num_players == 2 else role.vp,
+                       "one_shot": role.one_shot, "used": self.role_used[d],
+                       "active": self.roles_active and self.roles[d] >= 0
+                       and not self.role_used[d] and self.phase != AGE_END}
+                      for d, role in enumerate(self.data.roles)],
             "board": cells,
             "monuments": monuments,
             "mastery_supply": [cat.copy_ids[c] for c in range(len(cat.copy_ids))
                                if self.taken[c] < 0],
-            "pending": self._pending_view(),
+            "pending": self._pending_view(player),
             "legal_actions": ([self.format_action(a) for a in self.legal_actions()]
                               if player is not None and player == current else []),
         }
 
-    def _pending_view(self) -> dict[str, Any] | None:
-        """The decision waiting on the stack, in words the web app can show."""
+    def _objective_view(self, p: int, viewer: int | None) -> dict[str, Any] | None:
+        """A player's objective with live progress; hidden from others during the draft
+        (kept cards are revealed together, D-SET-3)."""
+        index = self.objectives[p] if self.objectives else -1
+        if index < 0 or (self.phase == SETUP and viewer != p and any(
+                f[0] == F_CHOOSE and f[2] == OBJECTIVE for f in self.stack)):
+            return None
+        from dominari.dominations.objectives import describe_goal
+
+        o = self.data.objectives[index]
+        progress = self.objective_progress(p)
+        return {"id": o.id, "name": o.name,
+                "goals": [{"text": describe_goal(g), "have": have, "need": need,
+                           "met": have >= need}
+                          for g, (have, need) in zip(o.goals, progress, strict=True)],
+                "vp_now": objective_vp([have >= need for have, need in progress],
+                                       self.rules.objective_table)}
+
+    def _pending_view(self, viewer: int | None = None) -> dict[str, Any] | None:
+        """The decision waiting on the stack, in words the web app can show (the cards drawn
+        in a draft only to the one choosing)."""
         if not self.stack or self.phase == OVER:
             return None
         top = self.stack[-1]
         kind = top[0]
         out: dict[str, Any] = {"kind": DECISION_NAMES[kind], "player": top[1]}
-        if kind == F_COPY:
+        if kind == F_CHOOSE:
+            out["what"] = "objective" if top[2] == OBJECTIVE else "monument"
+            if viewer == top[1]:
+                cards = self.data.objectives if top[2] == OBJECTIVE else self.data.monuments
+                out["options"] = [cards[i].id for i in top[3]]
+        elif kind == F_TILES:
+            out["mode"] = TILE_MODES[top[2]]
+            if top[2] == T_MULLIGAN_ALL:
+                out["mulligans"] = self.mulligans[top[1]]
+        elif kind == F_ORDER:
+            out["order"] = list(self.order)
+        elif kind == F_COPY:
             out["influence"] = self.players[top[1]].influence
         elif kind == F_EFFECTS:
             out["effects"] = [{"card": self.catalog.source_id(d.source),
