@@ -1,11 +1,13 @@
 """A random Dominations player that is uniform over each *part* of a compound choice.
 
 A uniform pick over all placements would favour cells with several links and hands
-of many tiles; this bot picks a tile, then a cell, then a rotation and link, each
-uniformly. In the build phase it builds or upgrades a city or contributes a monument
+of many tiles; this bot picks a cell, then a tile, a rotation and a link, each
+uniformly, without building the list of every placement. In the build phase it
+builds or upgrades a city or contributes a monument
 level (uniformly: first the kind, then the target, then where) four times out of
 five, and in the develop phase it acquires or upgrades a mastery card (the skill
-first, then the copy and position) as often. Pending decisions (the order of
+first, then the copy and position) as often; it builds only the chosen skill's
+placements. Pending decisions (the order of
 effects, gained vestigium, a monument payment, the drafts, the Governor's order)
 are uniform; when returning tiles (keeping tiles between ages, a mulligan) it stops
 half of the time and otherwise returns a tile chosen uniformly, so it keeps most
@@ -16,8 +18,9 @@ exchange, so its games stay short and readable.
 >>> from dominari.dominations.engine import DominationsConfig, DominationsState
 >>> s = DominationsState.new(DominationsConfig(players=2, seed=1))
 >>> bot = DominationsRandomBot(seed=3)
->>> s.apply(bot.act(s)); s.phase_name
-'build'
+>>> while s.phase_name != "build": s.apply(bot.act(s))
+>>> s.turn_number
+1
 """
 
 from __future__ import annotations
@@ -36,14 +39,10 @@ from dominari.dominations.notation import (
     ACQUIRE,
     ADVANCE,
     AS_DOMAIN,
-    CITY,
     DONE_ACTION,
     EXCHANGE,
-    MONUMENT,
     PASS_ACTION,
     PLACE,
-    REACTIVATE,
-    UPGRADE,
     Action,
 )
 
@@ -63,38 +62,49 @@ class DominationsRandomBot:
 
     def act(self, state: DominationsState) -> Action:
         rng = self._rng
-        acts = state.legal_actions()
         if state.stack:
+            acts = state.legal_actions()
             if state.stack[-1][0] == F_TILES and rng.random() < 0.5:
                 return DONE_ACTION
             return rng.choice([a for a in acts if a.kind != EXCHANGE and a != DONE_ACTION]
                               or acts)
-        if state.phase == GROWTH:
-            places = [a for a in acts if a.kind == PLACE]
-            again = [a for a in acts if a.kind == REACTIVATE]
-            if again and (not places or rng.random() < 0.5):
+        phase = state.phase
+        if phase == GROWTH:
+            again = state.reactivations() if state.may_reactivate() else []
+            cells = list(state.board.frontier)
+            hand = state.players[state.mover].hand
+            if again and (not cells or not hand or rng.random() < 0.5):
                 key = rng.choice(sorted({a.a for a in again}))
                 return rng.choice([a for a in again if a.a == key])
-            if places:
-                tile = rng.choice(sorted({a.a for a in places}))
-                cell = rng.choice(sorted({a.b for a in places if a.a == tile}))
-                return rng.choice([a for a in places if a.a == tile and a.b == cell])
-        elif state.phase == ASSIGN:
-            return rng.choice([a for a in acts if a.kind == AS_DOMAIN])
-        elif state.phase == BUILD:
-            builds = [a for a in acts if a.kind in (CITY, UPGRADE, MONUMENT)]
+            if cells and hand:
+                key = rng.choice(cells)
+                links = state.board.links(key, state.rules.all_sides)
+                return Action(PLACE, rng.choice(hand), key, rng.randrange(3), rng.choice(links))
+        elif phase == ASSIGN:
+            return Action(AS_DOMAIN, rng.randrange(6))
+        elif phase == BUILD:
+            builds = [*state.builds(), *state.monument_options()]
             if builds and rng.random() < self.build_rate:
                 return self._staged(builds)
             return PASS_ACTION
-        elif state.phase == DEVELOP:
-            cards = [a for a in acts if a.kind in (ACQUIRE, ADVANCE)]
-            if cards and rng.random() < self.build_rate:
-                if all(a.kind == ACQUIRE for a in cards):
-                    skill = state.catalog.copy_skill
-                    pick = rng.choice(sorted({skill[a.a] for a in cards}))
-                    cards = [a for a in cards if skill[a.a] == pick]
-                return self._staged(cards)
+        elif phase == DEVELOP:
+            if rng.random() >= self.build_rate:
+                return PASS_ACTION
+            advances = state.advances()
+            skills = state.acquirable_skills()
+            rng.shuffle(skills)
+            kinds = ([ACQUIRE] if skills else []) + ([ADVANCE] if advances else [])
+            while kinds:
+                kind = rng.choice(kinds)
+                if kind == ADVANCE:
+                    return rng.choice(advances)
+                for skill in skills:  # a skill at random among those with a fitting copy
+                    cards = state.acquisitions([skill])
+                    if cards:
+                        return self._staged(cards)
+                kinds.remove(ACQUIRE)
             return PASS_ACTION
+        acts = state.legal_actions()
         return rng.choice([a for a in acts if a.kind != EXCHANGE] or acts)
 
     def _staged(self, acts: list[Action]) -> Action:

@@ -640,8 +640,7 @@ class DominationsState(GameState):
                 acts = self.placements()
                 if self.second:
                     acts.append(PASS_ACTION)
-                elif self.roles_active and self._active_role("role_reactivate",
-                                                             self.mover) >= 0:
+                elif self.may_reactivate():
                     acts += self.reactivations()
             elif phase == BUILD:
                 acts = [*self._builds(), *self._monument_options(), PASS_ACTION]
@@ -1088,6 +1087,11 @@ class DominationsState(GameState):
         out += [LINK_LOCUS + c for c in range(3) if board.is_locus(corner_vertex(key, c))]
         return out
 
+    def may_reactivate(self) -> bool:
+        """Whether the mover holds an unused Inventor in their growth phase (§13.6)."""
+        return (self.phase == GROWTH and not self.second and self.roles_active
+                and self._active_role("role_reactivate", self.mover) >= 0)
+
     def reactivations(self) -> list[Action]:
         """The Inventor's options: every placed land tile, by every link."""
         return [Action(REACTIVATE, key, link) for key in self.board.tile
@@ -1467,27 +1471,61 @@ class DominationsState(GameState):
         pre = self.catalog.skills[skill].prerequisite
         return pre is None or self._best_values(player)[pre.domain] >= pre.value
 
-    def _acquisitions(self) -> list[Action]:
+    def acquirable_skills(self) -> list[int]:
+        """Skills the mover may afford now (cost after reductions, prerequisite, not yet in
+        their tree) with a copy left in the supply; whether a copy fits the tree is
+        :meth:`acquisitions`' business. A cheap first stage for bots."""
         p = self.mover
-        ps = self.players[p]
+        know = self.players[p].knowledge
         cat = self.catalog
-        know = ps.knowledge
         best = self._best_values(p)
         owned = self.skills_held(p)
         discount = self.cost_reduction(p, "acq")
         taken = self.taken
-        codes: list[int] = []
+        out = []
         for s, skill in enumerate(cat.skills):
             if s in owned or know[skill.domain] < skill.cost - discount:
                 continue
             pre = skill.prerequisite
             if pre is not None and best[pre.domain] < pre.value:
                 continue
-            codes.extend(c for c in cat.skill_copies[s] if taken[c] < 0)
+            if any(taken[c] < 0 for c in cat.skill_copies[s]):
+                out.append(s)
+        return out
+
+    def acquisitions(self, skills: Sequence[int] | None = None) -> list[Action]:
+        """Every legal acquisition (D-DEV-2 … D-DEV-4, D-DEV-7), or only of these ``skills``
+        (from :meth:`acquirable_skills`)."""
+        cat = self.catalog
+        taken = self.taken
+        codes = [c for s in (self.acquirable_skills() if skills is None else skills)
+                 for c in cat.skill_copies[s] if taken[c] < 0]
         sides = cat.copy_sides
-        fits = ps.tree.positions_for([sides[c] for c in codes])
+        fits = self.players[self.mover].tree.positions_for([sides[c] for c in codes])
         return [Action(ACQUIRE, code, col, row)
                 for code, positions in zip(codes, fits, strict=True) for col, row in positions]
+
+    def _acquisitions(self) -> list[Action]:
+        return self.acquisitions()
+
+    def placement_links(self) -> list[tuple[int, tuple[int, ...]]]:
+        """Every open cell with the links a placement there may score: with the hand and
+        three rotations, the whole of :meth:`placements` without building it (for bots)."""
+        all_sides = self.rules.all_sides
+        links = self.board.links
+        return [(key, links(key, all_sides)) for key in self.board.frontier]
+
+    def builds(self) -> list[Action]:
+        """Every city the mover may build or upgrade now (D-BUILD-2 … D-BUILD-5)."""
+        return self._builds()
+
+    def monument_options(self) -> list[Action]:
+        """Every monument level the mover may contribute now, with where (D-BUILD-6, 7)."""
+        return self._monument_options()
+
+    def advances(self) -> list[Action]:
+        """Every legal upgrade of a mastery card to its advanced side (D-DEV-5)."""
+        return self._advances()
 
     def _advances(self) -> list[Action]:
         p = self.mover
