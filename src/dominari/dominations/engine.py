@@ -690,12 +690,13 @@ class DominationsState(GameState):
         all_sides = self.rules.all_sides
         out: list[Action] = []
         append = out.append
+        make = tuple.__new__  # Action(...) without the Python-level __new__: the hot path
         for key in board.frontier:
             links = board.links(key, all_sides)
             for t in hand:
                 for r in (0, 1, 2):
                     for link in links:
-                        append(Action(PLACE, t, key, r, link))
+                        append(make(Action, (PLACE, t, key, r, link)))
         return out
 
     def _holdings(self, player: int) -> Holdings:
