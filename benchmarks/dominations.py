@@ -1,9 +1,13 @@
 """Dominations engine speed: whole games, legal placements (kept frontier vs a full scan),
-placement previews and state copies, measured in one run and written to BENCHMARKS.md.
+legal-action enumeration at mid-game positions, placement previews and state copies, and
+the greedy bot's win rate against the random one, measured in one run and written to
+BENCHMARKS.md.
 
 No other digital Dominations exists, so the comparison made in the same run is against
 the obvious alternative the issue rules out: finding legal placements by scanning the
 whole board instead of keeping the frontier up to date.
+
+Usage: ``python benchmarks/dominations.py [--quick] [--no-write] [--workers W]``.
 """
 
 from __future__ import annotations
@@ -17,11 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from dominari.bots.dominations_random import DominationsRandomBot
+from dominari.core.errors import StrategyError
 from dominari.dominations.board import LINK_ALL_SIDES, LINK_LOCUS
 from dominari.dominations.data import default_data
 from dominari.dominations.engine import GROWTH, DominationsConfig, DominationsState
 from dominari.dominations.grid import Cell
 from dominari.dominations.notation import PLACE, Action
+from dominari.sim import simulate
+from dominari.sim.runner import bot_seed
+from dominari.sim.stats import wilson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import machine
@@ -85,6 +93,46 @@ def positions(count: int) -> list[DominationsState]:
     return out[:count]
 
 
+def mid_game(count: int, players: int = 4, age: int = 2, turn: int = 7
+             ) -> list[DominationsState]:
+    """Every decision of the ``turn``-th player turn of ``age`` (growth, build, develop and
+    any pending decision) from seeded random-bot games, until ``count`` positions."""
+    out: list[DominationsState] = []
+    seed = 0
+    while len(out) < count:
+        s = DominationsState.new(DominationsConfig(players=players, seed=seed, log=False))
+        bots = [DominationsRandomBot(seed=bot_seed(seed, 0, p)) for p in range(players)]
+        first = None
+        while not s.is_terminal() and s.age <= age:
+            if s.age == age and first is None:
+                first = s.turn_number
+            if first is not None and s.turn_number - first + 1 == turn:
+                out.append(s.copy())
+            elif first is not None and s.turn_number - first + 1 > turn:
+                break
+            s.apply(bots[s.current_player()].act(s))
+        seed += 1
+    return out[:count]
+
+
+def greedy_vs_random(games: int, workers: int) -> dict[str, Any] | None:
+    """The greedy bot against the random one, 2 players, half the games in each seat
+    (through the simulation runner); None when the greedy bot is not installed."""
+    try:
+        first = simulate(["greedy", "random"], games // 2, seed=1, workers=workers,
+                         game="dominations")  # fmt: skip
+    except StrategyError:  # dominari.bots.dominations_greedy is missing
+        return None
+    second = simulate(["random", "greedy"], games - games // 2, seed=2, workers=workers,
+                      game="dominations")  # fmt: skip
+    n = first.games + second.games
+    wins = first.players[0].wins + second.players[1].wins
+    vp = first.players[0].total_vp + second.players[1].total_vp
+    vp_random = first.players[1].total_vp + second.players[0].total_vp
+    return {"games": n, "wins": wins, "rate": wins / n, "ci": wilson(wins, n),
+            "vp": vp / n, "vp_random": vp_random / n}
+
+
 def rate(fn: Any, items: list[Any], repeat: int) -> float:
     t = time.perf_counter()
     for _ in range(repeat):
@@ -93,7 +141,7 @@ def rate(fn: Any, items: list[Any], repeat: int) -> float:
     return repeat * len(items) / (time.perf_counter() - t)
 
 
-def measure(quick: bool) -> dict[str, Any]:
+def measure(quick: bool, workers: int = 1) -> dict[str, Any]:
     games = 20 if quick else 200
     default_data()  # load and validate the component files before timing
     g2, a2 = games_per_second(2, games)
@@ -110,7 +158,13 @@ def measure(quick: bool) -> dict[str, Any]:
                                                                             strict=True))]
     preview = rate(lambda sp: sp[0].preview(sp[1]), sample, repeat * 5)
     copies = rate(lambda s: s.copy(), pos, repeat * 5)
+    middle = mid_game(40 if quick else 200)
+    legal = rate(lambda s: s.legal_actions(), middle, repeat)
+    mean_legal = sum(len(s.legal_actions()) for s in middle) / len(middle)
+    versus = greedy_vs_random(20 if quick else 200, workers)
     return {
+        "legal": legal, "legal_positions": len(middle), "mean_legal": mean_legal,
+        "versus": versus,
         "games2": g2, "actions2": a2, "games4": g4, "actions4": a4, "n_games": games,
         "frontier": frontier, "scan": scan, "positions": len(pos), "mean_actions": mean_actions,
         "preview": preview, "copy": copies,
@@ -135,6 +189,10 @@ def render(r: dict[str, Any]) -> str:
         f"| **kept frontier ÷ full scan** | **{r['frontier'] / r['scan']:.1f}×** |",
         f"| preview of one placement (itemised production) | {r['preview']:,.0f} |",
         f"| state copy (for search) | {r['copy']:,.0f} |",
+        f"| all legal actions at mid-game (4 players, 7th turn of age 2: "
+        f"{r['legal_positions']} decisions, {r['mean_legal']:.0f} actions on average) "
+        f"| {r['legal']:,.0f} |",
+        versus_row(r["versus"]),
         "",
         "A game is every decision of 3 ages: placements, vestigium, cities, monument levels "
         "(with their payments), mastery cards and the order of effects; the random bot builds "
@@ -143,12 +201,23 @@ def render(r: dict[str, Any]) -> str:
     ])
 
 
+def versus_row(v: dict[str, Any] | None) -> str:
+    if v is None:
+        return "| greedy vs random, 2 players | (greedy bot not installed) |"
+    lo, hi = v["ci"]
+    return (f"| greedy vs random, 2 players, seats swapped ({v['games']} games, win rate, "
+            f"mean VP {v['vp']:.1f} vs {v['vp_random']:.1f}) "
+            f"| {100 * v['rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] |")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sample sizes (a smoke run)")
     ap.add_argument("--no-write", action="store_true", help="print, do not edit BENCHMARKS.md")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="worker processes for the greedy-vs-random games (default 1)")
     args = ap.parse_args(argv)
-    section = render(measure(args.quick))
+    section = render(measure(args.quick, max(1, args.workers)))
     print(section)
     if not args.no_write:
         path = ROOT / "BENCHMARKS.md"

@@ -1,10 +1,12 @@
 """The ``dominari`` command: simulate, play and replay games.
 
 ``dominari simulate dominion --players bmu,smithy -n 10000 --seed 1 --workers 2``
-plays many bot games in parallel and prints win rates with 95% intervals.
-``dominari play dominion --players human,bmu`` plays in the terminal (with no
-``human`` seat it shows a whole bot game). ``dominari replay FILE`` prints a
-recorded game (either game). ``dominari show dominations --seed 5 --turns 12
+(or ``simulate dominations --players greedy,random …``) plays many bot games in
+parallel and prints win rates with 95% intervals (for Dominations also the mean
+VP by source). ``dominari play dominion --players human,bmu`` (or ``play
+dominations --players human,greedy``) plays in the terminal (with no ``human``
+seat it shows a whole bot game). ``dominari replay FILE`` prints a recorded
+game (either game). ``dominari show dominations --seed 5 --turns 12
 --svg board.svg`` lets bots play Dominations turns and draws the board.
 ``dominari data check [DIR]`` validates a folder of Dominations component files
 (default: the built-in set) and summarises it. Bad input ends
@@ -37,7 +39,8 @@ from rich.table import Table
 from rich.text import Text
 
 from dominari import __version__
-from dominari.bots.base import Bot
+from dominari.bots import load_bot
+from dominari.bots.base import Bot, DominationsBot
 from dominari.bots.dominations_random import DominationsRandomBot
 from dominari.core.errors import (
     ConfigError,
@@ -46,10 +49,13 @@ from dominari.core.errors import (
     ParseError,
     RecordError,
 )
-from dominari.dominations.data import DOMAIN_NAMES, GameData, load_data
+from dominari.dominations.data import COLOURS, DOMAINS, GameData, load_data
 from dominari.dominations.engine import DominationsConfig, DominationsState
+from dominari.dominations.grid import Cell
+from dominari.dominations.notation import PLACE
+from dominari.dominations.production import totals
 from dominari.dominations.render import state_svg
-from dominari.dominations.rules import Rules
+from dominari.dominations.rules import CHOICES, Rules
 from dominari.dominations.text import event_lines
 from dominari.dominations.tree_render import tree_svg
 from dominari.dominion import events as G
@@ -66,16 +72,21 @@ from dominari.dominion.render import (
 from dominari.sim.records import (
     check_writable_file,
     load_record,
+    prepare_dir,
     write_json_atomic,
     write_text_atomic,
 )
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
+    GAME_TITLES,
     HUMAN,
     BotError,
+    DominationsOptions,
+    GameOptions,
     bot_seed,
+    check_game,
     default_workers,
-    load_bots,
+    game_options,
     parse_players,
     seat_names,
     simulate,
@@ -83,8 +94,8 @@ from dominari.sim.runner import (
 from dominari.sim.stats import SimResult
 
 PROG = "dominari"
-GAMES = ("dominion",)
 EXIT_USAGE = 2
+DEFAULT_PLAYERS = {"dominion": f"{HUMAN},bmu", "dominations": f"{HUMAN},greedy"}
 
 
 class UsageError(DominariError):
@@ -131,21 +142,24 @@ def build_parser() -> argparse.ArgumentParser:
         "win and tie rates with 95% Wilson intervals. Results depend on --seed only, "
         "never on --workers.",
     )  # fmt: skip
-    sim.add_argument("game", help="the game: dominion")
+    sim.add_argument("game", help="the game: dominion or dominations")
     sim.add_argument("--players", required=True, metavar="A,B",
-                     help="comma-separated bot names (random, bm, bmu, smithy, witch) or "
-                     "strategy file paths, one per seat")  # fmt: skip
+                     help="comma-separated bots, one per seat (2 to 4): for dominion random, "
+                     "bm, bmu, smithy, witch or strategy file paths; for dominations random, "
+                     "greedy")  # fmt: skip
     sim.add_argument("-n", "--games", type=_positive, default=1000, metavar="N",
                      help="number of games (default 1000)")  # fmt: skip
     sim.add_argument("--seed", type=_integer, default=None,
                      help="simulation seed (default: random, reported)")
     sim.add_argument("--workers", type=_positive, default=None, metavar="W",
                      help="worker processes (default: one per CPU)")
-    sim.add_argument("--kingdom", default="random",
-                     help="recommended set name, 'random' or comma-separated cards "
+    sim.add_argument("--kingdom", default=None,
+                     help="dominion: recommended set name, 'random' or comma-separated cards "
                      "(default random, from the seed)")  # fmt: skip
-    sim.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS, metavar="T",
-                     help=f"stop a game after T turns per player (default {DEFAULT_MAX_TURNS})")
+    sim.add_argument("--max-turns", type=_positive, default=None, metavar="T",
+                     help="dominion: stop a game after T turns per player "
+                     f"(default {DEFAULT_MAX_TURNS})")  # fmt: skip
+    _dominations_flags(sim)
     sim.add_argument("--record-dir", metavar="DIR", help="write one record file per game here")
     sim.add_argument("--json", action="store_true", help="print the results as JSON")
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
@@ -154,20 +168,29 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play", help="play a game in the terminal (or watch bots play)",
         description="Play in the terminal. Seats named 'human' read actions from standard "
-        "input (unambiguous prefixes allowed: 'b prov'; 'help' lists the legal actions; "
-        "'quit' stops). With no human seat, prints a whole bot game.",
+        "input (Dominion: unambiguous prefixes allowed, 'b prov'; 'help' lists the legal "
+        "actions, for Dominations 'help L07' those starting with L07 and what each placement "
+        "would produce; 'quit' stops). With no human seat, prints a whole bot game.",
     )  # fmt: skip
-    play.add_argument("game", help="the game: dominion")
-    play.add_argument("--players", default=f"{HUMAN},bmu", metavar="A,B",
-                      help="comma-separated seats: 'human', bot names or strategy files "
-                      "(default human,bmu)")  # fmt: skip
+    play.add_argument("game", help="the game: dominion or dominations")
+    play.add_argument("--players", default=None, metavar="A,B",
+                      help="comma-separated seats: 'human' or bot names (dominion: also "
+                      "strategy files; default human,bmu; dominations: default "
+                      "human,greedy)")  # fmt: skip
     play.add_argument("--seed", type=_integer, default=None, help="game seed (default: random)")
-    play.add_argument("--kingdom", default="random",
-                      help="recommended set name, 'random' or comma-separated cards "
+    play.add_argument("--kingdom", default=None,
+                      help="dominion: recommended set name, 'random' or comma-separated cards "
                       "(default random, from the seed)")  # fmt: skip
-    play.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS, metavar="T",
-                      help=f"stop after T turns per player (default {DEFAULT_MAX_TURNS})")
-    play.add_argument("--record", metavar="FILE", help="write the game record here at the end")
+    play.add_argument("--max-turns", type=_positive, default=None, metavar="T",
+                      help=f"dominion: stop after T turns per player (default {DEFAULT_MAX_TURNS})")
+    _dominations_flags(play)
+    play.add_argument("--svg", metavar="FILE",
+                      help="dominations: redraw the board to this SVG file after every action")
+    where = play.add_mutually_exclusive_group()
+    where.add_argument("--record", metavar="FILE", help="write the game record here at the end")
+    where.add_argument("--record-dir", metavar="DIR",
+                       help="write the game record at the end into DIR (as "
+                       "<game>-<seed>.json)")  # fmt: skip
     play.set_defaults(func=cmd_play)
 
     rep = sub.add_parser("replay", help="print a recorded game turn by turn",
@@ -219,6 +242,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _dominations_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", choices=CHOICES["variant"], default=None,
+                        help="dominations: the rules variant (default retail)")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="dominations: a rule option, e.g. connection=all-sides "
+                        "(repeatable)")  # fmt: skip
+    parser.add_argument("--data", metavar="DIR",
+                        help="dominations: a folder of corrected component files "
+                        "(see 'dominari data check')")  # fmt: skip
+
+
 def _player_count(text: str) -> int:
     value = _integer(text)
     if not 2 <= value <= 4:
@@ -226,9 +260,41 @@ def _player_count(text: str) -> int:
     return value
 
 
-def _check_game(name: str) -> None:
-    if name.strip().lower() not in GAMES:
-        raise ConfigError(f"unknown game {name!r}: available games are {', '.join(GAMES)}")
+def _rules(args: argparse.Namespace) -> Rules:
+    """The rule options from ``--rule`` and ``--variant`` (a conflict between them is an
+    error)."""
+    rules = Rules.parse(args.rule)
+    if args.variant is not None:
+        named = [item for item in args.rule
+                 if item.partition("=")[0].strip().replace("-", "_") == "variant"]
+        if named and rules.variant != args.variant:
+            raise ConfigError(f"--variant {args.variant} conflicts with --rule {named[-1]}: "
+                              "give the variant once")  # fmt: skip
+        rules = rules.with_options({"variant": args.variant})
+    return rules
+
+
+def _only_for(game: str, args: argparse.Namespace) -> None:
+    """Reject the flags of the other game."""
+    if game == "dominion":
+        flags = [("--variant", args.variant), ("--rule", args.rule), ("--data", args.data),
+                 ("--svg", getattr(args, "svg", None))]  # fmt: skip
+        other, own = "Dominations", "--kingdom and --max-turns"
+    else:
+        flags = [("--kingdom", args.kingdom), ("--max-turns", args.max_turns)]
+        other, own = "Dominion", "--variant, --rule and --data"
+    used = [flag for flag, value in flags if value]
+    if used:
+        raise ConfigError(f"{', '.join(used)}: {other} option{'s' if len(used) > 1 else ''}; "
+                          f"{GAME_TITLES[game]} takes {own}")
+
+
+def _sim_options(args: argparse.Namespace, game: str) -> GameOptions:
+    _only_for(game, args)
+    if game == "dominion":
+        max_turns = DEFAULT_MAX_TURNS if args.max_turns is None else args.max_turns
+        return game_options(game, kingdom=args.kingdom, max_turns=max_turns)
+    return DominationsOptions(_rules(args), args.data)
 
 
 def _random_seed() -> int:
@@ -241,8 +307,9 @@ def _stdout_console() -> Console:
 
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
-    _check_game(args.game)
-    specs = parse_players(args.players)
+    game = check_game(args.game)
+    specs = parse_players(args.players, game)
+    options = _sim_options(args, game)
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
     err = Console(stderr=True)
@@ -255,12 +322,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         )  # fmt: skip
         with Progress(*columns, console=err, transient=True) as bar:
             task = bar.add_task("simulate", total=args.games)
-            result = simulate(specs, args.games, seed, workers, kingdom=args.kingdom,
-                              max_turns=args.max_turns, record_dir=args.record_dir,
+            result = simulate(specs, args.games, seed, workers, options=options,
+                              record_dir=args.record_dir,
                               progress=lambda k: bar.advance(task, k))  # fmt: skip
     else:
-        result = simulate(specs, args.games, seed, workers, kingdom=args.kingdom,
-                          max_turns=args.max_turns, record_dir=args.record_dir)  # fmt: skip
+        result = simulate(specs, args.games, seed, workers, options=options,
+                          record_dir=args.record_dir)  # fmt: skip
     elapsed = time.perf_counter() - t0
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
@@ -293,17 +360,62 @@ def sim_table(result: SimResult) -> Table:
     table.add_column("Ties", justify="right", no_wrap=True)
     table.add_column("Tie % [95% CI]", justify="right", no_wrap=True)
     table.add_column("Mean VP", justify="right", no_wrap=True)
-    table.add_column("Turns", justify="right", no_wrap=True)
+    turns = result.game == "dominion"  # a Dominations game always lasts 3 ages
+    if turns:
+        table.add_column("Turns", justify="right", no_wrap=True)
     for p in result.players:
-        table.add_row(Text(p.name), f"{p.wins:,}", _interval(p.win_rate, p.ci95),
-                      f"{p.ties:,}", _interval(p.tie_rate, p.tie_ci95), f"{p.mean_vp:.2f}",
-                      f"{p.mean_turns:.2f}")  # fmt: skip
+        cells: list[Text | str] = [Text(p.name), f"{p.wins:,}", _interval(p.win_rate, p.ci95),
+                                   f"{p.ties:,}", _interval(p.tie_rate, p.tie_ci95),
+                                   f"{p.mean_vp:.2f}"]
+        if turns:
+            cells.append(f"{p.mean_turns:.2f}")
+        table.add_row(*cells)
     return table
+
+
+def breakdown_table(result: SimResult) -> Table:
+    """Mean VP per game by source (rows) for each seat (columns), with the total."""
+    table = Table(title="Mean VP by source", title_style="bold", box=box.SIMPLE_HEAVY,
+                  pad_edge=False)  # fmt: skip
+    table.add_column("Source", no_wrap=True)
+    for p in result.players:
+        table.add_column(Text(p.name), justify="right", no_wrap=True)
+    means = [p.mean_breakdown for p in result.players]
+    for source in result.sources:
+        table.add_row(Text(source), *(f"{m.get(source, 0.0):.2f}" for m in means))
+    table.add_row(Text("total", style="bold"), *(f"{p.mean_vp:.2f}" for p in result.players))
+    return table
+
+
+def _rules_text(rules: dict[str, Any]) -> str:
+    """The non-default rule options, e.g. ``connection=all-sides`` (or ``default rule
+    options``)."""
+    defaults = Rules().to_json()
+    changed = [f"{k}={v}" for k, v in rules.items() if k != "variant" and defaults.get(k) != v]
+    return ", ".join(changed) if changed else "default rule options"
 
 
 def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int) -> None:
     console.print(sim_table(result))
-    kingdom = result.kingdom if isinstance(result.kingdom, str) else ", ".join(result.kingdom)
+    if result.game == "dominations":
+        if result.sources:
+            console.print(breakdown_table(result))
+        rules = result.options.get("rules") or {}
+        data = result.options.get("data")
+        console.print(f"Dominations, {rules.get('variant', 'retail')} rules · seed "
+                      f"{result.seed} · {_rules_text(rules)} · data "
+                      f"{data if data else 'built-in'} · ties in VP go to initiative",
+                      markup=False)  # fmt: skip
+    else:
+        _print_dominion_footer(console, result)
+    rate = result.games / elapsed if elapsed > 0 else 0.0
+    console.print(f"{result.games:,} games in {elapsed:.1f} s ({rate:,.0f} games/s, "
+                  f"{workers} worker{'s' if workers != 1 else ''})", style="dim", markup=False)
+
+
+def _print_dominion_footer(console: Console, result: SimResult) -> None:
+    kingdom = result.kingdom
+    kingdom = ", ".join(kingdom) if isinstance(kingdom, tuple) else str(kingdom)
     console.print(f"kingdom {kingdom} · seed {result.seed} · max {result.max_turns} turns "
                   f"per player · mean game length {result.mean_turns:.2f} turns",
                   markup=False)  # fmt: skip
@@ -314,9 +426,6 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
         console.print(f"{result.turn_limit_games:,} game(s) stopped by the turn limit "
                       f"(--max-turns {result.max_turns}) and scored as they stood",
                       style="yellow", markup=False)  # fmt: skip
-    rate = result.games / elapsed if elapsed > 0 else 0.0
-    console.print(f"{result.games:,} games in {elapsed:.1f} s ({rate:,.0f} games/s, "
-                  f"{workers} worker{'s' if workers != 1 else ''})", style="dim", markup=False)
 
 
 # -------------------------------------------------------------- game text
@@ -370,8 +479,11 @@ def _print_scores(console: Console, state: DominionState) -> None:
 
 # -------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
-    _check_game(args.game)
-    specs = parse_players(args.players)
+    game = check_game(args.game)
+    _only_for(game, args)
+    if game == "dominations":
+        return _play_dominations(args)
+    specs = parse_players(args.players or DEFAULT_PLAYERS[game], game)
     seats: list[Bot | None] = []
     names: list[str] = []
     for spec in specs:
@@ -379,14 +491,17 @@ def cmd_play(args: argparse.Namespace) -> int:
             seats.append(None)
             names.append(HUMAN)
         else:
-            bot = load_bots([spec])[0]
+            bot = load_bot(spec)
             seats.append(bot)
             names.append(bot.name)
     record_path = check_writable_file(args.record) if args.record is not None else None
     seed = args.seed if args.seed is not None else _random_seed()
-    config = DominionConfig(players=len(specs), kingdom=args.kingdom, seed=seed,
-                            max_turns=args.max_turns, names=seat_names(names), log=True)
+    max_turns = DEFAULT_MAX_TURNS if args.max_turns is None else args.max_turns
+    config = DominionConfig(players=len(specs), kingdom=args.kingdom or "random", seed=seed,
+                            max_turns=max_turns, names=seat_names(names), log=True)
     state = DominionState.new(config)
+    if args.record_dir is not None:
+        record_path = _play_record_path(args.record_dir, game, seed)
     for p, seated in enumerate(seats):
         if seated is not None:
             seated.reset(bot_seed(seed, 0, p))
@@ -457,6 +572,17 @@ def _play_loop(console: Console, state: DominionState, seats: Sequence[Bot | Non
     return True
 
 
+def _play_record_path(folder: str, game: str, seed: int) -> Path:
+    """``DIR/<game>-<seed>.json`` (``-2``, ``-3`` … when taken); creates ``DIR``."""
+    target = prepare_dir(folder)
+    path = target / f"{game}-{seed}.json"
+    k = 1
+    while path.exists():
+        k += 1
+        path = target / f"{game}-{seed}-{k}.json"
+    return path
+
+
 def _read_line(prompt: str, console: Console, stdin: TextIO) -> str:
     """A line of input ('' at end of input), with line editing at a terminal.
 
@@ -471,6 +597,337 @@ def _read_line(prompt: str, console: Console, stdin: TextIO) -> str:
     console.file.write(prompt + (line.rstrip("\r\n") + "\n" if line else ""))
     console.file.flush()
     return line
+
+
+# ------------------------------------------------------------- play dominations
+HELP_LIMIT = 40
+"""Legal actions listed one by one by 'help'; longer lists are grouped by their next word."""
+SHOW_INLINE = 6
+"""At most this many legal actions are shown with the prompt itself."""
+
+_PHASE_PROMPTS = {
+    "growth": "place a tile from your hand, e.g. 'L07 2,0 r1 via 1,0'",
+    "vestigium": "count one unit of vestigium as a domain: 'vestigium T'",
+    "build": "build a city ('city 2,0'), upgrade one ('upgrade 2,0'), contribute a monument "
+             "level ('monument M01 0,1 …') or 'pass'",
+    "develop": "acquire a mastery card ('acquire T3a-2 0,1'), upgrade one ('upgrade T3a') "
+               "or 'pass'",
+}
+
+
+def _play_dominations(args: argparse.Namespace) -> int:
+    game = "dominations"
+    specs = parse_players(args.players or DEFAULT_PLAYERS[game], game)
+    rules = _rules(args)
+    seats: list[DominationsBot | None] = []
+    names: list[str] = []
+    for spec in specs:
+        if spec.strip().lower() == HUMAN:
+            seats.append(None)
+            names.append(HUMAN)
+        else:
+            bot = load_bot(spec, "dominations")
+            seats.append(bot)
+            names.append(bot.name)
+    svg_path = check_writable_file(args.svg) if args.svg is not None else None
+    record_path = check_writable_file(args.record) if args.record is not None else None
+    seed = args.seed if args.seed is not None else _random_seed()
+    config = DominationsConfig(players=len(specs), seed=seed, names=seat_names(names),
+                               rules=rules, data=args.data, log=True)  # fmt: skip
+    state = DominationsState.new(config)  # a bad --data folder fails here
+    if args.record_dir is not None:
+        record_path = _play_record_path(args.record_dir, game, seed)
+    for p, seated in enumerate(seats):
+        if seated is not None:
+            seated.reset(bot_seed(seed, 0, p))
+    console = _stdout_console()
+    humans = [p for p, b in enumerate(seats) if b is None]
+    who = ", ".join(config.player_names()[p] for p in humans)
+    console.print(Text(f"Dominations: {who} at the keyboard" if humans else
+                       "Dominations: a bot game", style="bold"))  # fmt: skip
+    _print_dominations_header(console, state)
+    if humans:
+        console.print(Text("Type an action ('L07 2,0 r1 via 1,0', 'city 2,0', 'pass' …); "
+                           "'help' lists the legal actions, 'help L07' those starting with "
+                           "L07; 'quit' stops.", style="dim"))  # fmt: skip
+    finished = _play_dominations_loop(console, state, seats, sys.stdin, sys.stderr, svg_path)
+    if finished:
+        print_dominations_scores(console, state)
+    if record_path is not None:
+        write_json_atomic(record_path, state.record())
+        console.print(Text(f"Record written to {record_path}", style="dim"))
+    if svg_path is not None:
+        console.print(Text(f"Board drawn to {svg_path}", style="dim"))
+    return 0
+
+
+def _print_dominations_header(console: Console, state: DominationsState) -> None:
+    names = state.config.player_names()
+    rules = state.rules.to_json()
+    data = state.config.data
+    console.print(Text(f"Seed {state.config.seed} · {state.rules.variant} rules · "
+                       f"{_rules_text(rules)} · data {data if data else 'built-in'}"))
+    seats = ", ".join(f"{names[p]} (seat {p + 1})" for p in state.order)
+    console.print(Text(f"Initiative order: {seats}"))
+    mons = ", ".join(f"{state.data.monuments[m].id} {state.data.monuments[m].name}"
+                     for m in state.monuments)  # fmt: skip
+    if mons:
+        console.print(Text(f"Monuments: {mons}"))
+
+
+def print_dominations_events(console: Console, state: DominationsState, start: int) -> int:
+    """Print the log in words from event ``start`` on; return the next index."""
+    events = state.events
+    for line in event_lines(state, events[start:]):
+        if line.startswith(("—", "===")):
+            console.print(Text(line, style="bold cyan"))
+        else:
+            console.print(Text(line, style="dim" if line.startswith("    ") else ""))
+    return len(events)
+
+
+def _draw_board(path: Path | None, state: DominationsState) -> None:
+    if path is not None:
+        write_text_atomic(path, state_svg(state))  # a temporary file renamed over the target
+
+
+def _play_dominations_loop(console: Console, state: DominationsState,
+                           seats: Sequence[DominationsBot | None], stdin: TextIO,
+                           stderr: TextIO, svg: Path | None = None) -> bool:
+    """Run the game to its end (True) or until a human quits or input ends (False).
+
+    Whoever ``current_player()`` names decides, in turn or not (pending decisions such
+    as the influence copy or gained vestigium): a bot acts, a human types an action.
+    """
+    names = state.config.player_names()
+    shown = print_dominations_events(console, state, 0)
+    _draw_board(svg, state)
+    while not state.is_terminal():
+        p = state.current_player()
+        bot = seats[p]
+        if bot is not None:
+            action = bot.act(state)
+            try:
+                state.apply(action)
+            except DominariError as exc:
+                raise BotError(f"bot {bot.name!r} ({names[p]}) chose "
+                               f"{_dominations_text(state, action)}: {exc}") from None
+            shown = print_dominations_events(console, state, shown)
+            _draw_board(svg, state)
+            continue
+        console.print()
+        print_dominations_status(console, state, p)
+        while True:
+            line = _read_line(f"{names[p]}> ", console, stdin)
+            if not line:
+                console.print()
+                console.print(Text("End of input: the game is left unfinished.", style="dim"))
+                return False
+            text = line.strip()
+            if not text:
+                continue
+            word, _, rest = text.partition(" ")
+            if word.lower() in ("help", "?"):
+                for out in dominations_help(state, rest.strip(), p):
+                    console.print(Text(out))
+                continue
+            if text.lower() in ("quit", "exit"):
+                console.print(Text("Game abandoned.", style="dim"))
+                return False
+            try:
+                state.apply(state.parse_action(text))
+            except (ParseError, IllegalActionError) as exc:
+                stderr.write(" ".join(str(exc).split()) + "\n")
+                stderr.flush()
+                continue
+            break
+        shown = print_dominations_events(console, state, shown)
+        _draw_board(svg, state)
+    print_dominations_events(console, state, shown)
+    return True
+
+
+def _dominations_text(state: DominationsState, action: Any) -> str:
+    try:
+        return state.format_action(action)
+    except Exception:  # a bot's nonsense need not be printable in notation
+        return str(action)
+
+
+def _tile_text(state: DominationsState, tile: int) -> str:
+    t = state.data.tiles[tile]
+    corners = " ".join(COLOURS[c] for c in t.corners)
+    where = f"{DOMAINS[t.settlement]} settlement" if 0 <= t.settlement < 6 else "no settlement"
+    return f"{t.id} ({where}; corners {corners})"
+
+
+def dominations_prompt(state: DominationsState, player: int) -> str:
+    """What ``player`` (the current player) is asked: the pending decision or the phase."""
+    pending = state.view(player)["pending"]
+    if not pending:
+        phase = state.phase_name
+        return _PHASE_PROMPTS.get(phase, f"decide ({phase})")
+    kind = str(pending.get("kind"))
+    if kind == "order effects" and pending.get("effects"):
+        cards = ", ".join(f"{e['card']} ({e['name']})" for e in pending["effects"])
+        return f"several effects are due: choose the next with 'resolve <card>': {cards}"
+    if kind == "vestigium":
+        return (f"count gained vestigium as a domain ({pending.get('left')} left): "
+                "'vestigium T'")
+    if kind == "pay":
+        return f"pay for the monument level, {pending.get('left')} more: e.g. 'pay 2 T'"
+    if kind == "copy":
+        return (f"you lead in influence ({pending.get('influence')}): copy a card another "
+                "player holds ('copy T3a-2 0,1'), turn yours advanced ('copy upgrade T3a') "
+                "or 'pass'")
+    details = ", ".join(f"{k} {_plain_text(v)}" for k, v in pending.items()
+                        if k not in ("kind", "player"))
+    return f"decide: {kind}" + (f" ({details})" if details else "")
+
+
+def _plain_text(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return " ".join(_plain_text(v) for v in value)
+    if isinstance(value, dict):
+        return " ".join(f"{k}={_plain_text(v)}" for k, v in value.items())
+    return str(value)
+
+
+def print_dominations_status(console: Console, state: DominationsState, player: int) -> None:
+    """The position as ``player`` sees it before deciding: every player's board, the
+    monuments, their hand tiles, cities and VP by source, and what they are asked."""
+    names = state.config.player_names()
+    ps = state.players[player]
+    console.print(dominations_table(state, hand=False))
+    if state.monuments:
+        console.print(monuments_table(state))
+    me = state.view(player)["players"][player]
+    hand = " · ".join(_tile_text(state, t) for t in ps.hand) or "empty"
+    console.print(Text(f"Your hand: {hand}"))
+    others = " · ".join(f"{names[p]}: {' '.join(state.data.tiles[t].id for t in q.hand)}"
+                        for p, q in enumerate(state.players) if p != player and q.hand)
+    if others:
+        console.print(Text(f"Other hands: {others}", style="dim"))
+    know = " ".join(f"{DOMAINS[d]} {k}/{lim}"
+                    for d, (k, lim) in enumerate(zip(ps.knowledge, ps.limits(), strict=True)))
+    console.print(Text(f"Knowledge/limit: {know} · influence {ps.influence} · "
+                       f"city tokens {ps.tokens}"))  # fmt: skip
+    board = state.board
+    cities = [f"{_cell(k)} level {board.city_level[k]} ({DOMAINS[board.settlement[k]]})"
+              for k in board.order if board.city_owner.get(k) == player]
+    if cities:
+        console.print(Text(f"Your cities: {' · '.join(cities)}"))
+    parts = ", ".join(f"{src} {vp}" for src, vp in me.get("vp_breakdown", {}).items() if vp)
+    console.print(Text(f"Your VP: {ps.vp}" + (f" ({parts})" if parts else "")))
+    legal = state.legal_actions()
+    options = (" | ".join(state.format_action(a) for a in legal) if len(legal) <= SHOW_INLINE
+               else f"{len(legal)} legal actions; 'help' lists them")
+    console.print(Text(f"{names[player]}: {dominations_prompt(state, player)} [{options}]",
+                       style="bold yellow"))  # fmt: skip
+
+
+def _cell(key: int) -> str:
+    return str(Cell.from_key(key))
+
+
+def preview_text(state: DominationsState, action: Any, viewer: int) -> str:
+    """What a placement would produce, summed per player and domain:
+    ``you: 2 T, 1 V; P2: 1 C`` (V is vestigium); '' for other actions."""
+    if getattr(action, "kind", None) != PLACE:
+        return ""
+    try:
+        yields = state.preview(action)
+    except DominariError:
+        return ""
+    names = state.config.player_names()
+    letters = DOMAINS + "V"
+    parts = []
+    for p, row in enumerate(totals(yields, state.num_players)):
+        items = [f"{n} {letters[d]}" for d, n in enumerate(row) if n]
+        if items:
+            parts.append(f"{'you' if p == viewer else names[p]}: {', '.join(items)}")
+    return "; ".join(parts) if parts else "nothing"
+
+
+def dominations_help(state: DominationsState, prefix: str, viewer: int) -> list[str]:
+    """The legal actions starting with ``prefix`` (any case), each placement with what it
+    would produce; more than :data:`HELP_LIMIT` are grouped by their next word."""
+    acts = [(state.format_action(a), a) for a in state.legal_actions()]
+    want = " ".join(prefix.split()).lower()
+    if want:
+        acts = [(t, a) for t, a in acts if t.lower().startswith(want)]
+    if not acts:
+        return [f"No legal action starts with {prefix!r}; 'help' lists them all."]
+    head = f"Legal actions{f' starting with {prefix!r}' if want else ''} ({len(acts)}):"
+    if len(acts) <= HELP_LIMIT:
+        width = max(len(t) for t, _ in acts)
+        lines = [head]
+        for text, action in acts:
+            gain = preview_text(state, action, viewer)
+            lines.append(f"  {text:<{width}}  → {gain}" if gain else f"  {text}")
+        return [*lines, "Also: 'help <start of an action>', 'quit'."]
+    groups = _groups([t for t, _ in acts])
+    lines = [head]
+    for i, (key, items) in enumerate(groups.items()):
+        if i == HELP_LIMIT:
+            lines.append(f"  … and {len(groups) - HELP_LIMIT} more groups")
+            break
+        lines.append(f"  {items[0]}" if len(items) == 1 else
+                     f"  {key} …  ({len(items)} actions, e.g. {items[0]})")
+    first = next(k for k, v in groups.items() if len(v) > 1) if any(
+        len(v) > 1 for v in groups.values()) else next(iter(groups))
+    return [*lines, f"Type 'help {first}' (or any start of an action) to see them one by one."]
+
+
+def _groups(texts: Sequence[str]) -> dict[str, list[str]]:
+    """The texts grouped by their first words: as few words as make more than one group."""
+    longest = max(len(t.split()) for t in texts)
+    depth = 1
+    while True:
+        groups: dict[str, list[str]] = {}
+        for text in texts:
+            groups.setdefault(" ".join(text.split()[:depth]), []).append(text)
+        if len(groups) > 1 or depth >= longest:
+            return groups
+        depth += 1
+
+
+def dominations_scores_table(state: DominationsState) -> Table:
+    """VP by source (rows, as the engine itemises them) for every player (columns), the
+    total and, once the game is over, the rank."""
+    names = state.config.player_names()
+    out = state.outcome()
+    if out is not None and "vp_breakdown" in out.extra:
+        breakdown: list[dict[str, int]] = out.extra["vp_breakdown"]
+    else:
+        breakdown = [pl["vp_breakdown"] for pl in state.view(None)["players"]]
+    table = Table(title=Text("Final scores" if out is not None else "Scores so far"),
+                  title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False)  # fmt: skip
+    table.add_column("Source", no_wrap=True)
+    for p in range(state.num_players):
+        table.add_column(Text(names[p]), justify="right", no_wrap=True)
+    sources: list[str] = []
+    for row in breakdown:
+        sources.extend(s for s in row if s not in sources)
+    for source in sources:
+        table.add_row(Text(source), *(str(row.get(source, 0)) for row in breakdown))
+    table.add_row(Text("total", style="bold"),
+                  *(str(ps.vp) for ps in state.players))  # fmt: skip
+    if out is not None:
+        table.add_row(Text("rank", style="bold"), *(str(r) for r in out.ranks))
+    return table
+
+
+def print_dominations_scores(console: Console, state: DominationsState) -> None:
+    console.print()
+    console.print(dominations_scores_table(state))
+    out = state.outcome()
+    if out is not None:
+        names = state.config.player_names()
+        ranking = sorted(range(state.num_players), key=lambda p: out.ranks[p])
+        line = " · ".join(f"{out.ranks[p]}. {names[p]} {out.scores[p]} VP" for p in ranking)
+        console.print(Text(f"Ranking: {line} (equal VP are ranked by initiative)",
+                           style="bold"))  # fmt: skip
 
 
 # ------------------------------------------------------------------ replay
@@ -501,14 +958,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _replay_dominations(args: argparse.Namespace, record: dict[str, Any]) -> int:
     state = DominationsState.from_record(record, log=True, upto=args.upto)
+    complete = args.upto is None or args.upto >= len(record["actions"])
+    saved = record.get("outcome")
+    out = state.outcome()
+    if complete and saved is not None and out is not None and out.to_json() != saved:
+        raise RecordError(f"{args.file!r}: the replayed outcome {out.to_json()} differs from "
+                          f"the recorded one {saved}")  # fmt: skip
     console = _stdout_console()
     console.print(Text(f"Replay of {args.file}", style="bold"))
-    for line in event_lines(state, state.events):
-        console.print(Text(line, style="dim" if line.startswith("    ") else ""))
-    if args.upto is not None and args.upto < len(record["actions"]):
+    _print_dominations_header(console, state)
+    print_dominations_events(console, state, 0)
+    if not complete:
         console.print(Text(f"(stopped after {args.upto} of {len(record['actions'])} actions)",
                            style="dim"))  # fmt: skip
     console.print(dominations_table(state))
+    print_dominations_scores(console, state)
     return 0
 
 
@@ -591,28 +1055,32 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def dominations_table(state: DominationsState) -> Table:
+def dominations_table(state: DominationsState, hand: bool = True) -> Table:
     """Each player's board: VP, influence, city tokens, knowledge/limit per domain, tree
-    (mastery cards + level cards / complete nodi), hand."""
+    (mastery cards + level cards / complete nodi) and (with ``hand``) hand."""
     names = state.config.player_names()
     where = "Game over" if state.is_terminal() else (
         f"Age {state.age}, turn {state.round + 1}: {names[state.mover]}, {state.phase_name} phase")
-    table = Table(title=Text(where), box=box.SIMPLE_HEAVY, pad_edge=False)
+    table = Table(title=Text(where), box=box.SIMPLE_HEAVY, pad_edge=False,
+                  collapse_padding=True)  # fmt: skip
     table.add_column("Player", no_wrap=True)
     for col in ("VP", "Infl", "Tokens"):
         table.add_column(col, justify="right", no_wrap=True)
-    for name in DOMAIN_NAMES:
-        table.add_column(name[:4], justify="right", no_wrap=True)
+    for letter in DOMAINS:  # knowledge/limit, by domain letter
+        table.add_column(letter, justify="right", no_wrap=True)
     table.add_column("Tree", no_wrap=True)
-    table.add_column("Hand")
+    if hand:
+        table.add_column("Hand")
     for p in state.order:
         ps = state.players[p]
         know = [f"{k}/{lim}" for k, lim in zip(ps.knowledge, ps.limits(), strict=True)]
-        hand = " ".join(state.data.tiles[t].id for t in ps.hand)
         tree = ps.tree
         cards = f"{tree.count_cards()}+{tree.count_cards(level_cards=True)}m/{tree.nodi_total()}"
-        table.add_row(Text(names[p]), str(ps.vp), str(ps.influence), str(ps.tokens),
-                      *know, cards, Text(hand))  # fmt: skip
+        row: list[Text | str] = [Text(names[p]), str(ps.vp), str(ps.influence), str(ps.tokens),
+                                 *know, cards]
+        if hand:
+            row.append(Text(" ".join(state.data.tiles[t].id for t in ps.hand)))
+        table.add_row(*row)
     return table
 
 
@@ -620,7 +1088,8 @@ def monuments_table(state: DominationsState) -> Table:
     """The monuments in play: levels built, the next level's cost and VP, tile, controller."""
     names = state.config.player_names()
     cat = state.catalog
-    table = Table(title=Text("Monuments"), box=box.SIMPLE_HEAVY, pad_edge=False)
+    table = Table(title=Text("Monuments"), box=box.SIMPLE_HEAVY, pad_edge=False,
+                  collapse_padding=True)  # fmt: skip
     for col in ("Monument", "Shape", "Levels", "Next", "Cost", "VP", "Controller"):
         table.add_column(col, no_wrap=True)
     for m in state.monuments:

@@ -11,7 +11,7 @@ import pytest
 from dominari.core.errors import ConfigError, DominariError, StrategyError
 from dominari.dominion.engine import DominionState
 from dominari.sim import BotError, game_seed, record_name, simulate
-from dominari.sim.runner import Chunk, run_chunk
+from dominari.sim.runner import Chunk, DominionOptions, run_chunk
 
 SILVER_ONLY = 'name = "Silvers"\ndescription = "buys only Silver"\n\n[[buy]]\ncard = "Silver"\n'
 
@@ -91,12 +91,15 @@ def test_record_dir_writes_replayable_records(tmp_path: Path) -> None:
 
 
 def test_chunk_is_a_pure_function_of_its_games() -> None:
-    base = Chunk(("bm", "smithy"), ("BM", "Smithy"), "first-game", 100, 5, 0, 6)
+    opts = DominionOptions("first-game", 100)
+    base = Chunk(("bm", "smithy"), ("BM", "Smithy"), opts, 5, 0, 6)
+    assert base.game == "dominion"
     whole = run_chunk(base)
-    left = run_chunk(Chunk(("bm", "smithy"), ("BM", "Smithy"), "first-game", 100, 5, 0, 2))
-    right = run_chunk(Chunk(("bm", "smithy"), ("BM", "Smithy"), "first-game", 100, 5, 2, 6))
+    left = run_chunk(Chunk(("bm", "smithy"), ("BM", "Smithy"), opts, 5, 0, 2))
+    right = run_chunk(Chunk(("bm", "smithy"), ("BM", "Smithy"), opts, 5, 2, 6))
     left.merge(right)
     assert left == whole
+    assert whole.breakdown == {}  # Dominion does not itemise VP
 
 
 @pytest.mark.parametrize(
@@ -144,6 +147,6 @@ def test_a_bot_choosing_an_illegal_action_is_a_clear_error(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import dominari.sim.runner as runner
 
-    monkeypatch.setattr(runner, "load_bots", lambda specs: [_Cheater() for _ in specs])
+    monkeypatch.setattr(runner, "load_bots", lambda specs, game: [_Cheater() for _ in specs])
     with pytest.raises(BotError, match=r"bot 'cheater' \(seat \d\) chose buy Province"):
         simulate(["x", "y"], 1, seed=1, workers=1)

@@ -103,3 +103,31 @@ def test_seat_names_and_chunks() -> None:
     assert chunk_size(10, 2) == 1
     assert chunk_size(10_000, 2) == 250
     assert chunk_size(1, 16) == 1
+
+
+def test_tally_breakdown_is_integer_and_grouping_independent() -> None:
+    games = [((i, 3), (1, 2), (15, 15), "game end", [{"a": i, "b": 0}, {"a": 1, "c": 2}])
+             for i in range(6)]  # fmt: skip
+    whole = Tally(2)
+    for g in games:
+        whole.add(*g)
+    assert whole.breakdown == {"a": [15, 6], "b": [0, 0], "c": [0, 12]}
+    left, right = Tally(2), Tally(2)
+    for g in games[:2]:
+        left.add(*g)
+    for g in games[2:]:
+        right.add(*g)
+    left.merge(right)
+    assert left == whole
+    r = SimResult.from_tally(whole, names=("a", "b"), specs=("x", "y"), seed=1,
+                             game="dominations", options={"rules": {}, "data": None})
+    assert r.sources == ("a", "b", "c")
+    assert r.players[1].mean_breakdown == {"a": 1.0, "b": 0.0, "c": 2.0}
+    js = r.to_json()
+    assert js["players"][0]["vp_breakdown"] == {"a": 2.5, "b": 0.0, "c": 0.0}
+    assert js["rules"] == {} and js["data"] is None and "kingdom" not in js
+    dominion = SimResult.from_tally(Tally(2), names=("a", "b"), specs=("x", "y"), seed=1,
+                                    kingdom=("Witch", "Moat"), max_turns=9)
+    assert dominion.to_json()["kingdom"] == ["Witch", "Moat"]
+    assert dominion.kingdom == ("Witch", "Moat") and dominion.max_turns == 9
+    assert "vp_breakdown" not in dominion.to_json()["players"][0]

@@ -1,18 +1,25 @@
-"""Bots: a random bot and strategy bots defined by TOML files.
+"""Bots: for Dominion a random bot and strategy bots defined by TOML files; for
+Dominations a random bot and a greedy one. Bot names are per game.
 
 >>> BUILTIN_BOTS
 ('random', 'bm', 'bmu', 'smithy', 'witch')
 >>> load_bot("bmu").name
 'BMU'
+>>> bot_names("dominations")
+('random', 'greedy')
+>>> load_bot("random", game="dominations")
+DominationsRandomBot('random')
 """
 
 from __future__ import annotations
 
+import importlib
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Literal, overload
 
-from dominari.bots.base import Bot
+from dominari.bots.base import Bot, DominationsBot, GameBot
 from dominari.bots.random_bot import RandomBot
 from dominari.bots.strategy import (
     Strategy,
@@ -20,10 +27,23 @@ from dominari.bots.strategy import (
     load_strategy,
     parse_strategy_text,
 )
-from dominari.core.errors import StrategyError
+from dominari.core.errors import ConfigError, StrategyError
 
 BUILTIN_STRATEGIES: tuple[str, ...] = ("bm", "bmu", "smithy", "witch")
 BUILTIN_BOTS: tuple[str, ...] = ("random", *BUILTIN_STRATEGIES)
+"""The Dominion bots by name (strategy file paths work too)."""
+DOMINATIONS_BOTS: tuple[str, ...] = ("random", "greedy")
+"""The Dominations bots by name."""
+GAME_BOTS: dict[str, tuple[str, ...]] = {"dominion": BUILTIN_BOTS,
+                                         "dominations": DOMINATIONS_BOTS}  # fmt: skip
+
+
+def bot_names(game: str = "dominion") -> tuple[str, ...]:
+    """The built-in bot names of ``game``; :class:`ConfigError` for an unknown game."""
+    names = GAME_BOTS.get(game)
+    if names is None:
+        raise ConfigError(f"unknown game {game!r}: available games are {', '.join(GAME_BOTS)}")
+    return names
 
 
 @cache
@@ -36,27 +56,65 @@ def builtin_strategy(name: str) -> Strategy:
     return parse_strategy_text(res.read_text(encoding="utf-8"), f"{name}.toml", name)
 
 
-def load_bot(spec: str) -> Bot:
-    """A new bot from a built-in name (``random``, ``bm``, ``bmu``, ``smithy``,
-    ``witch``; any case) or the path of a ``.toml`` strategy file."""
+@overload
+def load_bot(spec: str, game: Literal["dominion"] = ...) -> Bot: ...
+@overload
+def load_bot(spec: str, game: Literal["dominations"]) -> DominationsBot: ...
+@overload
+def load_bot(spec: str, game: str) -> GameBot: ...
+
+
+def load_bot(spec: str, game: str = "dominion") -> GameBot:
+    """A new bot of ``game`` from a built-in name (any case).
+
+    Dominion: ``random``, ``bm``, ``bmu``, ``smithy``, ``witch`` or the path of a
+    ``.toml`` strategy file. Dominations: ``random`` or ``greedy``. Raises
+    :class:`StrategyError` naming the known bots for an unknown name.
+    """
+    names = bot_names(game)
     key = spec.strip().lower()
+    if game == "dominations":
+        if key == "random":
+            from dominari.bots.dominations_random import DominationsRandomBot
+
+            return DominationsRandomBot()
+        if key == "greedy":
+            return _greedy_bot()
+        raise StrategyError(f"unknown Dominations bot {spec!r}: use one of {', '.join(names)}")
     if key == "random":
         return RandomBot()
     if key in BUILTIN_STRATEGIES:
         return StrategyBot(builtin_strategy(key))
-    if spec.strip().lower().endswith(".toml") or Path(spec).is_file():
+    if key.endswith(".toml") or Path(spec).is_file():
         return load_strategy(spec.strip())
-    raise StrategyError(f"unknown bot {spec!r}: use one of {', '.join(BUILTIN_BOTS)} "
+    raise StrategyError(f"unknown bot {spec!r}: use one of {', '.join(names)} "
                         "or the path of a .toml strategy file")
+
+
+def _greedy_bot() -> GameBot:
+    try:
+        module = importlib.import_module("dominari.bots.dominations_greedy")
+    except ModuleNotFoundError as exc:
+        if exc.name != "dominari.bots.dominations_greedy":
+            raise
+        raise StrategyError("the greedy Dominations bot is not available in this "
+                            "installation (dominari.bots.dominations_greedy is missing)") from None
+    bot: GameBot = module.DominationsGreedyBot()
+    return bot
 
 
 __all__ = [
     "BUILTIN_BOTS",
     "BUILTIN_STRATEGIES",
+    "DOMINATIONS_BOTS",
+    "GAME_BOTS",
     "Bot",
+    "DominationsBot",
+    "GameBot",
     "RandomBot",
     "Strategy",
     "StrategyBot",
+    "bot_names",
     "builtin_strategy",
     "load_bot",
     "load_strategy",

@@ -4,19 +4,25 @@ A bot is asked to act only when ``state.current_player()`` is its seat; it
 returns one of ``state.legal_actions()`` (or any action ``state.apply``
 accepts). Bots own their randomness: ``reset(seed)`` is called before every
 game, so a simulation is reproducible from its seed.
+
+:class:`Bot` is a Dominion bot, :class:`DominationsBot` a Dominations one;
+:class:`GameBot` is either (what the game-agnostic simulation runner needs).
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from dominari.dominion.actions import Action
-from dominari.dominion.engine import DominionState
+if TYPE_CHECKING:
+    from dominari.dominations.engine import DominationsState
+    from dominari.dominations.notation import Action as DominationsAction
+    from dominari.dominion.actions import Action
+    from dominari.dominion.engine import DominionState
 
 
 @runtime_checkable
 class Bot(Protocol):
-    """Anything with a ``name``, ``reset(seed)`` and ``act(state) -> Action``."""
+    """A Dominion bot: a ``name``, ``reset(seed)`` and ``act(state) -> Action``."""
 
     name: str
 
@@ -24,4 +30,30 @@ class Bot(Protocol):
         """Prepare for a new game; seed any randomness from ``seed``."""
 
     def act(self, state: DominionState) -> Action:
+        """The action for ``state.current_player()`` in ``state``."""
+
+
+@runtime_checkable
+class DominationsBot(Protocol):
+    """A Dominations bot: a ``name``, ``reset(seed)`` and ``act(state) -> Action``."""
+
+    name: str
+
+    def reset(self, seed: int) -> None:
+        """Prepare for a new game; seed any randomness from ``seed``."""
+
+    def act(self, state: DominationsState) -> DominationsAction:
+        """The action for ``state.current_player()`` in ``state``."""
+
+
+@runtime_checkable
+class GameBot(Protocol):
+    """A bot of any game (the runner passes it states of the game it was loaded for)."""
+
+    name: str
+
+    def reset(self, seed: int) -> None:
+        """Prepare for a new game; seed any randomness from ``seed``."""
+
+    def act(self, state: Any) -> Any:
         """The action for ``state.current_player()`` in ``state``."""

@@ -10,13 +10,17 @@ chooses it (D-FLOW-5), vestigium knowledge gained is split unit by unit
 (D-VOC-1), and a monument level paid in any mix of domains is paid in
 steps. At the end of an age, end-of-age effects resolve, the influence
 leader may copy a card and everyone scores their influence (D-AGE-3 … 6),
-the domination cards are handed out (D-AGE-7) and knowledge resets while
-hands refill (D-AGE-9); role effects, setup drafts and final scoring arrive
-with the rest of the whole-game issue and extend this same loop.
+the domination cards are handed out and act in the next age (D-AGE-7,
+D-AGE-8) and knowledge resets while hands are kept and refilled (D-AGE-9).
+A game starts with the objective and monument drafts and the mulligans
+(D-SET-3, D-SET-5) and ends with the objectives (D-END-2); every one of
+these choices is a pending decision of the player it belongs to.
 
 >>> s = DominationsState.new(DominationsConfig(players=2, seed=5))
->>> s.current_player() in (0, 1), s.phase_name
-(True, 'growth')
+>>> s.phase_name, [s.format_action(a) for a in s.legal_actions()]
+('draft', ['choose O01', 'choose O15'])
+>>> while s.phase_name != "growth":  # keep the first card offered, take no mulligan
+...     s.apply(s.parse_action("done") if s.phase_name == "tiles" else s.legal_actions()[0])
 >>> a = s.legal_actions()[0]
 >>> s.apply(a); s.phase_name
 'build'
@@ -2089,7 +2093,11 @@ class DominationsState(GameState):
         return s
 
     def determinize(self, player: int, rng: Any) -> DominationsState:
-        """Only the order of the tile supply is hidden (rules §13.10): reshuffle it."""
+        """Only the order of the tile supply is hidden (rules §13.10): reshuffle it.
+
+        During the setup drafts the cards other players drew and kept are hidden from the
+        view too (D-SET-3, revealed together); they are not resampled here, so a search
+        started before the drafts end would know them. Search bots act after setup."""
         s = self.copy()
         rng.shuffle(s.supply)
         s.rng = random.Random(rng.getrandbits(64))

@@ -2,8 +2,14 @@
 
 >>> from dominari.dominations.engine import DominationsConfig, DominationsState
 >>> s = DominationsState.new(DominationsConfig(players=2, seed=5, names=("Ann", "Bob")))
+>>> while s.phase_name != "growth":
+...     s.apply(s.parse_action("done") if s.phase_name == "tiles" else s.legal_actions()[0])
+>>> for line in event_lines(s, s.events)[2:4]: print(line)
+Bob keeps the objective Egypt
+Ann keeps the objective Celts
+>>> mark = len(s.events)
 >>> s.apply(s.legal_actions()[0])
->>> for line in event_lines(s, s.events)[2:5]: print(line)
+>>> for line in event_lines(s, s.events[mark - 1:])[:3]: print(line)
 — Age 1, turn 1: Bob —
 Bob places L80 on 0,1 r0 (via 0,0)
     Bob: +1 Science (resource of 0,1)

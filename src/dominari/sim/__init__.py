@@ -1,4 +1,5 @@
-"""Simulation: many seeded bot-versus-bot games, in parallel, with statistics.
+"""Simulation: many seeded bot-versus-bot games (Dominion or Dominations), in parallel,
+with statistics.
 
 >>> from dominari.sim import wilson
 >>> [round(x, 3) for x in wilson(50, 100)]
@@ -8,10 +9,14 @@
 from dominari.sim.records import load_record, write_json_atomic
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
+    GAMES,
     HUMAN,
     BotError,
     Chunk,
+    DominationsOptions,
+    DominionOptions,
     bot_seed,
+    game_options,
     game_seed,
     load_bots,
     play_game,
@@ -23,13 +28,17 @@ from dominari.sim.stats import PlayerResult, SimResult, Tally, wilson
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
+    "GAMES",
     "HUMAN",
     "BotError",
     "Chunk",
+    "DominationsOptions",
+    "DominionOptions",
     "PlayerResult",
     "SimResult",
     "Tally",
     "bot_seed",
+    "game_options",
     "game_seed",
     "load_bots",
     "load_record",

@@ -10,6 +10,11 @@ process loads the bots once from their spec strings and plays a chunk into an
 integer :class:`~dominari.sim.stats.Tally`. :func:`run_chunk` is a plain
 top-level function of picklable values, so any pool (a process pool, Ray)
 can run it.
+
+The runner knows games only through their options (:class:`DominionOptions`,
+:class:`DominationsOptions`): each validates itself and sets up a game state
+with the core protocol (:class:`~dominari.core.game.GameState`), which
+:func:`play_game` plays to its end.
 """
 
 from __future__ import annotations
@@ -20,23 +25,36 @@ import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from dominari.bots.base import Bot
+from dominari.bots.base import GameBot
 from dominari.core.errors import ConfigError, DominariError, StrategyError
+from dominari.core.game import GameState
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
 from dominari.sim.records import prepare_dir, write_json_atomic
 from dominari.sim.stats import SimResult, Tally
 
+if TYPE_CHECKING:
+    from dominari.dominations.data import GameData
+    from dominari.dominations.rules import Rules
+
 HUMAN = "human"
 """The seat spec of a person at the terminal (``dominari play`` only)."""
 
 DEFAULT_MAX_TURNS = 100
-"""Turns per player after which a simulated game is stopped (reported as ``turn-limit``)."""
+"""Turns per player after which a simulated Dominion game is stopped (``turn-limit``)."""
 
 MAX_CHUNK = 250
+
+GAMES: tuple[str, ...] = ("dominion", "dominations")
+"""The games the runner can play."""
+
+GAME_TITLES = {"dominion": "Dominion", "dominations": "Dominations"}
+
+S = TypeVar("S", bound=GameState)
 
 
 class BotError(DominariError):
@@ -63,18 +81,28 @@ def record_name(index: int) -> str:
     return f"game-{index + 1:06d}.json"
 
 
-def load_bots(specs: Sequence[str]) -> list[Bot]:
-    """One bot per seat from spec strings (built-in names or strategy file paths).
+def check_game(name: str) -> str:
+    """The canonical name of a game (any case); :class:`ConfigError` for an unknown one."""
+    key = name.strip().lower()
+    if key not in GAMES:
+        raise ConfigError(f"unknown game {name!r}: available games are {', '.join(GAMES)}")
+    return key
+
+
+def load_bots(specs: Sequence[str], game: str = "dominion") -> list[GameBot]:
+    """One bot of ``game`` per seat from spec strings (built-in names; for Dominion also
+    strategy file paths).
 
     Raises :class:`StrategyError` for an unknown name or a bad strategy file.
     """
     from dominari.bots import load_bot
 
-    bots: list[Bot] = []
+    bots: list[GameBot] = []
     for spec in specs:
         if spec.strip().lower() == HUMAN:
-            raise StrategyError("'human' cannot play in a simulation; name a bot or strategy file")
-        bots.append(load_bot(spec))
+            raise StrategyError("'human' cannot play in a simulation; name a bot"
+                                + (" or strategy file" if game == "dominion" else ""))
+        bots.append(load_bot(spec, game))
     return bots
 
 
@@ -89,43 +117,165 @@ def seat_names(names: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def parse_players(text: str) -> list[str]:
-    """Seat specs from ``a,b[,c[,d]]``; raises :class:`ConfigError` for empty entries."""
+def parse_players(text: str, game: str = "dominion") -> list[str]:
+    """Seat specs from ``a,b[,c[,d]]``; raises :class:`ConfigError` for empty entries or a
+    player count ``game`` is not for (both games take 2 to 4)."""
     specs = [part.strip() for part in text.split(",")]
     if any(not s for s in specs):
         raise ConfigError(f"--players {text!r}: empty seat; give comma-separated bot names")
     if not 2 <= len(specs) <= 4:
-        raise ConfigError(f"--players: Dominion is for 2 to 4 players, not {len(specs)}")
+        title = GAME_TITLES.get(game, game)
+        raise ConfigError(f"--players: {title} is for 2 to 4 players, not {len(specs)}")
     return specs
 
 
+# ----------------------------------------------------------------- game options
+@dataclass(frozen=True)
+class DominionOptions:
+    """How Dominion games of a simulation are set up."""
+
+    game: ClassVar[str] = "dominion"
+    kingdom: str | tuple[str, ...] = "random"
+    """A recommended set name, ``random`` (a kingdom per game) or card names."""
+    max_turns: int | None = DEFAULT_MAX_TURNS
+    """Turns per player after which a game stops (None: no limit)."""
+
+    def check(self, players: int, names: tuple[str, ...], seed: int) -> None:
+        """Raise :class:`DominariError` for options that cannot be played."""
+        resolve_kingdom(self.kingdom, seed)  # an unknown set or card fails here
+        DominionConfig(players=players, kingdom=self.kingdom, seed=0, max_turns=self.max_turns,
+                       names=names)  # fmt: skip
+
+    def new_game(self, players: int, seed: int, names: tuple[str, ...]) -> DominionState:
+        return DominionState.new(DominionConfig(players=players, kingdom=self.kingdom,
+                                                seed=seed, max_turns=self.max_turns,
+                                                names=names))  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kingdom": self.kingdom if isinstance(self.kingdom, str) else list(self.kingdom),
+                "max_turns": self.max_turns}  # fmt: skip
+
+
+def _default_rules() -> Rules:
+    from dominari.dominations.rules import Rules
+
+    return Rules()
+
+
+@dataclass(frozen=True)
+class DominationsOptions:
+    """How Dominations games of a simulation are set up: rule options and a data folder."""
+
+    game: ClassVar[str] = "dominations"
+    rules: Rules = field(default_factory=_default_rules)
+    data: str | None = None
+    """A folder of corrected component files (None: the built-in data)."""
+
+    def check(self, players: int, names: tuple[str, ...], seed: int) -> None:
+        """Raise :class:`DominariError` for options that cannot be played (a bad data
+        folder gives the loader's message)."""
+        from dominari.dominations.engine import DominationsConfig
+
+        _dominations_data(self.data)
+        DominationsConfig(players=players, seed=seed, names=names, rules=self.rules,
+                          data=self.data)  # fmt: skip
+
+    def new_game(self, players: int, seed: int, names: tuple[str, ...]) -> GameState:
+        from dominari.dominations.engine import DominationsConfig, DominationsState
+
+        config = DominationsConfig(players=players, seed=seed, names=names, rules=self.rules,
+                                   data=self.data, log=False)  # fmt: skip
+        return DominationsState.new(config, _dominations_data(self.data))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.rules.to_json(), "data": self.data}
+
+
+GameOptions = DominionOptions | DominationsOptions
+
+_DATA: dict[str | None, GameData] = {}
+
+
+def _dominations_data(folder: str | None) -> GameData:
+    """The component data of ``folder``, loaded once per process."""
+    data = _DATA.get(folder)
+    if data is None:
+        from dominari.dominations.data import load_data
+
+        data = _DATA[folder] = load_data(folder)
+    return data
+
+
+def game_options(game: str, *, kingdom: str | Sequence[str] | None = None,
+                 max_turns: int | None = DEFAULT_MAX_TURNS, rules: Rules | None = None,
+                 data: str | os.PathLike[str] | None = None) -> GameOptions:
+    """The options of ``game`` from keyword values; :class:`ConfigError` for options the
+    game does not have (``kingdom`` for Dominations, ``rules`` for Dominion …)."""
+    game = check_game(game)
+    if game == "dominion":
+        if rules is not None or data is not None:
+            raise ConfigError("rule options and data folders are Dominations options; "
+                              "Dominion takes a kingdom and a turn limit")
+        spec: str | tuple[str, ...] = "random" if kingdom is None else (
+            kingdom if isinstance(kingdom, str) else tuple(kingdom))
+        return DominionOptions(spec, max_turns)
+    if kingdom is not None:
+        raise ConfigError("Dominations has no kingdom: the kingdom option is Dominion's")
+    if max_turns != DEFAULT_MAX_TURNS and max_turns is not None:
+        raise ConfigError("a Dominations game always ends after 3 ages: the turn limit is "
+                          "Dominion's")
+    return DominationsOptions(rules if rules is not None else _default_rules(),
+                              None if data is None else os.fspath(data))
+
+
+# ----------------------------------------------------------------------- chunks
 @dataclass(frozen=True)
 class Chunk:
     """Games ``start`` to ``stop - 1`` of a simulation: everything a worker needs."""
 
     specs: tuple[str, ...]
     names: tuple[str, ...]
-    kingdom: str | tuple[str, ...]
-    max_turns: int | None
+    options: GameOptions
     seed: int
     start: int
     stop: int
     record_dir: str | None = None
 
+    @property
+    def game(self) -> str:
+        return self.options.game
 
-_BOTS: dict[tuple[str, ...], list[Bot]] = {}
+
+_BOTS: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}
 
 
-def _bots_for(specs: tuple[str, ...]) -> list[Bot]:
-    bots = _BOTS.get(specs)
+def _bots_for(game: str, specs: tuple[str, ...]) -> list[GameBot]:
+    bots = _BOTS.get((game, specs))
     if bots is None:
-        bots = _BOTS[specs] = load_bots(specs)
+        bots = _BOTS[game, specs] = load_bots(specs, game)
     return bots
 
 
-def play_game(bots: Sequence[Bot], config: DominionConfig) -> DominionState:
-    """Play one game between ``bots`` (seat order) to its end; return the final state."""
-    state = DominionState.new(config)
+def _seed_of(state: GameState) -> Any:
+    seed = getattr(state, "seed", None)
+    if seed is None:
+        seed = getattr(getattr(state, "config", None), "seed", None)
+    return seed
+
+
+def _action_text(state: GameState, action: Any) -> str:
+    try:
+        return state.format_action(action)
+    except Exception:  # a bot's nonsense need not be printable in notation
+        return str(action)
+
+
+def play_game(bots: Sequence[GameBot], state: S) -> S:
+    """Play the game ``state`` between ``bots`` (seat order) to its end; return it.
+
+    Works on any state with the core protocol (``current_player``, ``apply``).
+    Raises :class:`BotError` when a bot chooses an action the engine rejects.
+    """
     current = state.current_player
     apply = state.apply
     p = current()
@@ -136,8 +286,8 @@ def play_game(bots: Sequence[Bot], config: DominionConfig) -> DominionState:
             apply(action)
         except DominariError as exc:
             raise BotError(
-                f"bot {bot.name!r} (seat {p + 1}) chose {action!s} in the game with seed "
-                f"{state.seed}: {exc}"
+                f"bot {bot.name!r} (seat {p + 1}) chose {_action_text(state, action)} in the "
+                f"game with seed {_seed_of(state)}: {exc}"
             ) from None
         p = current()
     return state
@@ -145,19 +295,18 @@ def play_game(bots: Sequence[Bot], config: DominionConfig) -> DominionState:
 
 def run_chunk(chunk: Chunk) -> Tally:
     """Play the chunk's games and count their results (runs in a worker process)."""
-    bots = _bots_for(chunk.specs)
+    bots = _bots_for(chunk.game, chunk.specs)
     n = len(bots)
     tally = Tally(n)
     record_dir = Path(chunk.record_dir) if chunk.record_dir is not None else None
     for i in range(chunk.start, chunk.stop):
-        config = DominionConfig(players=n, kingdom=chunk.kingdom, seed=game_seed(chunk.seed, i),
-                                max_turns=chunk.max_turns, names=chunk.names)  # fmt: skip
+        state = chunk.options.new_game(n, game_seed(chunk.seed, i), chunk.names)
         for seat, bot in enumerate(bots):
             bot.reset(bot_seed(chunk.seed, i, seat))
-        state = play_game(bots, config)
+        play_game(bots, state)
         out = state.outcome()
         assert out is not None
-        tally.add(out.scores, out.ranks, out.turns, out.reason)
+        tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"))
         if record_dir is not None:
             write_json_atomic(record_dir / record_name(i), state.record())
     return tally
@@ -178,21 +327,29 @@ def simulate(
     seed: int,
     workers: int = 1,
     *,
-    kingdom: str | Sequence[str] = "random",
+    game: str | None = None,
+    kingdom: str | Sequence[str] | None = None,
     max_turns: int | None = DEFAULT_MAX_TURNS,
+    rules: Rules | None = None,
+    data: str | os.PathLike[str] | None = None,
+    options: GameOptions | None = None,
     record_dir: str | os.PathLike[str] | None = None,
     progress: Callable[[int], None] | None = None,
     start_method: str | None = "spawn",
 ) -> SimResult:
-    """Play ``games`` seeded games between the bots named by ``players`` (one per seat).
+    """Play ``games`` seeded games of ``game`` (default Dominion) between the bots named
+    by ``players`` (one per seat).
 
     ``workers`` processes share the games (1: all in this process); the result
-    does not depend on it. ``kingdom`` is a recommended set name, ``random``
-    (a different kingdom each game) or card names. ``max_turns`` stops a game
-    after that many turns of every player. ``record_dir`` receives one record
-    file per game. ``progress(k)`` is called in this process each time ``k``
-    more games are done. Raises :class:`DominariError` subclasses for bad input,
-    before any game is played or file written.
+    does not depend on it. Dominion: ``kingdom`` is a recommended set name,
+    ``random`` (the default: a different kingdom each game) or card names;
+    ``max_turns`` stops a game after that many turns of every player.
+    Dominations: ``rules`` are the rule options, ``data`` a folder of component
+    files. ``options`` gives a game's options at once instead
+    (:class:`DominionOptions`, :class:`DominationsOptions`). ``record_dir``
+    receives one record file per game. ``progress(k)`` is called in this process
+    each time ``k`` more games are done. Raises :class:`DominariError` subclasses
+    for bad input, before any game is played or file written.
     """
     specs = tuple(players)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -201,24 +358,28 @@ def simulate(
         raise ConfigError(f"the number of workers must be at least 1, not {workers!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigError(f"the seed must be an integer, not {seed!r}")
-    kingdom_spec: str | tuple[str, ...] = kingdom if isinstance(kingdom, str) else tuple(kingdom)
-    resolve_kingdom(kingdom_spec, seed)  # an unknown set or card fails here, before any work
-    bots = load_bots(specs)
+    if options is None:
+        options = game_options(game or "dominion", kingdom=kingdom, max_turns=max_turns,
+                               rules=rules, data=data)  # fmt: skip
+    elif game is not None and check_game(game) != options.game:
+        raise ConfigError(f"options of {options.game} given for a game of {game}")
+    if not 2 <= len(specs) <= 4:
+        raise ConfigError(f"{GAME_TITLES[options.game]} is for 2 to 4 players, "
+                          f"not {len(specs)}")  # fmt: skip
+    bots = load_bots(specs, options.game)
     names = seat_names([b.name for b in bots])
-    # Validates the player count, max_turns and names.
-    DominionConfig(players=len(specs), kingdom=kingdom_spec, seed=0, max_turns=max_turns,
-                   names=names)  # fmt: skip
+    options.check(len(specs), names, seed)  # an unknown card, a bad data folder …
     rdir = str(prepare_dir(record_dir)) if record_dir is not None else None
 
     size = chunk_size(games, workers)
     chunks = [
-        Chunk(specs, names, kingdom_spec, max_turns, seed, start, min(games, start + size), rdir)
+        Chunk(specs, names, options, seed, start, min(games, start + size), rdir)
         for start in range(0, games, size)
     ]
     workers = min(workers, len(chunks))
     tallies: list[Tally | None] = [None] * len(chunks)
     if workers == 1:
-        _BOTS[specs] = bots
+        _BOTS[options.game, specs] = bots
         for k, chunk in enumerate(chunks):
             tallies[k] = run_chunk(chunk)
             if progress is not None:
@@ -230,8 +391,8 @@ def simulate(
     for t in tallies:  # in game order
         assert t is not None
         total.merge(t)
-    return SimResult.from_tally(total, names=names, specs=specs, seed=seed, kingdom=kingdom_spec,
-                                max_turns=max_turns)  # fmt: skip
+    return SimResult.from_tally(total, names=names, specs=specs, seed=seed,
+                                game=options.game, options=options.to_json())  # fmt: skip
 
 
 def _run_pool(chunks: list[Chunk], tallies: list[Tally | None], workers: int,

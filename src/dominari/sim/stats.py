@@ -1,9 +1,10 @@
 """Statistics for simulations: the Wilson interval and exact integer tallies.
 
-A :class:`Tally` counts wins, ties, victory points and turns with integers
-only, so tallies merged in any grouping give the same totals: the result of a
-simulation does not depend on how its games were split between processes.
-:class:`SimResult` turns the totals into rates, intervals and means.
+A :class:`Tally` counts wins, ties, victory points (with their breakdown by
+source, where the game gives one) and turns with integers only, so tallies
+merged in any grouping give the same totals: the result of a simulation does
+not depend on how its games were split between processes. :class:`SimResult`
+turns the totals into rates, intervals and means.
 
 >>> lo, hi = wilson(5, 10)
 >>> round(lo, 4), round(hi, 4)
@@ -13,6 +14,7 @@ simulation does not depend on how its games were split between processes.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +52,13 @@ class Tally:
     ``wins[p]`` counts games seat ``p`` won alone, ``ties[p]`` games it shared
     the win; ``vp[p]`` and ``turns[p]`` are sums over games; ``rounds`` sums
     each game's longest turn count; ``reasons`` counts how games ended.
+    ``breakdown[source][p]`` sums seat ``p``'s VP from ``source`` (games whose
+    outcome itemises VP, such as Dominations; sources in the order first seen).
+
+    >>> t = Tally(2)
+    >>> t.add((5, 3), (1, 2), (4, 4), "end", [{"a": 5}, {"a": 1, "b": 2}])
+    >>> t.breakdown
+    {'a': [5, 1], 'b': [0, 2]}
     """
 
     players: int
@@ -60,15 +69,16 @@ class Tally:
     turns: list[int] = field(default_factory=list)
     rounds: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
+    breakdown: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in ("wins", "ties", "vp", "turns"):
             if not getattr(self, name):
                 setattr(self, name, [0] * self.players)
 
-    def add(self, scores: tuple[int, ...], ranks: tuple[int, ...], turns: tuple[int, ...],
-            reason: str) -> None:
-        """Count one finished game."""
+    def add(self, scores: Sequence[int], ranks: Sequence[int], turns: Sequence[int],
+            reason: str, breakdown: Sequence[Mapping[str, int]] | None = None) -> None:
+        """Count one finished game (``breakdown``: per seat, VP by source)."""
         self.games += 1
         shared = ranks.count(1) > 1
         for p in range(self.players):
@@ -81,6 +91,16 @@ class Tally:
             self.turns[p] += turns[p]
         self.rounds += max(turns)
         self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        if breakdown is not None:
+            for p, sources in enumerate(breakdown):
+                for source, vp in sources.items():
+                    self._source(source)[p] += int(vp)
+
+    def _source(self, source: str) -> list[int]:
+        sums = self.breakdown.get(source)
+        if sums is None:
+            sums = self.breakdown[source] = [0] * self.players
+        return sums
 
     def merge(self, other: Tally) -> None:
         """Add ``other``'s totals to these."""
@@ -95,6 +115,10 @@ class Tally:
         self.rounds += other.rounds
         for reason, k in other.reasons.items():
             self.reasons[reason] = self.reasons.get(reason, 0) + k
+        for source, sums in other.breakdown.items():
+            mine = self._source(source)
+            for p in range(self.players):
+                mine[p] += sums[p]
 
 
 @dataclass(frozen=True)
@@ -109,6 +133,8 @@ class PlayerResult:
     ties: int
     total_vp: int
     total_turns: int
+    total_breakdown: tuple[tuple[str, int], ...] = ()
+    """(source, VP summed over games) for games that itemise VP; empty otherwise."""
 
     @property
     def losses(self) -> int:
@@ -138,8 +164,14 @@ class PlayerResult:
     def mean_turns(self) -> float:
         return self.total_turns / self.games if self.games else 0.0
 
+    @property
+    def mean_breakdown(self) -> dict[str, float]:
+        """Mean VP per game by source (empty for games that do not itemise VP)."""
+        return {source: (vp / self.games if self.games else 0.0)
+                for source, vp in self.total_breakdown}
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "seat": self.seat,
             "name": self.name,
             "spec": self.spec,
@@ -153,6 +185,9 @@ class PlayerResult:
             "mean_vp": self.mean_vp,
             "mean_turns": self.mean_turns,
         }
+        if self.total_breakdown:
+            out["vp_breakdown"] = self.mean_breakdown
+        return out
 
 
 @dataclass(frozen=True)
@@ -161,31 +196,52 @@ class SimResult:
 
     ``mean_turns`` is the mean over games of the longest player's turn count
     (turns per player, as Dominion players count a game's length).
-    ``end_reasons`` counts ``provinces``, ``three-piles`` and ``turn-limit``.
+    ``end_reasons`` counts how games ended (Dominion: ``provinces``,
+    ``three-piles`` and ``turn-limit``; Dominations: ``game end``).
+    ``options`` are the game's options as JSON values (Dominion: ``kingdom``
+    and ``max_turns``; Dominations: ``rules`` and ``data``).
     """
 
     game: str
     games: int
     seed: int
-    kingdom: str | tuple[str, ...]
-    max_turns: int | None
     players: tuple[PlayerResult, ...]
     total_rounds: int
     end_reasons: dict[str, int]
+    options: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_tally(cls, tally: Tally, *, names: tuple[str, ...], specs: tuple[str, ...],
-                   seed: int, kingdom: str | tuple[str, ...], max_turns: int | None,
-                   game: str = "dominion") -> SimResult:
+                   seed: int, kingdom: str | tuple[str, ...] | None = None,
+                   max_turns: int | None = None, game: str = "dominion",
+                   options: Mapping[str, Any] | None = None) -> SimResult:
+        """Rates and means from ``tally``. ``options`` default to Dominion's
+        ``kingdom`` and ``max_turns``."""
+        if options is None:
+            options = {"kingdom": kingdom, "max_turns": max_turns}
         players = tuple(
             PlayerResult(seat=p, name=names[p], spec=specs[p], games=tally.games,
                          wins=tally.wins[p], ties=tally.ties[p], total_vp=tally.vp[p],
-                         total_turns=tally.turns[p])
+                         total_turns=tally.turns[p],
+                         total_breakdown=tuple((source, sums[p])
+                                               for source, sums in tally.breakdown.items()))
             for p in range(tally.players)
         )  # fmt: skip
-        return cls(game=game, games=tally.games, seed=seed, kingdom=kingdom,
-                   max_turns=max_turns, players=players, total_rounds=tally.rounds,
-                   end_reasons=dict(sorted(tally.reasons.items())))  # fmt: skip
+        return cls(game=game, games=tally.games, seed=seed, players=players,
+                   total_rounds=tally.rounds, end_reasons=dict(sorted(tally.reasons.items())),
+                   options=dict(options))  # fmt: skip
+
+    @property
+    def kingdom(self) -> str | tuple[str, ...] | None:
+        """Dominion's kingdom option (None for other games)."""
+        value = self.options.get("kingdom")
+        return tuple(value) if isinstance(value, list) else value
+
+    @property
+    def max_turns(self) -> int | None:
+        """Dominion's turn limit per player (None: no limit, or another game)."""
+        value = self.options.get("max_turns")
+        return value if isinstance(value, int) else None
 
     @property
     def mean_turns(self) -> float:
@@ -196,15 +252,29 @@ class SimResult:
         """Games stopped by the turn limit rather than by the rules."""
         return self.end_reasons.get("turn-limit", 0)
 
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The VP sources of the breakdown, in order (empty if the game has none)."""
+        return tuple(source for source, _ in self.players[0].total_breakdown) if (
+            self.players) else ()
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "games": self.games,
             "seed": self.seed,
-            "kingdom": self.kingdom if isinstance(self.kingdom, str) else list(self.kingdom),
-            "max_turns": self.max_turns,
+            **{key: _plain(value) for key, value in self.options.items()},
             "players": [p.to_json() for p in self.players],
             "mean_turns": self.mean_turns,
             "end_reasons": dict(self.end_reasons),
             "turn_limit_games": self.turn_limit_games,
         }
+
+
+def _plain(value: Any) -> Any:
+    """JSON values: tuples become lists (a kingdom of card names)."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
