@@ -41,6 +41,7 @@ from dominari.dominations.notation import (
     AS_DOMAIN,
     DONE_ACTION,
     EXCHANGE,
+    MONUMENT,
     PASS_ACTION,
     PLACE,
     Action,
@@ -83,9 +84,19 @@ class DominationsRandomBot:
         elif phase == ASSIGN:
             return Action(AS_DOMAIN, rng.randrange(6))
         elif phase == BUILD:
-            builds = [*state.builds(), *state.monument_options()]
-            if builds and rng.random() < self.build_rate:
-                return self._staged(builds)
+            if rng.random() >= self.build_rate:
+                return PASS_ACTION
+            cities = state.builds()
+            levels = state.monument_levels()
+            kinds = sorted({a.kind for a in cities} | ({MONUMENT} if levels else set()))
+            while kinds:
+                kind = rng.choice(kinds)
+                if kind != MONUMENT:
+                    return self._staged([a for a in cities if a.kind == kind])
+                options = state.monument_options([rng.choice(levels)[0]])
+                if options:  # (a level 1 tile with nowhere to go: another kind)
+                    return rng.choice(options)
+                kinds.remove(MONUMENT)
             return PASS_ACTION
         elif phase == DEVELOP:
             if rng.random() >= self.build_rate:

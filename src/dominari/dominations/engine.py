@@ -1336,11 +1336,13 @@ class DominationsState(GameState):
             return [tile_code(v, 3) for v in circle_options(self.board)]
         return [tile_code(c, side) for c, side in diamond_options(self.board, mon)]
 
-    def _monument_options(self) -> list[Action]:
+    def monument_levels(self) -> list[tuple[int, list[Pos]]]:
+        """The monuments whose next level the mover can pay now, with the tree positions
+        its card may take (where its tile may go is :meth:`monument_options`' business)."""
         p = self.mover
         ps = self.players[p]
         cat = self.catalog
-        out: list[Action] = []
+        out = []
         for m in self.monuments:
             taken = self.levels_taken[m]
             if taken >= len(cat.monument_levels[m]):
@@ -1351,9 +1353,16 @@ class DominationsState(GameState):
                 continue
             level = cat.monument_levels[m][taken]
             positions = ps.tree.legal_positions(cat.level_sides[level])
-            if not positions:
+            if positions:
+                out.append((m, positions))
+        return out
+
+    def _monument_options(self, monuments: Sequence[int] | None = None) -> list[Action]:
+        out: list[Action] = []
+        for m, positions in self.monument_levels():
+            if monuments is not None and m not in monuments:
                 continue
-            tiles = self.monument_tile_options(m) if taken == 0 else [NO_TILE]
+            tiles = self.monument_tile_options(m) if self.levels_taken[m] == 0 else [NO_TILE]
             out.extend(Action(MONUMENT, m, col, row, t) for col, row in positions for t in tiles)
         return out
 
@@ -1524,9 +1533,10 @@ class DominationsState(GameState):
         """Every city the mover may build or upgrade now (D-BUILD-2 … D-BUILD-5)."""
         return self._builds()
 
-    def monument_options(self) -> list[Action]:
-        """Every monument level the mover may contribute now, with where (D-BUILD-6, 7)."""
-        return self._monument_options()
+    def monument_options(self, monuments: Sequence[int] | None = None) -> list[Action]:
+        """Every monument level the mover may contribute now, with where (D-BUILD-6, 7);
+        only of these ``monuments`` if given."""
+        return self._monument_options(monuments)
 
     def advances(self) -> list[Action]:
         """Every legal upgrade of a mastery card to its advanced side (D-DEV-5)."""
