@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from dominari.bots.dominations_random import DominationsRandomBot
-from dominari.cli import dominations_help, main
+from dominari.cli import dominations_help, dominations_prompt, main
 from dominari.dominations.data import builtin_folder
 from dominari.dominations.engine import VP_SOURCES, DominationsConfig, DominationsState
 from dominari.dominations.notation import PLACE
@@ -275,3 +275,18 @@ def test_help_groups_long_lists_and_previews_placements() -> None:
     assert listed and all("→ " in line for line in listed)
     legal = [s.format_action(a) for a in s.legal_actions() if a.kind == PLACE]
     assert {line.split("→")[0].strip() for line in listed} <= set(legal)
+
+
+def test_draft_prompts_describe_the_cards_drawn() -> None:
+    """D-SET-3: a human choosing sees the goals of both objectives, then both monuments."""
+    s = DominationsState.new(DominationsConfig(players=2, seed=3))
+    p = s.current_player()
+    text = dominations_prompt(s, p)
+    options = [s.format_action(a).split()[1] for a in s.legal_actions()]
+    names = {o.id: o.name for o in s.data.objectives}
+    assert all(f"{oid} {names[oid]}:" in text for oid in options)
+    assert "cities" in text or "nodi" in text or "influence" in text
+    while s.stack[-1][2] == 0:
+        s.apply(s.legal_actions()[0])
+    text = dominations_prompt(s, s.current_player())
+    assert "keep one monument" in text and "VP" in text

@@ -49,7 +49,7 @@ from dominari.core.errors import (
     ParseError,
     RecordError,
 )
-from dominari.dominations.data import COLOURS, DOMAINS, GameData, load_data
+from dominari.dominations.data import COLOURS, DOMAIN_NAMES, DOMAINS, GameData, load_data
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominations.grid import Cell
 from dominari.dominations.notation import PLACE
@@ -780,9 +780,45 @@ def dominations_prompt(state: DominationsState, player: int) -> str:
         return (f"you lead in influence ({pending.get('influence')}): copy a card another "
                 "player holds ('copy T3a-2 0,1'), turn yours advanced ('copy upgrade T3a') "
                 "or 'pass'")
+    if kind == "draft":
+        return _draft_prompt(state, pending)
+    if kind == "tiles":
+        return {
+            "keep": "keep last age's tiles: 'return L07' for each one to put back, then 'done'",
+            "mulligan": "mulligan once: 'return L07' for each tile to put back, then 'done' "
+                        "draws back up",
+            "keep or return all": "keep last age's tiles ('done') or 'return all'",
+        }.get(str(pending.get("mode")),
+              f"'mulligan' (the whole hand; {pending.get('mulligans', 0)} taken) or 'done'")
+    if kind == "initiative":
+        return ("you hold the Governor: set this age's initiative order by player number, "
+                "first player first, e.g. 'order 2 1'")
     details = ", ".join(f"{k} {_plain_text(v)}" for k, v in pending.items()
                         if k not in ("kind", "player"))
     return f"decide: {kind}" + (f" ({details})" if details else "")
+
+
+def _draft_prompt(state: DominationsState, pending: dict[str, Any]) -> str:
+    """The two cards drawn at setup, described, for 'choose <id>' (D-SET-3)."""
+    from dominari.dominations.objectives import describe_goal
+
+    data = state.data
+    lines = []
+    if pending.get("what") == "objective":
+        by_id = {o.id: o for o in data.objectives}
+        for oid in pending.get("options", []):
+            o = by_id[oid]
+            lines.append(f"  {o.id} {o.name}: " + "; ".join(describe_goal(g) for g in o.goals))
+        head = "keep one objective (1–5 goals met: 10/20/40/70/100 VP)"
+    else:
+        monuments = {m.id: m for m in data.monuments}
+        for mid in pending.get("options", []):
+            m = monuments[mid]
+            levels = m.levels
+            lines.append(f"  {m.id} {m.name} ({m.shape}, {DOMAIN_NAMES[m.domain]}): levels "
+                         + ", ".join(f"{lv.cost}→{lv.vp} VP" for lv in levels))
+        head = "keep one monument (it comes into play)"
+    return head + ": 'choose <id>'\n" + "\n".join(lines)
 
 
 def _plain_text(value: Any) -> str:
@@ -819,6 +855,12 @@ def print_dominations_status(console: Console, state: DominationsState, player: 
         console.print(Text(f"Your cities: {' · '.join(cities)}"))
     parts = ", ".join(f"{src} {vp}" for src, vp in me.get("vp_breakdown", {}).items() if vp)
     console.print(Text(f"Your VP: {ps.vp}" + (f" ({parts})" if parts else "")))
+    objective = me.get("objective")
+    if objective:
+        goals = " · ".join(f"{g['text']} {g['have']}/{g['need']}" + (" ✓" if g["met"] else "")
+                           for g in objective["goals"])
+        console.print(Text(f"Your objective {objective['name']} ({objective['vp_now']} VP "
+                           f"now): {goals}"))
     legal = state.legal_actions()
     options = (" | ".join(state.format_action(a) for a in legal) if len(legal) <= SHOW_INLINE
                else f"{len(legal)} legal actions; 'help' lists them")
