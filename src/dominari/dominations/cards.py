@@ -60,6 +60,9 @@ class Catalog:
     """Skill id (upper case) -> skill index."""
     monument_index: dict[str, int]
     """Monument id (upper case) -> monument index."""
+    skill_rows: tuple[tuple[int, int, int, int, tuple[int, ...]], ...] = ()
+    """Per skill, what affordability reads on the hot path: (domain, cost, prerequisite
+    domain or -1, prerequisite value, copy codes)."""
 
     _cache: ClassVar[dict[int, Catalog]] = {}
 
@@ -117,6 +120,11 @@ class Catalog:
             source_code=source_code,
             skill_index={s.id.upper(): i for i, s in enumerate(data.skills)},
             monument_index={m.id.upper(): i for i, m in enumerate(data.monuments)},
+            skill_rows=tuple(
+                (sk.domain, sk.cost,
+                 -1 if sk.prerequisite is None else sk.prerequisite.domain,
+                 0 if sk.prerequisite is None else sk.prerequisite.value, skill_copies[s])
+                for s, sk in enumerate(data.skills)),
         )
 
     def source_id(self, code: int) -> str:

@@ -1342,20 +1342,24 @@ class DominationsState(GameState):
         p = self.mover
         ps = self.players[p]
         cat = self.catalog
-        out = []
+        payable = []
+        total = sum(ps.knowledge)
+        discount = self.cost_reduction(p, "mon")
         for m in self.monuments:
             taken = self.levels_taken[m]
-            if taken >= len(cat.monument_levels[m]):
+            levels = cat.monument_levels[m]
+            if taken >= len(levels):
                 continue
-            cost = self.level_cost(p, m)
+            lv = cat.levels[levels[taken]]
+            cost = max(0, lv.cost - discount)
             dom = self.level_domain(m)
-            if (sum(ps.knowledge) if dom == ANY else ps.knowledge[dom]) < cost:
-                continue
-            level = cat.monument_levels[m][taken]
-            positions = ps.tree.legal_positions(cat.level_sides[level])
-            if positions:
-                out.append((m, positions))
-        return out
+            if (total if dom == ANY else ps.knowledge[dom]) >= cost:
+                payable.append((m, levels[taken]))
+        if not payable:
+            return []
+        fits = ps.tree.positions_for([cat.level_sides[level] for _, level in payable])
+        return [(m, positions) for (m, _), positions in zip(payable, fits, strict=True)
+                if positions]
 
     def _monument_options(self, monuments: Sequence[int] | None = None) -> list[Action]:
         out: list[Action] = []
@@ -1497,14 +1501,14 @@ class DominationsState(GameState):
         discount = self.cost_reduction(p, "acq")
         taken = self.taken
         out = []
-        for s, skill in enumerate(cat.skills):
-            if s in owned or know[skill.domain] < skill.cost - discount:
+        for s, (domain, cost, pre_domain, pre_value, copies) in enumerate(cat.skill_rows):
+            if know[domain] < cost - discount or s in owned or (
+                    pre_domain >= 0 and best[pre_domain] < pre_value):
                 continue
-            pre = skill.prerequisite
-            if pre is not None and best[pre.domain] < pre.value:
-                continue
-            if any(taken[c] < 0 for c in cat.skill_copies[s]):
-                out.append(s)
+            for c in copies:
+                if taken[c] < 0:
+                    out.append(s)
+                    break
         return out
 
     def acquisitions(self, skills: Sequence[int] | None = None) -> list[Action]:
