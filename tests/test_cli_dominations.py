@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from dominari.bots.dominations_random import DominationsRandomBot
-from dominari.cli import dominations_help, dominations_prompt, main
+from dominari.cli import dominations_help, dominations_prompt, main, preview_text
 from dominari.dominations.data import builtin_folder
 from dominari.dominations.engine import VP_SOURCES, DominationsConfig, DominationsState
 from dominari.dominations.notation import PLACE
@@ -290,3 +290,19 @@ def test_draft_prompts_describe_the_cards_drawn() -> None:
         s.apply(s.legal_actions()[0])
     text = dominations_prompt(s, s.current_player())
     assert "keep one monument" in text and "VP" in text
+
+
+def test_help_previews_the_inventors_reactivation() -> None:
+    """D-AGE-7 (Inventor, rules §13.6): 'help' says what a reactivation would produce."""
+    s = DominationsState.new(DominationsConfig(players=2, seed=4))
+    bot = DominationsRandomBot(seed=4)
+    while not (s.age == 2 and s.phase_name == "growth"):
+        s.apply(bot.act(s))
+    s.roles[3] = s.mover  # scenario: the mover holds the Inventor, unused
+    s.role_used[3] = False
+    again = s.reactivations()
+    assert again and all(a in s.legal_actions() for a in again)
+    text = preview_text(s, again[0], s.mover)
+    assert text.startswith("you:") or "P" in text
+    lines = dominations_help(s, "reactivate", s.mover)
+    assert any("→" in line and "reactivate" in line for line in lines)

@@ -52,7 +52,7 @@ from dominari.core.errors import (
 from dominari.dominations.data import COLOURS, DOMAIN_NAMES, DOMAINS, GameData, load_data
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominations.grid import Cell
-from dominari.dominations.notation import PLACE
+from dominari.dominations.notation import PLACE, REACTIVATE
 from dominari.dominations.production import totals
 from dominari.dominations.render import state_svg
 from dominari.dominations.rules import CHOICES, Rules
@@ -873,9 +873,9 @@ def _cell(key: int) -> str:
 
 
 def preview_text(state: DominationsState, action: Any, viewer: int) -> str:
-    """What a placement would produce, summed per player and domain:
-    ``you: 2 T, 1 V; P2: 1 C`` (V is vestigium); '' for other actions."""
-    if getattr(action, "kind", None) != PLACE:
+    """What a placement (or the Inventor's reactivation) would produce, summed per player
+    and domain: ``you: 2 T, 1 V; P2: 1 C`` (V is vestigium); '' for other actions."""
+    if getattr(action, "kind", None) not in (PLACE, REACTIVATE):
         return ""
     try:
         yields = state.preview(action)
