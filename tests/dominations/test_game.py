@@ -531,3 +531,30 @@ def test_pass_is_not_an_answer_to_setup_questions() -> None:
     with pytest.raises(IllegalActionError):
         s.apply(PASS_ACTION)
     assert s.phase == SETUP and PASS not in {a.kind for a in s.legal_actions()}
+
+
+class _StubTree:
+    """Just what the prototype's tree scoring reads."""
+
+    def __init__(self, cards: list[tuple[int, bool]], nodi: list[int]) -> None:
+        self._cards = cards
+        self._nodi = nodi
+
+    def mastery_cards(self) -> list[tuple[tuple[int, int], object]]:
+        from types import SimpleNamespace
+
+        return [((i, 1), SimpleNamespace(domain=d, advanced=adv))
+                for i, (d, adv) in enumerate(self._cards)]
+
+    def nodi_counts(self) -> list[int]:
+        return self._nodi
+
+
+@pytest.mark.rule("D-END-2")
+def test_prototype_tree_scoring_follows_the_rulebook_example() -> None:
+    """FR prototype rulebook: 5 nodi of a colour and 8 cards of its domain score 5 × 8 = 40;
+    an advanced card counts 3."""
+    eight = [(R, False)] * 8
+    assert tree_score(_StubTree(eight, [0, 0, 0, 0, 0, 5, 0])) == 40  # type: ignore[arg-type]
+    mixed = [(R, True), (R, False), (T, False)]
+    assert tree_score(_StubTree(mixed, [2, 0, 0, 0, 0, 5, 3])) == 4 * 5 + 1 * 2  # type: ignore[arg-type]
