@@ -747,6 +747,12 @@ class DominationsState(GameState):
         if not isinstance(action, Action):
             raise IllegalActionError(f"not a Dominations action: {action!r}")
         kind = action.kind
+        if not 0 <= kind < len(_FIELDS):
+            raise IllegalActionError(f"unknown action kind {kind!r}")
+        used = _FIELDS[kind]
+        if used < 4 and any(action[used + 1:]):
+            # fields a kind does not use are ignored: one spelling in the history
+            action = Action(*action[:used + 1])
         phase = self.phase
         if phase == OVER:
             raise IllegalActionError("the game is over")
@@ -766,7 +772,7 @@ class DominationsState(GameState):
             else:
                 raise IllegalActionError(
                     f"it is the growth phase: place a tile first (D-GROW-1), not "
-                    f"{self.format_action(action)!r}")
+                    f"{self._quote(action)}")
         elif phase == ASSIGN:
             if kind != AS_DOMAIN or not 0 <= action.a < 6:
                 raise IllegalActionError(
@@ -850,7 +856,7 @@ class DominationsState(GameState):
                      if due.source == action.a and due.slot == action.b]
             if not found:
                 raise IllegalActionError(
-                    f"{self.format_action(action)!r} is not among the effects due: "
+                    f"{self._quote(action)} is not among the effects due: "
                     + ", ".join(repr(self.format_action(a)) for a in self._frame_actions(top)))
             self._resolve(top[1], dues.pop(found[0]))
         self._run()
@@ -1877,7 +1883,7 @@ class DominationsState(GameState):
                 "('copy T3a-2 0,1', 'copy upgrade T3a') or 'pass' (D-AGE-3)")
         if action not in self._copy_options(p):
             raise IllegalActionError(
-                f"{self.format_action(action)!r} cannot be copied: the skill must be in another "
+                f"{self._quote(action)} cannot be copied: the skill must be in another "
                 "player's tree, within the value your influence allows (12 or less: 3; 13–22: "
                 "3 or 6; 23 or more: any), not yet yours (or yours basic where theirs is "
                 "advanced), with a free copy that fits your tree (D-AGE-3, D-AGE-4)")
@@ -2133,6 +2139,14 @@ class DominationsState(GameState):
     def format_action(self, action: Any) -> str:
         return format_action(action, self.tile_ids, self.catalog)
 
+    def _quote(self, action: Action) -> str:
+        """An action for an error message: its notation, or its fields when it names no
+        real tile, card or domain (a malformed action from a client)."""
+        try:
+            return repr(self.format_action(action))
+        except (IndexError, KeyError, ValueError):
+            return repr(tuple(action))
+
     @property
     def tile_ids(self) -> list[str]:
         return [t.id for t in self.data.tiles]
@@ -2300,6 +2314,10 @@ class DominationsState(GameState):
                               "pass the same --data folder")
         replay(state, record, upto, state.parse_action)
         return state
+
+
+_FIELDS = (4, 1, 1, 1, 0, 2, 4, 2, 3, 1, 2, 3, 1, 2, 1, 0, 0, 0, 1, 2)
+"""How many of the fields ``a``–``d`` each action kind uses (:class:`notation.Action`)."""
 
 
 def tree_score(tree: Tree) -> int:

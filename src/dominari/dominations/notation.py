@@ -152,8 +152,8 @@ def order_code(order: Sequence[int]) -> int:
 
 
 def order_players(code: int) -> list[int]:
-    """Unpack :func:`order_code`."""
-    return [int(ch) - 1 for ch in str(code)]
+    """Unpack :func:`order_code` (nothing for a code that is not one)."""
+    return [int(ch) - 1 for ch in str(code)] if code > 0 else []
 
 
 def place(tile: int, cell: int, rotation: int, link: int) -> Action:
