@@ -649,7 +649,7 @@ class DominationsState(GameState):
             elif phase == BUILD:
                 acts = [*self._builds(), *self._monument_options(), PASS_ACTION]
             elif phase == DEVELOP:
-                acts = [*self._acquisitions(), *self._advances(), PASS_ACTION]
+                acts = [*self.acquisitions(), *self._advances(), PASS_ACTION]
             elif phase == ASSIGN:
                 acts = [Action(AS_DOMAIN, d) for d in range(6)]
             else:  # pragma: no cover - other phases never wait without a frame
@@ -1528,16 +1528,6 @@ class DominationsState(GameState):
         fits = self.players[self.mover].tree.positions_for([sides[c] for c in codes])
         return [Action(ACQUIRE, code, col, row)
                 for code, positions in zip(codes, fits, strict=True) for col, row in positions]
-
-    def _acquisitions(self) -> list[Action]:
-        return self.acquisitions()
-
-    def placement_links(self) -> list[tuple[int, tuple[int, ...]]]:
-        """Every open cell with the links a placement there may score: with the hand and
-        three rotations, the whole of :meth:`placements` without building it (for bots)."""
-        all_sides = self.rules.all_sides
-        links = self.board.links
-        return [(key, links(key, all_sides)) for key in self.board.frontier]
 
     def builds(self) -> list[Action]:
         """Every city the mover may build or upgrade now (D-BUILD-2 … D-BUILD-5)."""
