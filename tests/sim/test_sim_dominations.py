@@ -78,7 +78,8 @@ def test_play_game_works_on_any_state() -> None:
 
 
 def test_bot_names_are_per_game() -> None:
-    assert bot_names("dominations") == DOMINATIONS_BOTS == ("random", "greedy")
+    assert DOMINATIONS_BOTS == ("random", "greedy")
+    assert bot_names("dominations") == (*DOMINATIONS_BOTS, "mcts-easy", "mcts", "mcts-hard")
     assert isinstance(load_bot("RANDOM", "dominations"), DominationsRandomBot)
     with pytest.raises(StrategyError, match="random, greedy"):
         load_bot("bmu", "dominations")

@@ -1,12 +1,13 @@
 """Bots: for Dominion a random bot and strategy bots defined by TOML files; for
-Dominations a random bot and a greedy one. Bot names are per game.
+Dominations a random bot and a greedy one; for both, information-set Monte Carlo tree
+search at three levels (``mcts-easy``, ``mcts``, ``mcts-hard``). Bot names are per game.
 
 >>> BUILTIN_BOTS
 ('random', 'bm', 'bmu', 'smithy', 'witch')
 >>> load_bot("bmu").name
 'BMU'
 >>> bot_names("dominations")
-('random', 'greedy')
+('random', 'greedy', 'mcts-easy', 'mcts', 'mcts-hard')
 >>> load_bot("random", game="dominations")
 DominationsRandomBot('random')
 """
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Literal, overload
 
 from dominari.bots.base import Bot, DominationsBot, GameBot
+from dominari.bots.mcts import SEARCH_BOTS, mcts_bot
 from dominari.bots.random_bot import RandomBot
 from dominari.bots.strategy import (
     Strategy,
@@ -39,11 +41,12 @@ GAME_BOTS: dict[str, tuple[str, ...]] = {"dominion": BUILTIN_BOTS,
 
 
 def bot_names(game: str = "dominion") -> tuple[str, ...]:
-    """The built-in bot names of ``game``; :class:`ConfigError` for an unknown game."""
+    """The built-in bot names of ``game`` (the search levels last); :class:`ConfigError`
+    for an unknown game."""
     names = GAME_BOTS.get(game)
     if names is None:
         raise ConfigError(f"unknown game {game!r}: available games are {', '.join(GAME_BOTS)}")
-    return names
+    return (*names, *SEARCH_BOTS)
 
 
 @cache
@@ -73,6 +76,8 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
     """
     names = bot_names(game)
     key = spec.strip().lower()
+    if key in SEARCH_BOTS:
+        return mcts_bot(key, game)
     if game == "dominations":
         if key == "random":
             from dominari.bots.dominations_random import DominationsRandomBot
