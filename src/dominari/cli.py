@@ -21,7 +21,8 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -542,34 +543,58 @@ def _play_loop(console: Console, state: DominionState, seats: Sequence[Bot | Non
         console.print(Text(status_text(state, p)))
         prompt = describe_decision(state, state.decision(), p)["prompt"]
         console.print(Text(f"{seat(state, p)}: {prompt}", style="bold yellow"))
-        while True:
-            line = _read_line(f"{seat(state, p)}> ", console, stdin)
-            if not line:
-                console.print()
-                console.print(Text("End of input: the game is left unfinished.", style="dim"))
-                return False
-            text = line.strip()
-            if not text:
-                continue
-            word = text.lower()
-            if word in ("help", "?"):
-                legal = ", ".join(str(a) for a in state.legal_actions())
-                console.print(Text(f"Legal actions: {legal}"))
-                console.print(Text("Also: 'help', 'quit'.", style="dim"))
-                continue
-            if word in ("quit", "exit"):
-                console.print(Text("Game abandoned.", style="dim"))
-                return False
-            try:
-                state.apply(state.parse_action(text))
-            except (ParseError, IllegalActionError) as exc:
-                stderr.write(" ".join(str(exc).split()) + "\n")
-                stderr.flush()
-                continue
-            break
+        if not _human_action(console, state, f"{seat(state, p)}> ", stdin, stderr,
+                             partial(_dominion_help, state)):
+            return False
         shown = print_events(console, state, shown)
     print_events(console, state, shown)
     return True
+
+
+def _human_action(console: Console, state: Any, prompt: str, stdin: TextIO, stderr: TextIO,
+                  help_lines: Callable[[str], list[Text] | None]) -> bool:
+    """Read lines until one is an action the game accepts, and apply it (True); False when
+    the player quits or the input ends. ``help_lines(text)`` answers a help request (None:
+    the text is not one). A rejected action prints the game's message and changes nothing."""
+    while True:
+        line = _read_line(prompt, console, stdin)
+        if not line:
+            console.print()
+            console.print(Text("End of input: the game is left unfinished.", style="dim"))
+            return False
+        text = line.strip()
+        if not text:
+            continue
+        answer = help_lines(text)
+        if answer is not None:
+            for out in answer:
+                console.print(out)
+            continue
+        if text.lower() in ("quit", "exit"):
+            console.print(Text("Game abandoned.", style="dim"))
+            return False
+        try:
+            state.apply(state.parse_action(text))
+        except (ParseError, IllegalActionError) as exc:
+            stderr.write(" ".join(str(exc).split()) + "\n")
+            stderr.flush()
+            continue
+        return True
+
+
+def _dominion_help(state: DominionState, text: str) -> list[Text] | None:
+    if text.lower() not in ("help", "?"):
+        return None
+    legal = ", ".join(str(a) for a in state.legal_actions())
+    return [Text(f"Legal actions: {legal}"), Text("Also: 'help', 'quit'.", style="dim")]
+
+
+def _dominations_help_request(state: DominationsState, text: str, player: int
+                              ) -> list[Text] | None:
+    word, _, rest = text.partition(" ")
+    if word.lower() not in ("help", "?"):
+        return None
+    return [Text(out) for out in dominations_help(state, rest.strip(), player)]
 
 
 def _play_record_path(folder: str, game: str, seed: int) -> Path:
@@ -717,30 +742,9 @@ def _play_dominations_loop(console: Console, state: DominationsState,
             continue
         console.print()
         print_dominations_status(console, state, p)
-        while True:
-            line = _read_line(f"{names[p]}> ", console, stdin)
-            if not line:
-                console.print()
-                console.print(Text("End of input: the game is left unfinished.", style="dim"))
-                return False
-            text = line.strip()
-            if not text:
-                continue
-            word, _, rest = text.partition(" ")
-            if word.lower() in ("help", "?"):
-                for out in dominations_help(state, rest.strip(), p):
-                    console.print(Text(out))
-                continue
-            if text.lower() in ("quit", "exit"):
-                console.print(Text("Game abandoned.", style="dim"))
-                return False
-            try:
-                state.apply(state.parse_action(text))
-            except (ParseError, IllegalActionError) as exc:
-                stderr.write(" ".join(str(exc).split()) + "\n")
-                stderr.flush()
-                continue
-            break
+        if not _human_action(console, state, f"{names[p]}> ", stdin, stderr,
+                             partial(_dominations_help_request, state, player=p)):
+            return False
         shown = print_dominations_events(console, state, shown)
         _draw_board(svg, state)
     print_dominations_events(console, state, shown)
