@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from dominari.bots.dominations_random import DominationsRandomBot
-from dominari.core.errors import StrategyError
 from dominari.dominations.board import LINK_ALL_SIDES, LINK_LOCUS
 from dominari.dominations.data import default_data
 from dominari.dominations.engine import GROWTH, DominationsConfig, DominationsState
@@ -125,14 +124,11 @@ def mid_game(count: int, players: int = 4, age: int = 2, turn: int = 7
     return out[:count]
 
 
-def greedy_vs_random(games: int, workers: int) -> dict[str, Any] | None:
+def greedy_vs_random(games: int, workers: int) -> dict[str, Any]:
     """The greedy bot against the random one, 2 players, half the games in each seat
-    (through the simulation runner); None when the greedy bot is not installed."""
-    try:
-        first = simulate(["greedy", "random"], games // 2, seed=1, workers=workers,
-                         game="dominations")  # fmt: skip
-    except StrategyError:  # dominari.bots.dominations_greedy is missing
-        return None
+    (through the simulation runner)."""
+    first = simulate(["greedy", "random"], games // 2, seed=1, workers=workers,
+                     game="dominations")  # fmt: skip
     second = simulate(["random", "greedy"], games - games // 2, seed=2, workers=workers,
                       game="dominations")  # fmt: skip
     n = first.games + second.games
@@ -211,9 +207,7 @@ def render(r: dict[str, Any]) -> str:
     ])
 
 
-def versus_row(v: dict[str, Any] | None) -> str:
-    if v is None:
-        return "| greedy vs random, 2 players | (greedy bot not installed) |"
+def versus_row(v: dict[str, Any]) -> str:
     lo, hi = v["ci"]
     return (f"| greedy vs random, 2 players, seats swapped ({v['games']} games, win rate, "
             f"mean VP {v['vp']:.1f} vs {v['vp_random']:.1f}) "

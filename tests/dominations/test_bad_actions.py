@@ -12,11 +12,9 @@ from hypothesis import strategies as st
 from dominari.bots.dominations_random import DominationsRandomBot
 from dominari.core.errors import DominariError
 from dominari.dominations.engine import DominationsConfig, DominationsState
+from dominari.dominations.notation import FIELD_COUNTS as FIELDS
 from dominari.dominations.notation import PLACE, REACTIVATE, Action
 from dominari.dominations.rules import Rules
-
-FIELDS = (4, 1, 1, 1, 0, 2, 4, 2, 3, 1, 2, 3, 1, 2, 1, 0, 0, 0, 1, 2)
-"""Fields a–d used by each action kind, from the notation's Action docstring."""
 
 
 def positions() -> list[DominationsState]:

@@ -14,7 +14,6 @@ DominationsRandomBot('random')
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -97,15 +96,9 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
 
 
 def _greedy_bot() -> GameBot:
-    try:
-        module = importlib.import_module("dominari.bots.dominations_greedy")
-    except ModuleNotFoundError as exc:
-        if exc.name != "dominari.bots.dominations_greedy":
-            raise
-        raise StrategyError("the greedy Dominations bot is not available in this "
-                            "installation (dominari.bots.dominations_greedy is missing)") from None
-    bot: GameBot = module.DominationsGreedyBot()
-    return bot
+    from dominari.bots.dominations_greedy import DominationsGreedyBot  # heavy: only when asked
+
+    return DominationsGreedyBot()
 
 
 __all__ = [

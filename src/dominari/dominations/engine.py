@@ -61,6 +61,7 @@ from dominari.dominations.data import (
     GameData,
     LevelDef,
     Modifier,
+    RoleDef,
     RoleEffect,
     Triggered,
     default_data,
@@ -109,6 +110,7 @@ from dominari.dominations.notation import (
     DONE,
     DONE_ACTION,
     EXCHANGE,
+    FIELD_COUNTS,
     LINK_UNSPECIFIED,
     MONUMENT,
     MULLIGAN,
@@ -132,7 +134,12 @@ from dominari.dominations.notation import (
     tile_code,
     tile_where,
 )
-from dominari.dominations.objectives import goals_met, objective_vp
+from dominari.dominations.objectives import (
+    describe_goal,
+    goal_progress,
+    goals_met,
+    objective_vp,
+)
 from dominari.dominations.production import (
     Yield,
     placement_yields,
@@ -747,9 +754,9 @@ class DominationsState(GameState):
         if not isinstance(action, Action):
             raise IllegalActionError(f"not a Dominations action: {action!r}")
         kind = action.kind
-        if not 0 <= kind < len(_FIELDS):
+        if not 0 <= kind < len(FIELD_COUNTS):
             raise IllegalActionError(f"unknown action kind {kind!r}")
-        used = _FIELDS[kind]
+        used = FIELD_COUNTS[kind]
         if used < 4 and any(action[used + 1:]):
             # fields a kind does not use are ignored: one spelling in the history
             action = Action(*action[:used + 1])
@@ -954,8 +961,7 @@ class DominationsState(GameState):
         extra = 0
         for d, holder in enumerate(self.roles):
             if holder == p:
-                extra += sum(e.amount for e in self.data.roles[d].effects
-                             if isinstance(e, RoleEffect) and e.kind == "role_tiles")
+                extra += sum(e.amount for e in _role_effects(self.data.roles[d], "role_tiles"))
         return extra
 
     def _refill(self) -> None:
@@ -1078,9 +1084,8 @@ class DominationsState(GameState):
         use this age, or -1."""
         roles = self.roles
         for d in range(6):
-            if roles[d] == player and not self.role_used[d] and any(
-                    isinstance(e, RoleEffect) and e.kind == kind
-                    for e in self.data.roles[d].effects):
+            if roles[d] == player and not self.role_used[d] and _role_effects(
+                    self.data.roles[d], kind):
                 return d
         return -1
 
@@ -1986,8 +1991,7 @@ class DominationsState(GameState):
         self.stack.append([F_STEP, S_START_AGE])
         self.stack.append([F_STEP, S_REFILL])
         for d, holder in enumerate(self.roles):
-            if holder >= 0 and any(isinstance(e, RoleEffect) and e.kind == "role_initiative"
-                                   for e in self.data.roles[d].effects):
+            if holder >= 0 and _role_effects(self.data.roles[d], "role_initiative"):
                 self.stack.append([F_ORDER, holder])
 
     def controlled(self, player: int) -> int:
@@ -1996,8 +2000,6 @@ class DominationsState(GameState):
 
     def objective_progress(self, player: int) -> list[tuple[int, int]]:
         """Per goal of the player's objective, (have, need) now; empty before the draft."""
-        from dominari.dominations.objectives import goal_progress
-
         index = self.objectives[player] if self.objectives else -1
         if index < 0:
             return []
@@ -2230,8 +2232,6 @@ class DominationsState(GameState):
         if index < 0 or (self.phase == SETUP and viewer != p and any(
                 f[0] == F_CHOOSE and f[2] == OBJECTIVE for f in self.stack)):
             return None
-        from dominari.dominations.objectives import describe_goal
-
         o = self.data.objectives[index]
         progress = self.objective_progress(p)
         return {"id": o.id, "name": o.name,
@@ -2306,8 +2306,9 @@ class DominationsState(GameState):
         return state
 
 
-_FIELDS = (4, 1, 1, 1, 0, 2, 4, 2, 3, 1, 2, 3, 1, 2, 1, 0, 0, 0, 1, 2)
-"""How many of the fields ``a``–``d`` each action kind uses (:class:`notation.Action`)."""
+def _role_effects(role: RoleDef, kind: str) -> list[RoleEffect]:
+    """A domination card's own effects of ``kind`` (``role_tiles``, ``role_initiative`` …)."""
+    return [e for e in role.effects if isinstance(e, RoleEffect) and e.kind == kind]
 
 
 def tree_score(tree: Tree) -> int:

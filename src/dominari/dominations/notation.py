@@ -101,6 +101,9 @@ decimal digits, first player first (``213``)."""
 REACTIVATE = 19
 """``reactivate 3,0 via 2,0``: the Inventor scores placed tile ``a`` with link ``b`` (§13.6)."""
 
+FIELD_COUNTS = (4, 1, 1, 1, 0, 2, 4, 2, 3, 1, 2, 3, 1, 2, 1, 0, 0, 0, 1, 2)
+"""How many of the fields ``a``–``d`` each action kind uses, by kind (see :class:`Action`)."""
+
 NO_TILE = -1
 """``MONUMENT`` field ``d`` when the monument tile is not placed by this action."""
 
