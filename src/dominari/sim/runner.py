@@ -21,10 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -34,6 +32,7 @@ from dominari.core.errors import ConfigError, DominariError, StrategyError
 from dominari.core.game import GameState
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
+from dominari.sim.pool import check_backend, run_tasks
 from dominari.sim.records import prepare_dir, write_json_atomic
 from dominari.sim.stats import SimResult, Tally
 
@@ -336,6 +335,7 @@ def simulate(
     record_dir: str | os.PathLike[str] | None = None,
     progress: Callable[[int], None] | None = None,
     start_method: str | None = "spawn",
+    backend: str = "local",
 ) -> SimResult:
     """Play ``games`` seeded games of ``game`` (default Dominion) between the bots named
     by ``players`` (one per seat).
@@ -348,8 +348,10 @@ def simulate(
     files. ``options`` gives a game's options at once instead
     (:class:`DominionOptions`, :class:`DominationsOptions`). ``record_dir``
     receives one record file per game. ``progress(k)`` is called in this process
-    each time ``k`` more games are done. Raises :class:`DominariError` subclasses
-    for bad input, before any game is played or file written.
+    each time ``k`` more games are done. ``backend`` is the pool that runs the
+    games (:data:`~dominari.sim.pool.BACKENDS`: ``local`` processes or ``ray``).
+    Raises :class:`DominariError` subclasses for bad input, before any game is
+    played or file written.
     """
     specs = tuple(players)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -358,6 +360,7 @@ def simulate(
         raise ConfigError(f"the number of workers must be at least 1, not {workers!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigError(f"the seed must be an integer, not {seed!r}")
+    backend = check_backend(backend)
     if options is None:
         options = game_options(game or "dominion", kingdom=kingdom, max_turns=max_turns,
                                rules=rules, data=data)  # fmt: skip
@@ -376,43 +379,18 @@ def simulate(
         Chunk(specs, names, options, seed, start, min(games, start + size), rdir)
         for start in range(0, games, size)
     ]
-    workers = min(workers, len(chunks))
-    tallies: list[Tally | None] = [None] * len(chunks)
-    if workers == 1:
-        _BOTS[options.game, specs] = bots
-        for k, chunk in enumerate(chunks):
-            tallies[k] = run_chunk(chunk)
-            if progress is not None:
-                progress(chunk.stop - chunk.start)
-    else:
-        _run_pool(chunks, tallies, workers, progress, start_method)
+    if workers == 1 and backend == "local":
+        _BOTS[options.game, specs] = bots  # reuse the bots loaded for the checks
 
+    def done(chunk: Chunk, _tally: Tally) -> None:
+        if progress is not None:
+            progress(chunk.stop - chunk.start)
+
+    tallies = run_tasks(run_chunk, chunks, workers=workers, backend=backend, progress=done,
+                        start_method=start_method)  # fmt: skip
     total = Tally(len(specs))
     for t in tallies:  # in game order
-        assert t is not None
         total.merge(t)
     return SimResult.from_tally(total, names=names, specs=specs, seed=seed,
                                 game=options.game, options=options.to_json())  # fmt: skip
 
-
-def _run_pool(chunks: list[Chunk], tallies: list[Tally | None], workers: int,
-              progress: Callable[[int], None] | None, start_method: str | None) -> None:
-    ctx = multiprocessing.get_context(start_method)
-    window = workers * 4  # bounded number of chunks in flight
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        pending: dict[Future[Tally], int] = {}
-        next_chunk = 0
-        try:
-            while next_chunk < len(chunks) or pending:
-                while next_chunk < len(chunks) and len(pending) < window:
-                    pending[pool.submit(run_chunk, chunks[next_chunk])] = next_chunk
-                    next_chunk += 1
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    k = pending.pop(fut)
-                    tallies[k] = fut.result()
-                    if progress is not None:
-                        progress(chunks[k].stop - chunks[k].start)
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
