@@ -1,0 +1,346 @@
+"""Dominion as a PettingZoo AEC environment: action indices and the observation vector.
+
+Action index space
+------------------
+The engine offers every choice one card at a time (``legal_actions()`` never lists a
+several-card selection: Cellar, Chapel and Militia ask card by card, ``done`` stops), so an
+action is a verb and at most one card id, and the space is the same for every kingdom and
+player count: :data:`NUM_ACTIONS` = 4 + 9 × 32 = **292** indices.
+
+=========================  ===============================================================
+index                      action
+=========================  ===============================================================
+0, 1, 2, 3                 ``end``, ``done``, ``pass``, ``discard-deck``
+4 + 32·v + c               verb ``v`` of card id ``c`` (:mod:`dominari.dominion.cards`):
+                           v = 0 ``play``, 1 ``buy``, 2 ``discard``, 3 ``trash``, 4 ``gain``,
+                           5 ``reveal``, 6 ``set-aside``, 7 ``keep``, 8 ``topdeck``
+=========================  ===============================================================
+
+The same verb serves several decisions (``discard`` for Cellar, Militia and Spy; ``keep`` for
+Library and Spy); which one is asked is in the observation (``decision``).
+
+>>> from dominari.dominion.actions import parse
+>>> action_to_index(parse("buy Province")), str(index_to_action(4 + 32 + 5))
+(41, 'buy Province')
+>>> [str(index_to_action(i)) for i in range(4)]
+['end', 'done', 'pass', 'discard-deck']
+
+Observation vector
+------------------
+``float32``, raw counts (not scaled); seats relative to the observer (slot 0 is the observer,
+slot ``r`` the player ``r`` seats after). Its length depends on the player count only: 555 for
+2 players, 691 for 3, 827 for 4 (``observation_layout(players).describe()`` lists the blocks).
+Card vectors have 32 entries indexed by card id.
+
+===================  ========  ===============================================================
+block                size      meaning
+===================  ========  ===============================================================
+phase                3         one-hot: action, buy, over
+decision             18        one-hot: action, buy, over, then the card decisions of
+                               :mod:`dominari.dominion.effects` (cellar … thief-gain)
+decision_card        32        one-hot: the card asking (Militia for a Militia discard)
+decision_player      P         one-hot seat: who decides now
+decision_target      P         one-hot seat: who the decision is about (a victim, Spy's target)
+decision_count       1         cards chosen so far (Cellar, Chapel) or the cost limit of a gain
+decision_cards       32        counts: the revealed cards in question (Spy, Thief, Thief's
+                               gain; Library's drawn card to its player only)
+turn                 1         turn number (every player's turns counted)
+actions, buys, coins 3         of the turn player
+turn_player          P         one-hot seat
+supply               32        pile sizes (0 for cards not in this game)
+in_supply            32        1 for this game's 17 piles
+empty_piles          1         Supply piles empty now
+trash                32        counts
+hand                 32        the observer's hand, counts
+draw_pile            32        the observer's deck as counts (its order is hidden)
+discard              32        the observer's discard pile, counts
+owned                P × 32    every card each seat owns (public: all gains and trashes are)
+in_play              P × 32    cards in play, counts
+aside                P × 32    cards set aside or revealed, counts
+discard_top          P × 32    one-hot: the top of each discard pile
+pile_sizes           P × 3     hand, deck and discard pile sizes
+turns                P         turns taken
+vp                   P         victory points now (from owned cards: public)
+===================  ========  ===============================================================
+
+Own deck and discard compositions are what a player knows by remembering their own cards;
+another player's hand, deck and discard contents are never encoded (only sizes, owned totals
+and what is face up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from dominari.core.errors import ConfigError, IllegalActionError
+from dominari.core.game import TERMINAL, GameState
+from dominari.dominion import effects as E
+from dominari.dominion.actions import (
+    BUY,
+    DISCARD,
+    DISCARD_DECK,
+    DONE,
+    END,
+    GAIN,
+    KEEP,
+    PASS,
+    PLAY,
+    REVEAL,
+    SET_ASIDE,
+    TOPDECK,
+    TRASH,
+    Action,
+)
+from dominari.dominion.cards import NAME, NUM_CARDS
+from dominari.dominion.engine import DominionConfig, DominionState
+from dominari.dominion.kingdoms import resolve as resolve_kingdom
+from dominari.dominion.render import cards_text, seat, supply_text
+from dominari.envs.base import FloatArray, GameEnv, Layout, Node, check_players
+
+CARDLESS: tuple[str, ...] = (END, DONE, PASS, DISCARD_DECK)
+"""Verbs without a card, indices 0–3."""
+CARD_VERBS: tuple[str, ...] = (PLAY, BUY, DISCARD, TRASH, GAIN, REVEAL, SET_ASIDE, KEEP, TOPDECK)
+"""Verbs with one card: index ``4 + NUM_CARDS * CARD_VERBS.index(verb) + card``."""
+NUM_ACTIONS = len(CARDLESS) + len(CARD_VERBS) * NUM_CARDS
+
+_CARDLESS_INDEX = {v: i for i, v in enumerate(CARDLESS)}
+_VERB_INDEX = {v: i for i, v in enumerate(CARD_VERBS)}
+_ACTIONS: tuple[Action, ...] = (
+    *(Action(v) for v in CARDLESS),
+    *(Action(v, (c,)) for v in CARD_VERBS for c in range(NUM_CARDS)),
+)
+
+DECISIONS: tuple[str, ...] = ("action", "buy", "over",
+                              *(E.KIND_NAMES[k] for k in sorted(E.KIND_NAMES)))
+"""The ``decision`` one-hot, in order."""
+_DECISION_INDEX = {name: i for i, name in enumerate(DECISIONS)}
+_PHASES = ("action", "buy", "over")
+_BIG = 1000.0
+"""Bound of card counts and the like (there are fewer than 500 cards in a game)."""
+_HUGE = 1e6
+"""Bound of counters with no rule limit (turn number, coins)."""
+
+
+def action_to_index(action: Action) -> int:
+    """The index of a one-card (or cardless) Dominion action. The mapping needs no state.
+
+    Raises ``ValueError`` for a several-card selection (legal in the engine's notation, but
+    the engine always offers those choices card by card) or a malformed action.
+    """
+    if not isinstance(action, Action):
+        raise ValueError(f"not a Dominion action: {action!r}")
+    if not action.cards:
+        index = _CARDLESS_INDEX.get(action.verb)
+        if index is None:
+            raise ValueError(f"'{action.verb}' needs a card")
+        return index
+    verb = _VERB_INDEX.get(action.verb)
+    if verb is None:
+        raise ValueError(f"'{action.verb}' takes no card")
+    if len(action.cards) != 1:
+        raise ValueError(f"{action} names {len(action.cards)} cards: the environment takes "
+                         "one card at a time, as legal_actions() offers them")
+    card = action.cards[0]
+    if type(card) is not int or not 0 <= card < NUM_CARDS:
+        raise ValueError(f"{card!r} is not a card id (0 to {NUM_CARDS - 1})")
+    return len(CARDLESS) + NUM_CARDS * verb + card
+
+
+def index_to_action(index: int) -> Action:
+    """The action with this index (the inverse of :func:`action_to_index`); whether it is
+    legal is the state's business. ``ValueError`` outside ``0 … NUM_ACTIONS - 1``."""
+    if not 0 <= index < NUM_ACTIONS:
+        raise ValueError(f"action index {index} is out of range 0 to {NUM_ACTIONS - 1}")
+    return _ACTIONS[index]
+
+
+def observation_layout(players: int) -> Layout:
+    """The observation layout for ``players`` seats (see the module docstring)."""
+    k, p = NUM_CARDS, players
+    lay = Layout()
+    lay.add("phase", 3, doc="one-hot: action, buy, over")
+    lay.add("decision", len(DECISIONS), doc="one-hot: " + ", ".join(DECISIONS))
+    lay.add("decision_card", k, doc="one-hot card id: the card asking")
+    lay.add("decision_player", p, doc="one-hot seat: who decides now")
+    lay.add("decision_target", p, doc="one-hot seat: who the decision is about")
+    lay.add("decision_count", 1, high=_BIG, doc="cards chosen so far, or a gain's cost limit")
+    lay.add("decision_cards", k, high=_BIG, doc="counts: revealed cards in question")
+    lay.add("turn", 1, high=_HUGE, doc="turn number")
+    lay.add("actions", 1, high=_HUGE, doc="Actions left to the turn player")
+    lay.add("buys", 1, high=_HUGE, doc="Buys left")
+    lay.add("coins", 1, high=_HUGE, doc="coins to spend")
+    lay.add("turn_player", p, doc="one-hot seat")
+    lay.add("supply", k, high=_BIG, doc="pile sizes by card id")
+    lay.add("in_supply", k, doc="1 for the 17 piles of this game")
+    lay.add("empty_piles", 1, high=k, doc="empty Supply piles")
+    lay.add("trash", k, high=_BIG, doc="counts")
+    lay.add("hand", k, high=_BIG, doc="own hand, counts")
+    lay.add("draw_pile", k, high=_BIG, doc="own deck as counts")
+    lay.add("discard", k, high=_BIG, doc="own discard pile, counts")
+    lay.add("owned", p * k, high=_BIG, doc="per seat: cards owned, counts")
+    lay.add("in_play", p * k, high=_BIG, doc="per seat: cards in play, counts")
+    lay.add("aside", p * k, high=_BIG, doc="per seat: cards set aside or revealed, counts")
+    lay.add("discard_top", p * k, doc="per seat: one-hot top of the discard pile")
+    lay.add("pile_sizes", p * 3, high=_BIG, doc="per seat: hand, deck, discard sizes")
+    lay.add("turns", p, high=_HUGE, doc="per seat: turns taken")
+    lay.add("vp", p, low=-_BIG, high=_BIG, doc="per seat: victory points now")
+    return lay
+
+
+def _counts(obs: FloatArray, offset: int, cards: Sequence[int]) -> None:
+    for c in cards:
+        obs[offset + c] += 1.0
+
+
+def encode_observation(state: DominionState, viewer: int, layout: Layout | None = None
+                       ) -> FloatArray:
+    """The observation vector of ``viewer`` (see the module docstring): only what that player
+    sees or remembers of their own cards.
+
+    >>> s = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=3))
+    >>> obs = encode_observation(s, 0)
+    >>> obs.shape, float(obs[observation_layout(2)["hand"].offset:][:32].sum()) <= 5
+    ((555,), True)
+    """
+    n = state.num_players
+    lay = layout if layout is not None else observation_layout(n)
+    obs = np.zeros(lay.size, dtype=np.float32)
+    k = NUM_CARDS
+
+    def off(name: str) -> int:
+        return lay[name].offset
+
+    obs[off("phase") + state.phase] = 1.0
+    d = state.decision()
+    obs[off("decision") + _DECISION_INDEX[d.kind]] = 1.0
+    if d.card >= 0:
+        obs[off("decision_card") + d.card] = 1.0
+    if d.player != TERMINAL:
+        obs[off("decision_player") + (d.player - viewer) % n] = 1.0
+    if d.target >= 0:
+        obs[off("decision_target") + (d.target - viewer) % n] = 1.0
+    obs[off("decision_count")] = d.count
+    if not (d.kind == "library" and viewer != d.player):  # its drawn card is private
+        _counts(obs, off("decision_cards"), d.cards)
+    obs[off("turn")] = state.turn_number
+    obs[off("actions")] = state.actions
+    obs[off("buys")] = state.buys
+    obs[off("coins")] = state.coins
+    obs[off("turn_player") + (state.turn_player - viewer) % n] = 1.0
+    supply, in_supply = off("supply"), off("in_supply")
+    for c in state.in_supply:
+        obs[supply + c] = state.supply[c]
+        obs[in_supply + c] = 1.0
+    obs[off("empty_piles")] = state.empty_piles
+    _counts(obs, off("trash"), state.trash)
+    me = state.players[viewer]
+    _counts(obs, off("hand"), me.hand)
+    _counts(obs, off("draw_pile"), me.deck)
+    _counts(obs, off("discard"), me.discard)
+    owned, in_play, aside = off("owned"), off("in_play"), off("aside")
+    top, sizes, turns, vp = off("discard_top"), off("pile_sizes"), off("turns"), off("vp")
+    for q, ps in enumerate(state.players):
+        r = (q - viewer) % n
+        obs[owned + r * k:owned + (r + 1) * k] = ps.owned
+        _counts(obs, in_play + r * k, ps.in_play)
+        _counts(obs, aside + r * k, ps.aside)
+        if ps.discard:
+            obs[top + r * k + ps.discard[-1]] = 1.0
+        obs[sizes + 3 * r:sizes + 3 * r + 3] = (len(ps.hand), len(ps.deck), len(ps.discard))
+        obs[turns + r] = ps.turns
+        obs[vp + r] = state.score(q)
+    return obs
+
+
+def choices(state: DominionState) -> Node:
+    """The legal indices now, each mapped to its engine action."""
+    return {action_to_index(a): a for a in state.legal_actions()}
+
+
+class DominionEnv(GameEnv):
+    """Dominion for 2 to 4 agents (see :mod:`dominari.envs.base` and this module's docstring).
+
+    ``kingdom`` is a recommended set name, ``"random"`` (drawn from each game's seed) or card
+    names, as :class:`~dominari.dominion.engine.DominionConfig` takes it. ``max_turns`` (None:
+    no limit) stops a game after that many turns of every player: a truncation.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {**GameEnv.metadata, "name": "dominion_v0"}
+
+    def __init__(self, num_players: int = 2, kingdom: str | Sequence[str] = "random",
+                 max_turns: int | None = None, render_mode: str | None = None,
+                 raw_view: bool = True) -> None:
+        players = check_players(num_players, "Dominion")
+        if not isinstance(kingdom, str) and not (
+                isinstance(kingdom, Sequence) and all(isinstance(c, str) for c in kingdom)):
+            raise ConfigError("kingdom must be a set name, 'random', or a list of card names, "
+                              f"not {kingdom!r}")
+        spec = kingdom if isinstance(kingdom, str) else tuple(kingdom)
+        resolve_kingdom(spec, 0)  # unknown sets and cards fail here, not at reset
+        self.config = DominionConfig(players=players, kingdom=spec, max_turns=max_turns)
+        self.obs_layout = observation_layout(players)
+        super().__init__(players, NUM_ACTIONS, self.obs_layout, render_mode, raw_view)
+
+    def _new_game(self, seed: int) -> DominionState:
+        c = self.config
+        return DominionState.new(DominionConfig(players=c.players, kingdom=c.kingdom, seed=seed,
+                                                max_turns=c.max_turns))
+
+    @property
+    def game(self) -> DominionState:
+        """The engine state of the current game (treat it as read-only)."""
+        game = super().game
+        assert isinstance(game, DominionState)
+        return game
+
+    def _choices(self, game: GameState) -> Node:
+        assert isinstance(game, DominionState)
+        return choices(game)
+
+    def _action_indices(self, game: GameState, action: Hashable) -> tuple[int, ...]:
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not a Dominion action: {action!r}")
+        try:
+            return (action_to_index(action),)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
+
+    def _observation(self, game: GameState, player: int) -> FloatArray:
+        assert isinstance(game, DominionState)
+        return encode_observation(game, player, self.obs_layout)
+
+    def _truncated(self, game: GameState) -> bool:
+        assert isinstance(game, DominionState)
+        return game.reason == "turn-limit"
+
+    def _render_text(self, game: GameState) -> str:
+        assert isinstance(game, DominionState)
+        d = game.decision()
+        lines = [f"Dominion, turn {game.turn_number}: {seat(game, game.turn_player)}, "
+                 f"{game.phase_name} phase"
+                 + (f" ({d.kind} decision of {seat(game, d.player)})"
+                    if d.kind not in _PHASES else ""),
+                 f"Supply: {supply_text(game)}",
+                 f"Trash: {cards_text(game.trash)}"]
+        for q, ps in enumerate(game.players):
+            top = NAME[ps.discard[-1]] if ps.discard else "-"
+            lines.append(f"{seat(game, q)}: {game.score(q)} VP, hand {len(ps.hand)}, deck "
+                         f"{len(ps.deck)}, discard {len(ps.discard)} (top {top}), in play: "
+                         f"{cards_text(ps.in_play)}")
+        if game.is_terminal():
+            out = game.outcome()
+            assert out is not None
+            lines.append(f"Game over ({out.reason}); winners: "
+                         + ", ".join(seat(game, p) for p in out.winners))
+        else:
+            lines.append(f"Actions {game.actions}, Buys {game.buys}, Coins {game.coins}; last: "
+                         + (str(game.history[-1]) if game.history else "-"))
+        return "\n".join(lines)
+
+
+def dominion_env(**kwargs: Any) -> DominionEnv:
+    """A :class:`DominionEnv` (keyword arguments as its constructor's)."""
+    return DominionEnv(**kwargs)

@@ -1,0 +1,308 @@
+"""The Dominations environment: the relative index space, masks, observations, whole games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dominari.bots.dominations_random import DominationsRandomBot
+from dominari.core.errors import ConfigError, IllegalActionError
+from dominari.dominations.engine import (
+    F_CHOOSE,
+    OBJECTIVE,
+    DominationsConfig,
+    DominationsState,
+)
+from dominari.dominations.notation import (
+    ACQUIRE,
+    ADVANCE,
+    AS_DOMAIN,
+    CHOOSE,
+    CITY,
+    COPY,
+    COPY_ADVANCE,
+    DONE,
+    EXCHANGE,
+    FIELD_COUNTS,
+    MONUMENT,
+    MULLIGAN,
+    NO_TILE,
+    ORDER,
+    PASS,
+    PAY,
+    PLACE,
+    REACTIVATE,
+    RESOLVE,
+    RETURN,
+    RETURN_ALL,
+    UPGRADE,
+    Action,
+)
+from dominari.dominations.rules import Rules
+from dominari.envs.dominations import SEGMENTS, Codec, DominationsEnv, Observer
+
+COMMON = {PLACE, AS_DOMAIN, CITY, UPGRADE, PASS, EXCHANGE, MONUMENT, PAY, ACQUIRE, ADVANCE,
+          COPY, CHOOSE, DONE, ORDER, REACTIVATE}
+CONFIGS = {  # players, rules, seed, the action kinds the random game must offer
+    "2p": (2, Rules(), 2, COMMON | {RETURN}),
+    "3p-all-sides": (3, Rules(connection="all-sides"), 5, COMMON | {RETURN, RESOLVE,
+                                                                   COPY_ADVANCE}),
+    "4p": (4, Rules(), 4, COMMON | {RETURN}),
+    "2p-prototype": (2, Rules(variant="prototype"), 2, COMMON | {RETURN_ALL, MULLIGAN}),
+}
+"""Together the four games offer every one of the 20 kinds of action."""
+
+
+def _random_game(players: int, rules: Rules, seed: int) -> Any:
+    """Yield the states of a random game (uniform over actions other than exchanges, as the
+    random bot plays, so that games end in a few hundred steps)."""
+    s = DominationsState.new(DominationsConfig(players=players, seed=seed, rules=rules,
+                                               log=False))
+    rng = random.Random(seed)
+    while not s.is_terminal():
+        yield s
+        legal = s.legal_actions()
+        s.apply(rng.choice([a for a in legal if a.kind != EXCHANGE] or legal))
+
+
+def test_index_space_sizes() -> None:
+    sizes = {p: Codec(p).size for p in (2, 3, 4)}
+    assert sizes == {2: 61957, 3: 61961, 4: 61979}
+    assert Codec(2, Rules(connection="all-sides")).size == sizes[2]
+    assert Codec(2, Rules(variant="prototype")).size == sizes[2]
+    c = Codec(4)
+    assert (c.hand_slots, c.cells, c.tree_cards) == (9, 108, 34)
+    assert sum(c.sizes.values()) == c.size and list(c.offsets) == list(SEGMENTS)
+    assert c.segment(0) == ("place", 0) and c.segment(c.size - 1) == ("order", 23)
+    assert {p: Observer(p).layout.size for p in (2, 3, 4)} == {2: 10210, 3: 12407, 4: 14604}
+
+
+def test_the_test_games_cover_every_action_kind() -> None:
+    assert set().union(*(c[3] for c in CONFIGS.values())) == set(range(len(FIELD_COUNTS)))
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_every_legal_action_has_its_own_index_path(config: str) -> None:
+    players, rules, seed, must = CONFIGS[config]
+    codec = Codec(players, rules)
+    kinds: set[int] = set()
+    two_steps = 0
+    for step, s in enumerate(_random_game(players, rules, seed)):
+        legal = s.legal_actions()
+        root = codec.choices(s)  # raises if two legal actions share indices
+        assert sum(len(v) if isinstance(v, dict) else 1 for v in root.values()) == len(legal)
+        new = {a.kind for a in legal} - kinds
+        if step % 3 and not new:
+            continue
+        kinds |= new
+        paths = set()
+        for a in legal:
+            path = codec.encode(s, a)
+            assert all(0 <= i < codec.size for i in path)
+            assert codec.decode(s, path) == a
+            assert (len(path) == 2) == (a.kind == MONUMENT and a.d != NO_TILE)
+            two_steps += len(path) == 2
+            paths.add(path)
+        assert len(paths) == len(legal)
+    assert must <= kinds
+    assert two_steps > 0
+
+
+def _legal_heads(env: DominationsEnv) -> set[int]:
+    return {env.codec.encode(env.game, a)[0] for a in env.game.legal_actions()}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_games_through_the_mask(players: int) -> None:
+    env = DominationsEnv(num_players=players, raw_view=False)
+    env.reset(seed=players)
+    space = env.observation_space("player_0")
+    rng = np.random.default_rng(players)
+    codec = env.codec
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            assert terminated and not truncated and "outcome" in info
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        legal_now = np.flatnonzero(mask)
+        assert space.contains(obs)
+        if not env.pending:
+            assert agent == f"player_{env.game.current_player()}"
+            assert set(legal_now.tolist()) == _legal_heads(env)
+            if steps % 5 == 0:  # mask[i] == 1 exactly when index i starts a legal action
+                legal = set(env.game.legal_actions())
+                for i in rng.choice(codec.size, 300, replace=False).tolist():
+                    try:
+                        names_legal = codec.decode(env.game, (i,)) in legal
+                    except ValueError:
+                        names_legal = False
+                    assert names_legal == bool(mask[i]) or isinstance(env.choices().get(i), dict)
+        steps += 1
+        env.step(int(rng.choice(legal_now)))
+    outcome = env.game.outcome()
+    assert not env.agents and outcome is not None
+    assert totals == {f"player_{p}": float(p in outcome.winners) for p in range(players)}
+    assert steps > 100
+
+
+def _find_level_one_monument(env: DominationsEnv, seed: int) -> bool:
+    """Play random legal indices until a level 1 monument is legal; False if the game ends."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            return False
+        if any(isinstance(v, dict) for v in env.choices().values()):
+            return True
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return False
+
+
+def test_level_one_monument_takes_two_steps() -> None:
+    env = DominationsEnv(num_players=2, raw_view=False)
+    assert any(_find_level_one_monument(env, seed) for seed in range(20))
+    agent = env.agent_selection
+    head = next(i for i, v in env.choices().items() if isinstance(v, dict))
+    tails = env.choices()[head]
+    assert env.codec.segment(head)[0] == "monument"
+    with pytest.raises(IllegalActionError):
+        env.index_action(min(tails))  # a tail index is not legal as the first step
+    assert env.index_action(head) is None
+    history = len(env.game.history)
+    with pytest.raises(ValueError, match="second index"):
+        env.codec.decode(env.game, (head,))
+    env.step(head)
+    assert env.pending == (head,) and env.agent_selection == agent
+    assert len(env.game.history) == history  # nothing applied yet
+    obs = env.observe(agent)
+    assert set(np.flatnonzero(obs["action_mask"]).tolist()) == set(tails)
+    assert all(env.codec.segment(t)[0] == "monument-tile" for t in tails)
+    assert obs["observation"][env.layout["substep"].offset] == 1
+    tail = min(tails)
+    action = tails[tail]
+    assert env.action_indices(action) == (tail,)
+    env.step(tail)
+    assert env.game.history[history] == action and env.pending == ()
+
+
+def test_reproducible_from_the_seed() -> None:
+    def run(seed: int) -> list[bytes]:
+        env = DominationsEnv(num_players=3, raw_view=False)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(1)
+        out = []
+        for _ in env.agent_iter(150):
+            obs, *_ = env.last()
+            out.append(obs["observation"].tobytes() + obs["action_mask"].tobytes())
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        return out
+
+    assert run(6) == run(6)
+    assert run(6) != run(7)
+    env = DominationsEnv(num_players=3)
+    env.reset(seed=6)
+    plain = DominationsState.new(DominationsConfig(players=3, seed=6))
+    assert env.game.legal_actions() == plain.legal_actions()
+
+
+def test_drafts_stay_secret() -> None:
+    s = DominationsState.new(DominationsConfig(players=3, seed=2))
+    top = s.stack[-1]
+    assert top[0] == F_CHOOSE and top[2] == OBJECTIVE
+    chooser = top[1]
+    observer = Observer(3)
+    other = s.copy()
+    other.stack[-1] = [F_CHOOSE, chooser, OBJECTIVE, [o for o in range(16)
+                                                     if o not in top[3]][:2]]
+    for viewer in range(3):
+        same = np.array_equal(observer.encode(s, viewer), observer.encode(other, viewer))
+        assert same == (viewer != chooser)
+    # a kept objective is hidden from the others until every objective is drafted
+    s.apply(s.legal_actions()[0])
+    lay = observer.layout["objective"]
+    for viewer in range(3):
+        seat = (chooser - viewer) % 3
+        row = observer.encode(s, viewer)[lay.offset + 16 * seat:lay.offset + 16 * seat + 16]
+        assert row.any() == (viewer == chooser)
+    # the supply order is hidden
+    rng = random.Random(0)
+    for viewer in range(3):
+        assert np.array_equal(observer.encode(s, viewer),
+                              observer.encode(s.determinize(viewer, rng), viewer))
+
+
+def test_decode_refuses_paths_that_name_nothing() -> None:
+    codec = Codec(2, Rules(connection="all-sides"))
+    s = DominationsState.new(DominationsConfig(players=2, seed=3, rules=codec.rules))
+    with pytest.raises(ValueError, match="one or two"):
+        codec.decode(s, ())
+    with pytest.raises(ValueError, match="out of range"):
+        codec.decode(s, (codec.size,))
+    with pytest.raises(ValueError, match="second step"):
+        codec.decode(s, (codec.offsets["monument-tile"],))
+    with pytest.raises(ValueError, match="one index"):
+        codec.decode(s, (codec.offsets["pass"], 0))
+    # cradle cell 0 (0,0) touches cradle cell 1 across side 2: not an empty cell
+    with pytest.raises(ValueError, match="no empty cell"):
+        codec.decode(s, (codec.offsets["place"] + 2,))
+    with pytest.raises(ValueError, match="hand slot"):
+        codec.decode(s, (codec.offsets["return"] + 8,))
+    with pytest.raises(ValueError, match="not a Dominations action"):
+        codec.encode(s, ("pass",))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="order"):
+        codec.encode(s, Action(18, 321))
+
+
+def test_bad_dominations_options() -> None:
+    with pytest.raises(ConfigError, match="variant"):
+        DominationsEnv(variant="deluxe")
+    with pytest.raises(ConfigError, match="connection"):
+        DominationsEnv(rules={"connection": "sideways"})
+    with pytest.raises(ConfigError, match="unknown rule option"):
+        DominationsEnv(rules={"speed": "fast"})
+    with pytest.raises(ConfigError, match="contradicts"):
+        DominationsEnv(variant="prototype", rules={"variant": "retail"})
+    with pytest.raises(ConfigError, match="contradicts"):
+        DominationsEnv(variant="retail", rules=Rules(variant="prototype"))
+    with pytest.raises(ConfigError, match="rules must be"):
+        DominationsEnv(rules=["connection=all-sides"])  # type: ignore[arg-type]
+    env = DominationsEnv(variant="prototype", rules=Rules(connection="all-sides"))
+    assert (env.rules.variant, env.rules.connection) == ("prototype", "all-sides")
+    env.reset(seed=1)
+    assert env.game.rules == env.rules
+
+
+def test_a_bot_plays_a_seat_through_action_indices() -> None:
+    env = DominationsEnv(num_players=2, raw_view=False)
+    env.reset(seed=12)
+    bot = DominationsRandomBot(seed=1)
+    rng = np.random.default_rng(2)
+    bot_steps = 0
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        if agent == "player_1":
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            continue
+        action = bot.act(env.game)
+        path = env.action_indices(action)
+        assert path == env.codec.encode(env.game, action)
+        assert env.index_action(path[-1] if len(path) == 1 else path[0]) in (action, None)
+        for index in path:
+            env.step(index)
+        assert env.game.history[-1] == action
+        bot_steps += 1
+    assert env.game.is_terminal() and bot_steps > 50
+    with pytest.raises(IllegalActionError):
+        env.action_indices(Action(PASS))  # the game is over

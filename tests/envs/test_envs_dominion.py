@@ -1,0 +1,217 @@
+"""The Dominion environment: the index space, masks, observations, whole games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dominari.bots import load_bot
+from dominari.core.errors import ConfigError
+from dominari.dominion import effects as E
+from dominari.dominion.actions import Action, parse
+from dominari.dominion.cards import NUM_CARDS, card_id
+from dominari.dominion.engine import DominionConfig, DominionState
+from dominari.dominion.kingdoms import RECOMMENDED
+from dominari.envs.dominion import (
+    DECISIONS,
+    NUM_ACTIONS,
+    DominionEnv,
+    action_to_index,
+    encode_observation,
+    index_to_action,
+    observation_layout,
+)
+
+
+def _play(env: DominionEnv, rng: np.random.Generator, check: Any = None) -> int:
+    """Play a whole game with uniformly random legal indices; return the steps."""
+    steps = 0
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        if check is not None:
+            check(env, agent, obs)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    return steps
+
+
+def test_index_space_is_a_bijection() -> None:
+    assert NUM_ACTIONS == 292
+    seen = set()
+    for i in range(NUM_ACTIONS):
+        a = index_to_action(i)
+        assert action_to_index(a) == i
+        seen.add(a)
+    assert len(seen) == NUM_ACTIONS
+    assert action_to_index(parse("end")) == 0
+    assert action_to_index(parse("gain Gold")) == 4 + 4 * NUM_CARDS + card_id("Gold")
+    for bad in (-1, NUM_ACTIONS):
+        with pytest.raises(ValueError, match="out of range"):
+            index_to_action(bad)
+    for action in (parse("discard Estate Copper"), Action("play"), Action("end", (1,)),
+                   Action("fly", (1,)), Action("buy", (99,)), ("buy", (1,))):
+        with pytest.raises(ValueError):
+            action_to_index(action)  # type: ignore[arg-type]
+
+
+def test_every_decision_kind_of_every_kingdom_maps_legal_actions_to_distinct_indices() -> None:
+    kinds = set()
+    for k, kingdom in enumerate(RECOMMENDED):
+        for g in range(8):
+            s = DominionState.new(DominionConfig(players=2 + g % 3, kingdom=kingdom,
+                                                 seed=10 * k + g, max_turns=40))
+            rng = random.Random(g)
+            while not s.is_terminal():
+                kinds.add(s.decision().kind)
+                legal = s.legal_actions()
+                indices = [action_to_index(a) for a in legal]
+                assert len(set(indices)) == len(legal)
+                assert all(0 <= i < NUM_ACTIONS for i in indices)
+                assert [index_to_action(i) for i in indices] == legal
+                s.apply(rng.choice(legal))
+    assert kinds == set(DECISIONS) - {"over"}  # every card decision was asked and indexed
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_games_mask_is_exactly_the_legal_actions(players: int) -> None:
+    env = DominionEnv(num_players=players, kingdom="interaction", raw_view=False)
+    env.reset(seed=players)
+    space = env.observation_space(env.agent_selection)
+
+    def check(env: DominionEnv, agent: str, obs: dict[str, Any]) -> None:
+        legal = set(env.game.legal_actions())
+        mask = obs["action_mask"]
+        assert {index_to_action(int(i)) for i in np.flatnonzero(mask)} == legal
+        assert agent == f"player_{env.game.current_player()}"
+        assert space.contains(obs)
+
+    steps = _play(env, np.random.default_rng(players), check)
+    assert steps > 50 and not env.agents
+    assert env.game.is_terminal()
+
+
+def test_game_end_rewards_and_infos() -> None:
+    env = DominionEnv(num_players=3, kingdom="first-game")
+    env.reset(seed=8)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    rng = np.random.default_rng(1)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            assert terminated and not truncated
+            assert info["outcome"] == env.game.outcome().to_json()
+            assert info["view"] == env.game.view(int(agent[-1]))
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    winners = env.game.outcome().winners
+    assert totals == {f"player_{p}": (1 / len(winners) if p in winners else 0.0)
+                      for p in range(3)}
+
+
+def test_turn_limit_is_a_truncation_without_reward() -> None:
+    env = DominionEnv(num_players=2, kingdom="big-money", max_turns=3)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    ends = []
+    for _ in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            ends.append((terminated, truncated, reward, info["outcome"]["reason"]))
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert ends == [(False, True, 0.0, "turn-limit")] * 2
+
+
+def test_reproducible_from_the_seed() -> None:
+    def run(seed: int) -> list[Any]:
+        env = DominionEnv(num_players=2, kingdom="random", raw_view=False)
+        env.reset(seed=seed)
+        trace: list[Any] = []
+        rng = np.random.default_rng(0)
+        for agent in env.agent_iter(300):
+            obs, *_ = env.last()
+            trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes()))
+            if not obs["action_mask"].any():
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        return trace
+
+    assert run(3) == run(3)
+    assert run(3) != run(4)
+    env = DominionEnv(num_players=2)
+    env.reset(seed=3)
+    assert env.game.kingdom == DominionState.new(DominionConfig(players=2, seed=3)).kingdom
+
+
+def test_observation_hides_what_the_player_cannot_see(kit: Any) -> None:
+    rng = random.Random(2)
+    layout = observation_layout(3)
+    for seed in range(3):
+        s = DominionState.new(DominionConfig(players=3, kingdom="interaction", seed=seed,
+                                             max_turns=12))
+        while not s.is_terminal():
+            for viewer in range(3):
+                obs = encode_observation(s, viewer, layout)
+                other = kit.scramble(s, viewer, rng)
+                assert np.array_equal(encode_observation(other, viewer, layout), obs)
+            s.apply(rng.choice(s.legal_actions()))
+
+
+def test_observation_layout_and_library_privacy(kit: Any) -> None:
+    lay = observation_layout(2)
+    assert lay.size == 555 and observation_layout(4).size == 827
+    s = kit.position(kingdom="interaction", hand=["Library"], deck=["Smithy", "Copper"])
+    kit.act(s, "play Library")
+    assert s.decision().kind == "library"
+    cards = lay["decision_cards"]
+    mine = encode_observation(s, 0)[cards.offset:cards.end]
+    theirs = encode_observation(s, 1)[cards.offset:cards.end]
+    assert mine[card_id("Smithy")] == 1 and not theirs.any()
+    obs = encode_observation(s, 1)
+    decision = lay["decision"].offset
+    assert obs[decision + DECISIONS.index("library")] == 1
+    # seat-relative: player 1 sees player 0 (the decider) in slot 1
+    assert obs[lay["decision_player"].offset + 1] == 1
+    hand = lay["hand"].offset
+    assert encode_observation(s, 0)[hand + card_id("Smithy")] == 1
+    assert len(E.KIND_NAMES) + 3 == len(DECISIONS)
+
+
+def test_bots_play_seats_through_action_indices() -> None:
+    env = DominionEnv(num_players=2, kingdom="first-game", raw_view=False)
+    env.reset(seed=9)
+    bots = [load_bot("bmu"), load_bot("smithy")]
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        action = bots[int(agent[-1])].act(env.game)
+        (index,) = env.action_indices(action)
+        assert env.index_action(index) == action
+        env.step(index)
+    assert env.game.is_terminal() and env.game.outcome().reason != "turn-limit"
+
+
+def test_bad_dominion_options() -> None:
+    with pytest.raises(ConfigError, match="unknown kingdom"):
+        DominionEnv(kingdom="nonsense")
+    with pytest.raises(ConfigError, match="Dragon"):
+        DominionEnv(kingdom=["Witch", "Dragon"])
+    with pytest.raises(ConfigError, match="kingdom must be"):
+        DominionEnv(kingdom=7)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="max_turns"):
+        DominionEnv(max_turns=0)
+    env = DominionEnv(kingdom=("Witch", "Village"))
+    env.reset(seed=1)
+    assert {card_id("Witch"), card_id("Village")} <= set(env.game.kingdom)

@@ -1,0 +1,171 @@
+"""The envs extra: optional imports, PettingZoo's own API test, behaviour shared by both games."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from dominari.core.errors import ConfigError, IllegalActionError
+from dominari.envs import DominationsEnv, DominionEnv, dominations_env, dominion_env
+from dominari.envs.base import GameEnv, Layout
+
+# Warnings api_test gives every Dict-observation environment not on its own list of names
+# (and a dead agent's all-zero mask): not problems of these environments.
+API_TEST_WARNINGS = [
+    "ignore:Observation is not a NumPy array:UserWarning",
+    "ignore:Observation space for each agent probably should be:UserWarning",
+    "ignore:Action mask numpy array is all zeros:UserWarning",
+]
+
+
+def _run(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+def test_core_packages_never_import_numpy_or_pettingzoo() -> None:
+    result = _run("""
+        import sys
+        import dominari.core, dominari.dominion.engine, dominari.dominations.engine
+        import dominari.bots, dominari.sim, dominari.cli
+        heavy = {"numpy", "pettingzoo", "gymnasium"} & set(sys.modules)
+        assert not heavy, heavy
+    """)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("missing", ["pettingzoo", "numpy", "gymnasium"])
+def test_envs_without_the_extra_says_how_to_install_it(missing: str) -> None:
+    result = _run(f"""
+        import sys
+        sys.modules[{missing!r}] = None  # as if not installed
+        try:
+            import dominari.envs
+        except ImportError as exc:
+            print(exc)
+        else:
+            raise SystemExit("imported without {missing}")
+    """)
+    assert result.returncode == 0, result.stderr
+    assert "dominari.envs needs the envs extra: pip install 'dominari[envs]'" in result.stdout
+
+
+ENVS = {
+    "dominion-2": lambda: dominion_env(num_players=2, kingdom="first-game"),
+    "dominion-4-short": lambda: dominion_env(num_players=4, kingdom="interaction",
+                                             max_turns=4),
+    "dominations-2": lambda: dominations_env(num_players=2),
+    "dominations-4": lambda: dominations_env(num_players=4, raw_view=False),
+}
+
+
+@pytest.mark.filterwarnings(*API_TEST_WARNINGS)
+@pytest.mark.parametrize("name", list(ENVS))
+def test_pettingzoo_api_test(name: str) -> None:
+    env = ENVS[name]()
+    cycles = 150 if name.startswith("dominion") else 40
+    api_test(env, num_cycles=cycles)
+
+
+@pytest.mark.filterwarnings(*API_TEST_WARNINGS)
+@pytest.mark.parametrize("name", ["dominion-2", "dominations-4"])
+def test_pettingzoo_seed_test(name: str) -> None:
+    seed_test(ENVS[name], num_cycles=20)
+
+
+@pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
+def test_agents_spaces_and_first_observation(make: type[GameEnv]) -> None:
+    env = make(num_players=3)
+    env.reset(seed=4)
+    assert env.possible_agents == ["player_0", "player_1", "player_2"]
+    assert env.agent_selection == f"player_{env.game.current_player()}"
+    n = env.action_space("player_0").n
+    assert n == env.num_actions
+    obs, reward, terminated, truncated, info = env.last()
+    assert obs["action_mask"].shape == (n,) and obs["action_mask"].dtype == np.int8
+    assert obs["observation"].dtype == np.float32
+    assert obs["observation"].shape == (env.layout.size,)
+    assert env.observation_space(env.agent_selection).contains(obs)
+    assert (reward, terminated, truncated) == (0.0, False, False)
+    assert info["view"] == env.view(env.agent_selection)
+    others = [a for a in env.agents if a != env.agent_selection]
+    for a in others:  # only the agent to act has a mask and a raw view
+        assert not env.observe(a)["action_mask"].any()
+        assert env.infos[a] == {}
+
+
+@pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
+def test_illegal_indices_raise_and_change_nothing(make: type[GameEnv]) -> None:
+    env = make(num_players=2)
+    env.reset(seed=2)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    before = env.game.history[:]
+    for bad in (illegal, -1, env.num_actions, None, 1.5, "3", True):
+        with pytest.raises(IllegalActionError) as err:
+            env.step(bad)
+        assert isinstance(err.value, ValueError)
+    assert env.game.history == before and env.agent_selection == agent
+    legal = int(np.flatnonzero(mask)[0])
+    env.step(np.int64(legal))  # NumPy integers are indices too
+    assert len(env.game.history) == len(before) + 1 or env.pending == (legal,)
+
+
+@pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
+def test_bad_configs_are_refused_clearly(make: type[GameEnv]) -> None:
+    for players in (1, 5, "2", True, 2.0):
+        with pytest.raises(ConfigError, match="2 to 4 players"):
+            make(num_players=players)
+    with pytest.raises(ConfigError, match="render_mode"):
+        make(render_mode="rgb_array")
+    with pytest.raises(ConfigError, match="raw_view"):
+        make(raw_view="yes")
+
+
+@pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
+def test_render_text(make: type[GameEnv], capsys: pytest.CaptureFixture[str]) -> None:
+    env = make(render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert isinstance(text, str) and "P1" in text
+    human = make(render_mode="human")
+    human.reset(seed=1)
+    assert human.render() is None
+    assert capsys.readouterr().out.strip() == text
+    silent = make()
+    silent.reset(seed=1)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert silent.render() is None
+    env.close()
+
+
+@pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
+def test_seeding(make: type[GameEnv]) -> None:
+    a, b = make(), make()
+    a.reset(seed=11)
+    b.reset(seed=11)
+    assert a.game_seed == b.game_seed == 11
+    assert a.game.record() == b.game.record()
+    a.reset()
+    b.reset()  # the next game seed comes from the seeded RNG: the same for both
+    assert a.game_seed == b.game_seed != 11
+    with pytest.raises(RuntimeError, match="reset"):
+        make().game  # noqa: B018
+
+
+def test_layout_refuses_duplicates_and_bad_bounds() -> None:
+    lay = Layout()
+    lay.add("a", 2)
+    with pytest.raises(ValueError, match="twice"):
+        lay.add("a", 1)
+    with pytest.raises(ValueError, match="bad size"):
+        lay.add("b", 0)
+    with pytest.raises(ValueError, match="bad size"):
+        lay.add("c", 1, low=2, high=1)
+    assert "a" in lay and lay.size == 2
