@@ -177,3 +177,24 @@ def test_determinize_keeps_bureaucrat_victims_choice_answerable(kit) -> None:
     for _ in range(30):
         d = s.determinize(0, rng)
         assert d.legal_actions(), f"no legal action for player 1 in {d.players[1].hand}"
+
+
+
+@pytest.mark.rule("N-HIDDEN", "N-TURN-2")
+def test_determinize_in_the_buy_phase_deals_no_treasure_into_the_hand(kit) -> None:
+    # Player 0's Treasures were all played at the start of the buy phase: everyone knows
+    # the rest of the hand holds none, so a determinized hand must not hold one either.
+    s = kit.position(kingdom="big-money", hand=["Copper", "Copper", "Estate", "Estate",
+                                                "Copper"],
+                     deck=["Gold", "Copper", "Province", "Silver", "Estate", "Duchy"])
+    assert s.current_player() == 0 and s.phase_name == "buy"
+    rng = random.Random(5)
+    hands = set()
+    for _ in range(30):
+        d = s.determinize(1, rng)
+        hand = d.players[0].hand
+        assert len(hand) == 2 and not any(C.IS_TREASURE[c] for c in hand)
+        assert kit.bag(hand + d.players[0].deck) == kit.bag(
+            s.players[0].hand + s.players[0].deck)
+        hands.add(tuple(sorted(hand)))
+    assert len(hands) > 1

@@ -788,14 +788,17 @@ class DominionState(GameState):
         """A copy in which everything ``player`` cannot see is dealt again at random:
         other players' hands and decks (pooled and dealt again in the same sizes) and
         every deck order, with a fresh RNG drawn from ``rng``. Cards everyone saw put
-        on top of a deck stay there. When another player is deciding, only deals that
-        leave them a real choice are kept (that they are deciding is public), so the
-        copy is always playable; after ``tries`` failed deals their hand is kept.
+        on top of a deck stay there. What is public about a hand holds in the copy: in
+        the buy phase the turn player's hand holds no Treasure (they were all played),
+        and a deciding player keeps a real choice exactly when they had one (only such
+        deals are kept; after ``tries`` failed deals their hand is kept).
         """
         s = self.copy()
         s.rng = random.Random(rng.getrandbits(64))
         pinned = E.pinned_cards(s)
         decider = s.current_player()
+        choice = decider >= 0 and decider != player and len(self.legal_actions()) >= 2
+        buying = self.phase == BUY_PHASE
         for q, ps in enumerate(s.players):
             known = ps.deck[len(ps.deck) - ps.known_top:] if ps.known_top else []
             unknown = ps.deck[: len(ps.deck) - ps.known_top]
@@ -809,11 +812,19 @@ class DominionState(GameState):
                 pool.remove(c)
             k = len(ps.hand) - len(keep)
             original = (ps.hand, ps.deck)
+            no_treasure = buying and q == s.turn_player
             for _ in range(tries):
                 rng.shuffle(pool)
-                ps.hand = keep + pool[:k]
-                ps.deck = pool[k:] + known
-                if q != decider or len(s.legal_actions()) >= 2:
+                if no_treasure:  # the hand from the non-Treasures, the rest to the deck
+                    rest = [c for c in pool if not IS_TREASURE[c]]
+                    hand = rest[:k]
+                    deck = rest[k:] + [c for c in pool if IS_TREASURE[c]]
+                    rng.shuffle(deck)
+                else:
+                    hand, deck = pool[:k], pool[k:]
+                ps.hand = keep + hand
+                ps.deck = deck + known
+                if q != decider or (len(s.legal_actions()) >= 2) == choice:
                     break
             else:
                 ps.hand, ps.deck = original
