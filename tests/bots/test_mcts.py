@@ -80,3 +80,57 @@ def test_a_time_budget_stops_the_search() -> None:
     assert bot.act(s) in s.legal_actions()
     root = bot.last_root
     assert root is not None and sum(ch.visits for ch in root.children.values()) >= 1
+
+
+def _dominion_buy() -> DominionState:
+    """A First Game position where the player to move is buying with a real choice."""
+    s = dominion()
+    smithy = load_bot("smithy")
+    while not (s.phase == 1 and not s.stack and s.coins >= 5):
+        s.apply(smithy.act(s))
+    return s
+
+
+def test_the_search_follows_the_policy_unless_trust_is_beaten() -> None:
+    s = _dominion_buy()
+    policy_choice = load_bot("smithy").act(s)  # First Game: Smithy-BM is the policy
+    stubborn = MCTSBot("dominion", iterations=60, trust=1e9, seed=1)
+    assert stubborn.act(s) == policy_choice
+    root = stubborn.last_root
+    assert root is not None and policy_choice in root.children
+
+
+def test_decisions_below_an_edge_are_split_by_what_the_searcher_observes() -> None:
+    s = _dominion_buy()
+    bot = MCTSBot("dominion", iterations=120, widen=1.0, seed=2)
+    bot.act(s)
+    root = bot.last_root
+    assert root is not None
+    keys = {key for edge in root.children.values() for key in edge.next}
+    # A later decision of the searcher: (player, phase, coins, buys), several coin counts.
+    assert keys and all(k[0] == s.current_player() and k[1] == 1 for k in keys)
+    assert len({k[2] for k in keys}) > 1
+    for edge in root.children.values():
+        for node in edge.next.values():
+            assert node.visits >= sum(ch.visits for ch in node.children.values())
+
+
+def test_a_paired_search_plays_its_candidates_in_the_same_worlds() -> None:
+    s = _dominion_buy()
+    a = MCTSBot("dominion", iterations=60, width=3, paired=True, seed=4)
+    b = MCTSBot("dominion", iterations=60, width=3, paired=True, seed=4)
+    assert a.act(s) == b.act(s) and a.act(s) in s.legal_actions()
+    root = a.last_root
+    assert root is not None and len(root.children) == 3
+    assert load_bot("smithy").act(s) in root.children  # the policy's action is a candidate
+    assert {ch.visits for ch in root.children.values()} == {20}  # 60 rollouts, 20 worlds
+
+
+def test_every_decision_can_be_a_node() -> None:
+    s = _dominion_buy()
+    bot = MCTSBot("dominion", iterations=40, tree="all", seed=5)
+    assert bot.act(s) in s.legal_actions()
+    with pytest.raises(ConfigError, match="tree"):
+        MCTSBot("dominion", tree="some")
+    with pytest.raises(ConfigError, match="margin"):
+        MCTSBot("dominion", margin=2.0)

@@ -1,0 +1,187 @@
+"""Search bot strength: two-player (and four-player) matches of the search bots against the
+best rule bots, with seat rotation and Wilson 95% intervals, plus the time each search
+decision takes, written to BENCHMARKS.md.
+
+The matches are issue 6's goals: in Dominion the ``mcts`` level against Smithy-BM on First
+Game and against Witch-BM on Size Distortion (a recommended kingdom with Witch); in
+Dominations ``mcts`` against ``greedy`` with 2 players, and against three ``greedy`` bots
+with 4. Games run through the tournament runner (seats rotate every game; results depend
+on the seed only). Each match's result is kept in ``benchmarks/results/bots.json`` so a
+match can be measured again alone (``--only``) without losing the others.
+
+Usage: ``python benchmarks/bots.py [--only NAME ...] [--games N] [--quick] [--no-write]
+[--workers W]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dominari.bots import load_bot
+from dominari.sim.runner import bot_seed, game_options, game_seed
+from dominari.sim.tournament import tournament
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import machine
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results" / "bots.json"
+START = "<!-- bots:start -->"
+END = "<!-- bots:end -->"
+
+
+@dataclass(frozen=True)
+class Match:
+    name: str
+    game: str
+    players: tuple[str, ...]
+    kingdom: str | None
+    games: int
+    goal: float
+    """The win rate the issue asks of the search bot (the first entry)."""
+    timed_games: int = 4
+
+
+MATCHES = (
+    Match("dominion-smithy", "dominion", ("mcts", "smithy"), "first-game", 1000, 0.60),
+    Match("dominion-witch", "dominion", ("mcts", "witch"), "size-distortion", 1000, 0.60),
+    Match("dominations-2p", "dominations", ("mcts", "greedy"), None, 1000, 0.75, 2),
+    Match("dominations-4p", "dominations", ("mcts", "greedy", "greedy", "greedy"), None, 1000,
+          0.40, 1),
+)
+
+
+def decision_times(m: Match, games: int) -> list[float]:
+    """Seconds of every decision the search bot made in ``games`` games (one process)."""
+    times: list[float] = []
+    options = game_options(m.game, kingdom=m.kingdom)
+    n = len(m.players)
+    for i in range(games):
+        bots = [load_bot(spec, m.game) for spec in m.players]
+        seat = i % n  # the search bot moves round the table
+        bots[0], bots[seat] = bots[seat], bots[0]
+        for k, b in enumerate(bots):
+            b.reset(bot_seed(99, i, k))
+        s = options.new_game(n, game_seed(99, i), tuple(f"p{k}" for k in range(n)))
+        while not s.is_terminal():
+            p = s.current_player()
+            if p == seat and len(s.legal_actions()) > 1:
+                t = time.perf_counter()
+                a = bots[p].act(s)
+                times.append(time.perf_counter() - t)
+            else:
+                a = bots[p].act(s)
+            s.apply(a)
+    return times
+
+
+def measure(m: Match, games: int, workers: int) -> dict[str, Any]:
+    t = time.perf_counter()
+    done = [0]
+
+    def progress(k: int) -> None:
+        done[0] += k
+        print(f"\r{m.name}: {done[0]}/{games} games", end="", file=sys.stderr, flush=True)
+
+    r = tournament(list(m.players), games, seed=2026, seats=len(m.players), workers=workers,
+                   game=m.game, kingdom=m.kingdom, progress=progress)  # fmt: skip
+    print(file=sys.stderr)
+    wall = time.perf_counter() - t
+    me = next(s for s in r.players if s.entry == 0)
+    others = [s for s in r.players if s.entry != 0]
+    times = decision_times(m, m.timed_games if games >= 100 else 1)
+    times.sort()
+    return {
+        "game": m.game, "players": list(m.players), "kingdom": m.kingdom, "games": me.games,
+        "wins": me.wins, "ties": me.ties, "rate": me.win_rate, "ci": list(me.ci95),
+        "goal": m.goal, "mean_score": me.mean_score,
+        "others_mean_score": sum(o.mean_score for o in others) / len(others),
+        "decision_mean_s": sum(times) / len(times) if times else 0.0,
+        "decision_p95_s": times[int(0.95 * (len(times) - 1))] if times else 0.0,
+        "decision_max_s": times[-1] if times else 0.0, "decisions_timed": len(times),
+        "wall_s": wall, "workers": workers, "machine": machine(),
+        "date": dt.date.today().isoformat(),
+    }  # fmt: skip
+
+
+def render(results: dict[str, dict[str, Any]]) -> str:
+    lines = [
+        "| match | games | search bot wins | win rate [95% CI] | goal | mean score "
+        "(search vs others) | s per search decision: mean / p95 / max | machine, date |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for m in MATCHES:
+        r = results.get(m.name)
+        if r is None:
+            continue
+        lo, hi = r["ci"]
+        where = f" ({r['kingdom']})" if r["kingdom"] else ""
+        shared = f" (+{r['ties']} shared)" if r["ties"] else ""
+        met = "met" if lo >= r["goal"] else ("not met" if hi < r["goal"] else "open")
+        lines.append(
+            f"| {' vs '.join(r['players'])}{where} | {r['games']} | {r['wins']}{shared} "
+            f"| {100 * r['rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
+            f"| ≥ {100 * r['goal']:.0f}% ({met}) "
+            f"| {r['mean_score']:.1f} vs {r['others_mean_score']:.1f} "
+            f"| {r['decision_mean_s']:.3f} / {r['decision_p95_s']:.3f} / "
+            f"{r['decision_max_s']:.3f} ({r['decisions_timed']} timed) "
+            f"| {r['machine'].split(',')[0]}, {r['workers']} workers, {r['date']} |")
+    lines += [
+        "",
+        "Command: `python benchmarks/bots.py` (part of `make bench`; `--only NAME` measures "
+        "one match again). Games go through `dominari.sim.tournament` with seats rotated "
+        "every game; the interval is Wilson's. \"met\" means the whole interval is above the "
+        "goal, \"open\" that it straddles it. Decision times are measured apart, in one "
+        "process, on the decisions where the bot had a choice.",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="+", choices=[m.name for m in MATCHES], default=None,
+                    help="measure these matches only (the others keep their last result)")
+    ap.add_argument("--games", type=int, default=None,
+                    help="games per match (default: 1000, the issue's minimum)")
+    ap.add_argument("--quick", action="store_true", help="20 games per match (a smoke run)")
+    ap.add_argument("--no-write", action="store_true",
+                    help="print, do not edit BENCHMARKS.md or the results file")
+    ap.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    args = ap.parse_args(argv)
+    results: dict[str, dict[str, Any]] = {}
+    if RESULTS.exists():
+        results = json.loads(RESULTS.read_text(encoding="utf-8"))
+    for m in MATCHES:
+        if args.only is not None and m.name not in args.only:
+            continue
+        games = 20 if args.quick else (args.games or m.games)
+        r = measure(m, games, max(1, args.workers))
+        print(json.dumps({m.name: r}), flush=True)
+        if not args.no_write and not args.quick:
+            results[m.name] = r
+            RESULTS.parent.mkdir(parents=True, exist_ok=True)
+            RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    section = render(results)
+    print(section)
+    if not args.no_write and not args.quick:
+        path = ROOT / "BENCHMARKS.md"
+        text = path.read_text(encoding="utf-8")
+        if START in text and END in text:
+            head, rest = text.split(START, 1)
+            tail = rest.split(END, 1)[1]
+            text = f"{head}{START}\n{section}\n{END}{tail}"
+        else:
+            text = text.rstrip("\n") + f"\n\n## Search bots\n\n{START}\n{section}\n{END}\n"
+        path.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
