@@ -20,6 +20,7 @@ from dominari.envs.dominion import (
     NUM_ACTIONS,
     DominionEnv,
     action_to_index,
+    dominion_env,
     encode_observation,
     index_to_action,
     observation_layout,
@@ -215,3 +216,18 @@ def test_bad_dominion_options() -> None:
     env = DominionEnv(kingdom=("Witch", "Village"))
     env.reset(seed=1)
     assert {card_id("Witch"), card_id("Village")} <= set(env.game.kingdom)
+
+
+def test_an_agent_that_never_buys_is_truncated_by_the_default_turn_limit() -> None:
+    env = dominion_env(num_players=2, kingdom="first-game")
+    env.reset(seed=1)
+    steps = 0
+    for _agent in env.agent_iter(max_iter=10_000):
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(obs["action_mask"].nonzero()[0][0]))  # always the first legal index
+        steps += 1
+    assert not env.agents and steps < 10_000
+    assert all(env.truncations.values())

@@ -99,6 +99,7 @@ from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
 from dominari.dominion.render import cards_text, seat, supply_text
 from dominari.envs.base import FloatArray, GameEnv, Layout, Node, check_players
+from dominari.sim.runner import DEFAULT_MAX_TURNS
 
 CARDLESS: tuple[str, ...] = (END, DONE, PASS, DISCARD_DECK)
 """Verbs without a card, indices 0–3."""
@@ -264,14 +265,16 @@ class DominionEnv(GameEnv):
     """Dominion for 2 to 4 agents (see :mod:`dominari.envs.base` and this module's docstring).
 
     ``kingdom`` is a recommended set name, ``"random"`` (drawn from each game's seed) or card
-    names, as :class:`~dominari.dominion.engine.DominionConfig` takes it. ``max_turns`` (None:
-    no limit) stops a game after that many turns of every player: a truncation.
+    names, as :class:`~dominari.dominion.engine.DominionConfig` takes it. ``max_turns``
+    (default 100, as in simulations; None: no limit) stops a game after that many turns of
+    every player: a truncation. Keep a limit for learning agents: a policy that never buys
+    a Province would otherwise never end its game.
     """
 
     metadata: ClassVar[dict[str, Any]] = {**GameEnv.metadata, "name": "dominion_v0"}
 
     def __init__(self, num_players: int = 2, kingdom: str | Sequence[str] = "random",
-                 max_turns: int | None = None, render_mode: str | None = None,
+                 max_turns: int | None = DEFAULT_MAX_TURNS, render_mode: str | None = None,
                  raw_view: bool = True) -> None:
         players = check_players(num_players, "Dominion")
         if not isinstance(kingdom, str) and not (
