@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := test
-.PHONY: test run bench lint typecheck clean install
+.PHONY: test run bench bench-bots lint typecheck clean install
 
 # Create the virtual environment (once).
 $(BIN)/python:
@@ -37,6 +37,11 @@ run: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/dominations.py
+	$(BIN)/python benchmarks/scale.py
+
+# The search bots' matches (issue 6's goals): 1,000 games each, hours on 2 cores.
+bench-bots: $(STAMP)
+	$(BIN)/python benchmarks/bots.py
 
 clean:
 	rm -rf $(VENV) .bench-venv build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis

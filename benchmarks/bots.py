@@ -29,7 +29,7 @@ from dominari.sim.runner import bot_seed, game_options, game_seed
 from dominari.sim.tournament import tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import machine
+from run import machine, replace_section
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "bots.json"
@@ -135,7 +135,7 @@ def render(results: dict[str, dict[str, Any]]) -> str:
             f"| {r['machine'].split(',')[0]}, {r['workers']} workers, {r['date']} |")
     lines += [
         "",
-        "Command: `python benchmarks/bots.py` (part of `make bench`; `--only NAME` measures "
+        "Command: `make bench-bots` (`python benchmarks/bots.py`; `--only NAME` measures "
         "one match again). Games go through `dominari.sim.tournament` with seats rotated "
         "every game; the interval is Wilson's. \"met\" means the whole interval is above the "
         "goal, \"open\" that it straddles it. Decision times are measured apart, in one "
@@ -171,15 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     section = render(results)
     print(section)
     if not args.no_write and not args.quick:
-        path = ROOT / "BENCHMARKS.md"
-        text = path.read_text(encoding="utf-8")
-        if START in text and END in text:
-            head, rest = text.split(START, 1)
-            tail = rest.split(END, 1)[1]
-            text = f"{head}{START}\n{section}\n{END}{tail}"
-        else:
-            text = text.rstrip("\n") + f"\n\n## Search bots\n\n{START}\n{section}\n{END}\n"
-        path.write_text(text, encoding="utf-8")
+        replace_section("Search bots", START, END, section)
     return 0
 
 

@@ -31,7 +31,7 @@ from dominari.sim.runner import bot_seed
 from dominari.sim.stats import wilson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import machine
+from run import machine, replace_section
 
 ROOT = Path(__file__).resolve().parent.parent
 START = "<!-- dominations:start -->"
@@ -224,15 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     section = render(measure(args.quick, max(1, args.workers)))
     print(section)
     if not args.no_write:
-        path = ROOT / "BENCHMARKS.md"
-        text = path.read_text(encoding="utf-8")
-        if START in text and END in text:
-            head, rest = text.split(START, 1)
-            tail = rest.split(END, 1)[1]
-            text = f"{head}{START}\n{section}\n{END}{tail}"
-        else:
-            text = text.rstrip("\n") + f"\n\n## Dominations engine\n\n{START}\n{section}\n{END}\n"
-        path.write_text(text, encoding="utf-8")
+        replace_section("Dominations engine", START, END, section)
     return 0
 
 

@@ -217,6 +217,24 @@ def write_report(section: str) -> Path:
     return path
 
 
+def replace_section(title: str, start: str, end: str, section: str) -> Path:
+    """Put ``section`` between the ``start`` and ``end`` markers of BENCHMARKS.md (a new
+    ``## title`` section at the end when the markers are missing); the rest is kept. The
+    file is replaced atomically."""
+    path = REPO_ROOT / "BENCHMARKS.md"
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n\n"
+    if start in text and end in text:
+        head, rest = text.split(start, 1)
+        tail = rest.split(end, 1)[1]
+        text = f"{head}{start}\n{section}\n{end}{tail}"
+    else:
+        text = text.rstrip("\n") + f"\n\n## {title}\n\n{start}\n{section}\n{end}\n"
+    tmp = path.with_suffix(".md.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sample sizes (a smoke run)")

@@ -3,9 +3,11 @@
 ``dominari simulate dominion --players bmu,smithy -n 10000 --seed 1 --workers 2``
 (or ``simulate dominations --players greedy,random …``) plays many bot games in
 parallel and prints win rates with 95% intervals (for Dominations also the mean
-VP by source). ``dominari play dominion --players human,bmu`` (or ``play
-dominations --players human,greedy``) plays in the terminal (with no ``human``
-seat it shows a whole bot game). ``dominari replay FILE`` prints a recorded
+VP by source). ``dominari tournament dominion --players random,bm,bmu,smithy -n 100``
+plays a round robin (``--seats 2|3|4``) and prints a leaderboard with win rates and
+OpenSkill ratings (``--plot FILE.png`` draws them). ``dominari play dominion --players
+human,bmu`` (or ``play dominations --players human,greedy``) plays in the terminal
+(with no ``human`` seat it shows a whole bot game). ``dominari replay FILE`` prints a recorded
 game (either game). ``dominari show dominations --seed 5 --turns 12
 --svg board.svg`` lets bots play Dominations turns and draws the board.
 ``dominari data check [DIR]`` validates a folder of Dominations component files
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import sys
@@ -70,6 +73,7 @@ from dominari.dominion.render import (
     seat,
     status_text,
 )
+from dominari.sim.pool import check_backend
 from dominari.sim.records import (
     check_writable_file,
     load_record,
@@ -93,6 +97,15 @@ from dominari.sim.runner import (
     simulate,
 )
 from dominari.sim.stats import SimResult
+from dominari.sim.tournament import (
+    RATING_MU,
+    RATING_SIGMA,
+    SEATS,
+    TournamentResult,
+    parse_entries,
+    title,
+    tournament,
+)
 
 PROG = "dominari"
 EXIT_USAGE = 2
@@ -141,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate", help="play many bot games and report win rates",
         description="Play many seeded games between bots, in parallel processes, and report "
         "win and tie rates with 95% Wilson intervals. Results depend on --seed only, "
-        "never on --workers.",
+        "never on --workers or --backend.",
     )  # fmt: skip
     sim.add_argument("game", help="the game: dominion or dominations")
     sim.add_argument("--players", required=True, metavar="A,B",
@@ -150,21 +163,36 @@ def build_parser() -> argparse.ArgumentParser:
                      "greedy")  # fmt: skip
     sim.add_argument("-n", "--games", type=_positive, default=1000, metavar="N",
                      help="number of games (default 1000)")  # fmt: skip
-    sim.add_argument("--seed", type=_integer, default=None,
-                     help="simulation seed (default: random, reported)")
-    sim.add_argument("--workers", type=_positive, default=None, metavar="W",
-                     help="worker processes (default: one per CPU)")
-    sim.add_argument("--kingdom", default=None,
-                     help="dominion: recommended set name, 'random' or comma-separated cards "
-                     "(default random, from the seed)")  # fmt: skip
-    sim.add_argument("--max-turns", type=_positive, default=None, metavar="T",
-                     help="dominion: stop a game after T turns per player "
-                     f"(default {DEFAULT_MAX_TURNS})")  # fmt: skip
-    _dominations_flags(sim)
+    _run_flags(sim, "simulation")
     sim.add_argument("--record-dir", metavar="DIR", help="write one record file per game here")
     sim.add_argument("--json", action="store_true", help="print the results as JSON")
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     sim.set_defaults(func=cmd_simulate)
+
+    tour = sub.add_parser(
+        "tournament", help="play a round robin between bots and rate them",
+        description="Play a round robin: every combination of SEATS players is a match-up "
+        "that plays N seeded games, rotating the seats every game. Reports win rates with "
+        "95% Wilson intervals, head-to-head results and OpenSkill (Plackett-Luce) ratings. "
+        "Results depend on --seed only, never on --workers or --backend.",
+    )  # fmt: skip
+    tour.add_argument("game", help="the game: dominion or dominations")
+    tour.add_argument("--players", required=True, metavar="A,B,C",
+                      help="comma-separated bots, at least SEATS of them (a repeated bot is "
+                      "a separate entry): for dominion random, bm, bmu, smithy, witch, "
+                      "mcts-easy, mcts, mcts-hard or strategy file paths; for dominations "
+                      "random, greedy and the mcts levels")  # fmt: skip
+    tour.add_argument("-n", "--games", type=_positive, default=100, metavar="N",
+                      help="games per match-up (default 100); a multiple of SEATS balances "
+                      "the seats exactly")  # fmt: skip
+    tour.add_argument("--seats", type=_seats, default=2,
+                      help="players per game, 2 to 4 (default 2)")
+    _run_flags(tour, "tournament")
+    tour.add_argument("--json", action="store_true", help="print the results as JSON")
+    tour.add_argument("--plot", metavar="FILE.png",
+                      help="draw win rates and ratings to this PNG file (needs matplotlib)")
+    tour.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    tour.set_defaults(func=cmd_tournament)
 
     play = sub.add_parser(
         "play", help="play a game in the terminal (or watch bots play)",
@@ -254,6 +282,33 @@ def _dominations_flags(parser: argparse.ArgumentParser) -> None:
                         "(see 'dominari data check')")  # fmt: skip
 
 
+def _run_flags(parser: argparse.ArgumentParser, what: str) -> None:
+    """The flags of commands that play many games: seed, workers, backend, game options."""
+    parser.add_argument("--seed", type=_integer, default=None,
+                        help=f"{what} seed (default: random, reported)")
+    parser.add_argument("--workers", type=_positive, default=None, metavar="W",
+                        help="worker processes (default: one per CPU); with --backend ray, "
+                        "the number of tasks running at once")  # fmt: skip
+    parser.add_argument("--backend", default="local", metavar="NAME",
+                        help="where games run: local processes (default) or ray (the "
+                        "cluster at RAY_ADDRESS, else a local one; needs pip install "
+                        "'dominari[cluster]')")  # fmt: skip
+    parser.add_argument("--kingdom", default=None,
+                        help="dominion: recommended set name, 'random' or comma-separated "
+                        "cards (default random, from the seed)")  # fmt: skip
+    parser.add_argument("--max-turns", type=_positive, default=None, metavar="T",
+                        help="dominion: stop a game after T turns per player "
+                        f"(default {DEFAULT_MAX_TURNS})")  # fmt: skip
+    _dominations_flags(parser)
+
+
+def _seats(text: str) -> int:
+    value = _integer(text)
+    if value not in SEATS:
+        raise argparse.ArgumentTypeError(f"a game seats 2 to 4 players, not {value}")
+    return value
+
+
 def _player_count(text: str) -> int:
     value = _integer(text)
     if not 2 <= value <= 4:
@@ -309,6 +364,7 @@ def _stdout_console() -> Console:
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = check_game(args.game)
+    backend = check_backend(args.backend)
     specs = parse_players(args.players, game)
     options = _sim_options(args, game)
     seed = args.seed if args.seed is not None else _random_seed()
@@ -324,11 +380,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         with Progress(*columns, console=err, transient=True) as bar:
             task = bar.add_task("simulate", total=args.games)
             result = simulate(specs, args.games, seed, workers, options=options,
-                              record_dir=args.record_dir,
+                              record_dir=args.record_dir, backend=backend,
                               progress=lambda k: bar.advance(task, k))  # fmt: skip
     else:
         result = simulate(specs, args.games, seed, workers, options=options,
-                          record_dir=args.record_dir)  # fmt: skip
+                          record_dir=args.record_dir, backend=backend)  # fmt: skip
     elapsed = time.perf_counter() - t0
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
@@ -427,6 +483,122 @@ def _print_dominion_footer(console: Console, result: SimResult) -> None:
         console.print(f"{result.turn_limit_games:,} game(s) stopped by the turn limit "
                       f"(--max-turns {result.max_turns}) and scored as they stood",
                       style="yellow", markup=False)  # fmt: skip
+
+
+# -------------------------------------------------------------- tournament
+def cmd_tournament(args: argparse.Namespace) -> int:
+    game = check_game(args.game)
+    specs = parse_entries(args.players)
+    options = _sim_options(args, game)
+    if args.plot:
+        from dominari.sim.plot import check_plot_path
+
+        check_plot_path(args.plot)  # before any game is played
+    seed = args.seed if args.seed is not None else _random_seed()
+    workers = args.workers if args.workers is not None else default_workers()
+    run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
+                  backend=args.backend, options=options)  # fmt: skip
+    err = Console(stderr=True)
+    show = not args.no_progress and err.is_terminal
+    t0 = time.perf_counter()
+    if show:
+        columns = (
+            TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+        )  # fmt: skip
+        total = math.comb(len(specs), args.seats) * args.games
+        with Progress(*columns, console=err, transient=True) as bar:
+            task = bar.add_task("tournament", total=total)
+            result = run(progress=lambda k: bar.advance(task, k))
+    else:
+        result = run()
+    elapsed = time.perf_counter() - t0
+    if args.plot:
+        from dominari.sim.plot import plot_tournament
+
+        plot_tournament(result, args.plot)
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+    else:
+        console = _stdout_console()
+        _print_tournament(console, result, elapsed, min(workers, result.games))
+        if args.plot:
+            console.print(f"Chart drawn to {args.plot}", markup=False)
+    return 0
+
+
+def tournament_table(result: TournamentResult) -> Table:
+    """The leaderboard of a tournament as a rich table, best first (by the ordinal
+    rating mu - 3 sigma): outright wins and ties, win rate with its Wilson 95%
+    interval, mean VP and the rating."""
+    each = result.players[0].games  # every player plays as many games
+    table = Table(title=Text(f"{title(result)}: {each:,} games each"), title_style="bold",
+                  box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("Player", style="bold")  # long names wrap rather than the numbers
+    for col in ("Wins", "Win % [95% CI]", "Ties", "Mean VP", "μ − 3σ", "μ ± σ"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for k, p in enumerate(result.leaderboard, 1):
+        table.add_row(str(k), Text(p.name), f"{p.wins:,}", _interval(p.win_rate, p.ci95),
+                      f"{p.ties:,}", f"{p.mean_score:.2f}", f"{p.ordinal:.2f}",
+                      f"{p.mu:.2f} ± {p.sigma:.2f}")  # fmt: skip
+    return table
+
+
+def head_to_head_table(result: TournamentResult) -> Table:
+    """For every pair of players, the share of their games together in which the row
+    player finished ahead of the column player (leaderboard order)."""
+    what = "row beat column" if result.seats == 2 else "row finished ahead of column"
+    table = Table(title=Text(f"Head to head: % of games the {what}"), title_style="bold",
+                  box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
+    board = result.leaderboard
+    table.add_column("", style="bold", no_wrap=True)
+    for p in board:
+        table.add_column(Text(p.name), justify="right", no_wrap=True)
+    for p in board:
+        cells = []
+        for q in board:
+            rate = result.head_to_head_rate(p.entry, q.entry)
+            cells.append("-" if rate is None else _pct(rate))
+        table.add_row(Text(p.name), *cells)
+    return table
+
+
+def _print_tournament(console: Console, result: TournamentResult, elapsed: float,
+                      workers: int) -> None:
+    console.print(tournament_table(result))
+    if len(result.players) > 2:
+        console.print(head_to_head_table(result))
+    if result.game == "dominations":
+        rules = result.options.get("rules") or {}
+        data = result.options.get("data")
+        console.print(f"Dominations, {rules.get('variant', 'retail')} rules · seed "
+                      f"{result.seed} · {_rules_text(rules)} · data "
+                      f"{data if data else 'built-in'} · ties in VP go to initiative",
+                      markup=False)  # fmt: skip
+    else:
+        kingdom = result.options.get("kingdom")
+        kingdom = ", ".join(kingdom) if isinstance(kingdom, tuple | list) else str(kingdom)
+        max_turns = result.options.get("max_turns")
+        console.print(f"kingdom {kingdom} · seed {result.seed} · max {max_turns} turns per "
+                      "player", markup=False)  # fmt: skip
+    ends = ", ".join(f"{_REASONS.get(r, r)} {k:,} ({_pct(k / result.games)})"
+                     for r, k in result.end_reasons.items())  # fmt: skip
+    console.print(f"games ended by: {ends}", markup=False)
+    limited = result.end_reasons.get("turn-limit", 0)
+    if limited:
+        console.print(f"{limited:,} game(s) stopped by the turn limit and scored as they stood",
+                      style="yellow", markup=False)  # fmt: skip
+    console.print(f"ratings: OpenSkill Plackett-Luce (μ {RATING_MU:g}, σ {RATING_SIGMA:.2f} at "
+                  "the start), updated game by game in rounds; players are ranked by μ − 3σ",
+                  markup=False)  # fmt: skip
+    if not result.seat_balanced:
+        console.print(f"{result.games_per_matchup} games per match-up is not a multiple of "
+                      f"{result.seats}: the seats are not exactly balanced",
+                      style="yellow", markup=False)  # fmt: skip
+    rate = result.games / elapsed if elapsed > 0 else 0.0
+    console.print(f"{result.games:,} games in {elapsed:.1f} s ({rate:,.0f} games/s, "
+                  f"{workers} worker{'s' if workers != 1 else ''})", style="dim", markup=False)
 
 
 # -------------------------------------------------------------- game text

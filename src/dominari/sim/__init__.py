@@ -1,5 +1,5 @@
 """Simulation: many seeded bot-versus-bot games (Dominion or Dominations), in parallel,
-with statistics.
+with statistics; round-robin tournaments with ratings.
 
 >>> from dominari.sim import wilson
 >>> [round(x, 3) for x in wilson(50, 100)]
@@ -25,6 +25,17 @@ from dominari.sim.runner import (
     simulate,
 )
 from dominari.sim.stats import PlayerResult, SimResult, Tally, wilson
+from dominari.sim.tournament import (
+    GameResult,
+    Shard,
+    Standing,
+    TournamentResult,
+    play_shard,
+    seating,
+    tournament,
+    tournament_bot_seed,
+    tournament_game_seed,
+)
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
@@ -34,18 +45,27 @@ __all__ = [
     "Chunk",
     "DominationsOptions",
     "DominionOptions",
+    "GameResult",
     "PlayerResult",
+    "Shard",
     "SimResult",
+    "Standing",
     "Tally",
+    "TournamentResult",
     "bot_seed",
     "game_options",
     "game_seed",
     "load_bots",
     "load_record",
     "play_game",
+    "play_shard",
     "record_name",
     "run_chunk",
+    "seating",
     "simulate",
+    "tournament",
+    "tournament_bot_seed",
+    "tournament_game_seed",
     "wilson",
     "write_json_atomic",
 ]

@@ -9,22 +9,44 @@ depends only on its seed.
 Backends (:data:`BACKENDS`):
 
 - ``local`` (the default): this process for one worker, else a pool of local worker
-  processes (``--workers N``).
-- ``ray``: a Ray cluster (the optional ``cluster`` extra); ``ray.init()`` connects to
-  ``RAY_ADDRESS`` or starts a local cluster.
+  processes (``--workers N``), with up to ``4 N`` tasks queued so that no worker waits.
+- ``ray``: a Ray cluster (the optional ``cluster`` extra:
+  ``pip install 'dominari[cluster]'``). If this process has not initialised Ray yet,
+  :func:`init_ray` connects to the cluster at ``RAY_ADDRESS`` or else starts a local
+  cluster of ``workers`` CPUs. ``workers`` is the number of tasks running at once (a
+  cluster with fewer free CPUs queues the rest). The cluster is left running for later
+  calls, since starting one takes seconds; Ray stops a local cluster it started when
+  this process exits. Every node of a remote cluster needs ``dominari`` installed (and
+  the module of the task function importable).
+
+Lost workers are retried *by shard*. When a worker process dies while running a task
+(killed by the system, out of memory, a crash in native code; for Ray also a lost node
+or a lost result) the task is run again, up to ``retries`` times, before a
+:class:`PoolError` names it. A result is stored once, by task index, so a retried task
+never counts twice. An exception raised by the task function itself is deterministic
+(the same seed fails the same way): it is not retried but raised as it is, for Ray
+unwrapped from Ray's ``RayTaskError``.
 
 >>> run_tasks(abs, [-1, 2, -3])
+[1, 2, 3]
+>>> run_tasks(abs, [-1, 2, -3], workers=2, progress=lambda task, result: None)
 [1, 2, 3]
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import logging
 import multiprocessing
+import os
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import TypeVar
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Generic, TypeVar
 
-from dominari.core.errors import ConfigError
+from dominari.core.errors import ConfigError, DominariError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -32,9 +54,29 @@ R = TypeVar("R")
 BACKENDS: tuple[str, ...] = ("local", "ray")
 """The pool backends by name."""
 
+DEFAULT_RETRIES = 3
+"""How many times a task whose worker died is run again before :class:`PoolError`."""
+
+RAY_MISSING = "the ray backend needs Ray: pip install 'dominari[cluster]'"
+
+_QUEUED_PER_WORKER = 4  # local pool: tasks submitted per worker process
+
+_RAY_LOST = ("WorkerCrashedError", "NodeDiedError", "ObjectLostError", "LocalRayletDiedError",
+             "OutOfMemoryError")  # fmt: skip
+"""Ray exceptions that mean a task's worker, node or result was lost, not that the task
+failed: such a task is run again."""
+
+
+class PoolError(DominariError):
+    """Workers kept dying while running a task (or the pool could not start)."""
+
 
 def check_backend(name: str) -> str:
-    """The canonical backend name (any case); :class:`ConfigError` for an unknown one."""
+    """The canonical backend name (any case); :class:`ConfigError` for an unknown one.
+
+    >>> check_backend("Ray")
+    'ray'
+    """
     key = name.strip().lower()
     if key not in BACKENDS:
         raise ConfigError(f"unknown backend {name!r}: use one of {', '.join(BACKENDS)}")
@@ -49,48 +91,259 @@ def run_tasks(
     backend: str = "local",
     progress: Callable[[T, R], None] | None = None,
     start_method: str | None = "spawn",
+    retries: int = DEFAULT_RETRIES,
 ) -> list[R]:
     """Run ``fn(task)`` for every task; return the results in task order.
 
     ``progress(task, result)`` is called in this process as each task finishes (in
-    any order). ``workers`` bounds the parallelism; ``start_method`` is the
-    multiprocessing start method of the local pool.
+    any order), once per task. ``workers`` bounds the parallelism (local: worker
+    processes, 1 runs in this process; ray: tasks running at once). ``start_method``
+    is the multiprocessing start method of the local pool. A task whose worker dies
+    is run again up to ``retries`` times (not with one local worker: this process is
+    the worker); an exception raised by ``fn`` propagates at once.
+
+    Raises :class:`ConfigError` for a bad backend, worker or retry count (or Ray
+    missing) and :class:`PoolError` when a task's workers died more than ``retries``
+    times.
     """
     backend = check_backend(backend)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"the number of workers must be at least 1, not {workers!r}")
-    results: list[R | None] = [None] * len(tasks)
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise ConfigError(f"the number of retries must be 0 or more, not {retries!r}")
+    out = _Results(tasks, progress, retries)
+    if not tasks:
+        return []
     if backend == "ray":
-        raise ConfigError("the ray backend is not available yet")
-    if workers == 1 or len(tasks) <= 1:
+        _run_ray(fn, out, workers)
+    elif workers == 1 or len(tasks) == 1:
         for k, task in enumerate(tasks):
-            results[k] = res = fn(task)
-            if progress is not None:
-                progress(task, res)
+            out.store(k, fn(task))
     else:
-        _run_local(fn, tasks, results, min(workers, len(tasks)), progress, start_method)
-    return results  # type: ignore[return-value]  # every slot is filled
+        _run_local(fn, out, min(workers, len(tasks)), start_method)
+    return out.values()
 
 
-def _run_local(fn: Callable[[T], R], tasks: Sequence[T], results: list[R | None],
-               workers: int, progress: Callable[[T, R], None] | None,
-               start_method: str | None) -> None:
+class _Results(Generic[T, R]):
+    """The results by task index, each stored once, and the failures charged to tasks."""
+
+    def __init__(self, tasks: Sequence[T], progress: Callable[[T, R], None] | None,
+                 retries: int) -> None:  # fmt: skip
+        self.tasks = tasks
+        self.progress = progress
+        self.retries = retries
+        self._values: list[R | None] = [None] * len(tasks)
+        self._done = [False] * len(tasks)
+        self.left = len(tasks)
+        self.failures = [0] * len(tasks)
+
+    def store(self, k: int, value: R) -> None:
+        """Keep task ``k``'s result; a second result of a retried task is dropped."""
+        if self._done[k]:
+            return
+        self._values[k] = value
+        self._done[k] = True
+        self.left -= 1
+        if self.progress is not None:
+            self.progress(self.tasks[k], value)
+
+    def done(self, k: int) -> bool:
+        return self._done[k]
+
+    def charge(self, k: int, what: str) -> None:
+        """Count a lost worker against task ``k``; :class:`PoolError` past the retries."""
+        self.failures[k] += 1
+        if self.failures[k] > self.retries:
+            raise PoolError(f"task {k + 1} of {len(self.tasks)} ({_describe(self.tasks[k])}) "
+                            f"was lost {self.failures[k]} times: {what}")  # fmt: skip
+
+    def values(self) -> list[R]:
+        assert self.left == 0
+        return self._values  # type: ignore[return-value]  # every slot is filled
+
+
+def _describe(task: object, limit: int = 120) -> str:
+    text = " ".join(repr(task).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+
+
+# ------------------------------------------------------------------ local processes
+_STARTED: Any = None
+"""In a local worker process: one flag per task, set when the task starts (shared
+memory), so that after a crash the parent knows which tasks were running."""
+
+
+def _init_worker(started: Any) -> None:
+    global _STARTED
+    _STARTED = started
+
+
+def _call(fn: Callable[[T], R], k: int, task: T) -> R:
+    """Run task ``k`` in a worker process, marking it started first."""
+    if _STARTED is not None:
+        _STARTED[k] = True
+    return fn(task)
+
+
+def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
+               start_method: str | None) -> None:  # fmt: skip
+    """Run the tasks on a pool of ``workers`` processes, rebuilt when a worker dies.
+
+    A dead worker breaks the whole pool: every unfinished task is lost. Tasks that had
+    not started go back to the queue. Those that were running (the suspects; which one
+    killed its worker is not known) are each charged a failure and run again alone, one
+    at a time, so that a task that keeps killing its worker is named and the others are
+    not charged again. Deaths with no task running (a worker that could not start) are
+    counted apart and bounded by the same number of retries.
+    """
     ctx = multiprocessing.get_context(start_method)
-    window = workers * 4  # bounded number of tasks in flight
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        pending: dict[Future[R], int] = {}
-        next_task = 0
+    todo: deque[int] = deque(range(len(out.tasks)))
+    alone: deque[int] = deque()  # suspects of a crash, to be run one at a time
+    idle_deaths = 0
+    while out.left:
+        started = ctx.RawArray(ctypes.c_bool, len(out.tasks))
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                   initializer=_init_worker, initargs=(started,))
         try:
-            while next_task < len(tasks) or pending:
-                while next_task < len(tasks) and len(pending) < window:
-                    pending[pool.submit(fn, tasks[next_task])] = next_task
-                    next_task += 1
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    k = pending.pop(fut)
-                    results[k] = res = fut.result()
-                    if progress is not None:
-                        progress(tasks[k], res)
-        except BaseException:
+            broken, lost = _local_round(fn, out, pool, todo, alone, workers * _QUEUED_PER_WORKER)
+        finally:  # every result is in, or the run failed: do not wait for the workers
             pool.shutdown(wait=False, cancel_futures=True)
-            raise
+        if broken is None:
+            continue
+        suspects = sorted(k for k in lost if started[k] and not out.done(k))
+        waiting = sorted(k for k in lost if not started[k] and not out.done(k))
+        todo.extendleft(reversed(waiting))
+        if not suspects:
+            idle_deaths += 1
+            if idle_deaths > out.retries:
+                raise PoolError(f"worker processes died {idle_deaths} times before running "
+                                f"a task: {broken}")  # fmt: skip
+        for k in suspects:
+            out.charge(k, f"its worker process died ({broken})")
+        alone.extendleft(reversed(suspects))
+
+
+def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExecutor,
+                 todo: deque[int], alone: deque[int], window: int,
+                 ) -> tuple[BrokenProcessPool | None, list[int]]:  # fmt: skip
+    """Feed ``pool`` until every task is done or a worker dies; the error that broke the
+    pool (None if it did not break) and the tasks lost with it.
+
+    Up to ``window`` tasks from ``todo`` are in flight; a task from ``alone`` runs with
+    none beside it.
+    """
+    pending: dict[Future[R], int] = {}
+    lost: list[int] = []
+    broken: BrokenProcessPool | None = None
+    solo = False  # a task of ``alone`` is running
+    while (todo or alone or pending) and broken is None:
+        queue: list[int] = []
+        if not pending and alone:
+            queue, solo = [alone.popleft()], True
+        elif not solo:
+            queue = [todo.popleft() for _ in range(min(len(todo), window - len(pending)))]
+        for k in queue:
+            try:
+                pending[pool.submit(_call, fn, k, out.tasks[k])] = k
+            except BrokenProcessPool as exc:
+                broken = exc
+                lost.append(k)
+        if not pending:
+            break
+        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for fut in done:
+            k = pending.pop(fut)
+            try:
+                value = fut.result()
+            except BrokenProcessPool as exc:
+                broken = exc
+                lost.append(k)
+                continue
+            out.store(k, value)
+        solo = solo and bool(pending)
+    for fut, k in pending.items():  # the pool broke: these fail too (or just finished)
+        try:
+            out.store(k, fut.result())
+        except BrokenProcessPool:
+            lost.append(k)
+    return broken, lost
+
+
+# ---------------------------------------------------------------------------- Ray
+def init_ray(num_cpus: int | None = None) -> Any:
+    """The ``ray`` module, initialised as the ``ray`` backend does it.
+
+    If this process has not initialised Ray yet: with ``RAY_ADDRESS`` set, connect to
+    that cluster (``auto`` finds one started on this machine with ``ray start``); else
+    start a local cluster of ``num_cpus`` CPUs (None: one per core) for this process,
+    which Ray stops when the process exits. No dashboard, no worker logs forwarded.
+
+    Raises :class:`ConfigError` if Ray is not installed and :class:`PoolError` if no
+    cluster can be started or reached.
+    """
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError(RAY_MISSING) from None
+    if not ray.is_initialized():
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                   "logging_level": logging.WARNING}  # fmt: skip
+        if not os.environ.get("RAY_ADDRESS"):
+            options.update(address="local", num_cpus=num_cpus)
+        try:
+            ray.init(**options)
+        except Exception as exc:  # a bad RAY_ADDRESS, a cluster that cannot start
+            raise PoolError(f"could not start or reach a Ray cluster: "
+                            f"{_first_line(exc)}") from exc  # fmt: skip
+    return ray
+
+
+def _apply(fn: Callable[[T], R], task: T) -> R:
+    """``fn(task)``, as a Ray task (``ray.remote`` takes only Python functions)."""
+    return fn(task)
+
+
+def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int) -> None:
+    """Run the tasks as Ray tasks, ``workers`` at a time, retrying lost ones here
+    (Ray's own retries are off, so that every failure is counted in one place)."""
+    ray = init_ray(workers)
+    lost_types = tuple(getattr(ray.exceptions, name) for name in _RAY_LOST
+                       if hasattr(ray.exceptions, name))  # fmt: skip
+    task_error = ray.exceptions.RayTaskError
+    remote = ray.remote(_apply).options(max_retries=0, retry_exceptions=False)
+    todo: deque[int] = deque(range(len(out.tasks)))
+    pending: dict[Any, int] = {}
+    try:
+        while todo or pending:
+            while todo and len(pending) < workers:
+                k = todo.popleft()
+                pending[remote.remote(fn, out.tasks[k])] = k
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                k = pending.pop(ref)
+                try:
+                    value = ray.get(ref)
+                except task_error as exc:
+                    cause = getattr(exc, "cause", None)
+                    if isinstance(cause, lost_types):
+                        out.charge(k, f"its Ray worker was lost ({_first_line(cause)})")
+                        todo.appendleft(k)
+                        continue
+                    if isinstance(cause, Exception):
+                        raise cause from exc  # the task's own error, as raised in the worker
+                    raise
+                except lost_types as exc:
+                    out.charge(k, f"its Ray worker was lost ({_first_line(exc)})")
+                    todo.appendleft(k)
+                    continue
+                out.store(k, value)
+    except BaseException:
+        for ref in pending:
+            with contextlib.suppress(Exception):  # already finished or gone
+                ray.cancel(ref)
+        raise

@@ -25,7 +25,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard, TypeVar
 
 from dominari.bots.base import GameBot
 from dominari.core.errors import ConfigError, DominariError, StrategyError
@@ -248,7 +248,12 @@ class Chunk:
 _BOTS: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}
 
 
-def _bots_for(game: str, specs: tuple[str, ...]) -> list[GameBot]:
+def bots_for(game: str, specs: tuple[str, ...],
+             loaded: list[GameBot] | None = None) -> list[GameBot]:
+    """One bot per spec, loaded once per process (worker processes reuse them);
+    ``loaded`` gives bots already loaded for these specs, to keep."""
+    if loaded is not None:
+        _BOTS[game, specs] = loaded
     bots = _BOTS.get((game, specs))
     if bots is None:
         bots = _BOTS[game, specs] = load_bots(specs, game)
@@ -294,7 +299,7 @@ def play_game(bots: Sequence[GameBot], state: S) -> S:
 
 def run_chunk(chunk: Chunk) -> Tally:
     """Play the chunk's games and count their results (runs in a worker process)."""
-    bots = _bots_for(chunk.game, chunk.specs)
+    bots = bots_for(chunk.game, chunk.specs)
     n = len(bots)
     tally = Tally(n)
     record_dir = Path(chunk.record_dir) if chunk.record_dir is not None else None
@@ -309,6 +314,23 @@ def run_chunk(chunk: Chunk) -> Tally:
         if record_dir is not None:
             write_json_atomic(record_dir / record_name(i), state.record())
     return tally
+
+
+def _count(value: object) -> TypeGuard[int]:
+    return not isinstance(value, bool) and isinstance(value, int)
+
+
+def check_run(games: object, workers: object, seed: object, backend: str,
+              what: str) -> str:
+    """Check the numbers of a run of many games (``what`` names ``games`` in the message);
+    return the canonical backend name. Raises :class:`ConfigError`."""
+    if not _count(games) or games < 1:
+        raise ConfigError(f"{what} must be at least 1, not {games!r}")
+    if not _count(workers) or workers < 1:
+        raise ConfigError(f"the number of workers must be at least 1, not {workers!r}")
+    if not _count(seed):
+        raise ConfigError(f"the seed must be an integer, not {seed!r}")
+    return check_backend(backend)
 
 
 def chunk_size(games: int, workers: int) -> int:
@@ -354,13 +376,7 @@ def simulate(
     played or file written.
     """
     specs = tuple(players)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ConfigError(f"the number of games must be at least 1, not {games!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ConfigError(f"the number of workers must be at least 1, not {workers!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ConfigError(f"the seed must be an integer, not {seed!r}")
-    backend = check_backend(backend)
+    backend = check_run(games, workers, seed, backend, "the number of games")
     if options is None:
         options = game_options(game or "dominion", kingdom=kingdom, max_turns=max_turns,
                                rules=rules, data=data)  # fmt: skip
@@ -380,7 +396,7 @@ def simulate(
         for start in range(0, games, size)
     ]
     if workers == 1 and backend == "local":
-        _BOTS[options.game, specs] = bots  # reuse the bots loaded for the checks
+        bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
 
     def done(chunk: Chunk, _tally: Tally) -> None:
         if progress is not None:

@@ -121,20 +121,13 @@ class Tally:
                 mine[p] += sums[p]
 
 
-@dataclass(frozen=True)
-class PlayerResult:
-    """One seat's results over a simulation."""
+class WinCounts:
+    """Rates and intervals of a player's ``wins`` (outright) and ``ties`` (shared wins)
+    over ``games`` (a mixin of the result records of simulations and tournaments)."""
 
-    seat: int
-    name: str
-    spec: str
     games: int
     wins: int
     ties: int
-    total_vp: int
-    total_turns: int
-    total_breakdown: tuple[tuple[str, int], ...] = ()
-    """(source, VP summed over games) for games that itemise VP; empty otherwise."""
 
     @property
     def losses(self) -> int:
@@ -156,6 +149,28 @@ class PlayerResult:
     def tie_ci95(self) -> tuple[float, float]:
         return wilson(self.ties, self.games)
 
+    def counts_json(self) -> dict[str, Any]:
+        """The counts, rates and intervals as JSON keys."""
+        return {"wins": self.wins, "ties": self.ties, "losses": self.losses,
+                "win_rate": self.win_rate, "ci95": list(self.ci95),
+                "tie_rate": self.tie_rate, "tie_ci95": list(self.tie_ci95)}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PlayerResult(WinCounts):
+    """One seat's results over a simulation."""
+
+    seat: int
+    name: str
+    spec: str
+    games: int
+    wins: int
+    ties: int
+    total_vp: int
+    total_turns: int
+    total_breakdown: tuple[tuple[str, int], ...] = ()
+    """(source, VP summed over games) for games that itemise VP; empty otherwise."""
+
     @property
     def mean_vp(self) -> float:
         return self.total_vp / self.games if self.games else 0.0
@@ -175,13 +190,7 @@ class PlayerResult:
             "seat": self.seat,
             "name": self.name,
             "spec": self.spec,
-            "wins": self.wins,
-            "ties": self.ties,
-            "losses": self.losses,
-            "win_rate": self.win_rate,
-            "ci95": list(self.ci95),
-            "tie_rate": self.tie_rate,
-            "tie_ci95": list(self.tie_ci95),
+            **self.counts_json(),
             "mean_vp": self.mean_vp,
             "mean_turns": self.mean_turns,
         }

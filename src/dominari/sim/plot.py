@@ -1,0 +1,107 @@
+"""Charts of a tournament's results (matplotlib, the optional ``plot`` extra).
+
+:func:`plot_tournament` draws one PNG with two panels, the entries in leaderboard
+order: win rates as bars with their Wilson 95% intervals as error bars (a dashed
+line marks the rate of an even table, ``1 / seats``), and ratings as mu with
+``± 3 sigma`` error bars and the conservative ordinal marked. The file is written
+through a temporary file and a rename, so a failure leaves nothing half written.
+matplotlib is imported only when a chart is drawn, and never through pyplot (no
+window, no global state).
+
+>>> check_plot_path("results.txt")
+Traceback (most recent call last):
+...
+dominari.core.errors.ConfigError: --plot 'results.txt': the chart is a PNG file; name it ….png
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dominari.core.errors import ConfigError
+from dominari.sim.records import check_writable_file
+from dominari.sim.tournament import RATING_Z, TournamentResult, title
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+MISSING = "--plot needs matplotlib: pip install 'dominari[plot]'"
+
+
+def check_plot_path(path: str | os.PathLike[str]) -> Path:
+    """Check before any game is played that a chart can be written to ``path``: a
+    ``.png`` name in an existing folder, and matplotlib installed. Raises
+    :class:`ConfigError` saying what is wrong."""
+    target = Path(path)
+    if target.suffix.lower() != ".png":
+        raise ConfigError(f"--plot {os.fspath(path)!r}: the chart is a PNG file; "
+                          f"name it ….png")  # fmt: skip
+    check_writable_file(target)
+    _matplotlib()
+    return target
+
+
+def _matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ConfigError(MISSING) from None
+
+
+def tournament_figure(result: TournamentResult) -> Figure:
+    """The two-panel chart of ``result`` as a matplotlib figure."""
+    _matplotlib()
+    from matplotlib.figure import Figure
+
+    board = result.leaderboard
+    names = [s.name for s in board]
+    ys = list(range(len(board)))
+    height = 1.6 + 0.45 * len(board)
+    fig = Figure(figsize=(11, height), layout="constrained")
+    wins_ax, rating_ax = fig.subplots(1, 2, sharey=True)
+
+    rates = [100 * s.win_rate for s in board]
+    lows = [100 * (s.win_rate - s.ci95[0]) for s in board]
+    highs = [100 * (s.ci95[1] - s.win_rate) for s in board]
+    wins_ax.barh(ys, rates, xerr=[lows, highs], color="#4c72b0", ecolor="#222222",
+                 capsize=4, height=0.6)  # fmt: skip
+    wins_ax.axvline(100 / result.seats, color="#888888", linestyle="--", linewidth=1)
+    wins_ax.set_xlim(0, 100)
+    wins_ax.set_xlabel("outright wins, % of games (95% Wilson interval)")
+    wins_ax.set_title("Win rate")
+    wins_ax.set_yticks(ys, names)
+    wins_ax.invert_yaxis()  # the best at the top
+
+    mus = [s.mu for s in board]
+    spread = [RATING_Z * s.sigma for s in board]
+    rating_ax.errorbar(mus, ys, xerr=spread, fmt="o", color="#dd8452", ecolor="#dd8452",
+                       capsize=4, label=f"μ ± {RATING_Z:g}σ")  # fmt: skip
+    rating_ax.plot([s.ordinal for s in board], ys, "|", color="#222222", markersize=14,
+                   label=f"ordinal μ − {RATING_Z:g}σ")  # fmt: skip
+    rating_ax.set_xlabel("OpenSkill Plackett-Luce rating")
+    rating_ax.set_title("Rating")
+    rating_ax.grid(axis="x", alpha=0.3)
+    rating_ax.legend(loc="best", fontsize="small")
+
+    fig.suptitle(f"{title(result)} · seed {result.seed}")
+    return fig
+
+
+def plot_tournament(result: TournamentResult, path: str | os.PathLike[str]) -> None:
+    """Draw ``result`` (:func:`tournament_figure`) to the PNG file ``path``, atomically."""
+    target = check_plot_path(path)
+    fig = tournament_figure(result)
+    # a fresh name opened exclusively: unlike mkstemp's, the file gets the umask's mode
+    tmp = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        with open(tmp, "xb") as f:
+            fig.savefig(f, format="png", dpi=120)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

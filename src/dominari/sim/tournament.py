@@ -1,0 +1,478 @@
+"""Round-robin tournaments between bots, with win rates, head-to-head counts and ratings.
+
+A tournament takes two or more *entries* (bot specs, as for a simulation) and a
+table size ``seats`` (2 to 4). Every combination of ``seats`` entries
+(:func:`itertools.combinations`, in entry order) is a *match-up*, and every
+match-up plays the same number of games ``games`` (``-n``): the number is per
+match-up, so a tournament plays ``C(entries, seats) * games`` games in all.
+
+Decisions where the rules of a tournament are open:
+
+- **Entries** are distinct by position, not by spec: ``bmu,smithy,bmu`` is a
+  three-entry tournament with two copies of BMU, named ``BMU#1`` and ``BMU#2``
+  (as :func:`~dominari.sim.runner.seat_names` names repeated seats). A mirror
+  entry is a useful calibration: its ratings and head-to-head show the noise.
+- **Seats** rotate (:func:`seating`): game ``j`` of a match-up seats its entries
+  in rotation ``j % seats`` of a cyclic order, and the cyclic order changes
+  every ``seats`` games, through all ``(seats - 1)!`` of them. So every block of
+  ``seats`` consecutive games puts each entry in each seat once, and every block
+  of ``seats!`` games plays every seat order once (for 2 seats: the players swap
+  seats every game). With ``games`` not a multiple of ``seats`` the seats are not
+  balanced exactly (:attr:`TournamentResult.seat_balanced` says so).
+- **Seeds**: game ``j`` of the match-up of entries ``e`` is played with
+  :func:`tournament_game_seed` ``(seed, e, j)`` and its bots are reset with
+  :func:`tournament_bot_seed`; a game depends only on these, never on the number
+  of workers or the backend. Seeds follow the entries' positions, not the
+  match-up's index, so appending entries to ``--players`` leaves the games of the
+  earlier entries' match-ups as they were.
+- **Wins** are counted as in a simulation (:class:`~dominari.sim.stats.Tally`): a
+  win is an outright win, a shared first place is a tie, the win rate is wins
+  over games (with a Wilson 95% interval) and the tie rate is reported apart.
+- **Head to head**: for each pair of entries, the games they played together and
+  how many of them the row entry finished ranked strictly better than the column
+  entry (for 2 seats: beat it).
+- **Ratings** use OpenSkill's Plackett-Luce model (:data:`RATING_MODEL`): it is
+  the model OpenSkill designed for ranked free-for-all games of any size, which
+  is exactly a 2-to-4 player game's outcome, and it takes equal ranks for shared
+  wins. Its dynamics ``tau`` is 0: a bot's skill does not drift between games,
+  so the uncertainty ``sigma`` keeps shrinking as games are played. Ratings are
+  updated game by game in *rounds* (round ``j`` is game ``j`` of every match-up,
+  match-ups in order), as a real round robin is played, so no match-up's games
+  all come first; the order is fixed, so ratings are reproducible. The
+  leaderboard sorts by the conservative ``ordinal`` = mu - 3 sigma.
+
+Work is cut into shards of consecutive games of one match-up (:class:`Shard`);
+:func:`play_shard` is a top-level function of picklable values, so any pool of
+:func:`~dominari.sim.pool.run_tasks` runs it.
+
+>>> [seating((0, 1), j) for j in range(3)]
+[(0, 1), (1, 0), (0, 1)]
+>>> matchups(4, 3)
+[(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from dominari.core.errors import ConfigError
+from dominari.sim.pool import run_tasks
+from dominari.sim.runner import (
+    DEFAULT_MAX_TURNS,
+    GAME_TITLES,
+    GameOptions,
+    _derive,
+    bots_for,
+    check_game,
+    check_run,
+    chunk_size,
+    game_options,
+    load_bots,
+    play_game,
+    seat_names,
+)
+from dominari.sim.stats import WinCounts, _plain
+
+if TYPE_CHECKING:
+    from dominari.dominations.rules import Rules
+
+SEATS: tuple[int, ...] = (2, 3, 4)
+"""The table sizes a tournament can play (both games take 2 to 4 players)."""
+
+RATING_MU = 25.0
+"""The prior mean skill of every entry."""
+RATING_SIGMA = 25.0 / 3.0
+"""The prior uncertainty (standard deviation) of every entry's skill."""
+RATING_Z = 3.0
+"""``ordinal = mu - RATING_Z * sigma``: a conservative skill estimate."""
+RATING_MODEL: dict[str, Any] = {"library": "openskill", "model": "PlackettLuce",
+                                "mu": RATING_MU, "sigma": RATING_SIGMA,
+                                "beta": RATING_SIGMA / 2, "tau": 0.0,
+                                "ordinal": f"mu - {RATING_Z:g} * sigma"}  # fmt: skip
+"""The rating model and its parameters, as reported in a result's JSON."""
+
+
+def tournament_game_seed(seed: int, entries: Sequence[int], index: int) -> int:
+    """The seed of game ``index`` (0-based) of the match-up of ``entries`` (entry
+    positions) in a tournament seeded ``seed`` (63 bits)."""
+    return _derive("dominari-tournament-game", seed, *entries, "game", index)
+
+
+def tournament_bot_seed(seed: int, entries: Sequence[int], index: int, seat: int) -> int:
+    """The seed the bot in ``seat`` is reset with for game ``index`` of the match-up of
+    ``entries``."""
+    return _derive("dominari-tournament-bot", seed, *entries, "game", index, seat)
+
+
+def matchups(entries: int, seats: int) -> list[tuple[int, ...]]:
+    """The match-ups of a round robin: every combination of ``seats`` of ``entries``
+    entry positions, in order."""
+    return list(itertools.combinations(range(entries), seats))
+
+
+def seating(entries: Sequence[int], index: int) -> tuple[int, ...]:
+    """The entries of a match-up in seat order for its game ``index``.
+
+    Rotation ``index % k`` of cyclic order ``(index // k) % (k - 1)!`` (``k`` seats):
+    every ``k`` consecutive games seat each entry once in each seat, every ``k!``
+    games play every seat order once.
+
+    >>> [seating((0, 1, 2), j) for j in range(6)]
+    [(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 0, 2)]
+    """
+    k = len(entries)
+    orders = math.factorial(k - 1)
+    rest = _nth_permutation(tuple(entries[1:]), (index // k) % orders)
+    cycle = (entries[0], *rest)
+    r = index % k
+    return cycle[r:] + cycle[:r]
+
+
+def _nth_permutation(items: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """Permutation ``n`` of ``items`` in :func:`itertools.permutations` order."""
+    pool = list(items)
+    out = []
+    for size in range(len(pool), 0, -1):
+        block = math.factorial(size - 1)
+        out.append(pool.pop(n // block))
+        n %= block
+    return tuple(out)
+
+
+def parse_entries(text: str) -> list[str]:
+    """Tournament entries from ``a,b,c,…``; :class:`ConfigError` for an empty entry or
+    fewer than two.
+
+    >>> parse_entries("bmu, smithy ,random")
+    ['bmu', 'smithy', 'random']
+    """
+    specs = [part.strip() for part in text.split(",")]
+    if any(not s for s in specs):
+        raise ConfigError(f"--players {text!r}: empty entry; give comma-separated bot names")
+    if len(specs) < 2:
+        raise ConfigError(f"--players {text!r}: a tournament needs at least 2 players")
+    return specs
+
+
+# ----------------------------------------------------------------------- shards
+class GameResult(NamedTuple):
+    """One finished tournament game, compactly: entry positions in seat order, and per
+    seat the rank (1 for every winner) and the score; how the game ended."""
+
+    seating: tuple[int, ...]
+    ranks: tuple[int, ...]
+    scores: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Games ``start`` to ``stop - 1`` of match-up ``matchup`` (the entries ``entries``)
+    of a tournament: everything a worker needs."""
+
+    specs: tuple[str, ...]
+    """Every entry's bot spec, by entry position."""
+    names: tuple[str, ...]
+    """Every entry's display name, by entry position."""
+    options: GameOptions
+    seed: int
+    matchup: int
+    entries: tuple[int, ...]
+    start: int
+    stop: int
+
+
+def play_shard(shard: Shard) -> tuple[GameResult, ...]:
+    """Play the shard's games (runs in a worker process); their results in game order."""
+    bots = bots_for(shard.options.game, shard.specs)  # one per entry, loaded once a process
+    out: list[GameResult] = []
+    for j in range(shard.start, shard.stop):
+        seats = seating(shard.entries, j)
+        table = [bots[e] for e in seats]
+        state = shard.options.new_game(len(seats),
+                                       tournament_game_seed(shard.seed, shard.entries, j),
+                                       tuple(shard.names[e] for e in seats))  # fmt: skip
+        for p, bot in enumerate(table):
+            bot.reset(tournament_bot_seed(shard.seed, shard.entries, j, p))
+        play_game(table, state)
+        outcome = state.outcome()
+        assert outcome is not None
+        out.append(GameResult(seats, tuple(outcome.ranks), tuple(outcome.scores),
+                              outcome.reason))  # fmt: skip
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------- ratings
+def rate_games(games: Iterable[GameResult], entries: int) -> list[tuple[float, float]]:
+    """``(mu, sigma)`` of every entry after rating ``games`` in order with
+    :data:`RATING_MODEL` (equal ranks are shared places).
+
+    >>> g = GameResult((0, 1), (1, 2), (30, 20), "provinces")
+    >>> (a_mu, _), (b_mu, _) = rate_games([g, g], 2)
+    >>> a_mu > 25 > b_mu
+    True
+    """
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce(mu=RATING_MU, sigma=RATING_SIGMA, beta=RATING_SIGMA / 2, tau=0.0)
+    ratings = [model.rating() for _ in range(entries)]
+    for g in games:
+        teams = model.rate([[ratings[e]] for e in g.seating], ranks=[float(r) for r in g.ranks])
+        for e, team in zip(g.seating, teams, strict=True):
+            ratings[e] = team[0]
+    return [(r.mu, r.sigma) for r in ratings]
+
+
+# ---------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class Standing(WinCounts):
+    """One entry's results over a tournament."""
+
+    entry: int
+    """The entry's position in the players given."""
+    spec: str
+    name: str
+    games: int
+    wins: int
+    """Games won outright."""
+    ties: int
+    """Games whose win was shared."""
+    total_score: int
+    mu: float
+    sigma: float
+
+    @property
+    def mean_score(self) -> float:
+        return self.total_score / self.games if self.games else 0.0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating ``mu - 3 sigma``."""
+        return self.mu - RATING_Z * self.sigma
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entry": self.entry,
+            "spec": self.spec,
+            "name": self.name,
+            "games": self.games,
+            **self.counts_json(),
+            "mean_score": self.mean_score,
+            "rating": {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal},
+        }
+
+
+@dataclass(frozen=True)
+class MatchupResult:
+    """The totals of one match-up, per entry of it (in the match-up's entry order)."""
+
+    entries: tuple[int, ...]
+    games: int
+    wins: tuple[int, ...]
+    ties: tuple[int, ...]
+    total_scores: tuple[int, ...]
+
+    def to_json(self, names: Sequence[str]) -> dict[str, Any]:
+        """The totals as JSON values, the entries named by ``names``."""
+        return {"players": list(names), "games": self.games, "wins": list(self.wins),
+                "ties": list(self.ties),
+                "mean_score": [s / self.games if self.games else 0.0
+                               for s in self.total_scores]}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """The outcome of a tournament.
+
+    ``players`` are in entry order (:attr:`leaderboard` sorts them);
+    ``better[i][j]`` counts the games in which entry ``i`` ranked strictly better
+    than entry ``j``, out of ``met[i][j]`` games they played together.
+    """
+
+    game: str
+    seed: int
+    seats: int
+    games_per_matchup: int
+    players: tuple[Standing, ...]
+    matchups: tuple[MatchupResult, ...]
+    better: tuple[tuple[int, ...], ...]
+    met: tuple[tuple[int, ...], ...]
+    end_reasons: dict[str, int]
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_games(cls, results: Sequence[Sequence[GameResult]], *, specs: tuple[str, ...],
+                   names: tuple[str, ...], seats: int, seed: int, game: str,
+                   options: dict[str, Any]) -> TournamentResult:
+        """The result from every match-up's games (``results[m][j]``: game ``j`` of
+        match-up ``m``, all match-ups with the same number of games)."""
+        n = len(specs)
+        wins, ties, score, played = [0] * n, [0] * n, [0] * n, [0] * n
+        better = [[0] * n for _ in range(n)]
+        met = [[0] * n for _ in range(n)]
+        reasons: dict[str, int] = {}
+        combos = matchups(n, seats)
+        per_matchup = []
+        for entries, games in zip(combos, results, strict=True):
+            pos = {e: k for k, e in enumerate(entries)}
+            mw, mt, ms = [0] * seats, [0] * seats, [0] * seats
+            for g in games:
+                shared = g.ranks.count(1) > 1
+                for p, e in enumerate(g.seating):
+                    played[e] += 1
+                    score[e] += g.scores[p]
+                    ms[pos[e]] += g.scores[p]
+                    if g.ranks[p] == 1:
+                        if shared:
+                            ties[e] += 1
+                            mt[pos[e]] += 1
+                        else:
+                            wins[e] += 1
+                            mw[pos[e]] += 1
+                    for q, f in enumerate(g.seating):
+                        if q != p:
+                            met[e][f] += 1
+                            if g.ranks[p] < g.ranks[q]:
+                                better[e][f] += 1
+                reasons[g.reason] = reasons.get(g.reason, 0) + 1
+            per_matchup.append(MatchupResult(entries, len(games), tuple(mw), tuple(mt),
+                                             tuple(ms)))  # fmt: skip
+        rounds = max((len(games) for games in results), default=0)
+        in_rounds = (games[j] for j in range(rounds) for games in results if j < len(games))
+        rated = rate_games(in_rounds, n)
+        players = tuple(
+            Standing(entry=e, spec=specs[e], name=names[e], games=played[e], wins=wins[e],
+                     ties=ties[e], total_score=score[e], mu=rated[e][0], sigma=rated[e][1])
+            for e in range(n)
+        )  # fmt: skip
+        return cls(game=game, seed=seed, seats=seats, games_per_matchup=rounds,
+                   players=players, matchups=tuple(per_matchup),
+                   better=tuple(tuple(row) for row in better),
+                   met=tuple(tuple(row) for row in met),
+                   end_reasons=dict(sorted(reasons.items())), options=dict(options))  # fmt: skip
+
+    @property
+    def games(self) -> int:
+        """The number of games played in all."""
+        return sum(m.games for m in self.matchups)
+
+    @property
+    def seat_balanced(self) -> bool:
+        """Whether every entry sat in every seat equally often in each match-up."""
+        return self.games_per_matchup % self.seats == 0
+
+    @property
+    def leaderboard(self) -> tuple[Standing, ...]:
+        """The entries best first: by ordinal, then mu, then entry position."""
+        return tuple(sorted(self.players, key=lambda s: (-s.ordinal, -s.mu, s.entry)))
+
+    def head_to_head_rate(self, i: int, j: int) -> float | None:
+        """The share of their games together in which entry ``i`` ranked better than
+        entry ``j`` (None if they never met, as an entry with itself)."""
+        met = self.met[i][j]
+        return self.better[i][j] / met if met else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON values; players and the head-to-head matrices in
+        leaderboard order."""
+        board = self.leaderboard
+        order = [s.entry for s in board]
+        names = [s.name for s in board]
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "seats": self.seats,
+            "games_per_matchup": self.games_per_matchup,
+            "games": self.games,
+            "seat_balanced": self.seat_balanced,
+            "options": _plain(self.options),
+            "rating_model": dict(RATING_MODEL),
+            "players": [{"rank": k + 1, **s.to_json()} for k, s in enumerate(board)],
+            "head_to_head": {
+                "names": names,
+                "games": [[self.met[i][j] for j in order] for i in order],
+                "better": [[self.better[i][j] for j in order] for i in order],
+                "rate": [[self.head_to_head_rate(i, j) for j in order] for i in order],
+            },
+            "matchups": [m.to_json([self.players[e].name for e in m.entries])
+                         for m in self.matchups],
+            "end_reasons": dict(self.end_reasons),
+        }
+
+
+# ----------------------------------------------------------------------- runner
+def tournament(
+    players: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    seats: int = 2,
+    workers: int = 1,
+    backend: str = "local",
+    game: str | None = None,
+    kingdom: str | Sequence[str] | None = None,
+    max_turns: int | None = DEFAULT_MAX_TURNS,
+    rules: Rules | None = None,
+    data: str | os.PathLike[str] | None = None,
+    options: GameOptions | None = None,
+    progress: Callable[[int], None] | None = None,
+    start_method: str | None = "spawn",
+) -> TournamentResult:
+    """Play a round robin of ``game`` (default Dominion) between the bots named by
+    ``players``: ``games`` seeded games for every match-up of ``seats`` entries.
+
+    ``workers`` processes of ``backend`` (``local`` or ``ray``) share the games; the
+    result does not depend on either. The game options are as for
+    :func:`~dominari.sim.runner.simulate` (``kingdom``, ``max_turns``, ``rules``,
+    ``data``, or ``options`` at once). ``progress(k)`` is called in this process
+    each time ``k`` more games are done. Raises :class:`DominariError` subclasses
+    for bad input before any game is played.
+    """
+    specs = tuple(players)
+    backend = check_run(games, workers, seed, backend, "the number of games per match-up")
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats not in SEATS:
+        raise ConfigError(f"a tournament seats 2 to 4 players per game, not {seats!r}")
+    if options is None:
+        options = game_options(game or "dominion", kingdom=kingdom, max_turns=max_turns,
+                               rules=rules, data=data)  # fmt: skip
+    elif game is not None and check_game(game) != options.game:
+        raise ConfigError(f"options of {options.game} given for a game of {game}")
+    if len(specs) < seats:
+        raise ConfigError(f"a tournament at {seats} seats needs at least {seats} players, "
+                          f"not {len(specs)}")  # fmt: skip
+    bots = load_bots(specs, options.game)  # an unknown bot fails here
+    names = seat_names([b.name for b in bots])
+    combos = matchups(len(specs), seats)
+    options.check(seats, tuple(names[e] for e in combos[0]), seed)
+    if workers == 1 and backend == "local":
+        bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
+
+    size = min(games, chunk_size(games * len(combos), workers))
+    shards = [Shard(specs, names, options, seed, m, entries, start, min(games, start + size))
+              for m, entries in enumerate(combos) for start in range(0, games, size)]
+
+    def done(shard: Shard, _games: tuple[GameResult, ...]) -> None:
+        if progress is not None:
+            progress(shard.stop - shard.start)
+
+    played = run_tasks(play_shard, shards, workers=workers, backend=backend, progress=done,
+                       start_method=start_method)  # fmt: skip
+    results: list[list[GameResult]] = [[] for _ in combos]
+    for shard, part in zip(shards, played, strict=True):  # shards are in game order
+        results[shard.matchup].extend(part)
+    return TournamentResult.from_games(results, specs=specs, names=names, seats=seats,
+                                       seed=seed, game=options.game,
+                                       options=options.to_json())  # fmt: skip
+
+
+def title(result: TournamentResult) -> str:
+    """A one-line title: ``Dominion tournament: 4 players, 6 match-ups × 40 games``."""
+    return (f"{GAME_TITLES.get(result.game, result.game)} tournament: "
+            f"{len(result.players)} players, {len(result.matchups)} match-up"
+            f"{'s' if len(result.matchups) != 1 else ''} × {result.games_per_matchup:,} games "
+            f"at {result.seats} seats")

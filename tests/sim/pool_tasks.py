@@ -1,0 +1,73 @@
+"""Task functions for the pool tests (``test_pool.py``).
+
+They are top-level functions of a module of their own so that worker processes can
+import them: a spawned local worker gets this test process's ``sys.path`` (pytest puts
+this folder on it), and the Ray tests register the module to be pickled by value.
+Each task is ``(folder, value)``: the functions leave one file per run in ``folder``
+(``run-<value>-<n>``) so that a test can count how often a task ran.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from dominari.core.errors import ConfigError
+from dominari.sim.runner import Chunk, run_chunk
+from dominari.sim.stats import Tally
+
+
+def runs(folder: str | Path, value: object) -> int:
+    """How many times the task of ``value`` has started (so far)."""
+    return sum(1 for _ in Path(folder).glob(f"run-{value}-*"))
+
+
+def _start(folder: str, value: object) -> int:
+    """Note one more run of the task of ``value``; the number of earlier runs."""
+    before = runs(folder, value)
+    (Path(folder) / f"run-{value}-{before + 1}").touch()
+    return before
+
+
+def square(task: tuple[str, int]) -> int:
+    folder, value = task
+    _start(folder, value)
+    return value * value
+
+
+def crash_once(task: tuple[str, int]) -> int:
+    """Kill this worker process the first time; the square of the value after."""
+    folder, value = task
+    if _start(folder, value) == 0:
+        os._exit(1)
+    return value * value
+
+
+def crash_on(task: tuple[str, int, int]) -> int:
+    """Kill this worker process every time the value is ``bad``."""
+    folder, value, bad = task
+    _start(folder, value)
+    if value == bad:
+        os._exit(1)
+    return value * value
+
+
+def fail_on(task: tuple[str, int, int]) -> int:
+    """Raise :class:`ConfigError` for a negative value and ``ValueError`` for ``bad``."""
+    folder, value, bad = task
+    _start(folder, value)
+    if value < 0:
+        raise ConfigError(f"no games for {value}")
+    if value == bad:
+        raise ValueError(f"bad value {value}")
+    return value * value
+
+
+def crashy_chunk(task: tuple[str, Chunk]) -> Tally:
+    """:func:`run_chunk`, but the first run of each chunk dies after playing its games
+    (and writing their records), so the games are played twice and must count once."""
+    folder, chunk = task
+    tally = run_chunk(chunk)
+    if _start(folder, chunk.start) == 0:
+        os._exit(1)
+    return tally

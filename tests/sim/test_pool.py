@@ -1,0 +1,210 @@
+"""The task pool: order, progress, identical results on every backend, lost workers
+retried by shard without double counting, task errors not retried.
+
+The Ray checks are one test, so that one local cluster is started for them (a few
+seconds) on whichever xdist worker runs it; it is skipped when Ray is not installed.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pool_tasks
+import pytest
+from pool_tasks import crash_on, crash_once, crashy_chunk, fail_on, runs, square
+
+from dominari.core.errors import ConfigError
+from dominari.sim import simulate
+from dominari.sim.pool import RAY_MISSING, PoolError, init_ray, run_tasks
+from dominari.sim.runner import Chunk, DominionOptions, record_name, run_chunk
+from dominari.sim.stats import Tally
+
+PLAYERS = ["bmu", "smithy"]
+
+
+def _tasks(folder: Path, values: range) -> list[tuple[str, int]]:
+    return [(str(folder), v) for v in values]
+
+
+# ---------------------------------------------------------------------- local
+def test_results_come_in_task_order_and_progress_once_per_task(tmp_path: Path) -> None:
+    seen: list[int] = []
+    tasks = _tasks(tmp_path, range(10))
+    out = run_tasks(square, tasks, workers=2, progress=lambda task, r: seen.append(task[1]))
+    assert out == [v * v for v in range(10)]
+    assert sorted(seen) == list(range(10))
+    assert all(runs(tmp_path, v) == 1 for v in range(10))
+
+
+def test_one_worker_runs_in_this_process_in_order() -> None:
+    seen: list[tuple[int, int]] = []
+    local = 3  # a closure: it could not be sent to a worker process
+    out = run_tasks(lambda x: x + local, [1, 2, 3], progress=lambda t, r: seen.append((t, r)))
+    assert out == [4, 5, 6]
+    assert seen == [(1, 4), (2, 5), (3, 6)]
+
+
+def test_no_tasks_need_no_pool() -> None:
+    assert run_tasks(abs, [], workers=4) == []
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [({"workers": 0}, "workers must be at least 1"), ({"workers": True}, "workers"),
+     ({"backend": "dask"}, "unknown backend 'dask': use one of local, ray"),
+     ({"retries": -1}, "retries must be 0 or more")],
+)  # fmt: skip
+def test_bad_arguments_are_config_errors(kwargs: dict[str, Any], words: str) -> None:
+    with pytest.raises(ConfigError, match=words):
+        run_tasks(abs, [1, 2], **kwargs)
+
+
+def test_ray_backend_without_ray_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
+    with pytest.raises(ConfigError) as err:
+        run_tasks(abs, [1, 2], backend="ray")
+    assert str(err.value) == RAY_MISSING == (
+        "the ray backend needs Ray: pip install 'dominari[cluster]'")
+
+
+@pytest.mark.parametrize("game", ["dominion", "dominations"])
+def test_results_do_not_depend_on_workers(game: str) -> None:
+    kw: dict[str, Any] = {"kingdom": "first-game"} if game == "dominion" else {}
+    players = PLAYERS if game == "dominion" else ["random", "random", "random"]
+    games = 24 if game == "dominion" else 6
+    one = simulate(players, games, seed=3, workers=1, game=game, **kw).to_json()
+    for workers in (2, 3) if game == "dominion" else (2,):
+        assert simulate(players, games, seed=3, workers=workers, game=game, **kw,
+                        backend="local").to_json() == one  # fmt: skip
+
+
+def test_a_lost_worker_is_retried_and_each_task_counted_once(tmp_path: Path) -> None:
+    seen: list[int] = []
+    tasks = _tasks(tmp_path, range(3))
+    out = run_tasks(crash_once, tasks, workers=2, progress=lambda task, r: seen.append(task[1]))
+    assert out == [0, 1, 4]
+    assert sorted(seen) == [0, 1, 2]  # progress once per task
+    # Every task ran at least twice (its first run kills its worker). A task that was
+    # running, on its way to success, in a worker the pool stopped when another worker
+    # died runs once more: the counts above must not see it twice all the same.
+    assert all(runs(tmp_path, v) >= 2 for v in range(3))
+
+
+def test_games_of_a_retried_chunk_count_once(tmp_path: Path) -> None:
+    """Each chunk's first run plays and records its games, then its worker dies: the
+    rerun replays them (same seeds), yet the totals count every game once."""
+    games, seed, workers, size = 12, 11, 2, 4
+    options = DominionOptions("first-game", 100)
+    records = tmp_path / "records"
+    records.mkdir()
+    names = ("BMU", "Smithy")
+    chunks = [Chunk(tuple(PLAYERS), names, options, seed, start, min(games, start + size),
+                    str(records)) for start in range(0, games, size)]  # fmt: skip
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    tallies = run_tasks(crashy_chunk, [(str(marks), c) for c in chunks], workers=workers)
+    total = Tally(2)
+    for t in tallies:
+        total.merge(t)
+    assert total == run_chunk(Chunk(tuple(PLAYERS), names, options, seed, 0, games))
+    assert total.games == games
+    # rewritten in place under the same names, never doubled (a worker killed while
+    # writing may leave a hidden temporary file, never a half-written record)
+    assert sorted(p.name for p in records.glob("game-*.json")) == [
+        record_name(i) for i in range(games)]
+    assert all(runs(marks, c.start) >= 2 for c in chunks)  # once more if stopped by a sibling
+
+
+def test_a_task_that_keeps_killing_its_worker_is_named(tmp_path: Path) -> None:
+    tasks = [(str(tmp_path), v, 1) for v in range(4)]
+    with pytest.raises(PoolError, match=r"task 2 of 4 \(.*\) was lost 2 times: its worker "
+                       r"process died"):  # fmt: skip
+        run_tasks(crash_on, tasks, workers=2, retries=1)
+    assert runs(tmp_path, 1) == 2  # the first run and one retry
+
+
+def test_a_task_error_is_raised_at_once_not_retried(tmp_path: Path) -> None:
+    tasks = [(str(tmp_path), v, 2) for v in range(4)]
+    with pytest.raises(ValueError, match="bad value 2"):
+        run_tasks(fail_on, tasks, workers=2)
+    assert runs(tmp_path, 2) == 1
+    with pytest.raises(ConfigError, match=r"^no games for -1$"):
+        run_tasks(fail_on, [(str(tmp_path), -1, 2), (str(tmp_path), 3, 2)], workers=2)
+    assert runs(tmp_path, -1) == 1
+
+
+# ------------------------------------------------------------------------ Ray
+@contextmanager
+def local_ray() -> Iterator[Any]:
+    """Ray, initialised as the backend does it, here a local cluster of 2 CPUs (or the
+    cluster this process already runs); stopped at the end if started here."""
+    pytest.importorskip("ray")
+    started = not sys.modules["ray"].is_initialized()
+    ray = init_ray(2)
+    # Ray workers do not get pytest's sys.path: send the test tasks by value.
+    ray.cloudpickle.register_pickle_by_value(pool_tasks)
+    try:
+        yield ray
+    finally:
+        ray.cloudpickle.unregister_pickle_by_value(pool_tasks)
+        if started:
+            ray.shutdown()
+
+
+def test_ray_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Everything on Ray in one test, so that one cluster is started (a few seconds)
+    whichever xdist worker runs it."""
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)  # a local cluster, not the user's
+    with local_ray():
+        # a simulation gives the local results, for both games
+        local = simulate(PLAYERS, 20, seed=5, workers=1, kingdom="first-game")
+        ray = simulate(PLAYERS, 20, seed=5, workers=2, kingdom="first-game", backend="ray")
+        assert ray.to_json() == local.to_json()
+        players = ["random", "random"]
+        local = simulate(players, 4, seed=5, workers=1, game="dominations")
+        ray = simulate(players, 4, seed=5, workers=2, game="dominations", backend="ray")
+        assert ray.to_json() == local.to_json()
+
+        # results in task order, progress once per task
+        seen: list[int] = []
+        folder = tmp_path / "order"
+        folder.mkdir()
+        out = run_tasks(square, _tasks(folder, range(6)), workers=2, backend="ray",
+                        progress=lambda task, r: seen.append(task[1]))  # fmt: skip
+        assert out == [v * v for v in range(6)]
+        assert sorted(seen) == list(range(6))
+
+        # a lost worker is retried, its task counted once
+        seen.clear()
+        folder = tmp_path / "crash-once"
+        folder.mkdir()
+        out = run_tasks(crash_once, _tasks(folder, range(3)), workers=2, backend="ray",
+                        progress=lambda task, r: seen.append(task[1]))  # fmt: skip
+        assert out == [0, 1, 4]
+        assert sorted(seen) == [0, 1, 2]
+        assert [runs(folder, v) for v in range(3)] == [2, 2, 2]
+
+        # a task that keeps killing its worker is named after the retries
+        folder = tmp_path / "crash-always"
+        folder.mkdir()
+        with pytest.raises(PoolError, match=r"task 1 of 2 \(.*\) was lost 2 times: its Ray "
+                           r"worker was lost \(WorkerCrashedError"):  # fmt: skip
+            run_tasks(crash_on, [(str(folder), v, 0) for v in range(2)], workers=2,
+                      backend="ray", retries=1)  # fmt: skip
+        assert runs(folder, 0) == 2
+
+        # the task's own errors come out unwrapped, not retried
+        folder = tmp_path / "errors"
+        folder.mkdir()
+        with pytest.raises(ConfigError) as err:
+            run_tasks(fail_on, [(str(folder), 1, 9), (str(folder), -1, 9)], workers=2,
+                      backend="ray")  # fmt: skip
+        assert type(err.value) is ConfigError
+        assert str(err.value) == "no games for -1"
+        with pytest.raises(ValueError, match="bad value 9"):
+            run_tasks(fail_on, [(str(folder), 9, 9)], backend="ray")
+        assert runs(folder, -1) == runs(folder, 9) == 1

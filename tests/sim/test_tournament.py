@@ -1,0 +1,216 @@
+"""Round-robin tournaments: structure, seat rotation, reproducibility, ratings, ties, charts."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from dominari.core.errors import ConfigError, StrategyError
+from dominari.sim import (
+    GameResult,
+    Shard,
+    TournamentResult,
+    play_shard,
+    seating,
+    tournament,
+    tournament_game_seed,
+)
+from dominari.sim.plot import check_plot_path, plot_tournament
+from dominari.sim.runner import DominionOptions
+from dominari.sim.tournament import matchups, rate_games
+
+FAST = ["random", "bm", "bmu", "smithy"]
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def small(players: list[str] = FAST, games: int = 4, seed: int = 1, *, seats: int = 2,
+          workers: int = 1) -> TournamentResult:
+    return tournament(players, games, seed, seats=seats, workers=workers, kingdom="first-game")
+
+
+# ------------------------------------------------------------------- structure
+@pytest.mark.parametrize(("entries", "seats"), [(4, 2), (4, 3), (5, 3), (4, 4), (6, 4)])
+def test_round_robin_structure(entries: int, seats: int) -> None:
+    combos = matchups(entries, seats)
+    assert len(combos) == math.comb(entries, seats)
+    assert combos == list(itertools.combinations(range(entries), seats))
+    per_entry = Counter(e for c in combos for e in c)
+    assert set(per_entry.values()) == {math.comb(entries - 1, seats - 1)}
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_seat_rotation_is_balanced(seats: int) -> None:
+    entries = tuple(range(10, 10 + seats))
+    orders = [seating(entries, j) for j in range(math.factorial(seats))]
+    # every block of `seats` games puts each entry in each seat once
+    for start in range(0, len(orders), seats):
+        block = orders[start:start + seats]
+        for s in range(seats):
+            assert sorted(order[s] for order in block) == list(entries)
+    # every block of seats! games plays every seat order once
+    assert sorted(orders) == sorted(itertools.permutations(entries))
+    assert seating(entries, len(orders)) == orders[0]
+
+
+def test_counts_add_up() -> None:
+    r = small(games=6)
+    assert len(r.matchups) == 6
+    assert r.games == 36
+    assert r.games_per_matchup == 6 and r.seat_balanced
+    assert sum(r.end_reasons.values()) == 36
+    for p in r.players:
+        assert p.games == 18  # 3 opponents × 6 games
+        assert p.wins + p.ties + p.losses == p.games
+        lo, hi = p.ci95
+        assert lo <= p.win_rate <= hi
+    shared = r.games - sum(p.wins for p in r.players)
+    assert sum(p.ties for p in r.players) >= 2 * shared
+    for i, j in itertools.permutations(range(4), 2):
+        assert r.met[i][j] == 6
+        assert r.better[i][j] + r.better[j][i] <= 6
+    assert [p.name for p in r.players] == ["random", "BM", "BMU", "Smithy"]
+
+
+def test_three_seat_tournament_rotates_seats_in_each_matchup() -> None:
+    options = DominionOptions("first-game")
+    names = ("random", "BM", "Smithy")
+    shard = Shard(("random", "bm", "smithy"), names, options, 5, 0, (0, 1, 2), 0, 6)
+    games = play_shard(shard)
+    assert len(games) == 6
+    for s in range(3):
+        assert Counter(g.seating[s] for g in games) == {0: 2, 1: 2, 2: 2}
+    assert {g.seating for g in games} == set(itertools.permutations((0, 1, 2)))
+    r = small(["random", "bm", "smithy", "bmu"], games=3, seats=3)
+    assert len(r.matchups) == 4
+    assert all(p.games == 9 for p in r.players)
+    assert not small(["random", "bm", "smithy"], games=4, seats=3).seat_balanced
+
+
+def test_mirror_entries_are_separate_players() -> None:
+    r = small(["bmu", "bm", "bmu"], games=2)
+    assert [p.name for p in r.players] == ["BMU#1", "BM", "BMU#2"]
+    assert r.met[0][2] == 2
+
+
+# ------------------------------------------------------------- reproducibility
+def test_same_seed_same_result_whatever_the_workers() -> None:
+    one = small(games=4, seed=3, workers=1)
+    assert small(games=4, seed=3, workers=1).to_json() == one.to_json()
+    two = small(games=4, seed=3, workers=2)
+    assert two == one
+    assert two.to_json() == one.to_json()
+    assert small(games=4, seed=4).to_json() != one.to_json()
+
+
+def test_adding_a_player_keeps_the_earlier_games() -> None:
+    two = small(["bm", "smithy"], games=6, seed=8)
+    three = small(["bm", "smithy", "bmu"], games=6, seed=8)
+    assert three.matchups[0] == two.matchups[0]
+    assert tournament_game_seed(8, (0, 1), 0) != tournament_game_seed(8, (0, 2), 0)
+
+
+def test_dominations_tournament() -> None:
+    r = tournament(["random", "random", "random"], 3, 2, seats=3, game="dominations")
+    assert r.game == "dominations"
+    assert r.games == 3
+    assert [p.name for p in r.players] == ["random#1", "random#2", "random#3"]
+    assert r.to_json()["options"]["rules"]["variant"] == "retail"
+
+
+# --------------------------------------------------------------------- ratings
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_strategies_are_rated_above_random(seed: int) -> None:
+    r = small(["random", "bmu", "smithy"], games=60, seed=seed)
+    board = r.leaderboard
+    assert board[-1].name == "random"
+    assert board[-1].ordinal < min(p.ordinal for p in board[:-1])
+    assert all(p.mu > 25 for p in board[:-1]) and board[-1].mu < 25
+    assert all(p.sigma < 25 / 3 for p in board)
+
+
+def test_ties_are_shared_places() -> None:
+    tie = GameResult((0, 1), (1, 1), (30, 30), "provinces")
+    (a_mu, a_sigma), (b_mu, b_sigma) = rate_games([tie, tie], 2)
+    assert a_mu == pytest.approx(b_mu) and a_sigma == pytest.approx(b_sigma)
+    win = GameResult((1, 0), (1, 2), (30, 20), "provinces")
+    r = TournamentResult.from_games([[tie, win, tie]], specs=("a", "b"), names=("A", "B"),
+                                    seats=2, seed=0, game="dominion", options={})
+    a, b = r.players
+    assert (a.wins, a.ties, a.losses) == (0, 2, 1)
+    assert (b.wins, b.ties, b.losses) == (1, 2, 0)
+    assert r.better == ((0, 0), (1, 0))
+    assert r.head_to_head_rate(1, 0) == pytest.approx(1 / 3)
+    assert r.head_to_head_rate(0, 0) is None
+    assert b.mu > a.mu
+    assert r.leaderboard[0].name == "B"
+
+
+def test_json_keys() -> None:
+    data = small(games=2).to_json()
+    for key in ("game", "seed", "seats", "games_per_matchup", "players", "head_to_head",
+                "options", "matchups", "rating_model", "end_reasons"):
+        assert key in data
+    assert data["options"] == {"kingdom": "first-game", "max_turns": 100}
+    names = [p["name"] for p in data["players"]]
+    assert data["head_to_head"]["names"] == names
+    assert [p["rank"] for p in data["players"]] == [1, 2, 3, 4]
+    ordinals = [p["rating"]["ordinal"] for p in data["players"]]
+    assert ordinals == sorted(ordinals, reverse=True)
+    for p in data["players"]:
+        assert set(p) >= {"spec", "name", "games", "wins", "ties", "win_rate", "ci95",
+                          "mean_score", "rating"}
+        assert set(p["rating"]) == {"mu", "sigma", "ordinal"}
+    assert len(data["matchups"]) == 6
+    assert data["matchups"][0]["players"] == ["random", "BM"]
+
+
+# ----------------------------------------------------------------- bad input
+@pytest.mark.parametrize(("players", "kw", "error"), [
+    (["bmu", "smithy"], {"seats": 3}, ConfigError),
+    (["bmu", "smithy", "bm", "random", "witch"], {"seats": 5}, ConfigError),
+    (["bmu", "smithy"], {"games": 0}, ConfigError),
+    (["bmu", "nobot"], {}, StrategyError),
+    (["bmu", "human"], {}, StrategyError),
+    (["bmu", "smithy"], {"backend": "spark"}, ConfigError),
+    (["bmu", "smithy"], {"workers": 0}, ConfigError),
+])  # fmt: skip
+def test_bad_input(players: list[str], kw: dict[str, object], error: type[Exception]) -> None:
+    args: dict[str, object] = {"games": 2, "seed": 1, **kw}
+    with pytest.raises(error):
+        tournament(players, **args)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------- charts
+def test_plot_writes_a_png(tmp_path: Path) -> None:
+    target = tmp_path / "chart.png"
+    plot_tournament(small(games=2, seats=3), target)
+    assert target.read_bytes().startswith(PNG)
+    assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
+
+
+def test_plot_errors_leave_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ConfigError, match="PNG"):
+        check_plot_path(tmp_path / "chart.svg")
+    with pytest.raises(ConfigError, match="does not exist"):
+        check_plot_path(tmp_path / "missing" / "chart.png")
+    result = small(games=2)
+    from matplotlib.figure import Figure
+
+    def broken(*_args: object, **_kw: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(Figure, "savefig", broken)
+    with pytest.raises(OSError, match="disk full"):
+        plot_tournament(result, tmp_path / "chart.png")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plot_without_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(ConfigError, match=r"pip install 'dominari\[plot\]'"):
+        check_plot_path(tmp_path / "chart.png")

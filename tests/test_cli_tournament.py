@@ -1,0 +1,89 @@
+"""``dominari tournament``: the table, JSON, the chart and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dominari.cli import main
+
+BASE = ["tournament", "dominion", "--kingdom", "first-game", "--players", "random,bm,smithy",
+        "--seed", "1", "--workers", "1", "--no-progress"]  # fmt: skip
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, *BASE, "-n", "4")
+    assert code == 0, err
+    assert "Dominion tournament: 3 players, 3 match-ups × 4 games at 2 seats" in out
+    assert "Head to head" in out
+    for name in ("random", "BM", "Smithy"):
+        assert name in out
+    assert "seed 1" in out and "12 games in" in out
+    assert "not exactly balanced" not in out
+    _, odd, _ = run(capsys, *BASE, "-n", "3")
+    assert "not a multiple of 2: the seats are not exactly balanced" in odd
+
+
+def test_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, *BASE, "-n", "4", "--seats", "3", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["seats"] == 3 and data["games_per_matchup"] == 4 and data["games"] == 4
+    assert data["seed"] == 1 and data["game"] == "dominion"
+    assert {p["spec"] for p in data["players"]} == {"random", "bm", "smithy"}
+    assert data["options"] == {"kingdom": "first-game", "max_turns": 100}
+    _, again, _ = run(capsys, *BASE, "-n", "4", "--seats", "3", "--json")
+    assert json.loads(again) == data
+
+
+def test_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    chart = tmp_path / "t.png"
+    code, out, err = run(capsys, *BASE, "-n", "2", "--plot", str(chart))
+    assert code == 0, err
+    assert f"Chart drawn to {chart}" in out
+    assert chart.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_dominations(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "tournament", "dominations", "--players", "random,random",
+                         "-n", "2", "--seed", "3", "--workers", "1", "--no-progress")
+    assert code == 0, err
+    assert "Dominations tournament" in out and "random#2" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "bmu,nobot"], "unknown bot 'nobot'"),
+    (["--players", "bmu"], "at least 2 players"),
+    (["--players", "bmu,,bm"], "empty entry"),
+    (["--players", "bmu,bm", "--seats", "5"], "2 to 4"),
+    (["--players", "bmu,bm", "--seats", "3"], "needs at least 3 players"),
+    (["--players", "bmu,bm", "-n", "0"], "at least 1"),
+    (["--players", "bmu,bm", "--backend", "spark"], "unknown backend"),
+    (["--players", "bmu,bm", "--rule", "connection=all-sides"], "Dominations option"),
+    (["--players", "bmu,bm", "--plot", "out.svg"], "PNG"),
+    (["--players", "bmu,bm", "--plot", "missing/out.png"], "does not exist"),
+])  # fmt: skip
+def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                               monkeypatch: pytest.MonkeyPatch, args: list[str],
+                               message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "tournament", "dominion", "--seed", "1", "--workers", "1",
+                         "--no-progress", *args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("dominari: error: ") and err.count("\n") == 1
+    assert message in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "tournament", "chess", "--players", "a,b")
+    assert code == 2 and "unknown game 'chess'" in err
