@@ -160,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", required=True, metavar="A,B",
                      help="comma-separated bots, one per seat (2 to 4): for dominion random, "
                      "bm, bmu, smithy, witch or strategy file paths; for dominations random, "
-                     "greedy")  # fmt: skip
+                     "greedy; for both the search levels mcts-easy, mcts, mcts-hard")  # fmt: skip
     sim.add_argument("-n", "--games", type=_positive, default=1000, metavar="N",
                      help="number of games (default 1000)")  # fmt: skip
     _run_flags(sim, "simulation")
