@@ -250,11 +250,7 @@ class MCTSBot:
         if self.paired:
             return self._paired(root, state, legal, me, policy, rng, deadline)
         done = 0
-        while True:
-            if self.iterations is not None and done >= self.iterations:
-                break
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
-                break
+        while self._budget_left(done, deadline):
             self._iterate(root, state.determinize(me, rng), me, policy, rng)
             done += 1
         self.last_root = root
@@ -272,6 +268,12 @@ class MCTSBot:
                     return mine.action
         return best.action
 
+    def _budget_left(self, done: int, deadline: float | None) -> bool:
+        """Whether the search may go on after ``done`` iterations (at least one is made)."""
+        if self.iterations is not None and done >= self.iterations:
+            return False
+        return deadline is None or done == 0 or time.perf_counter() < deadline
+
     def _paired(self, root: Node, state: Any, legal: Sequence[Any], me: int,
                 policy: list[Any], rng: random.Random, deadline: float | None) -> Any:
         """The root's candidates (the policy's action, then the game's order, at most
@@ -288,11 +290,7 @@ class MCTSBot:
         for a in candidates:
             root.children[a] = Node(a, me)
         done = 0
-        while True:
-            if self.iterations is not None and done >= self.iterations:
-                break
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
-                break
+        while self._budget_left(done, deadline):
             world = state.determinize(me, rng)
             for k, a in enumerate(candidates):
                 w = world.copy()  # the same deals and the same RNG state for every candidate
