@@ -2147,6 +2147,7 @@ class DominationsState(GameState):
         """Everything is public except the order of the tile supply (rules §13.10)."""
         names = self.config.player_names()
         tiles = self.data.tiles
+        ids = [t.id for t in tiles]
         board = self.board
         cat = self.catalog
         cells = []
@@ -2221,7 +2222,7 @@ class DominationsState(GameState):
             "mastery_supply": [cat.copy_ids[c] for c in range(len(cat.copy_ids))
                                if self.taken[c] < 0],
             "pending": self._pending_view(player),
-            "legal_actions": ([self.format_action(a) for a in self.legal_actions()]
+            "legal_actions": ([format_action(a, ids, cat) for a in self.legal_actions()]
                               if player is not None and player == current else []),
         }
 
