@@ -32,12 +32,13 @@ test: $(STAMP)
 	$(BIN)/pytest -n 2
 
 run: $(STAMP)
-	$(BIN)/dominari play dominion --players bmu,smithy --kingdom first-game --seed 1
+	$(BIN)/dominari serve
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/dominations.py
 	$(BIN)/python benchmarks/scale.py
+	$(BIN)/python benchmarks/server_load.py
 
 # The search bots' matches (issue 6's goals): 1,000 games each, hours on 2 cores.
 bench-bots: $(STAMP)

@@ -144,6 +144,23 @@ def _non_negative(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    value = _integer(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0.0 < value <= 60.0 or math.isnan(value):
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 60, not {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Dominari: play, simulate and replay board games.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
@@ -228,6 +245,26 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--upto", type=_non_negative, default=None, metavar="N",
                      help="stop after the first N actions")
     rep.set_defaults(func=cmd_replay)
+
+    srv = sub.add_parser(
+        "serve", help="run the game server (HTTP and WebSocket API)",
+        description="Run the game server: games between humans and bots over HTTP and "
+        "WebSocket, stored in SQLite (default: data/dominari.db, or $DOMINARI_DATA) or "
+        "PostgreSQL (--db or $DOMINARI_DB_URL). Prints its address; Ctrl-C stops it.",
+    )  # fmt: skip
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                     "(default 127.0.0.1)")
+    srv.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    srv.add_argument("--db", default=None, metavar="URL",
+                     help="SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/db "
+                     "(default: $DOMINARI_DB_URL, else SQLite in the data folder)")
+    srv.add_argument("--data", action="append", default=[], metavar="NAME=DIR",
+                     help="offer a folder of Dominations component data as NAME (repeatable)")
+    srv.add_argument("--bot-workers", type=_positive, default=1, metavar="N",
+                     help="processes that run bot decisions (default 1)")
+    srv.add_argument("--bot-seconds", type=_seconds, default=1.0, metavar="S",
+                     help="a search bot's time per decision (default 1.0)")
+    srv.set_defaults(func=cmd_serve)
 
     data = sub.add_parser("data", help="check Dominations component data files",
                           description="Work with the Dominations component data files.")
@@ -1211,6 +1248,22 @@ def data_table(data: GameData, folder: str | None = None) -> Table:
         table.add_row(Text(row.kind), Text(row.file), f"{row.total:,}", f"{row.rulebook:,}",
                       f"{row.reconstructed:,}", Text(origin))  # fmt: skip
     return table
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from dominari.server import serve
+
+    data_sets: dict[str, str] = {}
+    for item in args.data:
+        name, sep, folder = item.partition("=")
+        if not sep or not name.strip() or not folder.strip():
+            raise ConfigError(f"bad --data {item!r}: expected NAME=DIR")
+        if name.strip() == "builtin":
+            raise ConfigError("--data: the name 'builtin' is the built-in data")
+        data_sets[name.strip()] = folder.strip()
+    serve(args.host, args.port, args.db, data_sets=data_sets, bot_workers=args.bot_workers,
+          bot_seconds=args.bot_seconds)
+    return 0
 
 
 def cmd_data_check(args: argparse.Namespace) -> int:

@@ -1,0 +1,557 @@
+"""The HTTP and WebSocket API (FastAPI on Starlette, served by uvicorn).
+
+HTTP (the generated OpenAPI schema at ``/openapi.json`` documents it; ``/docs`` shows it):
+
+- ``POST /api/games``: create a game; the answer holds one secret token per human seat
+  and a spectator id (the only time tokens are shown);
+- ``GET /api/games/{id}``: the view of the seat whose token is in
+  ``Authorization: Bearer …``;
+- ``GET /api/spectate/{spectator}``: the spectators' view;
+- ``POST /api/games/{id}/actions`` ``{"action": "buy Province", "version": 12}``;
+- ``POST /api/games/{id}/undo`` ``{"version": 13}``;
+- ``POST /api/my-games`` ``{"tokens": [...]}``: the games of a token holder;
+- ``GET /api/games/{id}/record``: the game record once the game is over.
+
+WebSocket ``/api/ws``: the first message joins a seat (``{"type": "join", "game_id": …,
+"token": …}``) or watches (``{"type": "join", "spectator": …}``); the server then pushes
+that seat's view after every change. ``{"type": "act", "action": …, "version": …}`` and
+``{"type": "undo", "version": …}`` change the game; a stale, duplicate or illegal
+submission gets ``{"type": "error", "code": …, "message": …, "view": …}``.
+
+Every error is one JSON object ``{"error": {"code": …, "message": …}}`` with a 4xx status
+(5xx only when the store is down); no stack trace is ever sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from typing import Annotated, Any, Literal
+
+from fastapi import Body, FastAPI, Header, Path, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from dominari.core.errors import ConfigError, DominariError
+from dominari.server.service import GameService, GameSpec, SeatSpec, Settings, Subscriber
+from dominari.server.store import StoreError
+from dominari.server.tables import MAX_ACTION_TEXT, ActionError
+
+log = logging.getLogger("dominari.server")
+
+MAX_BODY = 64 * 1024
+"""The largest HTTP request body accepted (bytes)."""
+MAX_MESSAGE = 16 * 1024
+"""The largest WebSocket message answered (bytes); uvicorn drops far larger ones."""
+JOIN_TIMEOUT = 10.0
+"""Seconds a socket has to send its join message."""
+
+STATUS = {
+    "no_game": 404, "no_token": 401, "bad_token": 403, "not_your_turn": 409, "stale": 409,
+    "game_over": 409, "cannot_undo": 409, "in_progress": 409, "bad_action": 400,
+    "illegal_action": 400, "bad_request": 400, "too_many": 429, "too_large": 413,
+}
+
+Auth = Annotated[str | None, Header(description="Bearer <seat token>", max_length=200)]
+GameId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+# -- request and response models -----------------------------------------------------------
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatIn(Strict):
+    kind: Literal["human", "bot"] = "human"
+    bot: str | None = Field(None, max_length=32, description="bot name when kind is bot, "
+                            "e.g. greedy, mcts, smithy")
+    name: str | None = Field(None, max_length=40)
+
+
+class CreateGame(Strict):
+    game: Literal["dominion", "dominations"] = "dominations"
+    seats: list[SeatIn] = Field(min_length=2, max_length=4,
+                                description="one entry per seat, in seat order")
+    seed: int | None = Field(None, ge=0, lt=2**63)
+    variant: Literal["retail", "prototype"] | None = Field(
+        None, description="dominations: the rules variant")
+    rules: dict[str, Annotated[str, Field(max_length=40)]] | None = Field(
+        None, max_length=10, description="dominations: rule options, e.g. "
+        "{\"connection\": \"all-sides\"}")
+    data: str | None = Field(None, max_length=40,
+                             description="dominations: a data set the server offers")
+    kingdom: str | list[Annotated[str, Field(max_length=40)]] | None = Field(
+        None, max_length=10,
+        description="dominion: a recommended set name, 'random' or 10 card names")
+    max_turns: int | None = Field(None, ge=1, le=1000,
+                                  description="dominion: stop after this many turns each")
+
+
+class SeatOut(BaseModel):
+    seat: int
+    kind: str
+    bot: str | None
+    name: str
+    token: str | None = Field(None, description="the seat's secret token (human seats)")
+
+
+class Created(BaseModel):
+    game_id: str
+    game: str
+    spectator: str
+    version: int
+    seats: list[SeatOut]
+
+
+class ActIn(Strict):
+    action: str = Field(min_length=1, max_length=MAX_ACTION_TEXT,
+                        description="an action in the game's notation")
+    version: int | None = Field(None, ge=0, description="the view version it answers")
+
+
+class UndoIn(Strict):
+    version: int | None = Field(None, ge=0)
+
+
+class TokensIn(Strict):
+    tokens: list[Annotated[str, Field(max_length=100)]] = Field(max_length=100)
+
+
+class ViewMessage(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    type: str
+    game_id: str
+    game: str
+    version: int
+    seat: int | None
+    status: str
+    view: dict[str, Any]
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    c: {"model": ErrorOut} for c in (400, 401, 403, 404, 409, 413, 422, 429)
+}
+
+
+def error(code: str, message: str, status: int | None = None,
+          headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}},
+                        status_code=status or STATUS.get(code, 400), headers=headers)
+
+
+# -- rate limits ---------------------------------------------------------------------------
+
+
+class Bucket:
+    """A token bucket: ``rate`` per second, up to ``burst`` at once."""
+
+    __slots__ = ("burst", "level", "rate", "stamp")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.level = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.level >= 1.0:
+            self.level -= 1.0
+            return True
+        return False
+
+
+class Limits:
+    """Per-key buckets (client address for creating games, seat for actions)."""
+
+    def __init__(self, rate: float, burst: float, keys: int = 10000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.keys = keys
+        self.buckets: dict[Any, Bucket] = {}
+
+    def take(self, key: Any) -> bool:
+        b = self.buckets.get(key)
+        if b is None:
+            if len(self.buckets) >= self.keys:
+                self.buckets.clear()
+            b = self.buckets[key] = Bucket(self.rate, self.burst)
+        return b.take()
+
+
+# -- body size guard -----------------------------------------------------------------------
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class BodyLimit:
+    """Refuse HTTP bodies over ``limit`` bytes with 413 before the app reads them."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    size = int(value)
+                except ValueError:
+                    size = self.limit + 1
+                if size > self.limit:
+                    await _too_large(send, self.limit)
+                    return
+        seen = 0
+        started = False
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited, tracking)
+        except _TooLarge:
+            if not started:
+                await _too_large(send, self.limit)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = json.dumps({"error": {"code": "too_large",
+                                 "message": f"the request body is over {limit} bytes"}}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+# -- the app -------------------------------------------------------------------------------
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The API for a server with ``settings`` (the store opens when the app starts)."""
+    service = GameService(settings)
+    creates = Limits(settings.create_rate, settings.create_burst)
+    acts = Limits(settings.action_rate, settings.action_burst)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        service.open()
+        # Everything loaded so far lives as long as the server: keep it out of the
+        # collector's way (full collections otherwise pause every game for 100+ ms).
+        gc.collect()
+        gc.freeze()
+        service.start_bots()
+        try:
+            yield
+        finally:
+            await service.close()
+
+    app = FastAPI(title="Dominari", version="0.1.0", lifespan=lifespan,
+                  description="Play Dominations and Dominion: games, seats, views and "
+                              "actions over HTTP and WebSocket.")
+    app.state.service = service
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+
+    @app.exception_handler(ActionError)
+    async def _action_error(request: Request, exc: ActionError) -> JSONResponse:
+        return error(exc.code, exc.message)
+
+    @app.exception_handler(ConfigError)
+    async def _config_error(request: Request, exc: ConfigError) -> JSONResponse:
+        return error("bad_request", str(exc))
+
+    @app.exception_handler(StoreError)
+    async def _store_error(request: Request, exc: StoreError) -> JSONResponse:
+        log.error("store: %s", exc)
+        return error("unavailable", "the game store is unavailable; try again", 503)
+
+    @app.exception_handler(DominariError)
+    async def _dominari_error(request: Request, exc: DominariError) -> JSONResponse:
+        return error("bad_request", str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for e in exc.errors()[:5]:
+            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+            parts.append(f"{where}: {e.get('msg', 'invalid')}")
+        return error("bad_request", "; ".join(parts) or "invalid request", 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return error(code, str(exc.detail), exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        return error("internal", "internal server error", 500)
+
+    def bearer(authorization: str | None) -> str | None:
+        if not authorization:
+            return None
+        scheme, _, token = authorization.partition(" ")
+        return token.strip() if scheme.lower() == "bearer" else None
+
+    def client_key(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def index() -> str:
+        return ("<!doctype html><meta charset=utf-8><title>Dominari</title>"
+                "<h1>Dominari server</h1><p>The API is documented at "
+                "<a href=/docs>/docs</a>.</p>")
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        """Whether the server is up, and how many games it holds in memory."""
+        return {"ok": True, "games": len(service.tables)}
+
+    @app.post("/api/games", status_code=201, response_model=Created, responses=ERRORS)
+    async def create_game(request: Request, body: CreateGame) -> dict[str, Any]:
+        """Create a game. The answer carries each human seat's secret token: give each
+        player theirs (it is shown only here) and the spectator id to watchers."""
+        if not creates.take(client_key(request)):
+            raise ActionError("too_many", "too many games created; wait a moment")
+        kingdom = body.kingdom if not isinstance(body.kingdom, list) else tuple(body.kingdom)
+        spec = GameSpec(
+            game=body.game,
+            seats=tuple(SeatSpec(s.kind, s.bot, s.name) for s in body.seats),
+            seed=body.seed, variant=body.variant, rules=body.rules, data=body.data,
+            kingdom=kingdom, max_turns=body.max_turns)
+        return service.create(spec)
+
+    @app.get("/api/games/{game_id}", response_model=ViewMessage, responses=ERRORS)
+    async def seat_view(game_id: GameId, authorization: Auth = None) -> dict[str, Any]:
+        """The view of the seat whose token is given: only what that seat may see, with
+        its legal actions when it decides."""
+        t = service.table(game_id)
+        return t.message(service.seat_of(t, bearer(authorization)))
+
+    @app.get("/api/spectate/{spectator}", response_model=ViewMessage, responses=ERRORS)
+    async def spectator_view(
+        spectator: Annotated[str, Path(min_length=1, max_length=64,
+                                       pattern=r"^[A-Za-z0-9_-]+$")],
+    ) -> dict[str, Any]:
+        """What a spectator sees: public information only."""
+        return service.spectated(spectator).message(None)
+
+    @app.post("/api/games/{game_id}/actions", response_model=ViewMessage, responses=ERRORS)
+    async def act(game_id: GameId, body: ActIn, authorization: Auth = None
+                  ) -> dict[str, Any]:
+        """Play an action for the token's seat. ``version`` is the view version the
+        action answers: a stale one is refused (409) with nothing changed."""
+        t = service.table(game_id)
+        seat = service.seat_of(t, bearer(authorization))
+        if not acts.take((game_id, seat)):
+            raise ActionError("too_many", "too many submissions; slow down")
+        service.act(t, seat, body.action, body.version)
+        return t.message(seat)
+
+    @app.post("/api/games/{game_id}/undo", response_model=ViewMessage, responses=ERRORS)
+    async def undo(game_id: GameId, body: Annotated[UndoIn | None, Body()] = None,
+                   authorization: Auth = None) -> dict[str, Any]:
+        """Take back the seat's last action, if it is still their decision and the
+        action revealed nothing and used no chance."""
+        t = service.table(game_id)
+        seat = service.seat_of(t, bearer(authorization))
+        if not acts.take((game_id, seat)):
+            raise ActionError("too_many", "too many submissions; slow down")
+        service.undo(t, seat, body.version if body is not None else None)
+        return t.message(seat)
+
+    @app.post("/api/my-games", responses=ERRORS)
+    async def my_games(body: TokensIn) -> dict[str, Any]:
+        """The games whose seats these tokens hold (unknown tokens are left out)."""
+        return {"games": service.games_of(body.tokens)}
+
+    @app.get("/api/games/{game_id}/record", responses=ERRORS)
+    async def record(game_id: GameId) -> dict[str, Any]:
+        """The game record (seed and actions), once the game is over: before that its
+        seed would reveal every hidden card. It replays with ``dominari replay``."""
+        t = service.table(game_id)
+        if not t.finished:
+            raise ActionError("in_progress", "the record is available when the game is "
+                                             "over (its seed would reveal hidden cards)")
+        return t.record()
+
+    @app.websocket("/api/ws")
+    async def socket(ws: WebSocket) -> None:
+        await ws.accept()
+        await _serve_socket(service, ws)
+
+    return app
+
+
+# -- WebSocket sessions --------------------------------------------------------------------
+
+
+async def _serve_socket(service: GameService, ws: WebSocket) -> None:
+    bucket = Bucket(service.settings.socket_rate, service.settings.socket_burst)
+
+    async def reply(code: str, message: str, view: dict[str, Any] | None = None) -> None:
+        out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if view is not None:
+            out["view"] = view
+        await ws.send_json(out)
+
+    # Join: the first message names the seat (token) or the spectator id.
+    try:
+        raw = await asyncio.wait_for(ws.receive_text(), JOIN_TIMEOUT)
+    except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+        with contextlib.suppress(Exception):
+            await ws.close(code=1008)
+        return
+    msg = _decode(raw)
+    try:
+        if isinstance(msg, str):
+            raise ActionError("bad_request", msg)
+        if msg.get("type") != "join":
+            raise ActionError("bad_request", "the first message must be "
+                                             "{\"type\": \"join\", ...}")
+        spectator = msg.get("spectator")
+        if isinstance(spectator, str):
+            t = service.spectated(spectator)
+            seat: int | None = None
+        else:
+            gid = msg.get("game_id")
+            if not isinstance(gid, str):
+                raise ActionError("bad_request", "join needs a game_id and a token, or a "
+                                                 "spectator id")
+            t = service.table(gid)
+            token = msg.get("token")
+            seat = service.seat_of(t, token if isinstance(token, str) else None)
+        sub = Subscriber(seat)
+        service.subscribe(t, sub)
+    except (ActionError, StoreError) as exc:
+        code = exc.code if isinstance(exc, ActionError) else "unavailable"
+        with contextlib.suppress(Exception):
+            await reply(code, str(exc))
+            await ws.close(code=1008)
+        return
+
+    async def writer() -> None:
+        while True:
+            m = await sub.queue.get()
+            if m is None:
+                await ws.close(code=1013)  # fell too far behind
+                return
+            await ws.send_json(m)
+
+    sub.push(t.message(seat))
+    task = asyncio.create_task(writer())
+    try:
+        while True:
+            raw = await ws.receive_text()
+            if len(raw) > MAX_MESSAGE:
+                sub.push(_error_msg("too_large", f"a message is at most {MAX_MESSAGE} bytes"))
+                continue
+            if not bucket.take():
+                sub.push(_error_msg("too_many", "too many messages; slow down"))
+                continue
+            msg = _decode(raw)
+            if isinstance(msg, str):
+                sub.push(_error_msg("bad_request", msg))
+                continue
+            kind = msg.get("type")
+            if kind == "ping":
+                sub.push({"type": "pong"})
+                continue
+            if kind not in ("act", "undo", "view"):
+                sub.push(_error_msg("bad_request", "unknown message type "
+                                    f"{str(kind)[:40]!r}: act, undo, view or ping"))
+                continue
+            if kind == "view":
+                sub.push(t.message(seat))
+                continue
+            if seat is None:
+                sub.push(_error_msg("bad_request", "spectators cannot play"))
+                continue
+            version = msg.get("version")
+            if version is not None and (not isinstance(version, int)
+                                        or isinstance(version, bool)):
+                sub.push(_error_msg("bad_request", "version must be an integer"))
+                continue
+            try:
+                if kind == "act":
+                    action = msg.get("action")
+                    if not isinstance(action, str) or not action.strip():
+                        raise ActionError("bad_request", "act needs an action in notation")
+                    service.act(t, seat, action, version)
+                else:
+                    service.undo(t, seat, version)
+            except ActionError as exc:
+                sub.push(_error_msg(exc.code, exc.message, t.message(seat)))
+            except StoreError as exc:
+                log.error("store: %s", exc)
+                sub.push(_error_msg("unavailable", "the game store is unavailable; "
+                                    "nothing was changed", t.message(seat)))
+    except WebSocketDisconnect:
+        pass
+    except RuntimeError:  # the socket closed under us
+        pass
+    finally:
+        service.unsubscribe(t, sub)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+
+
+def _error_msg(code: str, message: str, view: dict[str, Any] | None = None
+               ) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if view is not None:
+        out["view"] = view
+    return out
+
+
+def _decode(raw: str) -> dict[str, Any] | str:
+    """The message as a dict, or why it is not one."""
+    try:
+        msg = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError):
+        return "malformed JSON"
+    if not isinstance(msg, dict):
+        return "a message must be a JSON object"
+    return msg

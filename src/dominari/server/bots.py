@@ -1,0 +1,64 @@
+"""Bots playing server seats, off the event loop.
+
+A bot decision runs in a worker (a process pool by default, so a search bot never
+holds up other games; a thread pool for tests and tiny servers). The worker receives the
+pickled state, the bot's name and a seed, and answers the action in notation. Search
+bots get the server's per-decision time budget on top of their level's iterations.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from dominari.bots import bot_names, load_bot
+from dominari.bots.mcts import SEARCH_BOTS, MCTSBot
+from dominari.core.errors import ConfigError
+
+_BOTS: dict[tuple[str, str, float], Any] = {}
+
+
+def server_bot_names(game: str) -> tuple[str, ...]:
+    """The bots a client may seat: the built-in names (never a file path)."""
+    return bot_names(game)
+
+
+def check_bot(game: str, name: str) -> str:
+    key = name.strip().lower()
+    names = server_bot_names(game)
+    if key not in names:
+        raise ConfigError(f"unknown {game} bot {name!r}: use one of {', '.join(names)}")
+    return key
+
+
+def _bot(game: str, name: str, seconds: float) -> Any:
+    key = (game, name, seconds)
+    bot = _BOTS.get(key)
+    if bot is None:
+        bot = load_bot(name, game)
+        if name in SEARCH_BOTS and isinstance(bot, MCTSBot):
+            bot.seconds = seconds
+        _BOTS[key] = bot
+    return bot
+
+
+def choose(game: str, state: bytes, name: str, seed: int, seconds: float) -> str:
+    """The action (notation) the bot ``name`` takes in the pickled ``state``."""
+    s = pickle.loads(state)
+    bot = _bot(game, name, seconds)
+    bot.reset(seed)
+    return str(s.format_action(bot.act(s)))
+
+
+def make_executor(kind: str, workers: int) -> Executor:
+    """``process`` (default) or ``thread`` workers for bot decisions."""
+    if workers < 1:
+        raise ConfigError(f"bot workers must be at least 1, not {workers}")
+    if kind == "process":
+        return ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context("spawn"))
+    if kind == "thread":
+        return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dominari-bot")
+    raise ConfigError(f"bot executor must be 'process' or 'thread', not {kind!r}")

@@ -1,0 +1,409 @@
+"""The game service: games in the store, live tables, seats, bots and subscribers.
+
+Everything that changes a game runs on the event loop, one submission at a time:
+check the submission against a copy of the state, append the log entry to the store
+(committed), install the new state, then push each subscriber the view of its seat.
+Bots think in worker processes and submit through the same path.
+
+Seat tokens are ``secrets.token_urlsafe(32)``; the store keeps their SHA-256 only, the
+service compares digests with :func:`hmac.compare_digest`, and nothing logs them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import pickle
+import secrets
+from collections.abc import Mapping, Sequence
+from concurrent.futures import BrokenExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from dominari.core.errors import ConfigError, DominariError
+from dominari.server.bots import check_bot, choose, make_executor
+from dominari.server.store import SeatRow, Store, StoreError
+from dominari.server.tables import ActionError, Seat, Table, new_state
+from dominari.sim.runner import _derive
+
+log = logging.getLogger("dominari.server")
+
+BOT_RETRY = 1.0
+"""Seconds before a bot whose action could not be stored tries again."""
+KEEP_FINISHED = 200
+"""Finished games kept in memory (older ones are reloaded from the store on demand)."""
+QUEUE_LIMIT = 256
+"""Messages waiting for one socket; a client that falls further behind is disconnected."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class Settings:
+    """How a server runs."""
+
+    db_url: str
+    data_sets: dict[str, str] = field(default_factory=dict)
+    """Dominations component data a game may name (``--data NAME=DIR``)."""
+    bot_seconds: float = 1.0
+    """A search bot's time budget per decision."""
+    bot_workers: int = 1
+    bot_executor: str = "process"
+    max_subscribers: int = 64
+    """Sockets per game."""
+    create_rate: float = 5.0
+    create_burst: float = 200.0
+    """Games one client address may create: per second, and at once."""
+    action_rate: float = 20.0
+    action_burst: float = 60.0
+    """HTTP submissions per seat: per second, and at once."""
+    socket_rate: float = 20.0
+    socket_burst: float = 60.0
+    """Messages per WebSocket: per second, and at once."""
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    kind: str = "human"
+    bot: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a client asks for when it creates a game."""
+
+    game: str = "dominations"
+    seats: tuple[SeatSpec, ...] = (SeatSpec(), SeatSpec(kind="bot", bot="greedy"))
+    seed: int | None = None
+    variant: str | None = None
+    rules: Mapping[str, str] | None = None
+    data: str | None = None
+    kingdom: str | tuple[str, ...] | None = None
+    max_turns: int | None = None
+
+
+class Subscriber:
+    """A socket's seat (None: spectator) and the queue of messages waiting for it."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE_LIMIT)
+        self.overflowed = False
+
+    def push(self, message: dict[str, Any] | None) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.overflowed = True
+            # Make room for the end marker: the writer closes the socket.
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+
+class GameService:
+    """Games of one server process (see the module docstring)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.store: Store | None = None
+        self.tables: dict[str, Table] = {}
+        self._executor: Any = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._finished: dict[str, None] = {}  # finished games in memory, oldest first
+        self.bot_decisions = 0
+
+    # -- life cycle --------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Open the store and the bot workers, and load every active game."""
+        self.store = Store(self.settings.db_url)
+        self._executor = make_executor(self.settings.bot_executor, self.settings.bot_workers)
+        for gid in self.store.active_games():
+            try:
+                self._load(gid)
+            except DominariError as exc:  # a game that no longer replays stays stored
+                log.error("game %s cannot be loaded: %s", gid, exc)
+
+    def start_bots(self) -> None:
+        """Let every loaded game's bot whose turn it is think (after a restart)."""
+        for t in list(self.tables.values()):
+            self._schedule_bot(t)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task  # shutting down
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+    @property
+    def db(self) -> Store:
+        if self.store is None:
+            raise StoreError("the server is not running")
+        return self.store
+
+    # -- games -------------------------------------------------------------------------
+
+    def create(self, spec: GameSpec) -> dict[str, Any]:
+        """Create a game; the answer carries each human seat's token (shown only here)."""
+        game = spec.game
+        if game not in ("dominion", "dominations"):
+            raise ConfigError(f"unknown game {game!r}: dominion or dominations")
+        n = len(spec.seats)
+        if not 2 <= n <= 4:
+            raise ConfigError(f"a game has 2 to 4 seats, not {n}")
+        seats: list[Seat] = []
+        for i, s in enumerate(spec.seats):
+            if s.kind == "human":
+                if s.bot is not None:
+                    raise ConfigError(f"seat {i + 1} is human, so it has no bot")
+                seats.append(Seat(i, "human", None, _name(s.name, f"Player {i + 1}")))
+            elif s.kind == "bot":
+                if not s.bot:
+                    raise ConfigError(f"seat {i + 1} is a bot: say which (its 'bot' field)")
+                key = check_bot(game, s.bot)
+                seats.append(Seat(i, "bot", key, _name(s.name, f"{key} ({i + 1})")))
+            else:
+                raise ConfigError(f"seat {i + 1}: kind must be 'human' or 'bot', not "
+                                  f"{s.kind!r}")
+        seed = spec.seed if spec.seed is not None else secrets.randbits(63)
+        config = self._config(spec, n, seed, tuple(s.name for s in seats))
+        state = new_state(game, config, self.settings.data_sets)
+        config = state.record()["config"]
+        tokens = {s.index: secrets.token_urlsafe(32) for s in seats if s.kind == "human"}
+        hashes = {i: token_hash(t) for i, t in tokens.items()}
+        spectator = secrets.token_urlsafe(16)
+        gid = self.db.create_game(game, config, spectator, [
+            SeatRow(s.index, s.kind, s.bot, s.name, hashes.get(s.index)) for s in seats])
+        t = Table(id=gid, game=game, config=config, spectator=spectator, seats=tuple(seats),
+                  state=state, token_hashes=hashes)
+        self.tables[gid] = t
+        self._schedule_bot(t)
+        return {
+            "game_id": gid,
+            "game": game,
+            "spectator": spectator,
+            "version": t.version,
+            "seats": [{"seat": s.index, "kind": s.kind, "bot": s.bot, "name": s.name,
+                       "token": tokens.get(s.index)} for s in seats],
+        }
+
+    def _config(self, spec: GameSpec, n: int, seed: int, names: tuple[str, ...]
+                ) -> dict[str, Any]:
+        if spec.game == "dominion":
+            if spec.variant is not None or spec.rules or spec.data is not None:
+                raise ConfigError("variant, rules and data are Dominations options; Dominion "
+                                  "takes a kingdom and a turn limit")
+            kingdom: Any = spec.kingdom if spec.kingdom is not None else "first-game"
+            if isinstance(kingdom, tuple):
+                kingdom = list(kingdom)
+            return {"players": n, "seed": seed, "kingdom": kingdom,
+                    "max_turns": spec.max_turns, "names": list(names)}
+        if spec.kingdom is not None or spec.max_turns is not None:
+            raise ConfigError("kingdom and max_turns are Dominion options")
+        from dominari.dominations.rules import Rules
+
+        rules = Rules().with_options(dict(spec.rules or {}))
+        if spec.variant is not None:
+            rules = rules.with_options({"variant": spec.variant})
+        folder = None
+        if spec.data is not None and spec.data != "builtin":
+            folder = self.settings.data_sets.get(spec.data)
+            if folder is None:
+                known = ", ".join(["builtin", *sorted(self.settings.data_sets)])
+                raise ConfigError(f"unknown data set {spec.data!r}: this server has {known}")
+        return {"players": n, "seed": seed, "names": list(names), "rules": rules.to_json(),
+                "data": folder}
+
+    def table(self, game_id: str) -> Table:
+        t = self.tables.get(game_id)
+        if t is None:
+            t = self._load(game_id)
+        return t
+
+    def _load(self, game_id: str) -> Table:
+        if not _plausible_id(game_id):
+            raise ActionError("no_game", f"no game {game_id!r}")
+        stored = self.db.load(game_id)
+        if stored is None:
+            raise ActionError("no_game", f"no game {game_id!r}")
+        t = Table.load(stored, self.settings.data_sets)
+        self.tables[game_id] = t
+        if t.finished:
+            self._finished[game_id] = None
+            self._evict()
+        return t
+
+    def seat_of(self, t: Table, token: str | None) -> int:
+        """The seat ``token`` holds in ``t``; raises ``ActionError`` (no detail about
+        which part was wrong, and the token is never echoed)."""
+        if not token:
+            raise ActionError("no_token", "this needs a seat token")
+        digest = token_hash(token)
+        seat = -1
+        for i, h in t.token_hashes.items():
+            if hmac.compare_digest(digest, h):
+                seat = i
+        if seat < 0:
+            raise ActionError("bad_token", "this token holds no seat in this game")
+        return seat
+
+    def spectated(self, spectator: str) -> Table:
+        if not _plausible_id(spectator, 64):
+            raise ActionError("no_game", "no game for this spectator id")
+        for t in self.tables.values():
+            if hmac.compare_digest(t.spectator, spectator):
+                return t
+        gid = self.db.game_of_spectator(spectator)
+        if gid is None:
+            raise ActionError("no_game", "no game for this spectator id")
+        return self.table(gid)
+
+    def games_of(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
+        """The games the holder of ``tokens`` takes part in (unknown tokens are skipped)."""
+        out = []
+        for gid, seat in self.db.seats_of_tokens(token_hash(t) for t in tokens if t):
+            t = self.table(gid)
+            cur = t.current_seat()
+            out.append({"game_id": gid, "game": t.game, "seat": seat,
+                        "name": t.seats[seat].name,
+                        "status": "finished" if t.finished else "active",
+                        "version": t.version, "your_turn": cur == seat,
+                        "seats": [{"seat": x.index, "kind": x.kind, "bot": x.bot,
+                                   "name": x.name} for x in t.seats]})
+        return out
+
+    # -- changes -----------------------------------------------------------------------
+
+    def act(self, t: Table, seat: int, text: str, version: int | None) -> None:
+        """Check, commit, install and broadcast ``seat``'s action."""
+        after, canonical = t.check_action(seat, text, version)
+        self.db.append(t.id, t.version + 1, "act", seat, canonical, after.is_terminal())
+        t.install(seat, canonical, after)
+        self._changed(t)
+
+    def undo(self, t: Table, seat: int, version: int | None) -> None:
+        t.check_undo(seat, version)
+        self.db.append(t.id, t.version + 1, "undo", seat, "")
+        t.install_undo()
+        self._changed(t)
+
+    def _changed(self, t: Table) -> None:
+        self.broadcast(t)
+        if t.finished:
+            self._finished[t.id] = None
+            self._evict()
+        else:
+            self._schedule_bot(t)
+
+    def _evict(self) -> None:
+        """Forget the oldest finished games beyond :data:`KEEP_FINISHED` that nobody
+        watches: memory stays bounded however many games a server has served."""
+        while len(self._finished) > KEEP_FINISHED:
+            gid = next(iter(self._finished))
+            del self._finished[gid]
+            t = self.tables.get(gid)
+            if t is not None and not t.subscribers:
+                del self.tables[gid]
+
+    def broadcast(self, t: Table) -> None:
+        views: dict[int | None, dict[str, Any]] = {}
+        for sub in list(t.subscribers):
+            msg = views.get(sub.seat)
+            if msg is None:
+                msg = views[sub.seat] = t.message(sub.seat)
+            sub.push(msg)
+
+    def subscribe(self, t: Table, sub: Subscriber) -> None:
+        if len(t.subscribers) >= self.settings.max_subscribers:
+            raise ActionError("too_many", "too many connections to this game")
+        t.subscribers.add(sub)
+
+    def unsubscribe(self, t: Table, sub: Subscriber) -> None:
+        t.subscribers.discard(sub)
+
+    # -- bots --------------------------------------------------------------------------
+
+    def _schedule_bot(self, t: Table) -> None:
+        if t.bot_busy or t.finished:
+            return
+        seat = t.current_seat()
+        if t.seats[seat].kind != "bot":
+            return
+        t.bot_busy = True
+        task = asyncio.get_running_loop().create_task(self._bot_move(t, seat))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _bot_move(self, t: Table, seat: int) -> None:
+        version = t.version
+        name = t.seats[seat].bot or "random"
+        seconds = self.settings.bot_seconds
+        seed = _derive("dominari-server-bot", t.config.get("seed", 0), seat, version)
+        text: str | None = None
+        try:
+            payload = pickle.dumps(t.state)
+            loop = asyncio.get_running_loop()
+            text = await asyncio.wait_for(
+                loop.run_in_executor(self._executor, choose, t.game, payload, name, seed,
+                                     seconds),
+                timeout=10.0 + 5.0 * seconds)
+        except asyncio.CancelledError:
+            t.bot_busy = False
+            raise
+        except Exception as exc:  # a crashed or slow worker must not stall the game
+            t.last_bot_error = f"{exc.__class__.__name__}: {exc}"
+            log.error("game %s: bot %s (seat %d) failed: %s", t.id, name, seat + 1,
+                      t.last_bot_error)
+            if isinstance(exc, BrokenExecutor):  # a worker died: start fresh ones
+                self._executor = make_executor(self.settings.bot_executor,
+                                               self.settings.bot_workers)
+        t.bot_busy = False
+        if t.version != version or t.finished or t.current_seat() != seat:
+            self._schedule_bot(t)
+            return
+        self.bot_decisions += 1
+        try:
+            try:
+                if text is None:
+                    raise ActionError("bot_failed", "no answer")
+                self.act(t, seat, text, version)
+            except ActionError:
+                # The bot's answer was refused or missing: play the first legal action.
+                legal = t.state.legal_actions()
+                self.act(t, seat, t.state.format_action(legal[0]), version)
+        except (StoreError, ActionError) as exc:
+            # Nothing was stored: the bot tries again in a moment.
+            log.error("game %s: cannot store the bot's action: %s", t.id, exc)
+            asyncio.get_running_loop().call_later(BOT_RETRY, self._schedule_bot, t)
+
+    async def idle(self) -> None:
+        """Wait until no bot is thinking (for tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _name(name: str | None, default: str) -> str:
+    if name is None or not name.strip():
+        return default
+    text = " ".join(name.split())
+    if len(text) > 40:
+        raise ConfigError("a seat name is at most 40 characters")
+    return text
+
+
+def _plausible_id(text: str, limit: int = 32) -> bool:
+    return 0 < len(text) <= limit and all(c.isalnum() or c in "-_" for c in text)

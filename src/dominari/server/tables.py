@@ -1,0 +1,221 @@
+"""Live games of the server: a table is one game's state rebuilt from its log.
+
+A :class:`Table` holds the engine state, the effective action list, the version (the
+number of log entries, undos included) and the undo stack. Every change goes through
+:meth:`Table.check_action` / :meth:`Table.install` (or the undo pair): the server checks a
+submission on a copy of the state, commits the log entry to the store, and only then
+installs the new state, so a refused or failed commit leaves the game as it was.
+
+**Undo** follows Board Game Arena's policy: a player may take back their own last
+action while it is still their decision, and never across another player's action, a
+revealed hidden card or a chance event. An action can be undone only when
+
+- it did not use chance or reveal anything hidden (the game's :func:`chance_key` is
+  the same before and after it: the RNG state and, in Dominion, every deck and hand
+  size, in Dominations the size of the tile supply), and
+- the same player still decides after it, and the game is not over.
+
+Consecutive such actions stack up and can be undone one by one; any other action
+empties the stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dominari.core.errors import ConfigError, DominariError, IllegalActionError, ParseError
+from dominari.core.game import GameState
+from dominari.server.store import Entry, StoredGame
+
+MAX_ACTION_TEXT = 500
+"""The longest action notation the server accepts (characters)."""
+
+
+class ActionError(DominariError):
+    """A submission the server refuses; ``code`` names the kind for clients."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Seat:
+    index: int
+    kind: str
+    """``human`` or ``bot``."""
+    bot: str | None
+    name: str
+
+
+def chance_key(state: GameState) -> Hashable:
+    """What changes when an action uses chance or reveals hidden information."""
+    rng = state.rng.getstate()  # type: ignore[attr-defined]
+    if state.game_name == "dominion":
+        players = state.players  # type: ignore[attr-defined]
+        return (rng, tuple(len(ps.deck) for ps in players), tuple(len(ps.hand) for ps in players))
+    return (rng, len(state.supply))  # type: ignore[attr-defined]
+
+
+def new_state(game: str, config: Mapping[str, Any], data: Mapping[str, str]) -> GameState:
+    """A fresh game from a stored engine config (with the event log on, for the views).
+
+    ``data`` maps Dominations data set names to folders (the server's ``--data``)."""
+    if game == "dominion":
+        from dominari.dominion.engine import DominionConfig, DominionState
+
+        return DominionState.new(DominionConfig.from_json(dict(config), log=True))
+    if game == "dominations":
+        from dominari.dominations.engine import DominationsConfig, DominationsState
+        from dominari.sim.runner import _dominations_data
+
+        cfg = DominationsConfig.from_json(dict(config), log=True)
+        return DominationsState.new(cfg, _dominations_data(cfg.data))
+    raise ConfigError(f"unknown game {game!r}: dominion or dominations")
+
+
+@dataclass(eq=False)
+class Table:
+    """One live game (see the module docstring)."""
+
+    id: str
+    game: str
+    config: dict[str, Any]
+    spectator: str
+    seats: tuple[Seat, ...]
+    state: GameState
+    token_hashes: dict[int, str]
+    version: int = 0
+    actions: list[str] = field(default_factory=list)
+    undo_stack: list[tuple[GameState, int]] = field(default_factory=list)
+    """(state before, player) of each undoable action at the end of the log."""
+    subscribers: set[Any] = field(default_factory=set)
+    bot_busy: bool = False
+    last_bot_error: str | None = None
+
+    @classmethod
+    def load(cls, stored: StoredGame, data: Mapping[str, str]) -> Table:
+        """Rebuild a game from its stored config and log."""
+        state = new_state(stored.game, stored.config, data)
+        t = cls(
+            id=stored.id, game=stored.game, config=stored.config, spectator=stored.spectator,
+            seats=tuple(Seat(s.seat, s.kind, s.bot, s.name) for s in stored.seats),
+            state=state,
+            token_hashes={s.seat: s.token_hash for s in stored.seats if s.token_hash},
+        )
+        for e in stored.log:
+            t.replay_entry(e)
+        return t
+
+    # -- queries -----------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    def current_seat(self) -> int:
+        return self.state.current_player()
+
+    def can_undo(self, seat: int) -> bool:
+        return (bool(self.undo_stack) and self.undo_stack[-1][1] == seat
+                and self.state.current_player() == seat)
+
+    def record(self) -> dict[str, Any]:
+        return self.state.record()
+
+    # -- changes -----------------------------------------------------------------------
+
+    def check_version(self, version: int | None) -> None:
+        if version is not None and version != self.version:
+            raise ActionError("stale", f"the game has moved on: you saw version {version}, "
+                                       f"it is now at version {self.version}")
+
+    def check_action(self, seat: int, text: str, version: int | None
+                     ) -> tuple[GameState, str]:
+        """The state after ``seat`` plays ``text`` and the action's canonical notation;
+        raises :class:`ActionError` (nothing changes)."""
+        self.check_version(version)
+        state = self.state
+        if state.is_terminal():
+            raise ActionError("game_over", "the game is over")
+        if state.current_player() != seat:
+            raise ActionError("not_your_turn",
+                              f"it is not your decision: seat {state.current_player() + 1} "
+                              "decides now")
+        if len(text) > MAX_ACTION_TEXT:
+            raise ActionError("bad_action", f"an action is at most {MAX_ACTION_TEXT} "
+                                            f"characters, not {len(text)}")
+        try:
+            action = state.parse_action(text)
+        except ParseError as exc:
+            raise ActionError("bad_action", f"cannot read the action {text!r}: {exc}") from None
+        after = state.copy()
+        try:
+            after.apply(action)
+        except (IllegalActionError, ParseError) as exc:
+            raise ActionError("illegal_action", f"illegal action {text!r}: {exc}") from None
+        return after, state.format_action(action)
+
+    def install(self, seat: int, text: str, after: GameState) -> None:
+        """Make ``after`` (from :meth:`check_action`) the state, once its entry is stored."""
+        before = self.state
+        if (chance_key(before) == chance_key(after) and not after.is_terminal()
+                and after.current_player() == seat):
+            self.undo_stack.append((before, seat))
+        else:
+            self.undo_stack.clear()
+        self.state = after
+        self.actions.append(text)
+        self.version += 1
+
+    def check_undo(self, seat: int, version: int | None) -> None:
+        self.check_version(version)
+        if not self.can_undo(seat):
+            why = ("the game is over" if self.finished
+                   else "it is not your decision" if self.state.current_player() != seat
+                   else "your last action cannot be taken back: there is none this turn, "
+                        "or it drew or revealed a card or used chance, or another player "
+                        "has acted since")
+            raise ActionError("cannot_undo", f"nothing to undo: {why}")
+
+    def install_undo(self) -> None:
+        state, _ = self.undo_stack.pop()
+        self.state = state
+        self.actions.pop()
+        self.version += 1
+
+    def replay_entry(self, e: Entry) -> None:
+        """Apply a stored log entry (on load)."""
+        if e.kind == "undo":
+            self.check_undo(e.seat, None)
+            self.install_undo()
+        else:
+            after, text = self.check_action(e.seat, e.text, None)
+            self.install(e.seat, text, after)
+        if e.seq != self.version:
+            raise DominariError(f"game {self.id}: log entry {e.seq} out of order")
+
+    # -- messages ----------------------------------------------------------------------
+
+    def message(self, seat: int | None) -> dict[str, Any]:
+        """The view message for ``seat`` (None: a spectator): the engine's view of what that
+        seat may see, with the table's public facts."""
+        s = self.state
+        current = s.current_player()
+        return {
+            "type": "view",
+            "game_id": self.id,
+            "game": self.game,
+            "version": self.version,
+            "seat": seat,
+            "status": "finished" if s.is_terminal() else "active",
+            "seats": [{"seat": x.index, "kind": x.kind, "bot": x.bot, "name": x.name}
+                      for x in self.seats],
+            "current_seat": current if current >= 0 else None,
+            "bot_thinking": self.bot_busy,
+            "can_undo": seat is not None and self.can_undo(seat),
+            "view": s.view(seat),
+        }

@@ -1,0 +1,204 @@
+"""The game server's HTTP API (issue 7 §1 and §3): creating games, seat views, actions,
+stale and illegal submissions, tokens, records and bad input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conftest import Api, auth, make_client
+from dominari.dominion.engine import DominionState
+
+
+def _two_humans(api: Api, game: str = "dominion", **extra: Any) -> tuple[str, list[str]]:
+    if game == "dominion":
+        extra.setdefault("kingdom", "first-game")
+    g = api.create(game=game, seats=[{"kind": "human"}, {"kind": "human"}], seed=4, **extra)
+    return g["game_id"], [s["token"] for s in g["seats"]]
+
+
+def test_create_returns_one_token_per_human_seat_and_a_spectator(api: Api) -> None:
+    g = api.create(game="dominations", seats=[{"kind": "human", "name": "Ann"},
+                                              {"kind": "bot", "bot": "greedy"},
+                                              {"kind": "human"}])
+    tokens = [s["token"] for s in g["seats"]]
+    assert tokens[1] is None
+    assert all(isinstance(t, str) and len(t) >= 40 for t in (tokens[0], tokens[2]))
+    assert tokens[0] != tokens[2]
+    assert g["seats"][0]["name"] == "Ann" and g["seats"][1]["kind"] == "bot"
+    assert g["spectator"] and g["spectator"] not in tokens
+    # The store keeps only digests: no token appears in the database.
+    stored = api.service.db.load(g["game_id"])
+    assert all(t not in str(stored) for t in (tokens[0], tokens[2]))
+
+
+def test_each_token_sees_its_own_seat(api: Api) -> None:
+    gid, tokens = _two_humans(api)
+    for seat, token in enumerate(tokens):
+        v = api.view(gid, token)
+        assert v["seat"] == seat and v["view"]["player"] == seat
+        assert v["view"]["hand"] is not None
+    spect = api.c.get(f"/api/spectate/{api.service.table(gid).spectator}").json()
+    assert spect["seat"] is None and spect["view"]["hand"] is None
+
+
+def test_missing_wrong_or_other_games_token_acts_for_nobody(api: Api) -> None:
+    gid, tokens = _two_humans(api)
+    _, other_tokens = _two_humans(api)
+    before = api.view(gid, tokens[0])["version"]
+    r = api.c.post(f"/api/games/{gid}/actions", json={"action": "end"})
+    assert r.status_code == 401 and r.json()["error"]["code"] == "no_token"
+    r = api.act(gid, "x" * 43, "end")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    r = api.act(gid, other_tokens[0], "end")
+    assert r.status_code == 403
+    r = api.c.post(f"/api/games/{gid}/actions", headers={"Authorization": f"Basic {tokens[0]}"},
+                   json={"action": "end"})
+    assert r.status_code == 401
+    assert api.view(gid, tokens[0])["version"] == before
+    # An error never echoes the token.
+    r = api.act(gid, "secret-token-value", "end")
+    assert "secret-token-value" not in r.text
+
+
+def test_only_the_deciding_seat_may_act(api: Api) -> None:
+    gid, tokens = _two_humans(api)
+    v = api.view(gid, tokens[0])
+    idle = 1 - v["current_seat"]
+    r = api.act(gid, tokens[idle], "end", v["version"])
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
+
+
+def test_an_action_moves_the_version_and_a_stale_one_is_refused(api: Api) -> None:
+    gid, tokens = _two_humans(api)
+    v = api.view(gid, tokens[0])
+    seat = v["current_seat"]
+    me = api.view(gid, tokens[seat])
+    action = me["view"]["legal_actions"][0]
+    r = api.act(gid, tokens[seat], action, me["version"])
+    assert r.status_code == 200 and r.json()["version"] == me["version"] + 1
+    # The same submission again (a duplicate) is stale: nothing changes.
+    r2 = api.act(gid, tokens[seat], action, me["version"])
+    assert r2.status_code == 409 and r2.json()["error"]["code"] == "stale"
+    assert api.view(gid, tokens[seat])["version"] == me["version"] + 1
+
+
+def test_illegal_and_unreadable_actions_are_refused_with_a_reason(api: Api) -> None:
+    gid, tokens = _two_humans(api)
+    seat = api.view(gid, tokens[0])["current_seat"]
+    r = api.act(gid, tokens[seat], "buy Province")  # 5 Coppers at most on turn 1
+    assert r.status_code == 400 and r.json()["error"]["code"] == "illegal_action"
+    assert "Province" in r.json()["error"]["message"]
+    r = api.act(gid, tokens[seat], "fly away")
+    assert r.status_code == 400 and r.json()["error"]["code"] in ("bad_action",
+                                                                    "illegal_action")
+    assert api.view(gid, tokens[seat])["version"] == 0
+
+
+def test_prefixes_are_stored_in_canonical_notation(api: Api) -> None:
+    gid, tokens = _two_humans(api)
+    seat = api.view(gid, tokens[0])["current_seat"]
+    r = api.act(gid, tokens[seat], "b silv")
+    assert r.status_code == 200, r.text
+    assert api.service.db.load(gid).log[0].text == "buy Silver"
+
+
+def test_bots_play_their_seats(api: Api) -> None:
+    g = api.create(game="dominion", kingdom="first-game", seed=2,
+                   seats=[{"kind": "bot", "bot": "bmu"}, {"kind": "bot", "bot": "smithy"}])
+    api.settle()
+    t = api.service.table(g["game_id"])
+    assert t.finished and t.version == len(t.actions) > 20
+    rec = api.c.get(f"/api/games/{g['game_id']}/record").json()
+    assert DominionState.from_record(rec).outcome() == t.state.outcome()
+
+
+def test_a_bot_answers_after_a_human(api: Api) -> None:
+    g = api.create(game="dominations", seed=3,
+                   seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    gid, token = g["game_id"], g["seats"][0]["token"]
+    for _ in range(40):
+        api.settle()
+        v = api.view(gid, token)
+        if v["current_seat"] == 0:
+            r = api.act(gid, token, v["view"]["legal_actions"][0], v["version"])
+            assert r.status_code == 200, r.text
+    log = api.service.db.load(gid).log
+    assert {e.seat for e in log} == {0, 1}
+
+
+def test_record_only_once_the_game_is_over(api: Api) -> None:
+    gid, _ = _two_humans(api)
+    r = api.c.get(f"/api/games/{gid}/record")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "in_progress"
+    assert api.c.get("/api/games/nosuchgame/record").status_code == 404
+
+
+def test_my_games_lists_the_games_of_the_tokens_held(api: Api) -> None:
+    gid, tokens = _two_humans(api)
+    gid2, tokens2 = _two_humans(api, "dominations")
+    r = api.c.post("/api/my-games", json={"tokens": [tokens[1], tokens2[0], "unknown"]})
+    games = r.json()["games"]
+    assert [(g["game_id"], g["seat"]) for g in games] == [(gid, 1), (gid2, 0)]
+    assert all("token" not in str(g) for g in games)
+
+
+@pytest.mark.parametrize(("body", "fragment"), [
+    ({"game": "chess", "seats": [{}, {}]}, "game"),
+    ({"game": "dominion", "seats": [{}]}, "seats"),
+    ({"game": "dominion", "seats": [{}] * 5}, "seats"),
+    ({"game": "dominion", "seats": [{}, {"kind": "bot", "bot": "deep-blue"}]}, "deep-blue"),
+    ({"game": "dominion", "seats": [{}, {"kind": "bot", "bot": "/etc/passwd"}]}, "passwd"),
+    ({"game": "dominion", "seats": [{}, {"kind": "bot"}]}, "bot"),
+    ({"game": "dominion", "seats": [{}, {}], "kingdom": ["Nonsense"]}, "Nonsense"),
+    ({"game": "dominion", "seats": [{}, {}], "variant": "prototype"}, "Dominations"),
+    ({"game": "dominations", "seats": [{}, {}], "kingdom": "first-game"}, "Dominion"),
+    ({"game": "dominations", "seats": [{}, {}], "rules": {"connection": "x"}}, "connection"),
+    ({"game": "dominations", "seats": [{}, {}], "data": "mine"}, "data set"),
+    ({"game": "dominations", "seats": [{}, {}], "extra": 1}, "extra"),
+    ({"game": "dominations", "seats": [{}, {}], "seed": -1}, "seed"),
+])
+def test_bad_game_requests_say_what_is_wrong(api: Api, body: dict[str, Any],
+                                             fragment: str) -> None:
+    r = api.c.post("/api/games", json=body)
+    assert r.status_code in (400, 422), r.text
+    err = r.json()["error"]
+    assert fragment.lower() in err["message"].lower(), err
+    assert api.service.tables == {}
+
+
+def test_malformed_oversized_and_unknown_requests_get_json_errors(api: Api) -> None:
+    r = api.c.post("/api/games", content=b"{not json", headers={"content-type":
+                                                                 "application/json"})
+    assert r.status_code == 422 and "error" in r.json()
+    r = api.c.post("/api/games", content=b"x" * (70 * 1024),
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+    r = api.c.get("/api/nowhere")
+    assert r.status_code == 404 and "error" in r.json()
+    r = api.c.get("/api/games/" + "a" * 40, headers=auth("x"))
+    assert r.status_code == 422
+    assert "Traceback" not in r.text
+
+
+def test_a_flood_of_submissions_is_throttled(api: Api) -> None:
+    gid, tokens = _two_humans(api)
+    seat = api.view(gid, tokens[0])["current_seat"]
+    codes = [api.act(gid, tokens[seat], "buy Province").status_code for _ in range(80)]
+    assert 429 in codes
+    r = api.act(gid, tokens[seat], "buy Province")
+    assert r.json()["error"]["code"] in ("too_many", "illegal_action")
+
+
+def test_games_survive_a_restart(db_file: str) -> None:
+    with make_client(db_file) as c:
+        api = Api(c)
+        gid, tokens = _two_humans(api)
+        seat = api.view(gid, tokens[0])["current_seat"]
+        assert api.act(gid, tokens[seat], "buy Silver").status_code == 200
+        before = api.view(gid, tokens[seat])
+    with make_client(db_file) as c:
+        after = Api(c).view(gid, tokens[seat])
+    assert after["version"] == before["version"] == 1
+    assert after["view"] == before["view"]

@@ -1,0 +1,215 @@
+"""WebSocket sessions (issue 7 §1 and §3): joining a seat or watching, views pushed after
+every change, stale and duplicate submissions, bad messages and floods, and what every
+socket is sent over whole games: never what its seat may not see."""
+
+from __future__ import annotations
+
+import random
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+
+from conftest import Api, make_client
+from dominari.dominations.engine import DominationsConfig, DominationsState
+from dominari.dominion.cards import NAME
+from dominari.dominion.engine import DominionConfig, DominionState
+from dominari.sim.runner import _dominations_data
+
+Socket = Any
+
+
+def _join(stack: ExitStack, api: Api, gid: str, token: str | None = None,
+          spectator: str | None = None) -> Socket:
+    ws = stack.enter_context(api.c.websocket_connect("/api/ws"))
+    msg = {"type": "join", "spectator": spectator} if spectator else {
+        "type": "join", "game_id": gid, "token": token}
+    ws.send_json(msg)
+    return ws
+
+
+def _upto(ws: Socket, version: int, into: list[dict[str, Any]]) -> dict[str, Any]:
+    """Receive messages (kept in ``into``) until the view of ``version``."""
+    if into and into[-1]["type"] == "view" and into[-1]["version"] == version:
+        return into[-1]
+    while True:
+        m = ws.receive_json()
+        into.append(m)
+        assert m["type"] != "error", m
+        if m["type"] == "view" and m["version"] >= version:
+            assert m["version"] == version
+            return m
+
+
+def _prefer(legal: list[str], rng: random.Random) -> str:
+    for word in ("buy Province", "buy Gold", "buy Silver", "play Smithy", "play "):
+        for a in legal:
+            if a.startswith(word):
+                return a
+    return rng.choice(legal)
+
+
+def test_join_views_and_pushes(api: Api) -> None:
+    g = api.create(game="dominion", kingdom="first-game", seed=8,
+                   seats=[{"kind": "human"}, {"kind": "human"}])
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    stack = ExitStack()
+    a, b = _join(stack, api, gid, tokens[0]), _join(stack, api, gid, tokens[1])
+    s = _join(stack, api, gid, spectator=g["spectator"])
+    first = [ws.receive_json() for ws in (a, b, s)]
+    assert [m["seat"] for m in first] == [0, 1, None]
+    seat = first[0]["current_seat"]
+    me = (a, b)[seat]
+    me.send_json({"type": "act", "action": first[seat]["view"]["legal_actions"][0],
+                  "version": 0})
+    for ws in (a, b, s):
+        assert ws.receive_json()["version"] == 1
+    # The same submission again is stale: an error with the current view, nothing changed.
+    me.send_json({"type": "act", "action": first[seat]["view"]["legal_actions"][0],
+                  "version": 0})
+    err = me.receive_json()
+    assert err["type"] == "error" and err["code"] == "stale" and err["view"]["version"] == 1
+    s.send_json({"type": "act", "action": "end", "version": 1})
+    assert s.receive_json()["message"] == "spectators cannot play"
+    stack.close()
+
+
+@pytest.mark.parametrize(("raw", "code"), [
+    ("{nope", "bad_request"),
+    ("[1, 2]", "bad_request"),
+    ('{"type": "fly"}', "bad_request"),
+    ('{"type": "act"}', "bad_request"),
+    ('{"type": "act", "action": "end", "version": "seven"}', "bad_request"),
+    ('{"type": "act", "action": "dance", "version": 0}', "bad_action"),
+    ("x" * 20000, "too_large"),
+])
+def test_bad_messages_get_errors_and_the_game_is_unharmed(api: Api, raw: str,
+                                                          code: str) -> None:
+    g = api.create(game="dominion", kingdom="first-game", seed=8,
+                   seats=[{"kind": "human"}, {"kind": "human"}])
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    seat = api.view(gid, tokens[0])["current_seat"]
+    stack = ExitStack()
+    ws = _join(stack, api, gid, tokens[seat])
+    ws.receive_json()
+    ws.send_text(raw)
+    err = ws.receive_json()
+    assert err["type"] == "error" and err["code"] in (code, "illegal_action"), err
+    assert "Traceback" not in str(err)
+    ws.send_json({"type": "ping"})
+    assert ws.receive_json() == {"type": "pong"}
+    assert api.view(gid, tokens[seat])["version"] == 0
+    stack.close()
+
+
+def test_a_flood_is_throttled_but_the_socket_stays_usable(api: Api) -> None:
+    g = api.create(game="dominion", kingdom="first-game", seed=8,
+                   seats=[{"kind": "human"}, {"kind": "human"}])
+    stack = ExitStack()
+    ws = _join(stack, api, g["game_id"], g["seats"][0]["token"])
+    ws.receive_json()
+    for _ in range(120):
+        ws.send_json({"type": "ping"})
+    replies = [ws.receive_json() for _ in range(120)]
+    assert {"type": "pong"} in replies
+    assert any(r.get("code") == "too_many" for r in replies)
+    stack.close()
+
+
+@pytest.mark.parametrize("join", [
+    {"type": "join", "game_id": "nosuchgame", "token": "t"},
+    {"type": "join", "game_id": "GID", "token": "wrong"},
+    {"type": "join", "game_id": "GID"},
+    {"type": "join", "spectator": "nobody"},
+    {"type": "act", "action": "end"},
+])
+def test_a_bad_join_is_refused_and_closed(api: Api, join: dict[str, Any]) -> None:
+    g = api.create(game="dominion", kingdom="first-game", seed=8,
+                   seats=[{"kind": "human"}, {"kind": "human"}])
+    msg = {k: (g["game_id"] if v == "GID" else v) for k, v in join.items()}
+    with api.c.websocket_connect("/api/ws") as ws:
+        ws.send_json(msg)
+        err = ws.receive_json()
+        assert err["type"] == "error" and "view" not in err
+    assert api.service.table(g["game_id"]).subscribers == set()
+
+
+def _states(game: str, config: dict[str, Any]) -> Any:
+    if game == "dominion":
+        return DominionState.new(DominionConfig.from_json(config, log=True))
+    cfg = DominationsConfig.from_json(config, log=True)
+    return DominationsState.new(cfg, _dominations_data(cfg.data))
+
+
+def _check_messages(game: str, config: dict[str, Any], actions: list[str], seat: int | None,
+                    messages: list[dict[str, Any]]) -> int:
+    """Every view sent to ``seat``'s socket is that seat's view of the game at that version
+    and does not change when everything the seat cannot see is dealt again."""
+    state = _states(game, config)
+    done = 0
+    rng = random.Random(5)
+    checked = 0
+    for m in messages:
+        assert m["type"] == "view", m
+        while done < m["version"]:
+            state.apply(state.parse_action(actions[done]))
+            done += 1
+        assert m["seat"] == seat
+        assert m["view"] == state.view(seat)
+        if seat is not None and checked % 3 == 0:
+            other = state.determinize(seat, rng)
+            assert other.view(seat) == m["view"], "the view shows hidden information"
+        if game == "dominations":
+            hidden = {state.data.tiles[t].id for t in state.supply}
+            shown = str(m)
+            assert not any(f"'{tid}'" in shown for tid in hidden)
+        else:
+            # No seat's hand cards or deck order in the public piles; one's own hand only.
+            for pile in m["view"]["piles"]:
+                assert "hand" not in pile and "deck" not in pile
+            own = None if seat is None else sorted(state.players[seat].hand)
+            assert m["view"]["hand"] == (None if own is None else [NAME[c] for c in own])
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("game", ["dominion", "dominations"])
+def test_every_message_of_a_whole_game_shows_only_what_the_seat_may_see(game: str) -> None:
+    # The players here answer faster than any person: no message limit in the way.
+    with make_client(socket_rate=1e6, socket_burst=1e6) as client:
+        _whole_game(Api(client), game)
+
+
+def _whole_game(api: Api, game: str) -> None:
+    seats: list[dict[str, Any]] = [{"kind": "human"}, {"kind": "human"}]
+    extra: dict[str, Any] = {"kingdom": "first-game"} if game == "dominion" else {}
+    if game == "dominations":
+        seats.append({"kind": "bot", "bot": "greedy"})
+    g = api.create(game=game, seats=seats, seed=11, **extra)
+    gid = g["game_id"]
+    tokens = [s["token"] for s in g["seats"][:2]]
+    stack = ExitStack()
+    socks = [_join(stack, api, gid, tokens[0]), _join(stack, api, gid, tokens[1]),
+             _join(stack, api, gid, spectator=g["spectator"])]
+    got: list[list[dict[str, Any]]] = [[], [], []]
+    t = api.service.table(gid)
+    rng = random.Random(2)
+    for ws, into in zip(socks, got, strict=True):
+        _upto(ws, 0, into)
+    while True:
+        api.settle()
+        for ws, into in zip(socks, got, strict=True):
+            last = _upto(ws, t.version, into)
+        if last["status"] == "finished":
+            break
+        seat = t.current_seat()
+        mine = got[seat][-1]
+        assert mine["current_seat"] == seat and mine["view"]["legal_actions"]
+        socks[seat].send_json({"type": "act", "version": mine["version"],
+                               "action": _prefer(mine["view"]["legal_actions"], rng)})
+        _upto(socks[seat], mine["version"] + 1, got[seat])
+    stack.close()
+    config = t.config
+    for seat, msgs in zip((0, 1, None), got, strict=True):
+        views = [m for m in msgs if m["type"] == "view"]
+        assert _check_messages(game, config, t.actions, seat, views) > 20
