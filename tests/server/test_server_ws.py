@@ -14,7 +14,7 @@ from conftest import Api, make_client
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominion.cards import NAME
 from dominari.dominion.engine import DominionConfig, DominionState
-from dominari.sim.runner import _dominations_data
+from dominari.sim.runner import dominations_data
 
 Socket = Any
 
@@ -138,7 +138,7 @@ def _states(game: str, config: dict[str, Any]) -> Any:
     if game == "dominion":
         return DominionState.new(DominionConfig.from_json(config, log=True))
     cfg = DominationsConfig.from_json(config, log=True)
-    return DominationsState.new(cfg, _dominations_data(cfg.data))
+    return DominationsState.new(cfg, dominations_data(cfg.data))
 
 
 def _check_messages(game: str, config: dict[str, Any], actions: list[str], seat: int | None,

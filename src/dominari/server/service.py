@@ -27,7 +27,7 @@ from dominari.core.errors import ConfigError, DominariError
 from dominari.server.bots import check_bot, choose, make_executor
 from dominari.server.store import SeatRow, Store, StoreError
 from dominari.server.tables import ActionError, Seat, Table, new_state
-from dominari.sim.runner import _derive
+from dominari.sim.runner import derive_seed
 
 log = logging.getLogger("dominari.server")
 
@@ -352,7 +352,7 @@ class GameService:
         version = t.version
         name = t.seats[seat].bot or "random"
         seconds = self.settings.bot_seconds
-        seed = _derive("dominari-server-bot", t.config.get("seed", 0), seat, version)
+        seed = derive_seed("dominari-server-bot", t.config.get("seed", 0), seat, version)
         text: str | None = None
         try:
             payload = pickle.dumps(t.state)

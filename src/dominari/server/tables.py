@@ -70,10 +70,10 @@ def new_state(game: str, config: Mapping[str, Any], data: Mapping[str, str]) -> 
         return DominionState.new(DominionConfig.from_json(dict(config), log=True))
     if game == "dominations":
         from dominari.dominations.engine import DominationsConfig, DominationsState
-        from dominari.sim.runner import _dominations_data
+        from dominari.sim.runner import dominations_data
 
         cfg = DominationsConfig.from_json(dict(config), log=True)
-        return DominationsState.new(cfg, _dominations_data(cfg.data))
+        return DominationsState.new(cfg, dominations_data(cfg.data))
     raise ConfigError(f"unknown game {game!r}: dominion or dominations")
 
 

@@ -60,19 +60,20 @@ class BotError(DominariError):
     """A bot chose an action the engine rejects (a bug in the bot or its strategy)."""
 
 
-def _derive(*parts: object) -> int:
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed derived from ``parts`` (stable across runs and machines)."""
     text = ":".join(str(p) for p in parts).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` (0-based) of a simulation seeded ``seed`` (63 bits)."""
-    return _derive("dominari-game", seed, index)
+    return derive_seed("dominari-game", seed, index)
 
 
 def bot_seed(seed: int, index: int, seat: int) -> int:
     """The seed the bot in ``seat`` is reset with for game ``index``."""
-    return _derive("dominari-bot", seed, index, seat)
+    return derive_seed("dominari-bot", seed, index, seat)
 
 
 def record_name(index: int) -> str:
@@ -175,7 +176,7 @@ class DominationsOptions:
         folder gives the loader's message)."""
         from dominari.dominations.engine import DominationsConfig
 
-        _dominations_data(self.data)
+        dominations_data(self.data)
         DominationsConfig(players=players, seed=seed, names=names, rules=self.rules,
                           data=self.data)  # fmt: skip
 
@@ -184,7 +185,7 @@ class DominationsOptions:
 
         config = DominationsConfig(players=players, seed=seed, names=names, rules=self.rules,
                                    data=self.data, log=False)  # fmt: skip
-        return DominationsState.new(config, _dominations_data(self.data))
+        return DominationsState.new(config, dominations_data(self.data))
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules.to_json(), "data": self.data}
@@ -195,7 +196,7 @@ GameOptions = DominionOptions | DominationsOptions
 _DATA: dict[str | None, GameData] = {}
 
 
-def _dominations_data(folder: str | None) -> GameData:
+def dominations_data(folder: str | None) -> GameData:
     """The component data of ``folder``, loaded once per process."""
     data = _DATA.get(folder)
     if data is None:

@@ -66,11 +66,11 @@ from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
     GameOptions,
-    _derive,
     bots_for,
     check_game,
     check_run,
     chunk_size,
+    derive_seed,
     game_options,
     load_bots,
     play_game,
@@ -100,13 +100,13 @@ RATING_MODEL: dict[str, Any] = {"library": "openskill", "model": "PlackettLuce",
 def tournament_game_seed(seed: int, entries: Sequence[int], index: int) -> int:
     """The seed of game ``index`` (0-based) of the match-up of ``entries`` (entry
     positions) in a tournament seeded ``seed`` (63 bits)."""
-    return _derive("dominari-tournament-game", seed, *entries, "game", index)
+    return derive_seed("dominari-tournament-game", seed, *entries, "game", index)
 
 
 def tournament_bot_seed(seed: int, entries: Sequence[int], index: int, seat: int) -> int:
     """The seed the bot in ``seat`` is reset with for game ``index`` of the match-up of
     ``entries``."""
-    return _derive("dominari-tournament-bot", seed, *entries, "game", index, seat)
+    return derive_seed("dominari-tournament-bot", seed, *entries, "game", index, seat)
 
 
 def matchups(entries: int, seats: int) -> list[tuple[int, ...]]:
