@@ -253,6 +253,11 @@ def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExe
             except BrokenProcessPool as exc:
                 broken = exc
                 lost.append(k)
+            except OSError as exc:
+                # The pool broke while it was starting a replacement worker: the executor's
+                # pipe is already closed (Python raises this instead of BrokenProcessPool).
+                broken = BrokenProcessPool(f"a worker could not be started: {exc}")
+                lost.append(k)
         if not pending:
             break
         done, _ = wait(pending, return_when=FIRST_COMPLETED)
