@@ -430,12 +430,6 @@ def create_app(settings: Settings) -> FastAPI:
 async def _serve_socket(service: GameService, ws: WebSocket) -> None:
     bucket = Bucket(service.settings.socket_rate, service.settings.socket_burst)
 
-    async def reply(code: str, message: str, view: dict[str, Any] | None = None) -> None:
-        out: dict[str, Any] = {"type": "error", "code": code, "message": message}
-        if view is not None:
-            out["view"] = view
-        await ws.send_json(out)
-
     # Join: the first message names the seat (token) or the spectator id.
     try:
         raw = await asyncio.wait_for(ws.receive_text(), JOIN_TIMEOUT)
@@ -467,7 +461,7 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
     except (ActionError, StoreError) as exc:
         code = exc.code if isinstance(exc, ActionError) else "unavailable"
         with contextlib.suppress(Exception):
-            await reply(code, str(exc))
+            await ws.send_json(_error_msg(code, str(exc)))
             await ws.close(code=1008)
         return
 

@@ -26,7 +26,7 @@ from typing import Any
 from dominari.core.errors import ConfigError, DominariError
 from dominari.server.bots import check_bot, choose, make_executor
 from dominari.server.store import SeatRow, Store, StoreError
-from dominari.server.tables import ActionError, Seat, Table, new_state
+from dominari.server.tables import ActionError, Table, new_state
 from dominari.sim.runner import derive_seed
 
 log = logging.getLogger("dominari.server")
@@ -94,13 +94,11 @@ class Subscriber:
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE_LIMIT)
-        self.overflowed = False
 
     def push(self, message: dict[str, Any] | None) -> None:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
-            self.overflowed = True
             # Make room for the end marker: the writer closes the socket.
             while not self.queue.empty():
                 self.queue.get_nowait()
@@ -117,7 +115,6 @@ class GameService:
         self._executor: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._finished: dict[str, None] = {}  # finished games in memory, oldest first
-        self.bot_decisions = 0
 
     # -- life cycle --------------------------------------------------------------------
 
@@ -165,31 +162,31 @@ class GameService:
         n = len(spec.seats)
         if not 2 <= n <= 4:
             raise ConfigError(f"a game has 2 to 4 seats, not {n}")
-        seats: list[Seat] = []
+        names: list[tuple[str, str | None, str]] = []  # kind, bot, name per seat
         for i, s in enumerate(spec.seats):
             if s.kind == "human":
                 if s.bot is not None:
                     raise ConfigError(f"seat {i + 1} is human, so it has no bot")
-                seats.append(Seat(i, "human", None, _name(s.name, f"Player {i + 1}")))
+                names.append(("human", None, _name(s.name, f"Player {i + 1}")))
             elif s.kind == "bot":
                 if not s.bot:
                     raise ConfigError(f"seat {i + 1} is a bot: say which (its 'bot' field)")
                 key = check_bot(game, s.bot)
-                seats.append(Seat(i, "bot", key, _name(s.name, f"{key} ({i + 1})")))
+                names.append(("bot", key, _name(s.name, f"{key} ({i + 1})")))
             else:
                 raise ConfigError(f"seat {i + 1}: kind must be 'human' or 'bot', not "
                                   f"{s.kind!r}")
         seed = spec.seed if spec.seed is not None else secrets.randbits(63)
-        config = self._config(spec, n, seed, tuple(s.name for s in seats))
+        config = self._config(spec, n, seed, tuple(x[2] for x in names))
         state = new_state(game, config, self.settings.data_sets)
         config = state.record()["config"]
-        tokens = {s.index: secrets.token_urlsafe(32) for s in seats if s.kind == "human"}
-        hashes = {i: token_hash(t) for i, t in tokens.items()}
+        tokens = {i: secrets.token_urlsafe(32) for i, x in enumerate(names) if x[0] == "human"}
+        seats = tuple(SeatRow(i, kind, bot, name, token_hash(tokens[i]) if i in tokens else None)
+                      for i, (kind, bot, name) in enumerate(names))
         spectator = secrets.token_urlsafe(16)
-        gid = self.db.create_game(game, config, spectator, [
-            SeatRow(s.index, s.kind, s.bot, s.name, hashes.get(s.index)) for s in seats])
-        t = Table(id=gid, game=game, config=config, spectator=spectator, seats=tuple(seats),
-                  state=state, token_hashes=hashes)
+        gid = self.db.create_game(game, config, spectator, seats)
+        t = Table(id=gid, game=game, config=config, spectator=spectator, seats=seats,
+                  state=state)
         self.tables[gid] = t
         self._schedule_bot(t)
         return {
@@ -197,8 +194,7 @@ class GameService:
             "game": game,
             "spectator": spectator,
             "version": t.version,
-            "seats": [{"seat": s.index, "kind": s.kind, "bot": s.bot, "name": s.name,
-                       "token": tokens.get(s.index)} for s in seats],
+            "seats": [{**x, "token": tokens.get(x["seat"])} for x in t.seat_list()],
         }
 
     def _config(self, spec: GameSpec, n: int, seed: int, names: tuple[str, ...]
@@ -254,9 +250,9 @@ class GameService:
             raise ActionError("no_token", "this needs a seat token")
         digest = token_hash(token)
         seat = -1
-        for i, h in t.token_hashes.items():
-            if hmac.compare_digest(digest, h):
-                seat = i
+        for x in t.seats:
+            if x.token_hash is not None and hmac.compare_digest(digest, x.token_hash):
+                seat = x.seat
         if seat < 0:
             raise ActionError("bad_token", "this token holds no seat in this game")
         return seat
@@ -282,8 +278,7 @@ class GameService:
                         "name": t.seats[seat].name,
                         "status": "finished" if t.finished else "active",
                         "version": t.version, "your_turn": cur == seat,
-                        "seats": [{"seat": x.index, "kind": x.kind, "bot": x.bot,
-                                   "name": x.name} for x in t.seats]})
+                        "seats": t.seat_list()})
         return out
 
     # -- changes -----------------------------------------------------------------------
@@ -365,9 +360,8 @@ class GameService:
             t.bot_busy = False
             raise
         except Exception as exc:  # a crashed or slow worker must not stall the game
-            t.last_bot_error = f"{exc.__class__.__name__}: {exc}"
-            log.error("game %s: bot %s (seat %d) failed: %s", t.id, name, seat + 1,
-                      t.last_bot_error)
+            log.error("game %s: bot %s (seat %d) failed: %s: %s", t.id, name, seat + 1,
+                      exc.__class__.__name__, exc)
             if isinstance(exc, BrokenExecutor):  # a worker died: start fresh ones
                 self._executor = make_executor(self.settings.bot_executor,
                                                self.settings.bot_workers)
@@ -375,7 +369,6 @@ class GameService:
         if t.version != version or t.finished or t.current_seat() != seat:
             self._schedule_bot(t)
             return
-        self.bot_decisions += 1
         try:
             try:
                 if text is None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from dominari.core.errors import ConfigError, DominariError, IllegalActionError, ParseError
 from dominari.core.game import GameState
-from dominari.server.store import Entry, StoredGame
+from dominari.server.store import Entry, SeatRow, StoredGame
 
 MAX_ACTION_TEXT = 500
 """The longest action notation the server accepts (characters)."""
@@ -40,15 +40,6 @@ class ActionError(DominariError):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-@dataclass(frozen=True)
-class Seat:
-    index: int
-    kind: str
-    """``human`` or ``bot``."""
-    bot: str | None
-    name: str
 
 
 def chance_key(state: GameState) -> Hashable:
@@ -85,16 +76,15 @@ class Table:
     game: str
     config: dict[str, Any]
     spectator: str
-    seats: tuple[Seat, ...]
+    seats: tuple[SeatRow, ...]
+    """Who plays each seat; a human seat's ``token_hash`` is its token's SHA-256."""
     state: GameState
-    token_hashes: dict[int, str]
     version: int = 0
     actions: list[str] = field(default_factory=list)
     undo_stack: list[tuple[GameState, int]] = field(default_factory=list)
     """(state before, player) of each undoable action at the end of the log."""
     subscribers: set[Any] = field(default_factory=set)
     bot_busy: bool = False
-    last_bot_error: str | None = None
 
     @classmethod
     def load(cls, stored: StoredGame, data: Mapping[str, str]) -> Table:
@@ -102,9 +92,7 @@ class Table:
         state = new_state(stored.game, stored.config, data)
         t = cls(
             id=stored.id, game=stored.game, config=stored.config, spectator=stored.spectator,
-            seats=tuple(Seat(s.seat, s.kind, s.bot, s.name) for s in stored.seats),
-            state=state,
-            token_hashes={s.seat: s.token_hash for s in stored.seats if s.token_hash},
+            seats=stored.seats, state=state,
         )
         for e in stored.log:
             t.replay_entry(e)
@@ -125,6 +113,11 @@ class Table:
 
     def record(self) -> dict[str, Any]:
         return self.state.record()
+
+    def seat_list(self) -> list[dict[str, Any]]:
+        """The public facts of the seats (never their tokens)."""
+        return [{"seat": x.seat, "kind": x.kind, "bot": x.bot, "name": x.name}
+                for x in self.seats]
 
     # -- changes -----------------------------------------------------------------------
 
@@ -212,8 +205,7 @@ class Table:
             "version": self.version,
             "seat": seat,
             "status": "finished" if s.is_terminal() else "active",
-            "seats": [{"seat": x.index, "kind": x.kind, "bot": x.bot, "name": x.name}
-                      for x in self.seats],
+            "seats": self.seat_list(),
             "current_seat": current if current >= 0 else None,
             "bot_thinking": self.bot_busy,
             "can_undo": seat is not None and self.can_undo(seat),
