@@ -26,10 +26,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src
 
+# The browser tests drive Debian's Chromium (installed with apt when missing).
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/mypy src
-	$(BIN)/pytest -n 2
+	DOMINARI_CHROMIUM="$$(scripts/ensure-chromium.sh)" && export DOMINARI_CHROMIUM && \
+		$(BIN)/pytest -n 2
 
 run: $(STAMP)
 	$(BIN)/dominari serve

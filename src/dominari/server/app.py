@@ -33,16 +33,28 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, FastAPI, Header, Path, Request, WebSocket, WebSocketDisconnect
+from fastapi import (
+    Body,
+    FastAPI,
+    Header,
+    Path,
+    Query,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope as StarletteScope
 
 from dominari.core.errors import ConfigError, DominariError
 from dominari.server.service import GameService, GameSpec, SeatSpec, Settings, Subscriber
 from dominari.server.store import StoreError
 from dominari.server.tables import MAX_ACTION_TEXT, ActionError
+from dominari.web import INDEX, STATIC
 
 log = logging.getLogger("dominari.server")
 
@@ -89,9 +101,11 @@ class CreateGame(Strict):
         "{\"connection\": \"all-sides\"}")
     data: str | None = Field(None, max_length=40,
                              description="dominations: a data set the server offers")
-    kingdom: str | list[Annotated[str, Field(max_length=40)]] | None = Field(
-        None, max_length=10,
-        description="dominion: a recommended set name, 'random' or 10 card names")
+    kingdom: (Annotated[str, Field(max_length=400)]
+              | Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=10)]
+              | None) = Field(
+        None, description="dominion: a recommended set name, 'random', or 10 card names "
+                          "(a list, or one comma-separated string)")
     max_turns: int | None = Field(None, ge=1, le=1000,
                                   description="dominion: stop after this many turns each")
 
@@ -265,6 +279,16 @@ async def _too_large(send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+class NoCacheStatic(StaticFiles):
+    """The app's files, revalidated on every load (ETag), so an upgrade shows at once."""
+
+    def file_response(self, full_path: Any, stat_result: Any, scope: StarletteScope,
+                      status_code: int = 200) -> Any:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
 # -- the app -------------------------------------------------------------------------------
 
 
@@ -338,10 +362,47 @@ def create_app(settings: Settings) -> FastAPI:
         return request.client.host if request.client else "?"
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def index() -> str:
-        return ("<!doctype html><meta charset=utf-8><title>Dominari</title>"
-                "<h1>Dominari server</h1><p>The API is documented at "
-                "<a href=/docs>/docs</a>.</p>")
+    async def index() -> HTMLResponse:
+        # The browser app: one page; its routes live in the URL fragment (#/play/…), which
+        # browsers never send, so invitation tokens stay out of every server log.
+        return HTMLResponse(INDEX.read_text(encoding="utf-8"),
+                            headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", NoCacheStatic(directory=STATIC), name="static")
+
+    @app.get("/api/options")
+    async def options() -> dict[str, Any]:
+        """What a client may choose when it creates a game: bots, variants, data sets,
+        kingdoms."""
+        return service.options()
+
+    @app.get("/api/games/{game_id}/catalog", responses=ERRORS)
+    async def catalog(game_id: GameId) -> dict[str, Any]:
+        """The game's components (Dominion cards; the Dominations data set it uses).
+        Nothing in it is secret."""
+        return service.catalog(service.table(game_id))
+
+    @app.post("/api/games/{game_id}/preview", responses=ERRORS)
+    async def preview(game_id: GameId, body: ActIn, authorization: Auth = None
+                      ) -> dict[str, Any]:
+        """Dominations: what a placement would produce, item by item, for the seat that
+        decides now; nothing changes."""
+        t = service.table(game_id)
+        seat = service.seat_of(t, bearer(authorization))
+        if not acts.take((game_id, seat)):
+            raise ActionError("too_many", "too many submissions; slow down")
+        return t.preview(seat, body.action)
+
+    @app.get("/api/replay/{spectator}", responses=ERRORS)
+    async def replay(
+        spectator: Annotated[str, Path(min_length=1, max_length=64,
+                                       pattern=r"^[A-Za-z0-9_-]+$")],
+        step: Annotated[int, Query(ge=0, le=100000)] = 0,
+        seat: Annotated[int | None, Query(ge=0, le=3)] = None,
+    ) -> dict[str, Any]:
+        """A finished game at ``step`` (0: the start) as ``seat`` saw it (default:
+        spectators), with its list of moves."""
+        return service.replay(spectator, step, seat)
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -492,9 +553,9 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
             if kind == "ping":
                 sub.push({"type": "pong"})
                 continue
-            if kind not in ("act", "undo", "view"):
+            if kind not in ("act", "undo", "view", "preview"):
                 sub.push(_error_msg("bad_request", "unknown message type "
-                                    f"{str(kind)[:40]!r}: act, undo, view or ping"))
+                                    f"{str(kind)[:40]!r}: act, undo, preview, view or ping"))
                 continue
             if kind == "view":
                 sub.push(t.message(seat))
@@ -508,6 +569,12 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
                 sub.push(_error_msg("bad_request", "version must be an integer"))
                 continue
             try:
+                if kind == "preview":
+                    action = msg.get("action")
+                    if not isinstance(action, str) or not action.strip():
+                        raise ActionError("bad_request", "preview needs an action in notation")
+                    sub.push(t.preview(seat, action))
+                    continue
                 if kind == "act":
                     action = msg.get("action")
                     if not isinstance(action, str) or not action.strip():

@@ -21,12 +21,13 @@ import secrets
 from collections.abc import Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from dominari.core.errors import ConfigError, DominariError
-from dominari.server.bots import check_bot, choose, make_executor
+from dominari.server.bots import check_bot, choose, make_executor, server_bot_names
 from dominari.server.store import SeatRow, Store, StoreError
-from dominari.server.tables import ActionError, Table, new_state
+from dominari.server.tables import ActionError, Table, new_state, replay
 from dominari.sim.runner import derive_seed
 
 log = logging.getLogger("dominari.server")
@@ -278,8 +279,46 @@ class GameService:
                         "name": t.seats[seat].name,
                         "status": "finished" if t.finished else "active",
                         "version": t.version, "your_turn": cur == seat,
+                        "spectator": t.spectator,
                         "seats": t.seat_list()})
         return out
+
+    def replay(self, spectator: str, step: int, seat: int | None) -> dict[str, Any]:
+        """A finished game at ``step`` seen by ``seat`` (see :func:`tables.replay`)."""
+        return replay(self.spectated(spectator), step, seat, self.settings.data_sets)
+
+    def catalog(self, t: Table) -> dict[str, Any]:
+        """The components of ``t``'s game: Dominion's cards, or the Dominations data set
+        the game uses (its files as they are, so a client sees any corrected data)."""
+        if t.game == "dominion":
+            from dominari.dominion.catalog import catalog
+
+            return catalog()
+        return dominations_catalog(t.config.get("data"))
+
+    def options(self) -> dict[str, Any]:
+        """What a client may choose when it creates a game."""
+        from dominari.dominion.catalog import catalog
+
+        dominion = catalog()
+        return {
+            "games": {
+                "dominations": {
+                    "bots": list(server_bot_names("dominations")),
+                    "default_bot": "greedy",
+                    "variants": ["retail", "prototype"],
+                    "data_sets": ["builtin", *sorted(self.settings.data_sets)],
+                },
+                "dominion": {
+                    "bots": list(server_bot_names("dominion")),
+                    "default_bot": "smithy",
+                    "kingdoms": ["random", *dominion["recommended"]],
+                    "recommended": dominion["recommended"],
+                    "kingdom_cards": dominion["kingdom_cards"],
+                },
+            },
+            "players": {"min": 2, "max": 4},
+        }
 
     # -- changes -----------------------------------------------------------------------
 
@@ -387,6 +426,27 @@ class GameService:
         """Wait until no bot is thinking (for tests)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+_CATALOGS: dict[str | None, dict[str, Any]] = {}
+
+
+def dominations_catalog(folder: str | None) -> dict[str, Any]:
+    """The Dominations data set in ``folder`` (None: the built-in one) as its files'
+    JSON, keyed by file stem (``tiles``, ``skills``, ``monuments`` …)."""
+    cached = _CATALOGS.get(folder)
+    if cached is None:
+        import json
+
+        from dominari.sim.runner import dominations_data
+
+        data = dominations_data(folder)
+        files = {}
+        for name, where in sorted(data.origins.items()):
+            path = Path(where) / name
+            files[Path(name).stem] = json.loads(path.read_text(encoding="utf-8"))
+        cached = _CATALOGS[folder] = {"game": "dominations", "files": files}
+    return cached
 
 
 def _name(name: str | None, default: str) -> str:

@@ -85,6 +85,8 @@ class Table:
     """(state before, player) of each undoable action at the end of the log."""
     subscribers: set[Any] = field(default_factory=set)
     bot_busy: bool = False
+    _log: tuple[Any, int, list[str]] | None = field(default=None, repr=False)
+    """(last event seen, events seen, lines) of the Dominations log in words."""
 
     @classmethod
     def load(cls, stored: StoredGame, data: Mapping[str, str]) -> Table:
@@ -193,12 +195,68 @@ class Table:
 
     # -- messages ----------------------------------------------------------------------
 
+    def log_lines(self) -> list[str] | None:
+        """Dominations: the game's events in words (Dominion views carry their own log).
+        Extended incrementally while the event list only grows."""
+        if self.game != "dominations":
+            return None
+        from dominari.dominations.text import event_lines
+
+        events = self.state.events  # type: ignore[attr-defined]
+        cached = self._log
+        if cached is not None:
+            last, n, lines = cached
+            if n <= len(events) and (n == 0 or events[n - 1] is last):
+                if n < len(events):
+                    lines = lines + event_lines(self.state, events[n:])  # type: ignore[arg-type]
+                    self._log = (events[-1], len(events), lines)
+                return lines
+        lines = event_lines(self.state, events)  # type: ignore[arg-type]
+        self._log = (events[-1] if events else None, len(events), lines)
+        return lines
+
+    def preview(self, seat: int, text: str) -> dict[str, Any]:
+        """Dominations: what the placement ``text`` would produce, item by item, for the
+        seat that decides now (nothing changes)."""
+        if self.game != "dominations":
+            raise ActionError("bad_request", "only Dominations placements can be previewed")
+        state = self.state
+        if state.is_terminal():
+            raise ActionError("game_over", "the game is over")
+        if state.current_player() != seat:
+            raise ActionError("not_your_turn", "it is not your decision")
+        if len(text) > MAX_ACTION_TEXT:
+            raise ActionError("bad_action", f"an action is at most {MAX_ACTION_TEXT} "
+                                            "characters")
+        from dominari.dominations.data import DOMAINS
+        from dominari.dominations.grid import Cell
+        from dominari.dominations.production import SOURCE_NAMES
+        from dominari.dominations.text import yield_line
+
+        try:
+            action = state.parse_action(text)
+            yields = state.preview(action)  # type: ignore[attr-defined]
+        except (IllegalActionError, ParseError) as exc:
+            raise ActionError("illegal_action", f"cannot preview {text!r}: {exc}") from None
+        names = state.config.player_names()  # type: ignore[attr-defined]
+        items = [{"player": y.player,
+                  "domain": DOMAINS[y.domain] if y.domain < len(DOMAINS) else "V",
+                  "amount": y.amount, "source": SOURCE_NAMES[y.source],
+                  "cell": str(Cell.from_key(y.cell)), "text": yield_line(y, names)}
+                 for y in yields]
+        totals: list[dict[str, int]] = [{} for _ in names]
+        for it in items:
+            t = totals[it["player"]]
+            t[it["domain"]] = t.get(it["domain"], 0) + it["amount"]
+        return {"type": "preview", "action": state.format_action(action), "items": items,
+                "totals": totals, "version": self.version}
+
     def message(self, seat: int | None) -> dict[str, Any]:
         """The view message for ``seat`` (None: a spectator): the engine's view of what that
         seat may see, with the table's public facts."""
         s = self.state
         current = s.current_player()
-        return {
+        out = {
             "type": "view",
             "game_id": self.id,
             "game": self.game,
@@ -211,3 +269,40 @@ class Table:
             "can_undo": seat is not None and self.can_undo(seat),
             "view": s.view(seat),
         }
+        if seat is not None:
+            out["spectator"] = self.spectator  # for the replay link; it shows nothing secret
+        lines = self.log_lines()
+        if lines is not None:
+            out["log"] = lines
+        return out
+
+
+def replay(table: Table, step: int, seat: int | None, data: Mapping[str, str]
+           ) -> dict[str, Any]:
+    """A finished game at ``step`` (0: the start) seen by ``seat`` (None: spectators), with
+    the whole list of moves: once a game is over, nothing in it is secret any more."""
+    if not table.finished:
+        raise ActionError("in_progress", "a replay is available when the game is over")
+    n = len(table.actions)
+    if not 0 <= step <= n:
+        raise ActionError("bad_request", f"step must be between 0 and {n}, not {step}")
+    if seat is not None and not 0 <= seat < len(table.seats):
+        raise ActionError("bad_request", f"seat must be between 0 and {len(table.seats) - 1}")
+    state = new_state(table.game, table.config, data)
+    moves = []
+    at_step = state
+    for i, text in enumerate(table.actions):
+        if i == step:
+            at_step = state.copy()
+        moves.append({"seat": state.current_player(), "action": text})
+        state.apply(state.parse_action(text))
+    if step == n:
+        at_step = state
+    shown = Table(id=table.id, game=table.game, config=table.config,
+                  spectator=table.spectator, seats=table.seats, state=at_step, version=step)
+    msg = shown.message(seat)
+    msg["type"] = "replay"
+    msg["step"] = step
+    msg["steps"] = n
+    msg["moves"] = moves
+    return msg

@@ -1,0 +1,52 @@
+// Pure formatting helpers shared by the pages (unit-tested in tests/web/test_web_units.py).
+
+// "1 card", "2 cards"; `plural` defaults to singular + "s".
+export function count(n, singular, plural = null) {
+  return `${n} ${n === 1 ? singular : (plural || `${singular}s`)}`;
+}
+
+// The name shown for a seat: its name, with "(you)" for the viewer and the bot level.
+export function seatLabel(seat, viewer) {
+  const you = viewer !== null && viewer !== undefined && seat.seat === viewer ? " (you)" : "";
+  return `${seat.name}${you}`;
+}
+
+export function seatKind(seat) {
+  return seat.kind === "bot" ? `bot: ${seat.bot}` : "human";
+}
+
+// "a minute ago"-style age of a timestamp (ms), relative to `now` (ms).
+export function ago(then, now = Date.now()) {
+  const s = Math.max(0, Math.round((now - then) / 1000));
+  if (s < 45) return "just now";
+  const m = Math.round(s / 60);
+  if (m < 60) return m === 1 ? "a minute ago" : `${m} minutes ago`;
+  const h = Math.round(m / 60);
+  if (h < 24) return h === 1 ? "an hour ago" : `${h} hours ago`;
+  const d = Math.round(h / 24);
+  return d === 1 ? "yesterday" : `${d} days ago`;
+}
+
+// Parse the fragment route: "#/play/G/T" → { page: "play", args: ["G", "T"] }.
+export function parseRoute(hash) {
+  const path = (hash || "").replace(/^#\/?/, "").split("?")[0];
+  const parts = path.split("/").filter((p) => p.length > 0).map(decodeURIComponent);
+  if (parts.length === 0) return { page: "lobby", args: [] };
+  return { page: parts[0], args: parts.slice(1) };
+}
+
+export function route(page, ...args) {
+  return `#/${[page, ...args.map((a) => encodeURIComponent(String(a)))].join("/")}`;
+}
+
+// Standings of finished games: `scores` is a list of numbers per seat; the answer is the
+// seat order from best to worst with ranks (ties share a rank).
+export function standings(scores) {
+  const order = scores.map((s, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
+  const ranks = [];
+  order.forEach((seat, i) => {
+    const rank = i > 0 && scores[seat] === scores[order[i - 1]] ? ranks[i - 1].rank : i + 1;
+    ranks.push({ seat, score: scores[seat], rank });
+  });
+  return ranks;
+}

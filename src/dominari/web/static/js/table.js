@@ -1,0 +1,311 @@
+// The table chrome around a game's own module: seats, whose decision it is, bot thinking,
+// undo, shortcuts, connection state; and the replay of finished games.
+//
+// A game module (js/dominion/table.js, js/dominations/table.js) exports
+//   mount(root, ctx) -> { update(msg), destroy(), onKey(event) -> bool, shortcuts }
+// with ctx = { seat, mode: "play" | "watch" | "replay", catalog, act(text) -> Promise,
+//              preview(text) -> Promise, toast(text, kind) }.
+
+import { ApiError, Connection, getJSON, postJSON } from "./api.js";
+import { el, render } from "./dom.js";
+import { route, seatKind, seatLabel } from "./format.js";
+
+const CHROME_KEYS = [["u", "undo your last action (when allowed)"], ["?", "show these shortcuts"]];
+const REPLAY_KEYS = [["← / →", "step back / forward"], ["Home / End", "first / last position"]];
+
+function typing(event) {
+  const t = event.target;
+  return t && (t.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName));
+}
+
+function loadModule(game) {
+  if (game !== "dominion" && game !== "dominations") {
+    return Promise.reject(new Error(`unknown game ${game}`));
+  }
+  return import(`./${game}/table.js`);
+}
+
+function seatChips(msg, viewer) {
+  return el("div", { class: "seats", "data-testid": "seats" }, ...msg.seats.map((s) => {
+    const cur = msg.status !== "finished" && msg.current_seat === s.seat;
+    return el("span", {
+      class: `seat-chip p${s.seat}${cur ? " current" : ""}`, "data-seat": s.seat,
+      title: seatKind(s), "aria-current": cur ? "true" : null,
+    },
+    el("span", { class: "dot", "aria-hidden": "true" }),
+    seatLabel(s, viewer),
+    s.kind === "bot" ? el("span", { class: "muted" }, `(${s.bot})`) : null,
+    cur && s.kind === "bot" && msg.bot_thinking
+      ? el("span", { class: "thinking", "data-testid": "bot-thinking" }, "thinking") : null);
+  }));
+}
+
+function turnStatus(msg, viewer) {
+  if (msg.status === "finished") return el("span", { class: "turn-status", "data-testid": "turn" }, "Game over");
+  const s = msg.seats[msg.current_seat];
+  if (viewer !== null && msg.current_seat === viewer) {
+    return el("span", { class: "turn-status yours", "data-testid": "turn" }, "Your decision");
+  }
+  const who = s ? s.name : "?";
+  return el("span", { class: "turn-status", "data-testid": "turn" },
+            s && s.kind === "bot" && msg.bot_thinking ? `${who} is thinking…` : `Waiting for ${who}`);
+}
+
+function helpDialog(shortcuts) {
+  const close = () => overlay.remove();
+  const overlay = el("div", { class: "overlay", onclick: (e) => { if (e.target === overlay) close(); } },
+    el("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "keys-h" },
+      el("h2", { id: "keys-h" }, "Keyboard shortcuts"),
+      el("div", { class: "shortcuts" }, ...shortcuts.flatMap(([k, d]) => [el("kbd", {}, k), el("span", {}, d)])),
+      el("p", {}, el("button", { class: "btn", onclick: close, autofocus: true }, "Close"))));
+  overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.stopPropagation(); close(); } });
+  document.body.append(overlay);
+  overlay.querySelector("button").focus();
+  return overlay;
+}
+
+// A live table: `who` is { gameId, token } for a seat or { spectator } to watch.
+export function openTable({ main, toast, setConnection }, who) {
+  const bar = el("div", { class: "table-bar", "data-testid": "table-bar" });
+  const root = el("div", { class: "game-root", "data-testid": "game" }, el("p", { class: "muted" }, "Joining the table…"));
+  render(main, el("section", { class: "table", "aria-label": "Game table" }, bar, root));
+  let module = null;
+  let mounting = false;
+  let last = null;
+  let destroyed = false;
+  const seat = () => (last ? last.seat : null);
+
+  const conn = new Connection(who, {
+    onView: (msg) => {
+      last = msg;
+      drawBar(msg);
+      if (module) module.update(msg);
+      else if (!mounting) mountModule(msg);
+    },
+    onStatus: (state) => {
+      setConnection(state);
+      if (state === "refused" && !module) {
+        render(root, el("div", { class: "panel" }, el("h2", {}, "Cannot join this table"),
+          el("p", {}, who.spectator ? "No game has this spectator link."
+            : "This invitation link is not valid: the game does not exist or the token is wrong."),
+          el("p", {}, el("a", { href: "#/" }, "Start a new game"))));
+      }
+    },
+    onError: (err) => toast(err.message, "error"),
+  });
+
+  async function mountModule(msg) {
+    mounting = true;
+    try {
+      const [mod, catalog] = await Promise.all([
+        loadModule(msg.game), getJSON(`/api/games/${msg.game_id}/catalog`)]);
+      if (destroyed) return;
+      render(root);
+      module = mod.mount(root, {
+        seat: msg.seat,
+        mode: msg.seat === null ? "watch" : "play",
+        catalog,
+        act: (text) => conn.act(text).catch((err) => { toast(err.message, "error"); throw err; }),
+        preview: (text) => postJSON(`/api/games/${msg.game_id}/preview`, { action: text }, who.token),
+        toast,
+      });
+      module.update(last);
+    } catch (err) {
+      render(root, el("p", { class: "form-error" }, `cannot show the table: ${err.message}`));
+    } finally {
+      mounting = false;
+    }
+  }
+
+  function undo() {
+    conn.undo().catch((err) => toast(err.message, "error"));
+  }
+
+  function shortcuts() {
+    return [...CHROME_KEYS, ...((module && module.shortcuts) || [])];
+  }
+
+  function drawBar(msg) {
+    const viewer = msg.seat;
+    const mine = viewer !== null && msg.status !== "finished" && msg.current_seat === viewer;
+    document.title = `${mine ? "● Your turn · " : ""}${msg.game === "dominion" ? "Dominion" : "Dominations"} · Dominari`;
+    const spectatorUrl = msg.spectator
+      ? `${location.origin}${location.pathname}${route("watch", msg.spectator)}` : null;
+    render(bar,
+      seatChips(msg, viewer),
+      turnStatus(msg, viewer),
+      el("span", { class: "muted", "data-testid": "version" }, `move ${msg.version}`),
+      el("span", { class: "bar-actions" },
+        viewer !== null ? el("button", {
+          class: "btn small", "data-testid": "undo", disabled: !msg.can_undo,
+          title: msg.can_undo ? "Take back your last action (U)"
+            : "Nothing to undo: only your own last action this turn, if it revealed nothing",
+          onclick: undo,
+        }, "Undo") : null,
+        msg.status === "finished" && (msg.spectator || who.spectator)
+          ? el("a", { class: "btn small primary", href: route("replay", msg.spectator || who.spectator),
+                      "data-testid": "replay-link" }, "Replay") : null,
+        spectatorUrl ? el("button", {
+          class: "btn small", title: "Copy the spectator link",
+          onclick: () => navigator.clipboard.writeText(spectatorUrl)
+            .then(() => toast("Spectator link copied"), () => toast(spectatorUrl)),
+        }, "Spectator link") : null,
+        el("button", { class: "btn small", "aria-label": "Keyboard shortcuts",
+                       onclick: () => helpDialog(shortcuts()) }, "?")));
+    bar.classList.toggle("game-over", msg.status === "finished");
+  }
+
+  function onKey(event) {
+    if (typing(event) || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (document.querySelector(".overlay")) return;
+    if (module && module.onKey && module.onKey(event)) {
+      event.preventDefault();
+      return;
+    }
+    if (event.key === "u" && last && last.can_undo) {
+      event.preventDefault();
+      undo();
+    } else if (event.key === "?") {
+      event.preventDefault();
+      helpDialog(shortcuts());
+    }
+  }
+  document.addEventListener("keydown", onKey);
+
+  return {
+    destroy() {
+      destroyed = true;
+      document.removeEventListener("keydown", onKey);
+      conn.close();
+      if (module) module.destroy();
+    },
+    get seat() { return seat(); },
+  };
+}
+
+// A finished game stepped forward and back (the server rebuilds each position).
+export function openReplay({ main, toast }, { spectator, step = 0 }) {
+  const controls = el("div", { class: "table-bar replay-bar", "data-testid": "replay-bar" });
+  const root = el("div", { class: "game-root", "data-testid": "game" }, el("p", { class: "muted" }, "Loading the replay…"));
+  const moves = el("nav", { class: "panel moves", "aria-label": "Moves", "data-testid": "moves" });
+  render(main, el("section", { class: "replay" }, controls,
+                  el("div", { class: "replay-layout" }, root, moves)));
+  let module = null;
+  let first = null;
+  let at = step;
+  let perspective = null;
+  let token = 0;
+  let destroyed = false;
+  const cache = new Map();
+
+  async function fetchStep(n) {
+    const key = `${n}/${perspective}`;
+    if (!cache.has(key)) {
+      const q = perspective === null ? "" : `&seat=${perspective}`;
+      cache.set(key, getJSON(`/api/replay/${encodeURIComponent(spectator)}?step=${n}${q}`));
+    }
+    try {
+      return await cache.get(key);
+    } catch (err) {
+      cache.delete(key);
+      throw err;
+    }
+  }
+
+  async function go(n) {
+    const mine = ++token;
+    at = n; // the position asked for: quick key presses step from it, not from the last shown
+    let msg;
+    try {
+      msg = await fetchStep(n);
+    } catch (err) {
+      if (!first) {
+        render(root, el("div", { class: "panel" }, el("h2", {}, "No replay"),
+          el("p", {}, err instanceof ApiError && err.code === "in_progress"
+            ? "This game is still being played: its replay opens when it is over."
+            : err.message)));
+      } else toast(err.message, "error");
+      return;
+    }
+    if (mine !== token || destroyed) return;
+    at = msg.step;
+    history.replaceState(null, "", route("replay", spectator, at));
+    if (!first) {
+      first = msg;
+      const [mod, catalog] = await Promise.all([
+        import(`./${msg.game}/table.js`), getJSON(`/api/games/${msg.game_id}/catalog`)]);
+      if (destroyed) return;
+      render(root);
+      module = mod.mount(root, {
+        seat: perspective, mode: "replay", catalog,
+        act: () => Promise.reject(new ApiError("replay", "this is a replay")),
+        preview: () => Promise.reject(new ApiError("replay", "this is a replay")),
+        toast,
+      });
+      drawMoves(msg);
+    }
+    drawControls(msg);
+    markMove(msg.step);
+    module.update(msg);
+  }
+
+  function drawControls(msg) {
+    const slider = el("input", { type: "range", min: 0, max: msg.steps, value: msg.step,
+                                 "aria-label": "Position in the game", onchange: (e) => go(Number(e.target.value)) });
+    const view = el("select", { "aria-label": "Seen by", onchange: (e) => {
+      perspective = e.target.value === "" ? null : Number(e.target.value);
+      module.destroy();
+      module = null;
+      first = null;
+      go(at);
+    } }, el("option", { value: "" }, "Spectators' view"),
+    ...msg.seats.map((s) => el("option", { value: s.seat, selected: perspective === s.seat }, `${s.name}'s view`)));
+    render(controls,
+      el("strong", {}, "Replay"),
+      el("button", { class: "btn small", "aria-label": "First position", onclick: () => go(0), disabled: msg.step === 0 }, "⏮"),
+      el("button", { class: "btn small", "aria-label": "Step back", "data-testid": "replay-back",
+                     onclick: () => go(Math.max(0, at - 1)), disabled: msg.step === 0 }, "◀"),
+      el("span", { "data-testid": "replay-step" }, `${msg.step} / ${msg.steps}`),
+      el("button", { class: "btn small", "aria-label": "Step forward", "data-testid": "replay-forward",
+                     onclick: () => go(Math.min(msg.steps, at + 1)), disabled: msg.step === msg.steps }, "▶"),
+      el("button", { class: "btn small", "aria-label": "Last position", onclick: () => go(msg.steps),
+                     disabled: msg.step === msg.steps }, "⏭"),
+      slider, view,
+      seatChips(msg, null));
+  }
+
+  function drawMoves(msg) {
+    render(moves, el("h2", {}, "Moves"), el("ol", {}, ...msg.moves.map((m, i) => el("li", { "data-step": i + 1 },
+      el("button", { onclick: () => go(i + 1) }, `${msg.seats[m.seat] ? msg.seats[m.seat].name : "?"}: ${m.action}`)))));
+  }
+
+  function markMove(n) {
+    for (const li of moves.querySelectorAll("li.current")) li.classList.remove("current");
+    const li = moves.querySelector(`li[data-step="${n}"]`);
+    if (li) {
+      li.classList.add("current");
+      li.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function onKey(event) {
+    if (typing(event) || !first) return;
+    const steps = first.steps;
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: steps }[event.key];
+    if (to !== undefined) {
+      event.preventDefault();
+      go(Math.max(0, Math.min(steps, to)));
+    } else if (event.key === "?") {
+      helpDialog(REPLAY_KEYS);
+    }
+  }
+  document.addEventListener("keydown", onKey);
+  go(at);
+  return {
+    destroy() {
+      destroyed = true;
+      document.removeEventListener("keydown", onKey);
+      if (module) module.destroy();
+    },
+  };
+}

@@ -1,0 +1,130 @@
+"""The server endpoints the browser app uses (issue 8): options, catalogs, placement
+previews, replays, the Dominations log in words, and the app's page and files."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from conftest import Api, auth
+
+
+def _finish(api: Api, gid: str, tokens: list[str], seed: int = 1) -> None:
+    rng = random.Random(seed)
+    for _ in range(20000):
+        v = api.view(gid, tokens[0])
+        if v["status"] == "finished":
+            return
+        seat = v["current_seat"]
+        mine = api.view(gid, tokens[seat])
+        r = api.act(gid, tokens[seat], rng.choice(mine["view"]["legal_actions"]),
+                    mine["version"])
+        assert r.status_code == 200, r.text
+    raise AssertionError("the game did not finish")
+
+
+def test_every_recommended_kingdom_name_is_accepted(api: Api) -> None:
+    opts = api.c.get("/api/options").json()["games"]["dominion"]
+    for name in opts["kingdoms"]:
+        g = api.create(game="dominion", seats=[{"kind": "human"}, {"kind": "human"}],
+                       kingdom=name)
+        view = api.view(g["game_id"], g["seats"][0]["token"])
+        if name != "random":
+            assert view["view"]["kingdom"] == sorted(opts["recommended"][name])
+    r = api.c.post("/api/games", json={"game": "dominion", "seats": [{}, {}],
+                                       "kingdom": ["Cellar"] * 11})
+    assert r.status_code == 422 and "10" in r.json()["error"]["message"]
+
+
+def test_options_name_the_bots_variants_and_kingdoms(api: Api) -> None:
+    opts = api.c.get("/api/options").json()
+    assert "greedy" in opts["games"]["dominations"]["bots"]
+    assert opts["games"]["dominations"]["variants"] == ["retail", "prototype"]
+    assert len(opts["games"]["dominion"]["kingdom_cards"]) == 25
+    assert "first-game" in opts["games"]["dominion"]["kingdoms"]
+
+
+def test_catalogs_describe_the_components_of_each_game(api: Api) -> None:
+    d = api.create(game="dominion", seats=[{"kind": "human"}, {"kind": "human"}])
+    cards = api.c.get(f"/api/games/{d['game_id']}/catalog").json()["cards"]
+    assert cards["Witch"]["cost"] == 5 and "Attack" in cards["Witch"]["types"]
+    assert all(c["text"] for c in cards.values())
+    m = api.create(game="dominations", seats=[{"kind": "human"}, {"kind": "human"}])
+    files = api.c.get(f"/api/games/{m['game_id']}/catalog").json()["files"]
+    assert {"tiles", "skills", "monuments", "objectives", "roles"} <= set(files)
+    assert api.c.get("/api/games/nope/catalog").status_code == 404
+
+
+def test_a_placement_preview_lists_what_it_would_produce(api: Api) -> None:
+    g = api.create(game="dominations", seats=[{"kind": "human"}, {"kind": "human"}], seed=4)
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    rng = random.Random(2)
+    for _ in range(200):  # through the draft to the first placement
+        v = api.view(gid, tokens[0])
+        mine = api.view(gid, tokens[v["current_seat"]])
+        if mine["view"]["phase"] == "growth":
+            break
+        api.act(gid, tokens[v["current_seat"]], rng.choice(mine["view"]["legal_actions"]),
+                mine["version"])
+    seat = mine["current_seat"]
+    place = next(a for a in mine["view"]["legal_actions"] if a.startswith("L"))
+    r = api.c.post(f"/api/games/{gid}/preview", headers=auth(tokens[seat]),
+                   json={"action": place})
+    assert r.status_code == 200, r.text
+    p = r.json()
+    assert p["items"] and all(it["text"].startswith(mine["seats"][it["player"]]["name"])
+                              for it in p["items"])
+    total: dict[str, int] = {}
+    for it in p["items"]:
+        if it["player"] == seat:
+            total[it["domain"]] = total.get(it["domain"], 0) + it["amount"]
+    assert p["totals"][seat] == total
+    assert api.view(gid, tokens[0])["version"] == mine["version"]  # nothing changed
+    other = api.c.post(f"/api/games/{gid}/preview", headers=auth(tokens[1 - seat]),
+                       json={"action": place})
+    assert other.status_code == 409
+    bad = api.c.post(f"/api/games/{gid}/preview", headers=auth(tokens[seat]),
+                     json={"action": "city 9,9"})
+    assert bad.status_code == 400
+
+
+def test_dominations_messages_carry_the_log_in_words(api: Api) -> None:
+    g = api.create(game="dominations", seats=[{"kind": "human", "name": "Ann"},
+                                              {"kind": "human", "name": "Bob"}], seed=4)
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    first = api.view(gid, tokens[0])
+    assert isinstance(first["log"], list)
+    mine = api.view(gid, tokens[first["current_seat"]])
+    api.act(gid, tokens[first["current_seat"]], mine["view"]["legal_actions"][0])
+    after = api.view(gid, tokens[0])
+    n = len(first["log"])
+    assert len(after["log"]) > n and after["log"][:n] == first["log"]
+    assert any("objective" in line for line in after["log"])
+    assert after["spectator"] == g["spectator"]
+
+
+def test_replays_of_finished_games_only(api: Api) -> None:
+    g = api.create(game="dominion", seats=[{"kind": "human"}, {"kind": "human"}], seed=5,
+                   kingdom="first-game", max_turns=4)
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    r = api.c.get(f"/api/replay/{g['spectator']}")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "in_progress"
+    _finish(api, gid, tokens)
+    final = api.view(gid, tokens[1])
+    first: dict[str, Any] = api.c.get(f"/api/replay/{g['spectator']}?step=0").json()
+    n = first["steps"]
+    assert first["type"] == "replay" and first["version"] == 0 and len(first["moves"]) == n
+    last = api.c.get(f"/api/replay/{g['spectator']}?step={n}&seat=1").json()
+    assert last["view"] == final["view"]
+    assert api.c.get(f"/api/replay/{g['spectator']}?step={n + 1}").status_code == 400
+    assert api.c.get(f"/api/replay/{g['spectator']}?seat=7").status_code == 422
+    assert api.c.get("/api/replay/unknown").status_code == 404
+
+
+def test_the_app_page_and_its_files_are_served(api: Api) -> None:
+    r = api.c.get("/")
+    assert r.status_code == 200 and '<script type="module" src="/static/js/app.js">' in r.text
+    js = api.c.get("/static/js/app.js")
+    assert js.status_code == 200 and "javascript" in js.headers["content-type"]
+    assert api.c.get("/static/js/nope.js").status_code == 404
+    assert api.c.get("/static/../server/app.py").status_code == 404

@@ -1,0 +1,203 @@
+"""The browser app's shell (issue 8 §1, §4): lobby, invitation links, my games, the table
+chrome (seats, turn, undo, reconnect after a reload), replays, and the pure helpers of
+``format.js``. Each test drives Debian's Chromium against a real server."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.error
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from webserver import LiveServer
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    yield p
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def _finish_by_random_play(server: LiveServer, gid: str, tokens: list[str], seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(5000):
+        v = server.view(gid, tokens[0])
+        if v["status"] == "finished":
+            return
+        seat = v["current_seat"]
+        mine = server.view(gid, tokens[seat])
+        try:
+            server.call("POST", f"/api/games/{gid}/actions",
+                        {"action": rng.choice(mine["view"]["legal_actions"]),
+                         "version": mine["version"]}, tokens[seat])
+        except urllib.error.HTTPError:  # raced a bot; look again
+            continue
+    raise AssertionError("the game did not finish")
+
+
+def test_lobby_creates_a_game_with_invitation_links(live_server: LiveServer, page: Page,
+                                                    artifacts: Path) -> None:
+    page.goto(live_server.url + "/")
+    expect(page.get_by_test_id("new-game")).to_be_visible()
+    page.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
+    page.select_option("#f-game", "dominion")
+    page.select_option("#f-players", "3")
+    page.select_option("select[name=seat1]", "human")
+    page.fill("input[aria-label='Seat 1 name']", "Ann")
+    page.fill("input[aria-label='Seat 2 name']", "Bob")
+    page.select_option("#f-kingdom", "interaction")
+    page.get_by_role("button", name="Create game").click()
+    box = page.get_by_test_id("invitations")
+    expect(box).to_be_visible()
+    links = [box.locator("input").nth(i).input_value() for i in range(3)]
+    assert all("/#/play/" in u for u in links[:2]) and "/#/watch/" in links[2]
+    gid, token = links[1].split("/#/play/")[1].split("/")
+    assert live_server.view(gid, token)["seat"] == 1  # Bob's link holds seat 2
+    view = live_server.view(gid, token)
+    assert [s["name"] for s in view["seats"]][:2] == ["Ann", "Bob"]
+    assert view["seats"][2]["kind"] == "bot"
+    assert view["view"]["kingdom"] == sorted(view["view"]["kingdom"])  # a real kingdom
+    page.screenshot(path=str(artifacts / "invitations.png"), full_page=True)
+    page.goto(links[0])
+    expect(page.locator(".seat-chip[data-seat='0']")).to_contain_text("Ann (you)")
+
+
+def test_lobby_refuses_a_kingdom_of_other_than_ten_cards(live_server: LiveServer,
+                                                         page: Page) -> None:
+    page.goto(live_server.url + "/")
+    page.select_option("#f-game", "dominion")
+    page.select_option("#f-kingdom", "choose")
+    for card in ("Cellar", "Moat", "Witch"):
+        page.get_by_label(card, exact=True).check()
+    page.get_by_role("button", name="Create game").click()
+    expect(page.locator(".form-error")).to_contain_text(
+        "choose exactly 10 kingdom cards (3 chosen)")
+
+
+def test_quick_game_against_a_bot_and_my_games(live_server: LiveServer, page: Page) -> None:
+    page.goto(live_server.url + "/")
+    page.get_by_test_id("quick-dominion").click()
+    page.wait_for_url("**/#/play/**")
+    expect(page.get_by_test_id("seats")).to_contain_text("You (you)")
+    gid, token = page.url.split("/#/play/")[1].split("/")
+    view = live_server.view(gid, token)
+    assert view["game"] == "dominion" and view["seats"][1]["kind"] == "bot"
+    page.goto(live_server.url + "/#/games")
+    row = page.locator(f"tr[data-game='{gid}']")
+    expect(row).to_contain_text("Dominion")
+    expect(row.get_by_role("link", name="Play")).to_have_attribute(
+        "href", f"#/play/{gid}/{token}")
+
+
+def test_table_chrome_follows_the_server_and_undo_works(live_server: LiveServer,
+                                                        page: Page) -> None:
+    g = live_server.create(game="dominations", seats=[{"kind": "human", "name": "Ann"},
+                                                      {"kind": "human", "name": "Bob"}],
+                           seed=4)
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    page.goto(f"{live_server.url}/#/play/{gid}/{tokens[0]}")
+    expect(page.get_by_test_id("version")).to_have_text("move 0")
+    rng = random.Random(1)
+    for _ in range(300):  # random moves by both seats until seat 1 can undo its own
+        v = live_server.view(gid, tokens[0])
+        seat = v["current_seat"]
+        mine = live_server.view(gid, tokens[seat])
+        after = live_server.call("POST", f"/api/games/{gid}/actions",
+                                 {"action": rng.choice(mine["view"]["legal_actions"]),
+                                  "version": mine["version"]}, tokens[seat])
+        if after["can_undo"] and seat == 0:
+            break
+    else:
+        raise AssertionError("no undoable action for seat 1")
+    expect(page.get_by_test_id("version")).to_have_text(f"move {after['version']}")
+    expect(page.get_by_test_id("turn")).to_have_text("Your decision")
+    expect(page.get_by_test_id("undo")).to_be_enabled()
+    page.keyboard.press("u")
+    expect(page.get_by_test_id("version")).to_have_text(f"move {after['version'] + 1}")
+    expect(page.get_by_test_id("undo")).to_be_disabled()
+    back = live_server.view(gid, tokens[0])
+    assert back["version"] == after["version"] + 1 and not back["can_undo"]
+    # A reload restores the table at the same version.
+    page.reload()
+    expect(page.get_by_test_id("version")).to_have_text(f"move {back['version']}")
+
+
+def test_a_wrong_token_or_spectator_id_is_refused_clearly(live_server: LiveServer,
+                                                          page: Page) -> None:
+    g = live_server.create(game="dominion", seats=[{"kind": "human"}, {"kind": "bot",
+                                                                       "bot": "bm"}])
+    page.goto(f"{live_server.url}/#/play/{g['game_id']}/not-a-token")
+    expect(page.get_by_text("This invitation link is not valid")).to_be_visible()
+    page.goto(f"{live_server.url}/#/watch/nobody")
+    expect(page.get_by_text("No game has this spectator link")).to_be_visible()
+    page.goto(f"{live_server.url}/#/nowhere")
+    expect(page.get_by_text("Page not found")).to_be_visible()
+
+
+def test_replay_steps_forward_and_back(live_server: LiveServer, page: Page,
+                                       artifacts: Path) -> None:
+    g = live_server.create(game="dominion", seats=[{"kind": "human"}, {"kind": "human"}],
+                           seed=9, kingdom="first-game", max_turns=3)
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    page.goto(f"{live_server.url}/#/replay/{g['spectator']}")
+    expect(page.get_by_text("still being played")).to_be_visible()
+    _finish_by_random_play(live_server, gid, tokens, 3)
+    page.goto(f"{live_server.url}/#/play/{gid}/{tokens[0]}")
+    page.get_by_test_id("replay-link").click()
+    step = page.get_by_test_id("replay-step")
+    total = live_server.call("GET", f"/api/replay/{g['spectator']}")["steps"]
+    expect(step).to_have_text(f"0 / {total}")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(step).to_have_text(f"2 / {total}")
+    page.get_by_test_id("replay-back").click()
+    expect(step).to_have_text(f"1 / {total}")
+    page.keyboard.press("End")
+    expect(step).to_have_text(f"{total} / {total}")
+    expect(page.locator(".moves li.current")).to_have_attribute("data-step", str(total))
+    page.screenshot(path=str(artifacts / "replay.png"), full_page=True)
+    # The server's positions: step 0 is the start, the last one the finished game.
+    start = live_server.call("GET", f"/api/replay/{g['spectator']}?step=0")
+    end = live_server.call("GET", f"/api/replay/{g['spectator']}?step={total}&seat=1")
+    assert start["version"] == 0 and start["status"] == "active"
+    assert end["status"] == "finished" and end["view"]["hand"] is not None
+    page.reload()
+    expect(step).to_have_text(f"{total} / {total}")  # the URL keeps the position
+
+
+FORMAT_CASES: list[tuple[str, list[Any], Any]] = [
+    ("count", [1, "card"], "1 card"),
+    ("count", [3, "card"], "3 cards"),
+    ("count", [2, "city", "cities"], "2 cities"),
+    ("parseRoute", ["#/play/G1/tok"], {"page": "play", "args": ["G1", "tok"]}),
+    ("parseRoute", [""], {"page": "lobby", "args": []}),
+    ("parseRoute", ["#/replay/abc/12"], {"page": "replay", "args": ["abc", "12"]}),
+    ("route", ["play", "a b", "t/1"], "#/play/a%20b/t%2F1"),
+    ("seatLabel", [{"seat": 1, "name": "Bob"}, 1], "Bob (you)"),
+    ("seatLabel", [{"seat": 1, "name": "Bob"}, None], "Bob"),
+    ("ago", [0, 30_000], "just now"),
+    ("ago", [0, 3 * 3600_000], "3 hours ago"),
+    ("standings", [[5, 9, 5]], [{"seat": 1, "score": 9, "rank": 1},
+                                {"seat": 0, "score": 5, "rank": 2},
+                                {"seat": 2, "score": 5, "rank": 2}]),
+]
+
+
+def test_format_helpers(live_server: LiveServer, page: Page) -> None:
+    page.goto(live_server.url + "/")
+    got = page.evaluate(
+        """async (cases) => {
+             const f = await import('/static/js/format.js');
+             return cases.map(([name, args]) => f[name](...args));
+           }""", [[n, a] for n, a, _ in FORMAT_CASES])
+    for (name, args, want), value in zip(FORMAT_CASES, got, strict=True):
+        assert value == want, f"{name}({json.dumps(args)}) = {value!r}, not {want!r}"

@@ -1,0 +1,68 @@
+"""A real game server for the browser tests: uvicorn in a thread on a free loopback port,
+with a SQLite store and bots thinking in threads (imported by the tests as ``webserver``;
+the fixtures are in ``conftest.py``)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+from typing import Any
+
+import uvicorn
+
+from dominari.server.app import create_app
+from dominari.server.service import Settings
+
+
+class LiveServer:
+    """The game server on a free loopback port, with helpers to set games up."""
+
+    def __init__(self, db_url: str) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        settings = Settings(db_url=db_url, bot_executor="thread", bot_seconds=0.05,
+                            create_rate=1000.0, create_burst=1000.0, action_rate=1000.0,
+                            action_burst=1000.0, socket_rate=1000.0, socket_burst=1000.0)
+        self.app = create_app(settings)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                log_level="warning", ws_max_size=1 << 20)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+
+    @property
+    def service(self) -> Any:
+        return self.app.state.service
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None
+             ) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.url + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        return dict(self.call("POST", "/api/games", body))
+
+    def view(self, game_id: str, token: str) -> dict[str, Any]:
+        return dict(self.call("GET", f"/api/games/{game_id}", token=token))
+
+    def spectate(self, spectator: str) -> dict[str, Any]:
+        return dict(self.call("GET", f"/api/spectate/{spectator}"))
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
