@@ -201,3 +201,19 @@ def test_format_helpers(live_server: LiveServer, page: Page) -> None:
            }""", [[n, a] for n, a, _ in FORMAT_CASES])
     for (name, args, want), value in zip(FORMAT_CASES, got, strict=True):
         assert value == want, f"{name}({json.dumps(args)}) = {value!r}, not {want!r}"
+
+
+def test_log_tails_are_merged_into_the_whole_log(live_server: LiveServer, page: Page) -> None:
+    page.goto(live_server.url + "/")
+    got = page.evaluate(
+        """async () => {
+             const { mergeLog } = await import('/static/js/table.js');
+             const a = mergeLog([], { log: ['a', 'b', 'c'], log_start: 0 });
+             const b = mergeLog(a, { log: ['c', 'd'], log_start: 2 });      // grows
+             const c = mergeLog(b, { log: ['c'], log_start: 2 });           // an undo
+             const d = mergeLog(['x'], { log: ['q', 'r'], log_start: 40 }); // joined late
+             const e = mergeLog(b, { view: {} });                           // no log
+             return [a, b, c, d, e];
+           }""")
+    assert got == [["a", "b", "c"], ["a", "b", "c", "d"], ["a", "b", "c"], ["q", "r"],
+                   ["a", "b", "c", "d"]]

@@ -31,6 +31,9 @@ from dominari.server.store import Entry, SeatRow, StoredGame
 
 MAX_ACTION_TEXT = 500
 """The longest action notation the server accepts (characters)."""
+LOG_TAIL = 150
+"""Lines of the Dominations log in words sent with each view (``log_start`` says where
+they begin; clients keep the earlier ones, and a replay carries the whole log)."""
 
 
 class ActionError(DominariError):
@@ -273,7 +276,9 @@ class Table:
             out["spectator"] = self.spectator  # for the replay link; it shows nothing secret
         lines = self.log_lines()
         if lines is not None:
-            out["log"] = lines
+            start = max(0, len(lines) - LOG_TAIL)
+            out["log"] = lines[start:]
+            out["log_start"] = start
         return out
 
 
@@ -301,6 +306,9 @@ def replay(table: Table, step: int, seat: int | None, data: Mapping[str, str]
     shown = Table(id=table.id, game=table.game, config=table.config,
                   spectator=table.spectator, seats=table.seats, state=at_step, version=step)
     msg = shown.message(seat)
+    lines = shown.log_lines()
+    if lines is not None:
+        msg["log"], msg["log_start"] = lines, 0
     msg["type"] = "replay"
     msg["step"] = step
     msg["steps"] = n

@@ -64,6 +64,16 @@ function helpDialog(shortcuts) {
   return overlay;
 }
 
+// The server sends the last lines of a long log with the index of the first
+// (`log_start`); keep the earlier ones seen, so the module always gets the whole log
+// from where this page joined.
+export function mergeLog(known, msg) {
+  if (!Array.isArray(msg.log)) return known;
+  const start = msg.log_start || 0;
+  if (start > known.length) return msg.log.slice();
+  return known.slice(0, start).concat(msg.log);
+}
+
 // A live table: `who` is { gameId, token } for a seat or { spectator } to watch.
 export function openTable({ main, toast, setConnection }, who) {
   const bar = el("div", { class: "table-bar", "data-testid": "table-bar" });
@@ -74,9 +84,12 @@ export function openTable({ main, toast, setConnection }, who) {
   let last = null;
   let destroyed = false;
   const seat = () => (last ? last.seat : null);
+  let logLines = [];
 
   const conn = new Connection(who, {
     onView: (msg) => {
+      logLines = mergeLog(logLines, msg);
+      if (msg.log) msg.log = logLines;
       last = msg;
       drawBar(msg);
       if (module) module.update(msg);
