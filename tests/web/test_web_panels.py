@@ -283,6 +283,7 @@ def test_objective_progress_matches_python(panels: Page, artifacts: Path, moment
         const node = window.P.objectives.objectiveView(view, p, catalog);
         stage.append(node);
         return { title: node.querySelector('h3').textContent,
+          vp: node.querySelector('.objective-vp').textContent,
           goals: [...node.querySelectorAll('li.goal')].map((g) => ({
             have: Number(g.dataset.have), need: Number(g.dataset.need),
             met: g.dataset.met === 'true', text: g.querySelector('.goal-desc').textContent })) };
@@ -295,6 +296,7 @@ def test_objective_progress_matches_python(panels: Page, artifacts: Path, moment
         assert [(g["have"], g["need"], g["met"]) for g in shown["goals"]] == \
             [(g["have"], g["need"], g["met"]) for g in python["goals"]]
         assert [g["text"].strip() for g in shown["goals"]] == [g["text"] for g in python["goals"]]
+        assert f": {python['vp_now']} VP now" in shown["vp"]  # the game's own scoring rule
     if moment == "final":
         shoot(panels, "objective", artifacts, "dominations-panel-objective.png")
 

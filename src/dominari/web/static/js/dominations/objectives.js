@@ -176,8 +176,10 @@ export function objectiveView(view, playerIndex, catalog) {
   box.append(el("h3", {}, `${pl.name} — objective: ${def.name}`),
     el("ol", { class: "goals" }, rows),
     el("p", { class: "objective-vp", "data-met": met },
-      `${met} of ${def.goals.length} goals met: ${PROGRESSIVE_VP[met]} VP now`
-      + " (progressive scoring 10/20/40/70/100)"));
+      // The engine's value under this game's scoring rule; the progressive table only
+      // when a view does not carry it.
+      `${met} of ${def.goals.length} goals met: `
+      + `${typeof shown.vp_now === "number" ? shown.vp_now : PROGRESSIVE_VP[met]} VP now`));
   return box;
 }
 
