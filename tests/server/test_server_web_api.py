@@ -128,3 +128,24 @@ def test_the_app_page_and_its_files_are_served(api: Api) -> None:
     assert js.status_code == 200 and "javascript" in js.headers["content-type"]
     assert api.c.get("/static/js/nope.js").status_code == 404
     assert api.c.get("/static/../server/app.py").status_code == 404
+
+
+def test_the_whole_dominations_log_when_views_carry_its_tail(api: Api) -> None:
+    from dominari.server.tables import LOG_TAIL
+
+    g = api.create(game="dominations", seats=[{"kind": "human"}, {"kind": "human"}], seed=6)
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    rng = random.Random(3)
+    for _ in range(400):
+        v = api.view(gid, tokens[0])
+        if v["log_start"] > 0:
+            break
+        mine = api.view(gid, tokens[v["current_seat"]])
+        api.act(gid, tokens[v["current_seat"]], rng.choice(mine["view"]["legal_actions"]),
+                mine["version"])
+    assert len(v["log"]) == LOG_TAIL and v["log_start"] > 0
+    whole = api.c.get(f"/api/games/{gid}/log").json()
+    assert whole["version"] == v["version"]
+    assert whole["log"][v["log_start"]:] == v["log"]
+    d = api.create(game="dominion", seats=[{"kind": "human"}, {"kind": "human"}])
+    assert api.c.get(f"/api/games/{d['game_id']}/log").status_code == 400

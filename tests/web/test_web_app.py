@@ -217,3 +217,25 @@ def test_log_tails_are_merged_into_the_whole_log(live_server: LiveServer, page: 
            }""")
     assert got == [["a", "b", "c"], ["a", "b", "c", "d"], ["a", "b", "c"], ["q", "r"],
                    ["a", "b", "c", "d"]]
+
+
+def test_a_page_joining_a_long_game_shows_the_whole_log(live_server: LiveServer,
+                                                        page: Page) -> None:
+    g = live_server.create(game="dominations", seats=[{"kind": "human"}, {"kind": "human"}],
+                           seed=6)
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    rng = random.Random(3)
+    for _ in range(400):
+        v = live_server.view(gid, tokens[0])
+        if v["log_start"] > 0:
+            break
+        mine = live_server.view(gid, tokens[v["current_seat"]])
+        live_server.call("POST", f"/api/games/{gid}/actions",
+                         {"action": rng.choice(mine["view"]["legal_actions"]),
+                          "version": mine["version"]}, tokens[v["current_seat"]])
+    whole = live_server.call("GET", f"/api/games/{gid}/log")["log"]
+    assert v["log_start"] > 0 and len(whole) > len(v["log"])
+    page.goto(f"{live_server.url}/#/watch/{g['spectator']}")
+    log = page.get_by_test_id("log")
+    expect(log).to_contain_text(whole[0].strip())
+    expect(log).to_contain_text(whole[-1].strip())

@@ -382,6 +382,16 @@ def create_app(settings: Settings) -> FastAPI:
         Nothing in it is secret."""
         return service.catalog(service.table(game_id))
 
+    @app.get("/api/games/{game_id}/log", responses=ERRORS)
+    async def game_log(game_id: GameId) -> dict[str, Any]:
+        """Dominations: the whole log in words (views carry only its last lines). Every
+        line is public: the game hides only the order of the tile supply."""
+        t = service.table(game_id)
+        lines = t.log_lines()
+        if lines is None:
+            raise ActionError("bad_request", "Dominion views carry their whole log")
+        return {"version": t.version, "log": lines}
+
     @app.post("/api/games/{game_id}/preview", responses=ERRORS)
     async def preview(game_id: GameId, body: ActIn, authorization: Auth = None
                       ) -> dict[str, Any]:

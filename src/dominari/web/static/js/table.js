@@ -84,10 +84,27 @@ export function openTable({ main, toast, setConnection }, who) {
   let last = null;
   let destroyed = false;
   const seat = () => (last ? last.seat : null);
-  let logLines = [];
+  let logLines = []; // the log from its first line (or only the tail until fetched)
+  let tail = null; // the last log tail the server sent
+  let askedLog = false;
+
+  // Joined a long game: fetch the lines before the tail, once.
+  function fetchLog(gameId) {
+    askedLog = true;
+    getJSON(`/api/games/${gameId}/log`).then((res) => {
+      if (destroyed || !last || !tail) return;
+      logLines = mergeLog(res.log, tail);
+      last.log = logLines;
+      if (module) module.update(last);
+    }).catch(() => { askedLog = false; });
+  }
 
   const conn = new Connection(who, {
     onView: (msg) => {
+      if (msg.log) {
+        tail = { log: msg.log, log_start: msg.log_start || 0 };
+        if (tail.log_start > logLines.length && !askedLog) fetchLog(msg.game_id);
+      }
       logLines = mergeLog(logLines, msg);
       if (msg.log) msg.log = logLines;
       last = msg;
