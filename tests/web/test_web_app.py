@@ -27,18 +27,23 @@ def page(browser: Browser) -> Iterator[Page]:
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
+def _random_move(server: LiveServer, gid: str, tokens: list[str], rng: random.Random
+                 ) -> tuple[int, dict[str, Any]]:
+    """The deciding seat plays a random legal action: (that seat, the answer's view)."""
+    seat = server.view(gid, tokens[0])["current_seat"]
+    mine = server.view(gid, tokens[seat])
+    return seat, server.call("POST", f"/api/games/{gid}/actions",
+                             {"action": rng.choice(mine["view"]["legal_actions"]),
+                              "version": mine["version"]}, tokens[seat])
+
+
 def _finish_by_random_play(server: LiveServer, gid: str, tokens: list[str], seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(5000):
-        v = server.view(gid, tokens[0])
-        if v["status"] == "finished":
+        if server.view(gid, tokens[0])["status"] == "finished":
             return
-        seat = v["current_seat"]
-        mine = server.view(gid, tokens[seat])
         try:
-            server.call("POST", f"/api/games/{gid}/actions",
-                        {"action": rng.choice(mine["view"]["legal_actions"]),
-                         "version": mine["version"]}, tokens[seat])
+            _random_move(server, gid, tokens, rng)
         except urllib.error.HTTPError:  # raced a bot; look again
             continue
     raise AssertionError("the game did not finish")
@@ -108,12 +113,7 @@ def test_table_chrome_follows_the_server_and_undo_works(live_server: LiveServer,
     expect(page.get_by_test_id("version")).to_have_text("move 0")
     rng = random.Random(1)
     for _ in range(300):  # random moves by both seats until seat 1 can undo its own
-        v = live_server.view(gid, tokens[0])
-        seat = v["current_seat"]
-        mine = live_server.view(gid, tokens[seat])
-        after = live_server.call("POST", f"/api/games/{gid}/actions",
-                                 {"action": rng.choice(mine["view"]["legal_actions"]),
-                                  "version": mine["version"]}, tokens[seat])
+        seat, after = _random_move(live_server, gid, tokens, rng)
         if after["can_undo"] and seat == 0:
             break
     else:
@@ -229,10 +229,7 @@ def test_a_page_joining_a_long_game_shows_the_whole_log(live_server: LiveServer,
         v = live_server.view(gid, tokens[0])
         if v["log_start"] > 0:
             break
-        mine = live_server.view(gid, tokens[v["current_seat"]])
-        live_server.call("POST", f"/api/games/{gid}/actions",
-                         {"action": rng.choice(mine["view"]["legal_actions"]),
-                          "version": mine["version"]}, tokens[v["current_seat"]])
+        _random_move(live_server, gid, tokens, rng)
     whole = live_server.call("GET", f"/api/games/{gid}/log")["log"]
     assert v["log_start"] > 0 and len(whole) > len(v["log"])
     page.goto(f"{live_server.url}/#/watch/{g['spectator']}")
