@@ -178,21 +178,31 @@ function readList(key) {
   }
 }
 
+function writeList(key, list) {
+  localStorage.setItem(key, JSON.stringify(list));
+}
+
+// Put `entry` first in the list under `key`, merged with an earlier entry for the same
+// thing (`same`), keeping at most `limit` entries.
+function remember(key, entry, same, limit) {
+  const list = readList(key);
+  const old = list.find((x) => same(x, entry)) || {};
+  writeList(key, [{ ...old, ...entry, saved: Date.now() },
+                  ...list.filter((x) => !same(x, entry))].slice(0, limit));
+}
+
 export function savedSeats() {
   return readList(SEATS_KEY);
 }
 
 export function rememberSeat(entry) {
-  const list = readList(SEATS_KEY).filter((x) => x.token !== entry.token);
-  list.unshift({ ...entry, saved: Date.now() });
-  localStorage.setItem(SEATS_KEY, JSON.stringify(list.slice(0, 200)));
+  remember(SEATS_KEY, entry, (x, y) => x.token === y.token, 200);
 }
 
 export function forgetGame(gameId) {
-  localStorage.setItem(SEATS_KEY, JSON.stringify(
-    readList(SEATS_KEY).filter((x) => x.game_id !== gameId)));
-  localStorage.setItem(CREATED_KEY, JSON.stringify(
-    readList(CREATED_KEY).filter((x) => x.game_id !== gameId)));
+  for (const key of [SEATS_KEY, CREATED_KEY]) {
+    writeList(key, readList(key).filter((x) => x.game_id !== gameId));
+  }
 }
 
 // Games created here: their invitation links stay available to the host.
@@ -201,9 +211,7 @@ export function savedCreations() {
 }
 
 export function rememberCreation(created) {
-  const list = readList(CREATED_KEY).filter((x) => x.game_id !== created.game_id);
-  list.unshift({ ...created, saved: Date.now() });
-  localStorage.setItem(CREATED_KEY, JSON.stringify(list.slice(0, 100)));
+  remember(CREATED_KEY, created, (x, y) => x.game_id === y.game_id, 100);
 }
 
 export function creation(gameId) {
