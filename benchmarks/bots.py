@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from dominari.bots import load_bot
+from dominari.bots.mcts import LEVELS
 from dominari.sim.runner import bot_seed, game_options, game_seed
 from dominari.sim.tournament import tournament
 
@@ -106,6 +107,7 @@ def measure(m: Match, games: int, workers: int) -> dict[str, Any]:
         "decision_mean_s": sum(times) / len(times) if times else 0.0,
         "decision_p95_s": times[int(0.95 * (len(times) - 1))] if times else 0.0,
         "decision_max_s": times[-1] if times else 0.0, "decisions_timed": len(times),
+        "level": LEVELS[m.game].get(m.players[0]),
         "wall_s": wall, "workers": workers, "machine": machine(),
         "date": dt.date.today().isoformat(),
     }  # fmt: skip

@@ -134,3 +134,64 @@ def test_every_decision_can_be_a_node() -> None:
         MCTSBot("dominion", tree="some")
     with pytest.raises(ConfigError, match="margin"):
         MCTSBot("dominion", margin=2.0)
+
+
+def test_a_steps_budget_is_deterministic_and_bounds_the_rollouts() -> None:
+    """Steps count the actions the rollouts play (plus a set-up cost per rollout): the
+    same seed gives the same choice, and the search stops once the budget is spent."""
+    from dominari.bots.mcts import ROLLOUT_COST
+
+    s = _dominion_buy()
+    a = MCTSBot("dominion", iterations=None, steps=3000, width=3, paired=True, seed=6)
+    b = MCTSBot("dominion", iterations=None, steps=3000, width=3, paired=True, seed=6)
+    assert a.act(s) == b.act(s) and a.act(s) in s.legal_actions()
+    root = a.last_root
+    assert root is not None
+    rollouts = sum(ch.visits for ch in root.children.values())
+    # The last world's candidates may overrun the budget by at most one world's rollouts.
+    assert a._steps_done >= 3000
+    assert a._steps_done - rollouts * ROLLOUT_COST < 3000 + 3 * 200
+    more = MCTSBot("dominion", iterations=None, steps=12000, width=3, paired=True, seed=6)
+    more.act(s)
+    assert more.last_root is not None
+    assert sum(ch.visits for ch in more.last_root.children.values()) > rollouts
+    with pytest.raises(ConfigError, match="steps"):
+        MCTSBot("dominion", iterations=None, steps=0)
+    with pytest.raises(ConfigError, match="prune"):
+        MCTSBot("dominion", prune=-1.0)
+
+
+def test_a_race_drops_candidates_that_are_clearly_behind() -> None:
+    """With ``prune``, candidates behind the best by that many standard errors of the
+    paired differences stop being played; the race ends when one is left."""
+    s = _dominion_buy()
+    racing = MCTSBot("dominion", iterations=8000, width=7, paired=True, prune=2.0, seed=7)
+    choice = racing.act(s)
+    assert choice in s.legal_actions()
+    root = racing.last_root
+    assert root is not None and len(root.children) == 7
+    visits = sorted(ch.visits for ch in root.children.values())
+    assert sum(visits) < 8000  # the race ended before the budget: one candidate was left
+    assert all(v >= 32 for v in visits)  # none was dropped before 32 worlds
+    best = max(root.children.values(), key=lambda ch: ch.visits)
+    assert choice == best.action  # the winner played in the most worlds
+    flat = MCTSBot("dominion", iterations=700, width=7, paired=True, seed=7)
+    flat.act(s)
+    assert flat.last_root is not None
+    assert {ch.visits for ch in flat.last_root.children.values()} == {100}
+
+
+def test_dominion_candidates_put_victory_cards_first() -> None:
+    """A buy's candidates: the policy's action, then Province, Duchy and Estate where
+    affordable (greening decides close games), then the dearest cards."""
+    from dominari.bots.mcts import _dominion_order
+    from dominari.dominion.cards import COST, IS_VICTORY
+
+    s = _dominion_buy()
+    ranked = _dominion_order(s, s.legal_actions())
+    cards = [a.cards[0] for a in ranked if a.cards]
+    victories = [c for c in cards if IS_VICTORY[c]]
+    assert cards[: len(victories)] == victories and victories
+    rest = cards[len(victories):]
+    assert [COST[c] for c in rest] == sorted((COST[c] for c in rest), reverse=True)
+    assert not ranked[-1].cards  # ending the buys comes last

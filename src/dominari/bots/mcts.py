@@ -29,7 +29,10 @@ the searcher observes at a decision):
   by ``trust`` standard errors: among many noisy estimates, the best is often
   only lucky.
 
-Budgets are iterations (deterministic for a seed) or seconds per decision.
+Budgets are iterations (rollouts), rollout *steps* (the actions the rollouts play, a
+deterministic stand-in for time: a late-game rollout is short, so the same budget buys
+many more of them where the game is decided), or seconds per decision; iterations and
+steps are deterministic for a seed.
 Rewards are 1 for a win (shared wins split it) and 0 for a loss, blended with
 ``margin`` of a score-margin term (``tanh`` of the lead over the best other
 player); a cut-off game gives each player their heuristic score's place between
@@ -54,10 +57,12 @@ from typing import Any
 from dominari.core.errors import ConfigError
 
 LEVELS: dict[str, dict[str, dict[str, Any]]] = {
-    "dominion": {  # rollouts are cheap (about 0.2 ms): whole games, candidates paired
+    "dominion": {  # a rollout action costs about 5 us: whole games, candidates raced
         "mcts-easy": {"iterations": 250, "width": 4, "paired": True, "margin": 0.0},
-        "mcts": {"iterations": 1000, "width": 4, "paired": True, "margin": 0.0},
-        "mcts-hard": {"iterations": 4000, "width": 6, "paired": True, "margin": 0.0},
+        "mcts": {"iterations": None, "steps": 100_000, "width": 7, "paired": True,
+                 "margin": 0.0, "prune": 2.5},
+        "mcts-hard": {"iterations": None, "steps": 400_000, "width": 8, "paired": True,
+                      "margin": 0.0, "prune": 3.0},
     },
     "dominations": {  # greedy rollouts cost about 3 ms an action: few, cut off and judged
         "mcts-easy": {"iterations": 6, "cutoff": 12, "width": 3},
@@ -66,6 +71,9 @@ LEVELS: dict[str, dict[str, dict[str, Any]]] = {
     },
 }
 """Difficulty levels per game: names usable wherever a bot name is, mapped to budgets."""
+ROLLOUT_COST = 4
+"""What setting up one rollout's world (sampling, copying) counts against a ``steps``
+budget, in rollout actions (about the time it takes)."""
 SEARCH_BOTS: tuple[str, ...] = ("mcts-easy", "mcts", "mcts-hard")
 
 
@@ -141,10 +149,17 @@ def _nothing(state: Any) -> Hashable:
 
 
 def _dominion_order(state: Any, actions: Sequence[Any]) -> list[Any]:
-    # The dearest card first: a buy's alternatives worth trying are rarely the cheap ones.
-    from dominari.dominion.cards import COST
+    # Victory cards first (greening and duchy dancing decide close games), then the dearest
+    # card: a buy's alternatives worth trying are rarely the cheap ones.
+    from dominari.dominion.cards import COST, IS_VICTORY
 
-    return sorted(actions, key=lambda a: -COST[a.cards[0]] if a.cards else 1)
+    def key(a: Any) -> tuple[int, int]:
+        if not a.cards:
+            return (2, 0)
+        card = a.cards[0]
+        return (0 if IS_VICTORY[card] else 1, -COST[card])
+
+    return sorted(actions, key=key)
 
 
 @dataclass(frozen=True)
@@ -178,7 +193,9 @@ HOOKS: dict[str, GameHooks] = {
 class MCTSBot:
     """A search bot for ``game`` (``dominion`` or ``dominations``).
 
-    ``iterations`` (default) or ``seconds`` per decision bound the search; ``c`` is the
+    ``iterations`` (default, rollouts), ``steps`` (actions played in rollouts, each
+    rollout also counting :data:`ROLLOUT_COST` for setting up its world) or ``seconds``
+    per decision bound the search, whichever runs out first; ``c`` is the
     exploration constant; ``cutoff`` stops rollouts after that many actions and scores the
     position with the game's heuristic (None: play to the end). ``tree`` says whose
     decisions are nodes of the tree: ``"mine"`` (the searching player's decisions that
@@ -191,19 +208,30 @@ class MCTSBot:
     another action each time ``widen * sqrt(visits)`` grows by one (0: deeper decisions
     follow the policy). ``trust`` keeps the policy's action at the root unless the
     search's best is ahead by that many standard errors (0: always the search's best).
+
+    ``paired`` plays the root's candidates in the same sampled worlds instead of growing a
+    tree; ``prune`` then races them: a candidate behind the best by more than ``prune``
+    standard errors of their paired differences is dropped (0: never), and the search
+    stops as soon as one candidate is left.
     """
 
     def __init__(self, game: str, iterations: int | None = 200, seconds: float | None = None,
                  c: float = 0.7, cutoff: int | None = None, seed: int | None = None,
                  name: str = "mcts", tree: str = "mine", margin: float = 0.2,
                  widen: float = 0.0, trust: float = 1.0, width: int | None = None,
-                 paired: bool = False) -> None:
+                 paired: bool = False, steps: int | None = None,
+                 prune: float = 0.0) -> None:
         if game not in HOOKS:
             raise ConfigError(f"no search for the game {game!r}: dominion or dominations")
-        if iterations is None and seconds is None:
-            raise ConfigError("a search needs a budget: iterations or seconds per decision")
+        if iterations is None and seconds is None and steps is None:
+            raise ConfigError("a search needs a budget: iterations, steps or seconds per "
+                              "decision")
         if iterations is not None and iterations < 1:
             raise ConfigError(f"iterations must be at least 1, not {iterations}")
+        if steps is not None and steps < 1:
+            raise ConfigError(f"steps must be at least 1, not {steps}")
+        if prune < 0.0:
+            raise ConfigError(f"prune must be 0 or more standard errors, not {prune}")
         if seconds is not None and seconds <= 0:
             raise ConfigError(f"seconds per decision must be positive, not {seconds}")
         if tree not in ("mine", "all"):
@@ -224,6 +252,9 @@ class MCTSBot:
         self.trust = trust
         self.width = width if width is not None else 1 << 30
         self.paired = paired
+        self.steps = steps
+        self.prune = prune
+        self._steps_done = 0
         self._rng = random.Random(seed)
         self._hooks = HOOKS[game]
         self.last_root: Node | None = None
@@ -246,6 +277,7 @@ class MCTSBot:
         if self.tree == "mine" and not hooks.searched(state):
             return policy[me].act(state)
         root = Node(player=me)
+        self._steps_done = 0
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         if self.paired:
             return self._paired(root, state, legal, me, policy, rng, deadline)
@@ -270,51 +302,76 @@ class MCTSBot:
 
     def _budget_left(self, done: int, deadline: float | None) -> bool:
         """Whether the search may go on after ``done`` iterations (at least one is made)."""
+        if done == 0:
+            return True
         if self.iterations is not None and done >= self.iterations:
             return False
-        return deadline is None or done == 0 or time.perf_counter() < deadline
+        if self.steps is not None and self._steps_done >= self.steps:
+            return False
+        return deadline is None or time.perf_counter() < deadline
 
     def _paired(self, root: Node, state: Any, legal: Sequence[Any], me: int,
                 policy: list[Any], rng: random.Random, deadline: float | None) -> Any:
         """The root's candidates (the policy's action, then the game's order, at most
         ``width``) each played out in the *same* sampled worlds: common random numbers,
         so the differences between candidates are measured with far less noise than
-        their values. The best mean wins, unless it beats the policy's action by less
-        than ``trust`` standard errors of the paired differences."""
+        their values. With ``prune``, candidates clearly behind the best are dropped as
+        the worlds accumulate (a race). The best mean wins, unless it beats the policy's
+        action by less than ``trust`` standard errors of the paired differences."""
         order = self._hooks.order
         first = policy[me].act(state)
         ranked = order(state, legal) if order is not None else rng.sample(list(legal),
                                                                            len(legal))
         candidates = [first, *(a for a in ranked if a != first)][: self.width]
-        rewards: list[list[float]] = [[] for _ in candidates]
-        for a in candidates:
-            root.children[a] = Node(a, me)
+        m = len(candidates)
+        children = [Node(a, me) for a in candidates]
+        for a, child in zip(candidates, children, strict=True):
+            root.children[a] = child
+        # Paired differences between every two candidates still in the race: their sums
+        # and sums of squares over the worlds both were played in (all since the start).
+        dsum = [[0.0] * m for _ in range(m)]
+        dsq = [[0.0] * m for _ in range(m)]
+        alive = list(range(m))
+        prune = self.prune
+        worlds = 0
         done = 0
-        while self._budget_left(done, deadline):
+        r = [0.0] * m
+        while len(alive) > 1 and self._budget_left(done, deadline):
             world = state.determinize(me, rng)
-            for k, a in enumerate(candidates):
+            for k in alive:
                 w = world.copy()  # the same deals and the same RNG state for every candidate
-                w.apply(a)
-                r = self._rollout(w, policy)[me]
-                rewards[k].append(r)
-                child = root.children[a]
+                w.apply(candidates[k])
+                r[k] = self._rollout(w, policy)[me]
+                child = children[k]
                 child.visits += 1
                 child.avail += 1
-                child.value += r
+                child.value += r[k]
+            for x in alive:
+                rx = r[x]
+                sx, qx = dsum[x], dsq[x]
+                for y in alive:
+                    d = rx - r[y]
+                    sx[y] += d
+                    qx[y] += d * d
+            worlds += 1
             root.visits += 1
-            done += len(candidates)
+            done += len(alive)
+            if prune > 0.0 and worlds >= 32 and worlds % 8 == 0:
+                best = max(alive, key=lambda k: children[k].value)
+                alive = [k for k in alive
+                         if k == best or not _behind(dsum[best][k], dsq[best][k], worlds,
+                                                     prune)]
         self.last_root = root
-        means = [sum(rs) / len(rs) for rs in rewards]
-        k = max(range(len(candidates)), key=lambda i: means[i])
-        if k == 0 or self.trust <= 0.0:
-            return candidates[k]
-        diffs = [x - y for x, y in zip(rewards[k], rewards[0], strict=True)]
-        n = len(diffs)
-        if n < 2:
+        if len(alive) == 1:
+            return candidates[alive[0]]
+        if worlds < 2:
             return candidates[0]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return candidates[k] if mean > self.trust * math.sqrt(var / n) else candidates[0]
+        k = max(alive, key=lambda i: children[i].value)  # all alive: the same worlds
+        if k == 0 or self.trust <= 0.0 or 0 not in alive:
+            return candidates[k]
+        mean = dsum[k][0] / worlds
+        var = max(0.0, (dsq[k][0] - worlds * mean * mean) / (worlds - 1))
+        return candidates[k] if mean > self.trust * math.sqrt(var / worlds) else candidates[0]
 
     # -- one iteration ---------------------------------------------------------------------
 
@@ -393,14 +450,16 @@ class MCTSBot:
     def _rollout(self, world: Any, policy: list[Any]) -> Sequence[float]:
         n = world.num_players
         scores = self._hooks.scores
+        steps = 0
         if not world.is_terminal():
-            steps = 0
             cutoff = self.cutoff
             while not world.is_terminal():
                 if cutoff is not None and steps >= cutoff:
+                    self._steps_done += steps + ROLLOUT_COST
                     return _spread(scores(world))
                 world.apply(policy[world.current_player()].act(world))
                 steps += 1
+        self._steps_done += steps + ROLLOUT_COST
         out = world.outcome()
         winners = [p for p in range(n) if out.ranks[p] == 1]
         win = [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
@@ -414,6 +473,14 @@ class MCTSBot:
             lead = final[p] - max(final[q] for q in range(n) if q != p)
             rewards.append((1.0 - m) * win[p] + m * 0.5 * (1.0 + math.tanh(lead / scale)))
         return rewards
+
+
+def _behind(dsum: float, dsq: float, n: int, z: float) -> bool:
+    """Whether a paired mean difference (its sum and sum of squares over ``n`` worlds) is
+    above ``z`` of its standard errors: the candidate it is measured against is behind."""
+    mean = dsum / n
+    var = max(0.0, (dsq - n * mean * mean) / (n - 1))
+    return mean > z * math.sqrt(var / n) if var > 0.0 else mean > 0.0
 
 
 def _spread(scores: Sequence[float]) -> list[float]:
