@@ -264,6 +264,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="processes that run bot decisions (default 1)")
     srv.add_argument("--bot-seconds", type=_seconds, default=1.0, metavar="S",
                      help="a search bot's time per decision (default 1.0)")
+    srv.add_argument("--ws-compression", action=argparse.BooleanOptionalAction,
+                     default=True, help="compress WebSocket messages (permessage-deflate; "
+                     "default on: a view then takes a few hundred bytes instead of ~10 KB)")
     srv.set_defaults(func=cmd_serve)
 
     data = sub.add_parser("data", help="check Dominations component data files",
@@ -1262,7 +1265,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise ConfigError("--data: the name 'builtin' is the built-in data")
         data_sets[name.strip()] = folder.strip()
     serve(args.host, args.port, args.db, data_sets=data_sets, bot_workers=args.bot_workers,
-          bot_seconds=args.bot_seconds)
+          bot_seconds=args.bot_seconds, ws_compression=args.ws_compression)
     return 0
 
 

@@ -130,7 +130,7 @@ def test_the_app_page_and_its_files_are_served(api: Api) -> None:
     assert api.c.get("/static/../server/app.py").status_code == 404
 
 
-def test_the_whole_dominations_log_when_views_carry_its_tail(api: Api) -> None:
+def test_the_whole_log_when_views_carry_its_tail(api: Api) -> None:
     from dominari.server.tables import LOG_TAIL
 
     g = api.create(game="dominations", seats=[{"kind": "human"}, {"kind": "human"}], seed=6)
@@ -147,5 +147,10 @@ def test_the_whole_dominations_log_when_views_carry_its_tail(api: Api) -> None:
     whole = api.c.get(f"/api/games/{gid}/log").json()
     assert whole["version"] == v["version"]
     assert whole["log"][v["log_start"]:] == v["log"]
-    d = api.create(game="dominion", seats=[{"kind": "human"}, {"kind": "human"}])
-    assert api.c.get(f"/api/games/{d['game_id']}/log").status_code == 400
+    # Dominion's log travels the same way (beside the view, not in it).
+    d = api.create(game="dominion", seats=[{"kind": "human"}, {"kind": "human"}], seed=2,
+                   kingdom="first-game")
+    dv = api.view(d["game_id"], d["seats"][0]["token"])
+    dlog = api.c.get(f"/api/games/{d['game_id']}/log").json()
+    assert dlog["log"] == dv["log"] and dv["log_start"] == 0 and "log" not in dv["view"]
+    assert dlog["log"][0].startswith("— ")

@@ -12,6 +12,7 @@ import pytest
 
 from conftest import Api, make_client
 from dominari.dominations.engine import DominationsConfig, DominationsState
+from dominari.dominations.text import event_lines
 from dominari.dominion.cards import NAME
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.sim.runner import dominations_data
@@ -141,24 +142,44 @@ def _states(game: str, config: dict[str, Any]) -> Any:
     return DominationsState.new(cfg, dominations_data(cfg.data))
 
 
+def _merge(known: list[str], m: dict[str, Any]) -> list[str]:
+    """The log a client holds after message ``m`` (what the browser app's mergeLog does
+    for a client that joined at the start)."""
+    start = m["log_start"]
+    assert 0 <= start <= len(known), "a log piece that does not follow what was sent"
+    return known[:start] + m["log"]
+
+
+def _whole_log(state: Any) -> list[str]:
+    if state.game_name == "dominion":
+        return list(state.view(None)["log"])
+    return event_lines(state, state.events)
+
+
 def _check_messages(game: str, config: dict[str, Any], actions: list[str], seat: int | None,
                     messages: list[dict[str, Any]]) -> int:
     """Every view sent to ``seat``'s socket is that seat's view of the game at that version
-    and does not change when everything the seat cannot see is dealt again."""
+    and does not change when everything the seat cannot see is dealt again; merging the
+    log pieces gives the whole log."""
     state = _states(game, config)
     done = 0
     rng = random.Random(5)
     checked = 0
+    log: list[str] = []
     for m in messages:
         assert m["type"] == "view", m
         while done < m["version"]:
             state.apply(state.parse_action(actions[done]))
             done += 1
         assert m["seat"] == seat
-        assert m["view"] == state.view(seat)
+        # The log travels beside the view, piece by piece (Dominion's view carries it).
+        assert m["view"] == state.views([seat], log=False)[0]
+        log = _merge(log, m)
+        assert log == _whole_log(state)
         if seat is not None and checked % 3 == 0:
             other = state.determinize(seat, rng)
-            assert other.view(seat) == m["view"], "the view shows hidden information"
+            assert other.views([seat], log=False)[0] == m["view"], \
+                "the view shows hidden information"
         if game == "dominations":
             hidden = {state.data.tiles[t].id for t in state.supply}
             shown = str(m)
@@ -213,3 +234,81 @@ def _whole_game(api: Api, game: str) -> None:
     for seat, msgs in zip((0, 1, None), got, strict=True):
         views = [m for m in msgs if m["type"] == "view"]
         assert _check_messages(game, config, t.actions, seat, views) > 20
+
+
+@pytest.mark.parametrize("game", ["dominion", "dominations"])
+def test_log_pieces_merge_into_the_whole_log_through_undos_and_late_joins(game: str) -> None:
+    """Each socket gets the log's last lines once, then only what changed: merged in
+    order (an undo's piece drops lines), they are the whole log after every message; a
+    socket that joins a long game gets the tail and fetches the rest once."""
+    from dominari.server.tables import LOG_TAIL
+
+    with make_client(socket_rate=1e6, socket_burst=1e6) as client, ExitStack() as stack:
+        api = Api(client)
+        extra: dict[str, Any] = {"kingdom": "first-game"} if game == "dominion" else {}
+        g = api.create(game=game, seats=[{"kind": "human"}, {"kind": "human"}], seed=3,
+                       **extra)
+        gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+        t = api.service.table(gid)
+        socks = [_join(stack, api, gid, tokens[0]), _join(stack, api, gid, tokens[1]),
+                 _join(stack, api, gid, spectator=g["spectator"])]
+        logs: list[list[str]] = [[], [], []]
+        late: Socket = None
+        rng = random.Random(4)
+        undos = 0
+        for i, ws in enumerate(socks):
+            logs[i] = _merge(logs[i], ws.receive_json())
+        while t.version < 600 and not t.finished:
+            assert all(log == t.log_lines() for log in logs)
+            assert logs[0] == _whole_log(t.state)
+            if late is None and len(t.log_lines()) > LOG_TAIL + 20:
+                late = _join(stack, api, gid, spectator=g["spectator"])
+                first = late.receive_json()
+                assert first["log_start"] == len(t.log_lines()) - LOG_TAIL > 0
+                assert len(first["log"]) == LOG_TAIL
+                whole = api.c.get(f"/api/games/{gid}/log").json()["log"]
+                socks.append(late)
+                logs.append(whole[:first["log_start"]] + first["log"])
+                assert logs[-1] == t.log_lines()
+            seat = t.current_seat()
+            want = t.version + 1
+            if t.can_undo(seat) and rng.random() < 0.5:
+                socks[seat].send_json({"type": "undo", "version": t.version})
+                undos += 1
+            else:
+                legal = [t.state.format_action(a) for a in t.state.legal_actions()]
+                socks[seat].send_json({"type": "act", "version": t.version,
+                                       "action": rng.choice(legal)})
+            for i, ws in enumerate(socks):
+                m = ws.receive_json()
+                assert m["type"] == "view" and m["version"] == want, m
+                logs[i] = _merge(logs[i], m)
+        # A view asked for again (or sent with an error) repeats nothing and loses nothing.
+        socks[0].send_json({"type": "view"})
+        again = socks[0].receive_json()
+        assert again["log"] == [] and again["log_start"] == len(logs[0])
+        assert undos > 5 and late is not None
+
+
+def test_views_of_one_version_are_built_once_and_never_mixed_up(api: Api) -> None:
+    """The table builds the views of all the seats watched at once and keeps them for the
+    version: each seat still gets exactly its own view, whichever is asked first."""
+    g = api.create(game="dominion", kingdom="first-game", seed=8,
+                   seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    t = api.service.table(g["game_id"])
+    for order in ([0, 1, 2, None], [None, 2, 1, 0], [1, None, 0, 2]):
+        t._views = None
+        for seat in order:
+            m = t.message(seat)
+            assert m["seat"] == seat
+            assert m["view"] == t.state.views([seat], log=False)[0]
+            hand = m["view"]["hand"]
+            if seat is None:
+                assert hand is None
+            else:
+                assert hand == [NAME[c] for c in sorted(t.state.players[seat].hand)]
+    built = t.views([0, 1, 2, None])
+    assert [built[s]["view"]["hand"] is None for s in (0, 1, 2, None)] == [
+        False, False, False, True]
+    assert all(built[s]["view"]["legal_actions"] == [] for s in (0, 1, 2, None)
+               if s != t.current_seat())

@@ -236,3 +236,13 @@ def test_a_page_joining_a_long_game_shows_the_whole_log(live_server: LiveServer,
     log = page.get_by_test_id("log")
     expect(log).to_contain_text(whole[0].strip())
     expect(log).to_contain_text(whole[-1].strip())
+    # Later moves come as pieces of the log after the lines the page has.
+    for _ in range(25):
+        _random_move(live_server, gid, tokens, rng)
+    version = live_server.view(gid, tokens[0])["version"]
+    # (The page draws every view it gets: give a busy machine time.)
+    expect(page.get_by_test_id("version")).to_have_text(f"move {version}", timeout=30_000)
+    whole = live_server.call("GET", f"/api/games/{gid}/log")["log"]
+    shown = page.evaluate("() => [...document.querySelectorAll('[data-testid=log] li')]"
+                          ".map((e) => e.textContent)")
+    assert shown == whole[-300:]

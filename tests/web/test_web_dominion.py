@@ -294,8 +294,14 @@ def test_two_players_play_a_whole_game_in_the_browser(
     outcome = final["view"]["outcome"]
     assert outcome is not None and len(outcome["winners"]) == 1
     winner = outcome["winners"][0]
+    # Each page put the log together from the pieces its socket got: the whole log.
+    whole = live_server.call("GET", f"/api/games/{gid}/log")["log"]
     for page in [*pages, watcher]:
         _wait_version(page, final["version"])
+        shown_log = page.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=log] li')]"
+            ".map((e) => e.textContent)")
+        assert shown_log == whole[-300:]
         scores = page.get_by_test_id("scores")
         expect(scores).to_be_visible()
         for p, vp in enumerate(outcome["scores"]):

@@ -13,6 +13,7 @@ from typing import Any
 
 import uvicorn
 
+from dominari.server import ws_protocol
 from dominari.server.app import create_app
 from dominari.server.service import Settings
 
@@ -30,7 +31,7 @@ class LiveServer:
                             action_burst=1000.0, socket_rate=1000.0, socket_burst=1000.0)
         self.app = create_app(settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
-                                log_level="warning", ws_max_size=1 << 20)
+                                log_level="warning", ws_max_size=1 << 20, ws=ws_protocol())
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

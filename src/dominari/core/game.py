@@ -96,6 +96,18 @@ class GameState(abc.ABC):
     def view(self, player: int | None) -> dict[str, Any]:
         """A JSON-serialisable dict of what ``player`` may see (``None``: spectator)."""
 
+    def views(self, players: Sequence[int | None], *, log: bool = True
+              ) -> list[dict[str, Any]]:
+        """``view(p)`` for each of ``players``. Games override it to build what the views
+        have in common once: the dicts may then share their public parts, so treat them
+        as read-only. ``log=False`` leaves out the log in words of a game whose view
+        carries one (for a caller that sends the log another way)."""
+        out = [self.view(p) for p in players]
+        if not log:
+            for v in out:
+                v.pop("log", None)
+        return out
+
     @abc.abstractmethod
     def determinize(self: S, player: int, rng: Any) -> S:
         """A full state consistent with what ``player`` knows, unseen cards re-dealt."""

@@ -89,7 +89,7 @@ from dominari.dominations.effects import (
     order_matters,
     reduction,
 )
-from dominari.dominations.grid import Cell, Vertex, corner_vertex, side_neighbour
+from dominari.dominations.grid import Cell, Vertex, corner_vertex, key_text, side_neighbour
 from dominari.dominations.monuments import (
     PlacedMonument,
     circle_options,
@@ -1998,13 +1998,16 @@ class DominationsState(GameState):
         """How many monuments in play ``player`` controls (D-BUILD-10, objectives)."""
         return sum(1 for m in self.monuments if self.controller(m) == player)
 
-    def objective_progress(self, player: int) -> list[tuple[int, int]]:
-        """Per goal of the player's objective, (have, need) now; empty before the draft."""
+    def objective_progress(self, player: int, controlled: int | None = None
+                           ) -> list[tuple[int, int]]:
+        """Per goal of the player's objective, (have, need) now; empty before the draft.
+        ``controlled``: :meth:`controlled` of the player, when the caller knows it."""
         index = self.objectives[player] if self.objectives else -1
         if index < 0:
             return []
         ps = self.players[player]
-        controlled = self.controlled(player)
+        if controlled is None:
+            controlled = self.controlled(player)
         return [goal_progress(g, player, self.board, ps.tree, ps.influence, controlled)
                 for g in self.data.objectives[index].goals]
 
@@ -2145,15 +2148,20 @@ class DominationsState(GameState):
 
     def view(self, player: int | None) -> dict[str, Any]:
         """Everything is public except the order of the tile supply (rules §13.10)."""
+        return self.views([player])[0]
+
+    def views(self, players: Sequence[int | None], *, log: bool = True
+              ) -> list[dict[str, Any]]:
+        """:meth:`view` of each of ``players``; their public parts are built once and
+        shared (read-only). The views carry no log (``log`` changes nothing)."""
         names = self.config.player_names()
         tiles = self.data.tiles
-        ids = [t.id for t in tiles]
         board = self.board
         cat = self.catalog
         cells = []
         for key in board.order:
             entry: dict[str, Any] = {
-                "cell": str(Cell.from_key(key)),
+                "cell": key_text(key),
                 "kind": KIND_NAMES[board.kind[key]],
                 "colours": [_colour(c) for c in board.colours[key]],
             }
@@ -2166,6 +2174,11 @@ class DominationsState(GameState):
                 entry["city"] = {"owner": board.city_owner[key], "level": board.city_level[key]}
             cells.append(entry)
         current = self.current_player()
+        # Who controls each monument in play, once (the monuments and every objective's
+        # progress need it).
+        controllers = {m: self.controller(m) for m in self.monuments}
+        controlled = [sum(1 for c in controllers.values() if c == p)
+                      for p in range(self.num_players)]
         monuments = []
         drafting = self.phase == SETUP and any(
             f[0] == F_CHOOSE and f[2] == MONUMENT_CARD for f in self.stack)
@@ -2176,22 +2189,20 @@ class DominationsState(GameState):
             entry = {"id": mon.id, "name": mon.name, "shape": mon.shape,
                      "levels": len(levels), "taken": taken,
                      "next": cat.levels[levels[taken]].id if taken < len(levels) else None,
-                     "controller": self.controller(m)}
+                     "controller": controllers[m]}
             placed = self.placed.get(m)
             if placed is not None:
                 entry["tile"] = ([str(Cell.from_key(k)) for k in placed.cells] if placed.cells
                                  else str(Vertex.from_key(placed.vertex)))
             monuments.append(entry)
-        return {
-            "game": "dominations",
-            "viewer": player,
-            "age": self.age,
-            "turn": self.round + 1,
-            "phase": self.phase_name,
-            "current_player": current,
-            "initiative": list(self.order),
-            "supply": len(self.supply),
-            "players": [
+        # A player's objective is hidden from the others while objectives are drafted
+        # (kept cards are revealed together, D-SET-3): only then do the players differ.
+        secret = self.phase == SETUP and any(
+            f[0] == F_CHOOSE and f[2] == OBJECTIVE for f in self.stack)
+        objectives = [self._objective_view(p, controlled[p]) for p in range(self.num_players)]
+
+        def player_rows(viewer: int | None) -> list[dict[str, Any]]:
+            return [
                 {
                     "name": names[p],
                     "knowledge": dict(zip(DOMAINS, ps.knowledge, strict=True)),
@@ -2206,35 +2217,59 @@ class DominationsState(GameState):
                              for pos, c in ps.tree.cards.items()],
                     "nodi": dict(zip(DOMAINS, ps.tree.nodi_counts()[:6], strict=True)),
                     "roles": [DOMAINS[d] for d in range(6) if self.roles[d] == p],
-                    "objective": self._objective_view(p, player),
+                    "objective": None if secret and viewer != p else objectives[p],
                     "mulligans": self.mulligans[p] if self.mulligans else 0,
                 }
                 for p, ps in enumerate(self.players)
-            ],
-            "roles": [{"domain": DOMAINS[d], "role": role.name, "holder": self.roles[d],
-                       "vp": role.vp_two_players if self.num_players == 2 else role.vp,
-                       "one_shot": role.one_shot, "used": self.role_used[d],
-                       "active": self.roles_active and self.roles[d] >= 0
-                       and not self.role_used[d] and self.phase != AGE_END}
-                      for d, role in enumerate(self.data.roles)],
-            "board": cells,
-            "monuments": monuments,
-            "mastery_supply": [cat.copy_ids[c] for c in range(len(cat.copy_ids))
-                               if self.taken[c] < 0],
-            "pending": self._pending_view(player),
-            "legal_actions": ([format_action(a, ids, cat) for a in self.legal_actions()]
-                              if player is not None and player == current else []),
-        }
+            ]
 
-    def _objective_view(self, p: int, viewer: int | None) -> dict[str, Any] | None:
-        """A player's objective with live progress; hidden from others during the draft
-        (kept cards are revealed together, D-SET-3)."""
+        shared_rows = None if secret else player_rows(None)
+        roles = [{"domain": DOMAINS[d], "role": role.name, "holder": self.roles[d],
+                  "vp": role.vp_two_players if self.num_players == 2 else role.vp,
+                  "one_shot": role.one_shot, "used": self.role_used[d],
+                  "active": self.roles_active and self.roles[d] >= 0
+                  and not self.role_used[d] and self.phase != AGE_END}
+                 for d, role in enumerate(self.data.roles)]
+        mastery = [cid for cid, taken in zip(cat.copy_ids, self.taken, strict=True)
+                   if taken < 0]
+        legal: list[str] | None = None
+        out = []
+        for player in players:
+            if player is not None and player == current:
+                if legal is None:
+                    ids = self.tile_ids
+                    legal = [format_action(a, ids, cat) for a in self.legal_actions()]
+                mine = legal
+            else:
+                mine = []
+            out.append({
+                "game": "dominations",
+                "viewer": player,
+                "age": self.age,
+                "turn": self.round + 1,
+                "phase": self.phase_name,
+                "current_player": current,
+                "initiative": list(self.order),
+                "supply": len(self.supply),
+                "players": shared_rows if shared_rows is not None else player_rows(player),
+                "roles": roles,
+                "board": cells,
+                "monuments": monuments,
+                "mastery_supply": mastery,
+                "pending": self._pending_view(player),
+                "legal_actions": mine,
+            })
+        return out
+
+    def _objective_view(self, p: int, controlled: int | None = None
+                        ) -> dict[str, Any] | None:
+        """A player's objective with live progress (``controlled``: how many monuments
+        the player controls, when known)."""
         index = self.objectives[p] if self.objectives else -1
-        if index < 0 or (self.phase == SETUP and viewer != p and any(
-                f[0] == F_CHOOSE and f[2] == OBJECTIVE for f in self.stack)):
+        if index < 0:
             return None
         o = self.data.objectives[index]
-        progress = self.objective_progress(p)
+        progress = self.objective_progress(p, controlled)
         return {"id": o.id, "name": o.name,
                 "goals": [{"text": describe_goal(g), "have": have, "need": need,
                            "met": have >= need}

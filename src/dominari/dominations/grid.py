@@ -70,6 +70,23 @@ def key_xy(key: int) -> tuple[int, int]:
     return x - OFFSET, y - OFFSET
 
 
+_KEY_TEXT: dict[int, str] = {}
+
+
+def key_text(key: int) -> str:
+    """``x,y`` of the cell (or, after ``@``, the vertex) with this key: ``str(Cell.from_key(
+    key))``, remembered (views and notation write the same few keys over and over).
+
+    >>> key_text(cell_key(-3, 5)), str(Vertex.from_key(cell_key(2, 0)))
+    ('-3,5', '@2,0')
+    """
+    text = _KEY_TEXT.get(key)
+    if text is None:
+        x, y = key_xy(key)
+        text = _KEY_TEXT[key] = f"{x},{y}"
+    return text
+
+
 def key_is_up(key: int) -> bool:
     """Whether the cell with this key points up (△)."""
     return bool(key & 1)

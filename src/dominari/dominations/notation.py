@@ -61,6 +61,7 @@ from dominari.dominations.grid import (
     Cell,
     Vertex,
     corner_vertex,
+    key_text,
     parse_rotation,
     side_neighbour,
 )
@@ -196,8 +197,8 @@ def link_text(cell_key: int, link: int) -> str:
     if link in (LINK_ALL_SIDES, LINK_UNSPECIFIED):
         return ""
     if link >= LINK_LOCUS:
-        return f"locus {Vertex.from_key(corner_vertex(cell_key, link - LINK_LOCUS))}"
-    return f"via {Cell.from_key(side_neighbour(cell_key, link))}"
+        return f"locus @{key_text(corner_vertex(cell_key, link - LINK_LOCUS))}"
+    return f"via {key_text(side_neighbour(cell_key, link))}"
 
 
 def format_action(action: Action, tile_ids: Sequence[str], catalog: Catalog | None = None) -> str:
@@ -205,7 +206,7 @@ def format_action(action: Action, tile_ids: Sequence[str], catalog: Catalog | No
     need the ``catalog``."""
     kind = action.kind
     if kind == PLACE:
-        text = f"{tile_ids[action.a]} {Cell.from_key(action.b)} r{action.c}"
+        text = f"{tile_ids[action.a]} {key_text(action.b)} r{action.c}"
         link = link_text(action.b, action.d)
         return f"{text} {link}" if link else text
     if kind == AS_DOMAIN:

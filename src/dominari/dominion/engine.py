@@ -739,8 +739,15 @@ class DominionState(GameState):
         """What ``player`` may see (N-HIDDEN): their own hand, every pile's size, the
         top of every discard pile, the trash, the Supply, cards in play and revealed
         cards. Never another player's hand or any deck order. ``None``: a spectator."""
-        if player is not None and not 0 <= player < self.num_players:
-            raise ValueError(f"no player {player} in a {self.num_players}-player game")
+        return self.views([player])[0]
+
+    def views(self, players: Sequence[int | None], *, log: bool = True
+              ) -> list[dict[str, Any]]:
+        """:meth:`view` of each of ``players``; their public parts are built once and
+        shared (read-only). ``log=False`` leaves the log out."""
+        for player in players:
+            if player is not None and not 0 <= player < self.num_players:
+                raise ValueError(f"no player {player} in a {self.num_players}-player game")
         from dominari.dominion.render import describe_decision, log_lines
 
         piles = []
@@ -758,31 +765,46 @@ class DominionState(GameState):
             })  # fmt: skip
         current = self.current_player()
         decision = self.decision()
-        v: dict[str, Any] = {
-            "game": "dominion",
-            "player": player,
-            "players": self.num_players,
-            "turn": self.turn_number,
-            "turn_player": self.turn_player,
-            "current_player": current,
-            "phase": self.phase_name,
-            "actions": self.actions,
-            "buys": self.buys,
-            "coins": self.coins,
-            "kingdom": [NAME[c] for c in self.kingdom],
-            "supply": {NAME[c]: self.supply[c] for c in self.in_supply},
-            "trash": [NAME[c] for c in self.trash],
-            "piles": piles,
-            "decision": describe_decision(self, decision, player),
-            "hand": [NAME[c] for c in sorted(self.players[player].hand)]
-            if player is not None else None,
-            "legal_actions": [str(a) for a in self.legal_actions()]
-            if player is not None and player == current else [],
-            "log": log_lines(self) if self.log is not None else [],
-        }  # fmt: skip
+        kingdom = [NAME[c] for c in self.kingdom]
+        supply = {NAME[c]: self.supply[c] for c in self.in_supply}
+        trash = [NAME[c] for c in self.trash]
+        lines = (log_lines(self) if self.log is not None else []) if log else None
         out = self.outcome()
-        v["outcome"] = out.to_json() if out is not None else None
-        return v
+        outcome = out.to_json() if out is not None else None
+        legal: list[str] | None = None
+        views = []
+        for player in players:
+            if player is not None and player == current:
+                if legal is None:
+                    legal = [str(a) for a in self.legal_actions()]
+                mine = legal
+            else:
+                mine = []
+            v: dict[str, Any] = {
+                "game": "dominion",
+                "player": player,
+                "players": self.num_players,
+                "turn": self.turn_number,
+                "turn_player": self.turn_player,
+                "current_player": current,
+                "phase": self.phase_name,
+                "actions": self.actions,
+                "buys": self.buys,
+                "coins": self.coins,
+                "kingdom": kingdom,
+                "supply": supply,
+                "trash": trash,
+                "piles": piles,
+                "decision": describe_decision(self, decision, player),
+                "hand": [NAME[c] for c in sorted(self.players[player].hand)]
+                if player is not None else None,
+                "legal_actions": mine,
+            }  # fmt: skip
+            if lines is not None:
+                v["log"] = lines
+            v["outcome"] = outcome
+            views.append(v)
+        return views
 
     def determinize(self, player: int, rng: Any, *, tries: int = 200) -> DominionState:
         """A copy in which everything ``player`` cannot see is dealt again at random:

@@ -97,11 +97,12 @@ def event_line(state: DominionState, ev: tuple[Any, ...]) -> str:
 
 
 def log_lines(state: DominionState, start: int = 0) -> list[str]:
-    """The public log from event ``start`` on (draws as counts only)."""
+    """The public log from event ``start`` on (draws as counts only): the lines that
+    ``log_lines(state)`` shows for those events, so a log can be extended piece by piece."""
     if state.log is None:
         return []
     lines = []
-    last: tuple[Any, ...] = ()
+    last: tuple[Any, ...] = state.log[start - 1] if 0 < start <= len(state.log) else ()
     for ev in state.log[start:]:
         # A bought card's gain repeats the buy; draws are shown as hand sizes.
         if ev[0] != G.EV_DRAW and not (

@@ -16,7 +16,10 @@ WebSocket ``/api/ws``: the first message joins a seat (``{"type": "join", "game_
 "token": …}``) or watches (``{"type": "join", "spectator": …}``); the server then pushes
 that seat's view after every change. ``{"type": "act", "action": …, "version": …}`` and
 ``{"type": "undo", "version": …}`` change the game; a stale, duplicate or illegal
-submission gets ``{"type": "error", "code": …, "message": …, "view": …}``.
+submission gets ``{"type": "error", "code": …, "message": …, "view": …}``. A view message
+carries the log in words beside the view, from line ``log_start`` on: over HTTP and in a
+socket's first view its last lines, in every later view on the socket only the lines that
+changed since the one before (see :meth:`dominari.server.tables.Table.message`).
 
 Every error is one JSON object ``{"error": {"code": …, "message": …}}`` with a 4xx status
 (5xx only when the store is down); no stack trace is ever sent.
@@ -64,6 +67,9 @@ MAX_MESSAGE = 16 * 1024
 """The largest WebSocket message answered (bytes); uvicorn drops far larger ones."""
 JOIN_TIMEOUT = 10.0
 """Seconds a socket has to send its join message."""
+GC_THRESHOLD = 10_000
+"""Net allocations of containers between two collections of the youngest generation
+while the server runs (Python's default: 700)."""
 
 STATUS = {
     "no_game": 404, "no_token": 401, "bad_token": 403, "not_your_turn": 409, "stale": 409,
@@ -305,10 +311,18 @@ def create_app(settings: Settings) -> FastAPI:
         # collector's way (full collections otherwise pause every game for 100+ ms).
         gc.collect()
         gc.freeze()
+        # An action allocates thousands of containers (a state copy, the views), most
+        # freed at once by reference counting: with Python's default threshold (700) the
+        # collector ran every few actions, a sixth of the server's CPU, and moved the
+        # states in play to the old generation, whose full collections scanned every
+        # game (60-100 ms pauses).
+        threshold = gc.get_threshold()
+        gc.set_threshold(GC_THRESHOLD, *threshold[1:])
         service.start_bots()
         try:
             yield
         finally:
+            gc.set_threshold(*threshold)
             await service.close()
 
     app = FastAPI(title="Dominari", version="0.1.0", lifespan=lifespan,
@@ -384,13 +398,11 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/games/{game_id}/log", responses=ERRORS)
     async def game_log(game_id: GameId) -> dict[str, Any]:
-        """Dominations: the whole log in words (views carry only its last lines). Every
-        line is public: the game hides only the order of the tile supply."""
+        """The whole log in words (a view carries its last lines, or on a socket the
+        lines since the last view). Every line is public: Dominion's log shows draws as
+        counts only, and Dominations hides only the order of the tile supply."""
         t = service.table(game_id)
-        lines = t.log_lines()
-        if lines is None:
-            raise ActionError("bad_request", "Dominion views carry their whole log")
-        return {"version": t.version, "log": lines}
+        return {"version": t.version, "log": t.log_lines()}
 
     @app.post("/api/games/{game_id}/preview", responses=ERRORS)
     async def preview(game_id: GameId, body: ActIn, authorization: Auth = None
@@ -542,9 +554,9 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
             if m is None:
                 await ws.close(code=1013)  # fell too far behind
                 return
-            await ws.send_json(m)
+            await ws.send_text(m)
 
-    sub.push(t.message(seat))
+    sub.push(sub.view(t))
     task = asyncio.create_task(writer())
     try:
         while True:
@@ -568,7 +580,7 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
                                     f"{str(kind)[:40]!r}: act, undo, preview, view or ping"))
                 continue
             if kind == "view":
-                sub.push(t.message(seat))
+                sub.push(sub.view(t))
                 continue
             if seat is None:
                 sub.push(_error_msg("bad_request", "spectators cannot play"))
@@ -593,11 +605,11 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
                 else:
                     service.undo(t, seat, version)
             except ActionError as exc:
-                sub.push(_error_msg(exc.code, exc.message, t.message(seat)))
+                sub.push(_error_msg(exc.code, exc.message, sub.view(t)))
             except StoreError as exc:
                 log.error("store: %s", exc)
                 sub.push(_error_msg("unavailable", "the game store is unavailable; "
-                                    "nothing was changed", t.message(seat)))
+                                    "nothing was changed", sub.view(t)))
     except WebSocketDisconnect:
         pass
     except RuntimeError:  # the socket closed under us

@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from dominari.core.errors import ConfigError, DominariError
 from dominari.server.bots import check_bot, choose, make_executor, server_bot_names
 from dominari.server.store import SeatRow, Store, StoreError
-from dominari.server.tables import ActionError, Table, new_state, replay
+from dominari.server.tables import ActionError, LogCursor, Table, new_state, replay
 from dominari.sim.runner import derive_seed
 
 log = logging.getLogger("dominari.server")
@@ -89,14 +91,28 @@ class GameSpec:
     max_turns: int | None = None
 
 
+def encode(message: dict[str, Any]) -> str:
+    """A message as the JSON text sent over a socket."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 class Subscriber:
-    """A socket's seat (None: spectator) and the queue of messages waiting for it."""
+    """A socket's seat (None: spectator), what it holds of the log, and the queue of
+    messages (JSON text) waiting for it."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE_LIMIT)
+        self.log = LogCursor()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_LIMIT)
 
-    def push(self, message: dict[str, Any] | None) -> None:
+    def view(self, t: Table) -> dict[str, Any]:
+        """The view message of ``t`` for this socket, with the log lines it lacks."""
+        return t.message(self.seat, self.log)
+
+    def push(self, message: dict[str, Any] | str | None) -> None:
+        """Queue a message (a dict, or its JSON text), or None: close the socket."""
+        if isinstance(message, dict):
+            message = encode(message)
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
@@ -354,12 +370,20 @@ class GameService:
                 del self.tables[gid]
 
     def broadcast(self, t: Table) -> None:
-        views: dict[int | None, dict[str, Any]] = {}
-        for sub in list(t.subscribers):
-            msg = views.get(sub.seat)
-            if msg is None:
-                msg = views[sub.seat] = t.message(sub.seat)
-            sub.push(msg)
+        """Push every subscriber its seat's view of ``t`` now: the views are built once
+        for all the seats watched, and each distinct message is encoded once."""
+        subs = list(t.subscribers)
+        if not subs:
+            return
+        t.views(sub.seat for sub in subs)
+        texts: dict[tuple[int | None, int], str] = {}
+        for sub in subs:
+            msg = sub.view(t)
+            key = (sub.seat, msg["log_start"])
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = encode(msg)
+            sub.push(text)
 
     def subscribe(self, t: Table, sub: Subscriber) -> None:
         if len(t.subscribers) >= self.settings.max_subscribers:

@@ -21,7 +21,7 @@ empties the stack.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,8 +32,10 @@ from dominari.server.store import Entry, SeatRow, StoredGame
 MAX_ACTION_TEXT = 500
 """The longest action notation the server accepts (characters)."""
 LOG_TAIL = 150
-"""Lines of the Dominations log in words sent with each view (``log_start`` says where
-they begin; clients keep the earlier ones, and a replay carries the whole log)."""
+"""Lines of the log in words sent with the first view a client gets (``log_start`` says
+where they begin; the client fetches the earlier ones if it wants them). Every later view
+on the same socket carries only the lines that changed since the last one it got, and a
+replay carries the whole log."""
 
 
 class ActionError(DominariError):
@@ -71,6 +73,16 @@ def new_state(game: str, config: Mapping[str, Any], data: Mapping[str, str]) -> 
     raise ConfigError(f"unknown game {game!r}: dominion or dominations")
 
 
+class LogCursor:
+    """What one client holds of a table's log in words: the lines as of the last view
+    message it was sent (None: no message yet). See :meth:`Table.message`."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self) -> None:
+        self.lines: list[str] | None = None
+
+
 @dataclass(eq=False)
 class Table:
     """One live game (see the module docstring)."""
@@ -89,7 +101,13 @@ class Table:
     subscribers: set[Any] = field(default_factory=set)
     bot_busy: bool = False
     _log: tuple[Any, int, list[str]] | None = field(default=None, repr=False)
-    """(last event seen, events seen, lines) of the Dominations log in words."""
+    """(last event seen, events seen, lines) of the log in words. A list of lines is
+    never changed once made: a longer log is a new list."""
+    _log_parent: list[str] | None = field(default=None, repr=False)
+    """The lines the current ones extend (a prefix of them), if they were extended."""
+    _views: tuple[int, bool, dict[int | None, dict[str, Any]]] | None = field(
+        default=None, repr=False)
+    """(version, bot_busy, messages without the log by seat) of the current state."""
 
     @classmethod
     def load(cls, stored: StoredGame, data: Mapping[str, str]) -> Table:
@@ -160,8 +178,8 @@ class Table:
     def install(self, seat: int, text: str, after: GameState) -> None:
         """Make ``after`` (from :meth:`check_action`) the state, once its entry is stored."""
         before = self.state
-        if (chance_key(before) == chance_key(after) and not after.is_terminal()
-                and after.current_player() == seat):
+        if (not after.is_terminal() and after.current_player() == seat
+                and chance_key(before) == chance_key(after)):
             self.undo_stack.append((before, seat))
         else:
             self.undo_stack.clear()
@@ -198,25 +216,53 @@ class Table:
 
     # -- messages ----------------------------------------------------------------------
 
-    def log_lines(self) -> list[str] | None:
-        """Dominations: the game's events in words (Dominion views carry their own log).
-        Extended incrementally while the event list only grows."""
-        if self.game != "dominations":
-            return None
-        from dominari.dominations.text import event_lines
+    def _events(self) -> list[Any]:
+        if self.game == "dominations":
+            return self.state.events  # type: ignore[attr-defined, no-any-return]
+        return self.state.log or []  # type: ignore[attr-defined]
 
-        events = self.state.events  # type: ignore[attr-defined]
+    def _lines_of(self, start: int) -> list[str]:
+        """The log in words of the events from ``start`` on."""
+        if self.game == "dominations":
+            from dominari.dominations.text import event_lines
+
+            return event_lines(self.state, self._events()[start:])  # type: ignore[arg-type]
+        from dominari.dominion.render import log_lines
+
+        return log_lines(self.state, start)  # type: ignore[arg-type]
+
+    def log_lines(self) -> list[str]:
+        """The game's events in words (every line is public). Extended incrementally while
+        the event list only grows."""
+        events = self._events()
         cached = self._log
         if cached is not None:
             last, n, lines = cached
             if n <= len(events) and (n == 0 or events[n - 1] is last):
                 if n < len(events):
-                    lines = lines + event_lines(self.state, events[n:])  # type: ignore[arg-type]
+                    self._log_parent = lines
+                    lines = lines + self._lines_of(n)
                     self._log = (events[-1], len(events), lines)
                 return lines
-        lines = event_lines(self.state, events)  # type: ignore[arg-type]
+        lines = self._lines_of(0)
         self._log = (events[-1] if events else None, len(events), lines)
+        self._log_parent = None
         return lines
+
+    def log_from(self, known: list[str] | None) -> tuple[int, list[str]]:
+        """``(start, lines)``: the whole log now, and the first line that a client holding
+        ``known`` (the whole log as of an earlier call) lacks or has wrong (after an undo,
+        ``start`` may be ``len(lines)``: the client drops its lines from there). A client
+        that holds nothing gets the last :data:`LOG_TAIL` lines."""
+        lines = self.log_lines()
+        if known is None:
+            return max(0, len(lines) - LOG_TAIL), lines
+        if known is lines or known is self._log_parent:
+            return len(known), lines
+        n = min(len(known), len(lines))
+        if lines[:n] == known[:n]:
+            return n, lines
+        return next(i for i in range(n) if lines[i] != known[i]), lines
 
     def preview(self, seat: int, text: str) -> dict[str, Any]:
         """Dominations: what the placement ``text`` would produce, item by item, for the
@@ -254,32 +300,51 @@ class Table:
         return {"type": "preview", "action": state.format_action(action), "items": items,
                 "totals": totals, "version": self.version}
 
-    def message(self, seat: int | None) -> dict[str, Any]:
-        """The view message for ``seat`` (None: a spectator): the engine's view of what that
-        seat may see, with the table's public facts."""
-        s = self.state
-        current = s.current_player()
-        out = {
-            "type": "view",
-            "game_id": self.id,
-            "game": self.game,
-            "version": self.version,
-            "seat": seat,
-            "status": "finished" if s.is_terminal() else "active",
-            "seats": self.seat_list(),
-            "current_seat": current if current >= 0 else None,
-            "bot_thinking": self.bot_busy,
-            "can_undo": seat is not None and self.can_undo(seat),
-            "view": s.view(seat),
-        }
-        if seat is not None:
-            out["spectator"] = self.spectator  # for the replay link; it shows nothing secret
-        lines = self.log_lines()
-        if lines is not None:
-            start = max(0, len(lines) - LOG_TAIL)
-            out["log"] = lines[start:]
-            out["log_start"] = start
-        return out
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """The view messages of ``seats`` (None: spectators) without the log: the engine's
+        view of what each seat may see, with the table's public facts. Built once per
+        version, for all the seats asked at once; read-only (they share their parts)."""
+        key = (self.version, self.bot_busy)
+        cached = self._views
+        if cached is None or cached[:2] != key:
+            cached = self._views = (*key, {})
+        done = cached[2]
+        missing = [seat for seat in dict.fromkeys(seats) if seat not in done]
+        if missing:
+            s = self.state
+            current = s.current_player()
+            facts = {
+                "type": "view",
+                "game_id": self.id,
+                "game": self.game,
+                "version": self.version,
+            }
+            status = "finished" if s.is_terminal() else "active"
+            seat_list = self.seat_list()
+            for seat, view in zip(missing, s.views(missing, log=False), strict=True):
+                out = {
+                    **facts,
+                    "seat": seat,
+                    "status": status,
+                    "seats": seat_list,
+                    "current_seat": current if current >= 0 else None,
+                    "bot_thinking": self.bot_busy,
+                    "can_undo": seat is not None and self.can_undo(seat),
+                    "view": view,
+                }
+                if seat is not None:
+                    out["spectator"] = self.spectator  # for the replay link; nothing secret
+                done[seat] = out
+        return done
+
+    def message(self, seat: int | None, cursor: LogCursor | None = None) -> dict[str, Any]:
+        """The view message for ``seat`` (None: a spectator) with the log in words: for a
+        client whose ``cursor`` says what it holds, the lines it lacks (``log_start``
+        says where they begin) and the cursor moves on; else the log's last lines."""
+        start, lines = self.log_from(cursor.lines if cursor is not None else None)
+        if cursor is not None:
+            cursor.lines = lines
+        return {**self.views((seat,))[seat], "log": lines[start:], "log_start": start}
 
 
 def replay(table: Table, step: int, seat: int | None, data: Mapping[str, str]
@@ -306,9 +371,7 @@ def replay(table: Table, step: int, seat: int | None, data: Mapping[str, str]
     shown = Table(id=table.id, game=table.game, config=table.config,
                   spectator=table.spectator, seats=table.seats, state=at_step, version=step)
     msg = shown.message(seat)
-    lines = shown.log_lines()
-    if lines is not None:
-        msg["log"], msg["log_start"] = lines, 0
+    msg["log"], msg["log_start"] = shown.log_lines(), 0
     msg["type"] = "replay"
     msg["step"] = step
     msg["steps"] = n

@@ -64,9 +64,10 @@ function helpDialog(shortcuts) {
   return overlay;
 }
 
-// The server sends the last lines of a long log with the index of the first
-// (`log_start`); keep the earlier ones seen, so the module always gets the whole log
-// from where this page joined.
+// The server sends the log in words beside the view, in pieces: `log` holds the lines
+// from index `log_start` on (a socket's first view: the last lines of a long log; every
+// later view: the lines that changed since the one before, an undo's piece dropping
+// lines). mergeLog puts a piece after the lines known from the first line on.
 export function mergeLog(known, msg) {
   if (!Array.isArray(msg.log)) return known;
   const start = msg.log_start || 0;
@@ -84,29 +85,43 @@ export function openTable({ main, toast, setConnection }, who) {
   let last = null;
   let destroyed = false;
   const seat = () => (last ? last.seat : null);
-  let logLines = []; // the log from its first line (or only the tail until fetched)
-  let tail = null; // the last log tail the server sent
+  let logLines = []; // the log from line logBase on (the whole log once logBase is 0)
+  let logBase = 0;
   let askedLog = false;
 
-  // Joined a long game: fetch the lines before the tail, once.
+  // Joined a long game: fetch the lines before the ones sent (once they arrive, every
+  // piece sent meanwhile is already in logLines).
   function fetchLog(gameId) {
+    if (askedLog) return;
     askedLog = true;
     getJSON(`/api/games/${gameId}/log`).then((res) => {
-      if (destroyed || !last || !tail) return;
-      logLines = mergeLog(res.log, tail);
+      askedLog = false;
+      if (destroyed || !last || logBase === 0 || res.log.length < logBase) return;
+      logLines = res.log.slice(0, logBase).concat(logLines);
+      logBase = 0;
       last.log = logLines;
       if (module) module.update(last);
     }).catch(() => { askedLog = false; });
   }
 
+  function takeLog(msg) {
+    if (!Array.isArray(msg.log)) return;
+    const start = msg.log_start || 0;
+    if (start < logBase || start > logBase + logLines.length) {
+      // A piece that does not follow the lines held (a long game joined late): start
+      // from it, and fetch the lines before it.
+      logBase = start;
+      logLines = msg.log.slice();
+      if (start > 0) fetchLog(msg.game_id);
+    } else {
+      logLines = mergeLog(logLines, { log: msg.log, log_start: start - logBase });
+    }
+    msg.log = logLines;
+  }
+
   const conn = new Connection(who, {
     onView: (msg) => {
-      if (msg.log) {
-        tail = { log: msg.log, log_start: msg.log_start || 0 };
-        if (tail.log_start > logLines.length && !askedLog) fetchLog(msg.game_id);
-      }
-      logLines = mergeLog(logLines, msg);
-      if (msg.log) msg.log = logLines;
+      takeLog(msg);
       last = msg;
       drawBar(msg);
       if (module) module.update(msg);

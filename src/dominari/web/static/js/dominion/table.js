@@ -499,7 +499,7 @@ export function mount(root, ctx) {
   }
 
   function log() {
-    const lines = (state.msg.view.log || []).slice(-300);
+    const lines = (state.msg.log || []).slice(-300);
     return el("section", { class: "dmn-log-box", "aria-labelledby": "dmn-log-h" },
       el("h2", { id: "dmn-log-h" }, "Log"),
       el("ol", { class: "dmn-log", "data-testid": "log", role: "log", tabindex: "0", "aria-label": "Game log" },
