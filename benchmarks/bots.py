@@ -113,6 +113,24 @@ def measure(m: Match, games: int, workers: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _budget(level: dict[str, Any]) -> str:
+    """A level's budget in words, as its row was measured."""
+    parts = []
+    if level.get("steps"):
+        parts.append(f"{level['steps']:,} rollout steps")
+    if level.get("iterations"):
+        parts.append(f"{level['iterations']:,} rollouts")
+    if level.get("cutoff"):
+        parts.append(f"cut off after {level['cutoff']} actions")
+    if level.get("width"):
+        parts.append(f"at most {level['width']} candidates")
+    if level.get("paired"):
+        parts.append("paired worlds")
+    if level.get("prune"):
+        parts.append(f"dropped {level['prune']} standard errors behind")
+    return ", ".join(parts) or "default"
+
+
 def render(results: dict[str, dict[str, Any]]) -> str:
     lines = [
         "| match | games | search bot wins | win rate [95% CI] | goal | mean score "
@@ -135,6 +153,10 @@ def render(results: dict[str, dict[str, Any]]) -> str:
             f"| {r['decision_mean_s']:.3f} / {r['decision_p95_s']:.3f} / "
             f"{r['decision_max_s']:.3f} ({r['decisions_timed']} timed) "
             f"| {r['machine'].split(',')[0]}, {r['workers']} workers, {r['date']} |")
+    levels = [f"{r['players'][0]} in {m.name}: {_budget(r['level'])}" for m in MATCHES
+              if (r := results.get(m.name)) is not None and r.get("level")]
+    if levels:
+        lines += ["", "Search level as measured: " + "; ".join(levels) + "."]
     lines += [
         "",
         "Command: `make bench-bots` (`python benchmarks/bots.py`; `--only NAME` measures "
