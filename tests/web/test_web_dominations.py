@@ -21,6 +21,14 @@ DOMAINS = "TCASGR"
 HUMAN = 0
 
 
+def _page(browser: Any, width: int, height: int) -> tuple[Any, list[str]]:
+    """A new page of that size, and the list its uncaught script errors are put in."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page, errors
+
+
 class Game:
     """A seat at a live table, driven through the page."""
 
@@ -269,9 +277,7 @@ class Game:
 
 def test_a_whole_game_through_the_page(live_server: Any, browser: Any,
                                        artifacts: Path) -> None:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = _page(browser, 1400, 1000)
     try:
         started = time.monotonic()
         game = Game(live_server, page, seed=5)
@@ -351,9 +357,7 @@ def test_link_choice_preview_keys_zoom_and_watching(live_server: Any, browser: A
     assert found
     tile, cell, rot, options = found
 
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = _page(browser, 1280, 900)
     try:
         page.goto(f"{live_server.url}/#/play/{gid}/{token}")
         page.wait_for_selector(f"[data-testid=dominations][data-version='{msg['version']}']")
@@ -462,9 +466,7 @@ def test_monument_level_one_with_its_tile(live_server: Any, browser: Any, artifa
     monument, pos = with_tile[0].split()[1:3]
     options = [a for a in with_tile if a.split()[1:3] == [monument, pos]]
 
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = _page(browser, 1280, 900)
     try:
         page.goto(f"{live_server.url}/#/play/{gid}/{token}")
         page.wait_for_selector(f"[data-testid=dominations][data-version='{msg['version']}']")
