@@ -36,14 +36,12 @@ def test_search_returns_legal_actions_and_is_deterministic(make: object) -> None
 
 
 def test_the_tree_counts_availability_and_visits() -> None:
-    s = dominations()
-    while len(s.legal_actions()) < 2:
-        s.apply(s.legal_actions()[0])
-    bot = MCTSBot("dominations", iterations=30, cutoff=20, seed=2)
+    s = _at_growth()
+    bot = MCTSBot("dominations", iterations=12, cutoff=12, seed=2)
     bot.act(s)
     root = bot.last_root
     assert root is not None and root.children
-    assert sum(ch.visits for ch in root.children.values()) == 30
+    assert sum(ch.visits for ch in root.children.values()) == 12
     for ch in root.children.values():
         assert ch.avail >= ch.visits >= 1 and 0.0 <= ch.value <= ch.visits
 
@@ -73,9 +71,7 @@ def test_bad_budgets_and_names_are_refused() -> None:
 
 
 def test_a_time_budget_stops_the_search() -> None:
-    s = dominations()
-    while len(s.legal_actions()) < 2:
-        s.apply(s.legal_actions()[0])
+    s = _at_growth()
     bot = MCTSBot("dominations", iterations=None, seconds=0.05, cutoff=10, seed=3)
     assert bot.act(s) in s.legal_actions()
     root = bot.last_root
@@ -195,3 +191,65 @@ def test_dominion_candidates_put_victory_cards_first() -> None:
     rest = cards[len(victories):]
     assert [COST[c] for c in rest] == sorted((COST[c] for c in rest), reverse=True)
     assert not ranked[-1].cards  # ending the buys comes last
+
+
+def _at_growth(seed: int = 4) -> DominationsState:
+    """A 2-player Dominations game at its first tile placement (the greedy bot plays on)."""
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+    s = DominationsState.new(DominationsConfig(players=2, seed=seed, log=False))
+    bot = DominationsGreedyBot()
+    while s.stack or s.phase != 0:
+        s.apply(bot.act(s))
+    return s
+
+
+def test_greedy_ranks_its_own_choice_first_then_the_options_it_weighed() -> None:
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+    s = _at_growth()
+    bot = DominationsGreedyBot()
+    ranked = bot.ranked(s, 5)
+    legal = s.legal_actions()
+    assert len(ranked) == 5 and len(set(ranked)) == 5
+    assert ranked[0] == bot.act(s) and all(a in legal for a in ranked)
+    # asking for every option gives each legal placement once, the choice still first
+    everything = bot.ranked(s, len(legal))
+    assert everything[0] == ranked[0] and set(everything) <= set(legal)
+    assert everything[:5] == ranked
+    # a decision the bot does not weigh gives its choice alone
+    while not s.stack:
+        s.apply(bot.act(s))
+    assert bot.ranked(s, 4) == [bot.act(s)]
+
+
+def test_dominations_search_searches_the_choices_of_a_turn_only() -> None:
+    """Placements, builds and developments are searched among the greedy bot's best options;
+    the setup drafts, payments and the rest are the greedy bot's."""
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+    from dominari.bots.mcts import HOOKS
+
+    hooks = HOOKS["dominations"]
+    setup = DominationsState.new(DominationsConfig(players=2, seed=4, log=False))
+    assert len(setup.legal_actions()) > 1 and not hooks.searched(setup)
+    bot = MCTSBot("dominations", iterations=4, cutoff=10, width=2, paired=True, trust=0.0,
+                  seed=1)
+    assert bot.act(setup) == DominationsGreedyBot().act(setup) and bot.last_root is None
+    s = _at_growth()
+    assert hooks.searched(s)
+    choice = bot.act(s)
+    root = bot.last_root
+    assert root is not None and choice in root.children
+    assert list(root.children) == DominationsGreedyBot().ranked(s, 2)
+    assert [ch.visits for ch in root.children.values()] == [2, 2]  # the same 2 worlds each
+
+
+def test_a_cut_off_game_is_judged_by_the_leads() -> None:
+    from dominari.bots.mcts import _leads
+
+    assert _leads([10.0, 10.0], 30.0) == [0.5, 0.5]
+    a, b = _leads([40.0, 10.0], 30.0)
+    assert a > 0.5 > b and a + b == pytest.approx(1.0)
+    assert _leads([70.0, 10.0], 30.0)[0] > a  # graded: a bigger lead is worth more
+    four = _leads([5.0, 9.0, 9.0, 1.0], 30.0)
+    assert four[1] == four[2] == 0.5 and four[0] > four[3]

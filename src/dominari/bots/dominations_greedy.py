@@ -1043,6 +1043,8 @@ class DominationsGreedyBot:
         """Domains exchanged into this turn (turn number, domains): never paid away again."""
         self._memo: tuple[tuple[int, int, int], dict[tuple[int, ...], float]] = ((-1, -1, -1),
                                                                                  {})
+        self._seen: list[tuple[float, Action]] | None = None
+        """While :meth:`ranked` runs: every option valued, with its value."""
 
     def __repr__(self) -> str:
         return f"DominationsGreedyBot({self.name!r})"
@@ -1087,6 +1089,34 @@ class DominationsGreedyBot:
             return self._develop(state, p, acts)
         return next((a for a in acts if a.kind != EXCHANGE), acts[0])
 
+    def ranked(self, state: DominationsState, k: int) -> list[Action]:
+        """Up to ``k`` legal actions, best first as this bot values them: its own choice,
+        then the other options it weighed (placements, builds, developments, ``pass``),
+        by value. Decisions it does not weigh (payments, effect order, ...) give only its
+        choice. The search bots take these as the candidates worth searching.
+
+        >>> from dominari.dominations.engine import DominationsConfig, DominationsState
+        >>> s = DominationsState.new(DominationsConfig(players=2, seed=1))
+        >>> bot = DominationsGreedyBot()
+        >>> ranked = bot.ranked(s, 3)
+        >>> ranked[0] == bot.act(s) and all(a in s.legal_actions() for a in ranked)
+        True
+        """
+        seen: list[tuple[float, Action]] = []
+        self._seen = seen
+        try:
+            first = self.act(state)
+        finally:
+            self._seen = None
+        out = [first]
+        seen.sort(key=lambda x: -x[0])  # stable: equal values keep the bot's own order
+        for _, a in seen:
+            if len(out) >= k:
+                break
+            if a not in out:
+                out.append(a)
+        return out
+
     # -- growth -----------------------------------------------------------------------------
 
     def _growth(self, state: DominationsState, p: int, acts: list[Action]) -> Action:
@@ -1095,6 +1125,7 @@ class DominationsGreedyBot:
         cache: dict[tuple[int, ...], float] = {}
         best_v, best_a = _NEG, acts[0]
         can_pass = False
+        seen = self._seen
         for a in acts:
             kind = a.kind
             if kind == PASS:
@@ -1126,10 +1157,14 @@ class DominationsGreedyBot:
                 v += 0.05 * ev.open_sides(a.b)
             else:
                 v += 1.0  # the tile stays in hand
+            if seen is not None:
+                seen.append((v, a))
             if v > best_v:
                 best_v, best_a = v, a
         if can_pass:
             stay = ev.plan(ev.K)
+            if seen is not None:
+                seen.append((stay + SECOND_TILE_MARGIN, next(a for a in acts if a.kind == PASS)))
             if best_v < stay + SECOND_TILE_MARGIN:
                 return next(a for a in acts if a.kind == PASS)
         return best_a
@@ -1244,6 +1279,9 @@ class DominationsGreedyBot:
         board = state.board
         best_v = ev.plan(K, 0, -1, build=False)
         best_a = next((a for a in acts if a.kind == PASS), acts[0])
+        seen = self._seen
+        if seen is not None:
+            seen.append((best_v, best_a))
         mon_spots: dict[int, tuple[float, Action]] = {}
         for a in acts:
             kind = a.kind
@@ -1254,6 +1292,8 @@ class DominationsGreedyBot:
                 K1 = K.copy()
                 K1[d] -= cost
                 v = ev.city_gain(a.a, level) + ev.plan(K1, 0, -1, build=False)
+                if seen is not None:
+                    seen.append((v, a))
             elif kind == MONUMENT:
                 cat = state.catalog
                 li = cat.monument_levels[a.a][state.levels_taken[a.a]]
@@ -1281,6 +1321,8 @@ class DominationsGreedyBot:
             if paid is None:
                 continue
             v = ev.monument_gain(m) + spot + ev.plan(paid, 0, -1, build=False)
+            if seen is not None:
+                seen.append((v, a))
             if v > best_v:
                 best_v, best_a = v, a
         ex = self._exchange(state, ev, acts, best_v, ev.builds(), build=True)
@@ -1292,6 +1334,9 @@ class DominationsGreedyBot:
         cat = state.catalog
         best_v = ev.resid(K)
         best_a = next((a for a in acts if a.kind == PASS), acts[0])
+        seen = self._seen
+        if seen is not None:
+            seen.append((best_v, best_a))
         by_skill: dict[int, list[Action]] = {}
         for a in acts:
             if a.kind == ACQUIRE:
@@ -1302,6 +1347,8 @@ class DominationsGreedyBot:
                 K1 = K.copy()
                 K1[skill.upgrade_domain] -= cost
                 v = ev.advance_gain(a.a, cost) + ev.resid(K1)
+                if seen is not None:
+                    seen.append((v, a))
                 if v > best_v:
                     best_v, best_a = v, a
         # each skill apart from its place first; the places of the most promising only
@@ -1323,6 +1370,8 @@ class DominationsGreedyBot:
                 v = base + spot
                 if counts_nodi:
                     v += ev.card_base(si, cost, formed) - plain
+                if seen is not None:
+                    seen.append((v, a))
                 if v > best_v:
                     best_v, best_a = v, a
         ex = self._exchange(state, ev, acts, best_v, ev.devs(), build=False)

@@ -35,8 +35,9 @@ many more of them where the game is decided), or seconds per decision; iteration
 steps are deterministic for a seed.
 Rewards are 1 for a win (shared wins split it) and 0 for a loss, blended with
 ``margin`` of a score-margin term (``tanh`` of the lead over the best other
-player); a cut-off game gives each player their heuristic score's place between
-the lowest and the highest (0 to 1).
+player); a cut-off game gives each player the ``tanh`` of their heuristic lead over the
+best other player, from 0 to 1 (graded, so that candidates played in the same worlds
+differ by how much better they leave the game).
 
 >>> from dominari.dominion.engine import DominionConfig, DominionState
 >>> s = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=1))
@@ -64,10 +65,14 @@ LEVELS: dict[str, dict[str, dict[str, Any]]] = {
         "mcts-hard": {"iterations": None, "steps": 400_000, "width": 8, "paired": True,
                       "margin": 0.0, "prune": 3.0},
     },
-    "dominations": {  # greedy rollouts cost about 3 ms an action: few, cut off and judged
-        "mcts-easy": {"iterations": 6, "cutoff": 12, "width": 3},
-        "mcts": {"iterations": 16, "cutoff": 20, "width": 4},
-        "mcts-hard": {"iterations": 48, "cutoff": 30, "width": 6},
+    "dominations": {  # greedy rollouts cost about 5 ms an action: the greedy bot's best
+        # options, each played on in the same few worlds (only the tile supply is hidden)
+        # for some turns, then judged by the leads in VP, influence and knowledge
+        "mcts-easy": {"iterations": 2, "cutoff": 16, "width": 2, "paired": True,
+                      "trust": 0.0},
+        "mcts": {"iterations": 4, "cutoff": 24, "width": 2, "paired": True, "trust": 0.0},
+        "mcts-hard": {"iterations": 9, "cutoff": 30, "width": 3, "paired": True,
+                      "trust": 0.0},
     },
 }
 """Difficulty levels per game: names usable wherever a bot name is, mapped to budgets."""
@@ -104,9 +109,11 @@ def _dominion_scores(state: Any) -> list[float]:
 
 
 def _dominations_scores(state: Any) -> list[float]:
-    # VP now, plus the influence that will still be scored at each end of age to come.
+    # VP now, the influence that will still be scored at each end of age to come, and the
+    # knowledge kept (about a VP a unit, as the greedy bot values it).
     ages_left = 3 - state.age + 1
-    return [float(ps.vp + ps.influence * ages_left) for ps in state.players]
+    return [float(ps.vp + ps.influence * ages_left) + sum(ps.knowledge)
+            for ps in state.players]
 
 
 def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:
@@ -139,6 +146,12 @@ def _always(state: Any) -> bool:
     return True
 
 
+def _dominations_searched(state: Any) -> bool:
+    # The choices of a turn: the tile placed, and what is built and developed. Payments,
+    # vestigium, the order of effects and the rest are left to the greedy bot.
+    return not state.stack and state.phase in (0, 2, 3)  # growth, build, develop
+
+
 def _dominion_observe(state: Any) -> Hashable:
     # Public: who decides, in which phase, with how many coins and buys.
     return (state.current_player(), state.phase, state.coins, state.buys)
@@ -160,6 +173,20 @@ def _dominion_order(state: Any, actions: Sequence[Any]) -> list[Any]:
         return (0 if IS_VICTORY[card] else 1, -COST[card])
 
     return sorted(actions, key=key)
+
+
+_RANKER: list[Any] = []
+
+
+def _dominations_order(state: Any, actions: Sequence[Any]) -> list[Any]:
+    # The greedy bot's own ranking of the options it weighed, then the rest as they come.
+    if not _RANKER:
+        from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+        _RANKER.append(DominationsGreedyBot(name="ranker"))
+    ranked = _RANKER[0].ranked(state, len(actions))
+    seen = set(ranked)
+    return [*ranked, *(a for a in actions if a not in seen)]
 
 
 @dataclass(frozen=True)
@@ -185,8 +212,8 @@ class GameHooks:
 HOOKS: dict[str, GameHooks] = {
     "dominion": GameHooks(_dominion_scores, _dominion_policy, _dominion_searched, 8.0,
                           _dominion_observe, _dominion_order),
-    "dominations": GameHooks(_dominations_scores, _dominations_policy, _always, 60.0,
-                             _nothing),
+    "dominations": GameHooks(_dominations_scores, _dominations_policy, _dominations_searched,
+                             30.0, _nothing, _dominations_order),
 }
 
 
@@ -456,7 +483,7 @@ class MCTSBot:
             while not world.is_terminal():
                 if cutoff is not None and steps >= cutoff:
                     self._steps_done += steps + ROLLOUT_COST
-                    return _spread(scores(world))
+                    return _leads(scores(world), self._hooks.margin_scale)
                 world.apply(policy[world.current_player()].act(world))
                 steps += 1
         self._steps_done += steps + ROLLOUT_COST
@@ -483,12 +510,15 @@ def _behind(dsum: float, dsq: float, n: int, z: float) -> bool:
     return mean > z * math.sqrt(var / n) if var > 0.0 else mean > 0.0
 
 
-def _spread(scores: Sequence[float]) -> list[float]:
-    """Each player's place between the lowest (0) and highest (1) heuristic score."""
-    lo, hi = min(scores), max(scores)
-    if hi == lo:
-        return [1.0 / len(scores)] * len(scores)
-    return [(s - lo) / (hi - lo) for s in scores]
+def _leads(scores: Sequence[float], scale: float) -> list[float]:
+    """Each player's heuristic lead over the best other player, squashed to 0..1 (``tanh``
+    with ``scale`` a decisive lead): a cut-off game's reward, graded, so that paired
+    candidates differ by how much better they leave the game, not only by who leads."""
+    out = []
+    for p, s in enumerate(scores):
+        lead = s - max(x for q, x in enumerate(scores) if q != p)
+        out.append(0.5 * (1.0 + math.tanh(lead / scale)))
+    return out
 
 
 def mcts_bot(name: str, game: str) -> MCTSBot:
