@@ -1162,11 +1162,12 @@ class DominationsGreedyBot:
             if v > best_v:
                 best_v, best_a = v, a
         if can_pass:
-            stay = ev.plan(ev.K)
+            stay = ev.plan(ev.K) + SECOND_TILE_MARGIN
+            pass_action = next(a for a in acts if a.kind == PASS)
             if seen is not None:
-                seen.append((stay + SECOND_TILE_MARGIN, next(a for a in acts if a.kind == PASS)))
-            if best_v < stay + SECOND_TILE_MARGIN:
-                return next(a for a in acts if a.kind == PASS)
+                seen.append((stay, pass_action))
+            if best_v < stay:
+                return pass_action
         return best_a
 
     # -- decisions inside a turn ------------------------------------------------------------
