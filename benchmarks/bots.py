@@ -7,10 +7,13 @@ Game and against Witch-BM on Size Distortion (a recommended kingdom with Witch);
 Dominations ``mcts`` against ``greedy`` with 2 players, and against three ``greedy`` bots
 with 4. Games run through the tournament runner (seats rotate every game; results depend
 on the seed only). Each match's result is kept in ``benchmarks/results/bots.json`` so a
-match can be measured again alone (``--only``) without losing the others.
+match can be measured again alone (``--only``) without losing the others, and every
+finished game is journaled in ``benchmarks/results/journals/`` so that a run stopped
+part-way (the four-player match takes hours) goes on where it stopped; the journal is
+started anew when the code or the level has changed (``--fresh`` forces it).
 
 Usage: ``python benchmarks/bots.py [--only NAME ...] [--games N] [--quick] [--no-write]
-[--workers W]``.
+[--workers W] [--fresh]``.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ import json
 import sys
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from dominari.bots import load_bot
 from dominari.bots.mcts import LEVELS
+from dominari.sim.journal import JournalError
 from dominari.sim.runner import bot_seed, game_options, game_seed
 from dominari.sim.tournament import tournament
 
@@ -34,6 +39,9 @@ from run import machine, replace_section
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "bots.json"
+JOURNALS = ROOT / "benchmarks" / "results" / "journals"
+"""Every finished game of a match, as it finishes (:mod:`dominari.sim.journal`): a run
+stopped part-way goes on where it stopped when run again."""
 START = "<!-- bots:start -->"
 END = "<!-- bots:end -->"
 
@@ -83,7 +91,7 @@ def decision_times(m: Match, games: int) -> list[float]:
     return times
 
 
-def measure(m: Match, games: int, workers: int) -> dict[str, Any]:
+def measure(m: Match, games: int, workers: int, fresh: bool = False) -> dict[str, Any]:
     t = time.perf_counter()
     done = [0]
 
@@ -91,8 +99,19 @@ def measure(m: Match, games: int, workers: int) -> dict[str, Any]:
         done[0] += k
         print(f"\r{m.name}: {done[0]}/{games} games", end="", file=sys.stderr, flush=True)
 
-    r = tournament(list(m.players), games, seed=2026, seats=len(m.players), workers=workers,
-                   game=m.game, kingdom=m.kingdom, progress=progress)  # fmt: skip
+    book = JOURNALS / f"{m.name}.jsonl"
+    if fresh:
+        book.unlink(missing_ok=True)
+    run = partial(tournament, list(m.players), games, seed=2026, seats=len(m.players),
+                  workers=workers, game=m.game, kingdom=m.kingdom, progress=progress,
+                  journal=book)  # fmt: skip
+    try:
+        r = run()
+    except JournalError as e:  # another level or other code: those games do not count
+        print(f"{e}; starting it anew", file=sys.stderr)
+        book.unlink()
+        done[0] = 0
+        r = run()
     print(file=sys.stderr)
     wall = time.perf_counter() - t
     me = next(s for s in r.players if s.entry == 0)
@@ -178,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-write", action="store_true",
                     help="print, do not edit BENCHMARKS.md or the results file")
     ap.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--fresh", action="store_true",
+                    help="play every game again (by default the games a stopped run left in "
+                    "benchmarks/results/journals/ are reused)")  # fmt: skip
     args = ap.parse_args(argv)
     results: dict[str, dict[str, Any]] = {}
     if RESULTS.exists():
@@ -186,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only is not None and m.name not in args.only:
             continue
         games = 20 if args.quick else (args.games or m.games)
-        r = measure(m, games, max(1, args.workers))
+        r = measure(m, games, max(1, args.workers), args.fresh)
         print(json.dumps({m.name: r}), flush=True)
         if not args.no_write and not args.quick:
             results[m.name] = r

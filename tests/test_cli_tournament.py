@@ -87,3 +87,25 @@ def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Pat
 def test_bad_game(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "tournament", "chess", "--players", "a,b")
     assert code == 2 and "unknown game 'chess'" in err
+
+
+def test_journal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    journal = str(tmp_path / "t.jsonl")
+    code, first, err = run(capsys, *BASE, "-n", "4", "--json", "--journal", journal)
+    assert code == 0, err
+    code, again, err = run(capsys, *BASE, "-n", "4", "--json", "--journal", journal)
+    assert code == 0, err
+    assert json.loads(again) == json.loads(first)
+    code, out, err = run(capsys, *BASE[:-5], "--seed", "2", "--workers", "1", "--no-progress",
+                         "-n", "4", "--journal", journal)  # fmt: skip
+    assert code == 2 and out == ""
+    assert "written for another tournament (seed 1 there, 2 here)" in err
+    assert err.count("\n") == 1
+
+
+def test_journal_needs_a_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, "tournament", "dominion", "--players", "bm,bmu", "-n", "2",
+                         "--journal", str(tmp_path / "t.jsonl"))  # fmt: skip
+    assert code == 2 and out == ""
+    assert "--journal needs an explicit --seed" in err
+    assert list(tmp_path.iterdir()) == []

@@ -209,6 +209,10 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--plot", metavar="FILE.png",
                       help="draw win rates and ratings to this PNG file (needs matplotlib)")
     tour.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    tour.add_argument("--journal", metavar="FILE.jsonl",
+                      help="write every finished game to this file, and reuse the games it "
+                      "already holds: a stopped tournament run again with the same "
+                      "arguments (an explicit --seed) goes on where it stopped")  # fmt: skip
     tour.set_defaults(func=cmd_tournament)
 
     play = sub.add_parser(
@@ -536,8 +540,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         check_plot_path(args.plot)  # before any game is played
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
+    if args.journal is not None and args.seed is None:
+        raise ConfigError("--journal needs an explicit --seed: a journal holds the games "
+                          "of one seed, and a random seed would never match it again")
     run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
-                  backend=args.backend, options=options)  # fmt: skip
+                  backend=args.backend, options=options, journal=args.journal)  # fmt: skip
     err = Console(stderr=True)
     show = not args.no_progress and err.is_terminal
     t0 = time.perf_counter()

@@ -6,6 +6,7 @@ with statistics; round-robin tournaments with ratings.
 [0.404, 0.596]
 """
 
+from dominari.sim.journal import GameResult, Journal, JournalError
 from dominari.sim.records import load_record, write_json_atomic
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
@@ -26,7 +27,6 @@ from dominari.sim.runner import (
 )
 from dominari.sim.stats import PlayerResult, SimResult, Tally, wilson
 from dominari.sim.tournament import (
-    GameResult,
     Shard,
     Standing,
     TournamentResult,
@@ -46,6 +46,8 @@ __all__ = [
     "DominationsOptions",
     "DominionOptions",
     "GameResult",
+    "Journal",
+    "JournalError",
     "PlayerResult",
     "Shard",
     "SimResult",

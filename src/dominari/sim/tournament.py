@@ -58,9 +58,10 @@ import math
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from dominari.core.errors import ConfigError
+from dominari.sim.journal import GameResult, Journal, code_fingerprint, spec_files
 from dominari.sim.pool import run_tasks
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
@@ -160,16 +161,6 @@ def parse_entries(text: str) -> list[str]:
 
 
 # ----------------------------------------------------------------------- shards
-class GameResult(NamedTuple):
-    """One finished tournament game, compactly: entry positions in seat order, and per
-    seat the rank (1 for every winner) and the score; how the game ended."""
-
-    seating: tuple[int, ...]
-    ranks: tuple[int, ...]
-    scores: tuple[int, ...]
-    reason: str
-
-
 @dataclass(frozen=True)
 class Shard:
     """Games ``start`` to ``stop - 1`` of match-up ``matchup`` (the entries ``entries``)
@@ -422,6 +413,7 @@ def tournament(
     options: GameOptions | None = None,
     progress: Callable[[int], None] | None = None,
     start_method: str | None = "spawn",
+    journal: str | os.PathLike[str] | None = None,
 ) -> TournamentResult:
     """Play a round robin of ``game`` (default Dominion) between the bots named by
     ``players``: ``games`` seeded games for every match-up of ``seats`` entries.
@@ -432,6 +424,12 @@ def tournament(
     ``data``, or ``options`` at once). ``progress(k)`` is called in this process
     each time ``k`` more games are done. Raises :class:`DominariError` subclasses
     for bad input before any game is played.
+
+    With ``journal`` (a file path, see :mod:`dominari.sim.journal`) every finished run
+    of games is written to that file as it finishes, and the games the file already
+    holds are reused rather than played again, so a stopped tournament goes on where
+    it stopped; the result is the same as an uninterrupted run's. Runs of games are
+    then small (about 1% of the games), so a stop loses little.
     """
     specs = tuple(players)
     backend = check_run(games, workers, seed, backend, "the number of games per match-up")
@@ -452,22 +450,58 @@ def tournament(
     if workers == 1 and backend == "local":
         bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
 
-    size = min(games, chunk_size(games * len(combos), workers))
-    shards = [Shard(specs, names, options, seed, m, entries, start, min(games, start + size))
-              for m, entries in enumerate(combos) for start in range(0, games, size)]
+    book = None
+    known: dict[tuple[int, int], GameResult] = {}
+    if journal is not None:
+        key = {"game": options.game, "players": list(specs), "seats": seats, "seed": seed,
+               "options": options.to_json(), "code": code_fingerprint(),
+               "files": spec_files(specs)}  # fmt: skip
+        book = Journal.open(journal, key)
+        known = {k: g for k, g in book.known.items() if k[0] < len(combos) and k[1] < games}
+    missing = games * len(combos) - len(known)
+    size = min(games, chunk_size(missing or 1, workers))
+    if book is not None:
+        size = max(1, min(size, math.ceil(games * len(combos) / 100)))
+    shards = [Shard(specs, names, options, seed, m, entries, start, stop)
+              for m, entries in enumerate(combos)
+              for start, stop in _runs([j for j in range(games) if (m, j) not in known], size)]
 
-    def done(shard: Shard, _games: tuple[GameResult, ...]) -> None:
+    def done(shard: Shard, part: tuple[GameResult, ...]) -> None:
+        if book is not None:
+            book.record(shard.matchup, shard.start, part)
         if progress is not None:
             progress(shard.stop - shard.start)
 
+    if known and progress is not None:
+        progress(len(known))
     played = run_tasks(play_shard, shards, workers=workers, backend=backend, progress=done,
                        start_method=start_method)  # fmt: skip
-    results: list[list[GameResult]] = [[] for _ in combos]
-    for shard, part in zip(shards, played, strict=True):  # shards are in game order
-        results[shard.matchup].extend(part)
+    found = dict(known)
+    for shard, part in zip(shards, played, strict=True):
+        for k, g in enumerate(part):
+            found[(shard.matchup, shard.start + k)] = g
+    results = [[found[(m, j)] for j in range(games)] for m in range(len(combos))]
     return TournamentResult.from_games(results, specs=specs, names=names, seats=seats,
                                        seed=seed, game=options.game,
                                        options=options.to_json())  # fmt: skip
+
+
+def _runs(indices: Sequence[int], size: int) -> list[tuple[int, int]]:
+    """``indices`` (ascending) as ``(start, stop)`` runs of consecutive numbers, each
+    at most ``size`` long.
+
+    >>> _runs([0, 1, 2, 3, 4, 7, 8], 2)
+    [(0, 2), (2, 4), (4, 5), (7, 9)]
+    """
+    out: list[tuple[int, int]] = []
+    k = 0
+    while k < len(indices):
+        start = stop = indices[k]
+        while k < len(indices) and indices[k] == stop and stop - start < size:
+            stop += 1
+            k += 1
+        out.append((start, stop))
+    return out
 
 
 def title(result: TournamentResult) -> str:

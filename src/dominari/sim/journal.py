@@ -1,0 +1,214 @@
+"""Tournament journals: every finished game written down as it finishes, so that a long
+tournament stopped for any reason (a killed process, a lost machine, the end of a
+working day) goes on where it stopped instead of starting again.
+
+A journal is a JSON Lines file. Its first line says what it is and which tournament
+it belongs to (the *key*: game, entries, seats, seed, game options and a fingerprint
+of the code that played the games); each further line holds a run of consecutive
+finished games of one match-up::
+
+    {"dominari_journal": 1, "key": {...}}
+    {"matchup": 0, "start": 10, "games": [[[0, 1], [1, 2], [412, 380], "end"], ...]}
+
+Reusing a journal's games is exact because a tournament game depends on its seeds
+only (see :mod:`dominari.sim.tournament`), so the games are the same games whether
+played now or in the earlier run. The key guards that promise: a journal written for
+other entries, another seed or seat count, other options, another version of the
+code, or strategy files that have since changed, is refused with a message saying
+what differs. The number of games is not part of the key: a journal of a 500-game
+run serves the first 500 games of a 1,000-game run.
+
+A run killed while writing leaves an unfinished last line; it is dropped (and cut
+from the file) when the journal is opened again. Any other damage is refused.
+
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "t.jsonl")
+>>> j = Journal.open(path, {"seed": 1})
+>>> j.record(0, 0, [GameResult((0, 1), (1, 2), (30, 20), "provinces")])
+>>> Journal.open(path, {"seed": 1}).known[(0, 0)].scores
+(30, 20)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from dominari.core.errors import ConfigError
+
+FORMAT = 1
+"""The journal format's version, in its first line."""
+
+_CODE_SUFFIXES = (".py", ".json", ".toml")
+_PLAYING = ("core", "dominion", "dominations", "bots", "sim")
+"""The subpackages of dominari that play tournament games: only they are in the code
+fingerprint, so editing the command line or the web app does not void journals."""
+
+
+class GameResult(NamedTuple):
+    """One finished tournament game, compactly: entry positions in seat order, and per
+    seat the rank (1 for every winner) and the score; how the game ended."""
+
+    seating: tuple[int, ...]
+    ranks: tuple[int, ...]
+    scores: tuple[int, ...]
+    reason: str
+
+
+class JournalError(ConfigError):
+    """A journal that cannot serve this tournament: not a journal, damaged, or written
+    for another tournament."""
+
+
+_FINGERPRINT: list[str] = []
+
+
+def code_fingerprint() -> str:
+    """A SHA-256 over the source of the parts of Dominari that play games (engines,
+    bots, data, runners): it changes whenever a game could be played differently."""
+    if not _FINGERPRINT:
+        root = Path(__file__).resolve().parent.parent
+        h = hashlib.sha256()
+        for f in sorted(root.rglob("*")):
+            rel = f.relative_to(root)
+            if (f.suffix not in _CODE_SUFFIXES or "__pycache__" in rel.parts
+                    or rel.parts[0] not in _PLAYING or not f.is_file()):  # fmt: skip
+                continue
+            h.update(rel.as_posix().encode())
+            h.update(b"\0")
+            h.update(f.read_bytes())
+            h.update(b"\0")
+        _FINGERPRINT.append(h.hexdigest())
+    return _FINGERPRINT[0]
+
+
+def spec_files(specs: Iterable[str]) -> dict[str, str]:
+    """The SHA-256 of every bot spec that is a file (a strategy file), by spec."""
+    out = {}
+    for spec in specs:
+        if os.path.isfile(spec):
+            out[spec] = hashlib.sha256(Path(spec).read_bytes()).hexdigest()
+    return out
+
+
+class Journal:
+    """An open journal: the games it already holds (:attr:`known`, by match-up and game
+    index) and a way to append more (:meth:`record`)."""
+
+    def __init__(self, path: Path, known: dict[tuple[int, int], GameResult]) -> None:
+        self.path = path
+        self.known = known
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], key: Mapping[str, Any]) -> Journal:
+        """Open the journal at ``path`` for the tournament ``key`` (JSON values),
+        creating it if it does not exist; :class:`JournalError` if it cannot serve."""
+        p = Path(path)
+        key = json.loads(json.dumps(key))  # as it reads back: tuples become lists
+        if p.is_dir():
+            raise JournalError(f"journal {p}: is a folder, not a file")
+        if not p.exists():
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+                with p.open("x", encoding="utf-8") as f:
+                    f.write(json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n")
+            except OSError as e:
+                raise JournalError(f"journal {p}: cannot be created ({e.strerror})") from e
+            return cls(p, {})
+        try:
+            data = p.read_bytes()
+        except OSError as e:
+            raise JournalError(f"journal {p}: cannot be read ({e.strerror})") from e
+        lines = data.split(b"\n")
+        unfinished = bool(data) and not data.endswith(b"\n")
+        if unfinished:  # a run killed while writing its last line
+            lines.pop()
+        lines = [line for line in lines if line.strip()]
+        if not lines and data.strip():
+            raise JournalError(f"{p} is not a Dominari tournament journal; give another "
+                               "file (an existing journal is only ever appended to)")
+        if not lines:
+            raise JournalError(f"journal {p}: empty; delete it or give another file")
+        head = _load_line(p, 1, lines[0])
+        if not isinstance(head, dict) or "dominari_journal" not in head:
+            raise JournalError(f"{p} is not a Dominari tournament journal; give another "
+                               "file (an existing journal is only ever appended to)")
+        if head["dominari_journal"] != FORMAT:
+            raise JournalError(f"journal {p}: format {head['dominari_journal']!r}, this "
+                               f"version reads format {FORMAT}")  # fmt: skip
+        if head.get("key") != key:
+            raise JournalError(f"journal {p} was written for another tournament "
+                               f"({_differences(head.get('key'), key)}); its games cannot "
+                               "be reused: give another file or delete it")  # fmt: skip
+        known: dict[tuple[int, int], GameResult] = {}
+        for n, line in enumerate(lines[1:], start=2):
+            for j, game in _games(p, n, _load_line(p, n, line)):
+                known[j] = game
+        if unfinished:  # only now, when the file is known to be this tournament's journal
+            with p.open("r+b") as f:
+                f.truncate(data.rfind(b"\n") + 1)
+        return cls(p, known)
+
+    def record(self, matchup: int, start: int, games: Sequence[GameResult]) -> None:
+        """Append games ``start``… of match-up ``matchup`` and make sure they are on disk."""
+        line = json.dumps({"matchup": matchup, "start": start,
+                           "games": [[list(g.seating), list(g.ranks), list(g.scores), g.reason]
+                                     for g in games]}, separators=(",", ":"))  # fmt: skip
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        for k, g in enumerate(games):
+            self.known[(matchup, start + k)] = g
+
+
+def _load_line(path: Path, n: int, line: bytes) -> Any:
+    try:
+        return json.loads(line)
+    except ValueError as e:
+        raise JournalError(f"journal {path} line {n}: damaged ({e}); delete it or give "
+                           "another file") from e  # fmt: skip
+
+
+def _games(path: Path, n: int, entry: Any) -> list[tuple[tuple[int, int], GameResult]]:
+    """The games of journal line ``n``, by (match-up, game index)."""
+
+    def bad(why: str) -> JournalError:
+        return JournalError(f"journal {path} line {n}: {why}; delete it or give another file")
+
+    if not isinstance(entry, dict) or not {"matchup", "start", "games"} <= entry.keys():
+        raise bad("not a run of games (matchup, start, games)")
+    m, start, games = entry["matchup"], entry["start"], entry["games"]
+    if not (_is_index(m) and _is_index(start) and isinstance(games, list)):
+        raise bad("matchup and start must be whole numbers of 0 or more, games a list")
+    out = []
+    for k, g in enumerate(games):
+        ok = (isinstance(g, list) and len(g) == 4 and isinstance(g[3], str)
+              and all(isinstance(x, list) and all(_is_int(v) for v in x) for x in g[:3])
+              and len(g[0]) == len(g[1]) == len(g[2]) >= 2)  # fmt: skip
+        if not ok:
+            raise bad(f"game {k} is not [seating, ranks, scores, reason]")
+        out.append(((m, start + k), GameResult(tuple(g[0]), tuple(g[1]), tuple(g[2]), g[3])))
+    return out
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_index(v: Any) -> bool:
+    return _is_int(v) and v >= 0
+
+
+def _differences(old: Any, new: Mapping[str, Any]) -> str:
+    """Which fields of the key differ, in words."""
+    if not isinstance(old, dict):
+        return "it has no key"
+    names = {"code": "the code has changed since", "files": "strategy files have changed"}
+    diff = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+    return "; ".join(names.get(k, f"{k} {old.get(k)!r} there, {new.get(k)!r} here")
+                     for k in diff)  # fmt: skip

@@ -1,0 +1,170 @@
+"""Tournament journals: a stopped tournament goes on where it stopped, with the same result
+as an uninterrupted run, and a journal that cannot serve is refused with a clear message."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dominari.sim.journal import GameResult, Journal, JournalError
+from dominari.sim.tournament import TournamentResult, tournament
+
+journal_module = importlib.import_module("dominari.sim.journal")
+tournament_module = importlib.import_module("dominari.sim.tournament")  # not the function
+PLAYERS = ["bm", "smithy", "bmu"]
+MINE = 'name = "Mine"\n[[buy]]\ncard = "Gold"\n[[buy]]\ncard = "Silver"\n'
+
+
+def run(path: Path | None, games: int = 6, seed: int = 5, players: list[str] = PLAYERS,
+        **kw: Any) -> TournamentResult:
+    return tournament(players, games, seed, workers=1, kingdom="first-game", journal=path,
+                      **kw)  # fmt: skip
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of games actually played by each shard from now on."""
+    played: list[int] = []
+    real = tournament_module.play_shard
+
+    def play(shard: tournament_module.Shard) -> tuple[GameResult, ...]:
+        played.append(shard.stop - shard.start)
+        return real(shard)
+
+    monkeypatch.setattr(tournament_module, "play_shard", play)
+    return played
+
+
+def test_a_journaled_run_is_the_plain_run(tmp_path: Path, counted: list[int]) -> None:
+    path = tmp_path / "t.jsonl"
+    assert run(path).to_json() == run(None).to_json()
+    head, *rest = path.read_text(encoding="utf-8").splitlines()
+    assert json.loads(head)["key"]["players"] == PLAYERS
+    assert sum(len(json.loads(line)["games"]) for line in rest) == 3 * 6
+
+
+def test_a_stopped_run_goes_on_where_it_stopped(tmp_path: Path, counted: list[int]) -> None:
+    path = tmp_path / "t.jsonl"
+    run(path, games=4)  # the first 4 games of each match-up
+    counted.clear()
+    seen: list[int] = []
+    again = run(path, games=10, progress=seen.append)
+    assert sum(counted) == 3 * 6  # only the missing games were played
+    assert sum(seen) == 3 * 10 and seen[0] == 3 * 4  # the reused games reported first
+    assert again.to_json() == run(None, games=10).to_json()
+    counted.clear()
+    assert run(path, games=10).to_json() == again.to_json()
+    assert counted == []  # everything reused
+    assert run(path, games=3).to_json() == run(None, games=3).to_json()  # a prefix serves
+
+
+def test_gaps_are_filled(tmp_path: Path, counted: list[int]) -> None:
+    path = tmp_path / "t.jsonl"
+    run(path, games=6)
+    head, *rest = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join([head, *rest[::2]]) + "\n", encoding="utf-8")  # lose runs
+    counted.clear()
+    filled = run(path, games=6)
+    assert 0 < sum(counted) < 3 * 6
+    assert filled.to_json() == run(None, games=6).to_json()
+
+
+def test_an_unfinished_last_line_is_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    run(path, games=2)
+    whole = path.read_bytes()
+    path.write_bytes(whole + b'{"matchup": 0, "start": 2, "ga')  # killed while writing
+    assert run(path, games=4).to_json() == run(None, games=4).to_json()
+    assert path.read_bytes().startswith(whole)
+    assert all(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"seed": 6}, "seed 5 there, 6 here"),
+    ({"players": ["bm", "smithy", "bm"]}, "players"),
+    ({"seats": 3}, "seats 2 there, 3 here"),
+    ({"max_turns": 30}, "options"),
+])  # fmt: skip
+def test_another_tournament_is_refused(tmp_path: Path, change: dict[str, Any],
+                                       message: str) -> None:  # fmt: skip
+    path = tmp_path / "t.jsonl"
+    run(path, games=2)
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="written for another tournament") as e:
+        run(path, games=2, **change)
+    assert message in str(e.value) and "give another file or delete it" in str(e.value)
+    assert path.read_bytes() == before  # nothing written
+
+
+def test_changed_code_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "t.jsonl"
+    run(path, games=2)
+    monkeypatch.setattr(journal_module, "code_fingerprint", lambda: "0" * 64)
+    monkeypatch.setattr(tournament_module, "code_fingerprint", lambda: "0" * 64)
+    with pytest.raises(JournalError, match="the code has changed since"):
+        run(path, games=2)
+
+
+def test_a_changed_strategy_file_is_refused(tmp_path: Path) -> None:
+    strategy = tmp_path / "mine.toml"
+    strategy.write_text(MINE, encoding="utf-8")
+    path = tmp_path / "t.jsonl"
+    run(path, games=2, players=["bm", str(strategy)])
+    strategy.write_text(MINE.replace('"Silver"', '"Smithy"'), encoding="utf-8")
+    with pytest.raises(JournalError, match="strategy files have changed"):
+        run(path, games=2, players=["bm", str(strategy)])
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "empty"),
+    ("hello\n", "damaged"),
+    ('{"name": "a record"}\n', "is not a Dominari tournament journal"),
+    ('{"dominari_journal": 9, "key": {}}\n', "format 9"),
+    ("some notes", "is not a Dominari tournament journal"),  # no newline, left as it is
+    ('{"dominari_journal": 1, "key": {"seed": 2}}\n{"matchup"', "another tournament"),
+])  # fmt: skip
+def test_not_a_journal(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(JournalError, match=message):
+        Journal.open(path, {"seed": 1})
+    assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("{oops", "line 2: damaged"),
+    ('{"matchup": 0}', "line 2: not a run of games"),
+    ('{"matchup": -1, "start": 0, "games": []}', "whole numbers of 0 or more"),
+    ('{"matchup": 0, "start": 0, "games": [[[0, 1], [1], [3, 4], "end"]]}',
+     "game 0 is not [seating, ranks, scores, reason]"),
+])  # fmt: skip
+def test_a_damaged_line_is_refused(tmp_path: Path, line: str, message: str) -> None:
+    path = tmp_path / "t.jsonl"
+    Journal.open(path, {"seed": 1})
+    with path.open("a", encoding="utf-8") as f:
+        f.write(line + "\n" + '{"matchup": 0, "start": 0, "games": []}\n')
+    with pytest.raises(JournalError) as e:
+        Journal.open(path, {"seed": 1})
+    assert message in str(e.value)
+
+
+def test_a_folder_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(JournalError, match="is a folder"):
+        Journal.open(tmp_path, {"seed": 1})
+
+
+def test_the_journal_is_created_with_its_folder(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "t.jsonl"
+    j = Journal.open(path, {"seed": 1, "players": ("a", "b")})
+    j.record(0, 3, [GameResult((1, 0), (1, 1), (5, 5), "provinces")])
+    again = Journal.open(path, {"seed": 1, "players": ("a", "b")})
+    assert again.known == {(0, 3): GameResult((1, 0), (1, 1), (5, 5), "provinces")}
+
+
+def test_the_code_fingerprint_is_stable() -> None:
+    first = journal_module.code_fingerprint()
+    assert len(first) == 64 and journal_module.code_fingerprint() == first
