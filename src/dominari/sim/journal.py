@@ -31,6 +31,7 @@ from the file) when the journal is opened again. Any other damage is refused.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -64,26 +65,22 @@ class JournalError(ConfigError):
     for another tournament."""
 
 
-_FINGERPRINT: list[str] = []
-
-
+@functools.cache
 def code_fingerprint() -> str:
     """A SHA-256 over the source of the parts of Dominari that play games (engines,
     bots, data, runners): it changes whenever a game could be played differently."""
-    if not _FINGERPRINT:
-        root = Path(__file__).resolve().parent.parent
-        h = hashlib.sha256()
-        for f in sorted(root.rglob("*")):
-            rel = f.relative_to(root)
-            if (f.suffix not in _CODE_SUFFIXES or "__pycache__" in rel.parts
-                    or rel.parts[0] not in _PLAYING or not f.is_file()):  # fmt: skip
-                continue
-            h.update(rel.as_posix().encode())
-            h.update(b"\0")
-            h.update(f.read_bytes())
-            h.update(b"\0")
-        _FINGERPRINT.append(h.hexdigest())
-    return _FINGERPRINT[0]
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*")):
+        rel = f.relative_to(root)
+        if (f.suffix not in _CODE_SUFFIXES or "__pycache__" in rel.parts
+                or rel.parts[0] not in _PLAYING or not f.is_file()):  # fmt: skip
+            continue
+        h.update(rel.as_posix().encode())
+        h.update(b"\0")
+        h.update(f.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
 
 
 def spec_files(specs: Iterable[str]) -> dict[str, str]:
@@ -128,12 +125,9 @@ class Journal:
         if unfinished:  # a run killed while writing its last line
             lines.pop()
         lines = [line for line in lines if line.strip()]
-        if not lines and data.strip():
-            raise JournalError(f"{p} is not a Dominari tournament journal; give another "
-                               "file (an existing journal is only ever appended to)")
-        if not lines:
+        if not lines and not data.strip():
             raise JournalError(f"journal {p}: empty; delete it or give another file")
-        head = _load_line(p, 1, lines[0])
+        head = _load_line(p, 1, lines[0]) if lines else None
         if not isinstance(head, dict) or "dominari_journal" not in head:
             raise JournalError(f"{p} is not a Dominari tournament journal; give another "
                                "file (an existing journal is only ever appended to)")
