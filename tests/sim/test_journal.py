@@ -103,8 +103,9 @@ def test_another_tournament_is_refused(tmp_path: Path, change: dict[str, Any],
 def test_changed_code_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "t.jsonl"
     run(path, games=2)
-    monkeypatch.setattr(journal_module, "code_fingerprint", lambda: "0" * 64)
-    monkeypatch.setattr(tournament_module, "code_fingerprint", lambda: "0" * 64)
+    monkeypatch.setattr(journal_module, "code_fingerprint", lambda game=None: "0" * 64)
+    monkeypatch.setattr(tournament_module, "code_fingerprint",
+                        lambda game=None: "0" * 64)
     with pytest.raises(JournalError, match="the code has changed since"):
         run(path, games=2)
 
@@ -168,3 +169,33 @@ def test_the_journal_is_created_with_its_folder(tmp_path: Path) -> None:
 def test_the_code_fingerprint_is_stable() -> None:
     first = journal_module.code_fingerprint()
     assert len(first) == 64 and journal_module.code_fingerprint() == first
+
+
+def test_each_game_fingerprints_only_the_code_it_plays_with(tmp_path: Path) -> None:
+    """Work on one game's engine or bots keeps the other game's journals; shared code
+    (core, the search, the runners) changes both."""
+    files = {"core/state.py": "a", "dominion/engine.py": "b", "dominations/engine.py": "c",
+             "bots/mcts.py": "d", "bots/strategy.py": "e", "bots/strategies/smithy.toml": "f",
+             "bots/dominations_greedy.py": "g", "sim/tournament.py": "h",
+             "web/app.py": "i"}  # fmt: skip
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+
+    def prints() -> tuple[str, str, str]:
+        fp = journal_module.tree_fingerprint
+        return fp(tmp_path), fp(tmp_path, "dominion"), fp(tmp_path, "dominations")
+
+    changes = {"core/state.py": (True, True, True), "bots/mcts.py": (True, True, True),
+               "sim/tournament.py": (True, True, True),
+               "dominion/engine.py": (True, True, False),
+               "bots/strategy.py": (True, True, False),
+               "bots/strategies/smithy.toml": (True, True, False),
+               "dominations/engine.py": (True, False, True),
+               "bots/dominations_greedy.py": (True, False, True),
+               "web/app.py": (False, False, False)}  # fmt: skip
+    for name, expected in changes.items():
+        before = prints()
+        (tmp_path / name).write_text(files[name] + " changed", encoding="utf-8")
+        after = prints()
+        assert tuple(b != a for b, a in zip(before, after, strict=True)) == expected, name

@@ -65,18 +65,39 @@ class JournalError(ConfigError):
     for another tournament."""
 
 
+_OTHER_GAME = {
+    "dominion": ("dominations/", "bots/dominations_"),
+    "dominations": ("dominion/", "bots/strategy.py", "bots/conditions.py",
+                    "bots/strategies/", "bots/random_bot.py"),
+}
+"""Per game, the source (paths under dominari) that only the *other* game plays with: left
+out of that game's fingerprint, so work on one game does not void the other's journals."""
+
+
 @functools.cache
-def code_fingerprint() -> str:
+def code_fingerprint(game: str | None = None) -> str:
     """A SHA-256 over the source of the parts of Dominari that play games (engines,
-    bots, data, runners): it changes whenever a game could be played differently."""
-    root = Path(__file__).resolve().parent.parent
+    bots, data, runners): it changes whenever a game could be played differently. With
+    ``game``, the other game's engine and bots are left out.
+
+    >>> code_fingerprint("dominations") != code_fingerprint("dominion") != code_fingerprint()
+    True
+    """
+    return tree_fingerprint(Path(__file__).resolve().parent.parent, game)
+
+
+def tree_fingerprint(root: Path, game: str | None = None) -> str:
+    """:func:`code_fingerprint` of the package source at ``root``."""
+    skip = _OTHER_GAME.get(game or "", ())
     h = hashlib.sha256()
     for f in sorted(root.rglob("*")):
         rel = f.relative_to(root)
+        name = rel.as_posix()
         if (f.suffix not in _CODE_SUFFIXES or "__pycache__" in rel.parts
-                or rel.parts[0] not in _PLAYING or not f.is_file()):  # fmt: skip
+                or rel.parts[0] not in _PLAYING or name.startswith(skip)
+                or not f.is_file()):  # fmt: skip
             continue
-        h.update(rel.as_posix().encode())
+        h.update(name.encode())
         h.update(b"\0")
         h.update(f.read_bytes())
         h.update(b"\0")

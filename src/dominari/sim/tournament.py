@@ -454,7 +454,7 @@ def tournament(
     known: dict[tuple[int, int], GameResult] = {}
     if journal is not None:
         key = {"game": options.game, "players": list(specs), "seats": seats, "seed": seed,
-               "options": options.to_json(), "code": code_fingerprint(),
+               "options": options.to_json(), "code": code_fingerprint(options.game),
                "files": spec_files(specs)}  # fmt: skip
         book = Journal.open(journal, key)
         known = {k: g for k, g in book.known.items() if k[0] < len(combos) and k[1] < games}
