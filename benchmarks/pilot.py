@@ -29,7 +29,7 @@ from typing import Any
 
 from dominari.bots import load_bot
 from dominari.bots.mcts import LEVELS, MCTSBot
-from dominari.core.errors import ConfigError
+from dominari.core.errors import ConfigError, StrategyError
 from dominari.sim.stats import wilson
 
 OPPONENT = {"dominations": "greedy", "dominion": "smithy"}
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         load_bot(opponent, args.game)
         if args.games < 1 or args.workers < 1 or not 2 <= args.seats <= 4:
             raise ConfigError("games and workers must be at least 1, seats 2 to 4")
-    except ConfigError as e:
+    except (ConfigError, StrategyError) as e:
         print(f"pilot: {e}", file=sys.stderr)
         return 2
     jobs = [(args.game, args.seats, opponent, level, args.kingdom, args.seed, g)
