@@ -29,36 +29,28 @@ from typing import Any
 
 from dominari.bots import load_bot
 from dominari.bots.mcts import LEVELS, MCTSBot
-from dominari.core.errors import ConfigError, StrategyError
+from dominari.core.errors import ConfigError, DominariError
+from dominari.sim.runner import game_options, play_game
 from dominari.sim.stats import wilson
 
 OPPONENT = {"dominations": "greedy", "dominion": "smithy"}
 
 
-def _new_state(game: str, seats: int, seed: int, kingdom: str | None) -> Any:
-    if game == "dominion":
-        from dominari.dominion.engine import DominionConfig, DominionState
-
-        return DominionState.new(DominionConfig(players=seats, kingdom=kingdom or "first-game",
-                                                seed=seed))  # fmt: skip
-    from dominari.dominations.engine import DominationsConfig, DominationsState
-
-    return DominationsState.new(DominationsConfig(players=seats, seed=seed, log=False))
+def _options(game: str, kingdom: str | None) -> Any:
+    return game_options(game, kingdom=kingdom or ("first-game" if game == "dominion" else None))
 
 
 def play(job: tuple[str, int, str, dict[str, Any], str | None, int, int]) -> list[Any]:
     """One game: (game index, seat, ranks, scores, CPU seconds of the whole game)."""
     game, seats, opponent, level, kingdom, seed, g = job
     seat = g % seats
-    state = _new_state(game, seats, seed + g, kingdom)
+    state = _options(game, kingdom).new_game(seats, seed + g, tuple(f"p{k}" for k in range(seats)))
     bots: list[Any] = [load_bot(opponent, game) for _ in range(seats)]
     bots[seat] = MCTSBot(game, seed=seed + g, **level)
     for i, b in enumerate(bots):
         b.reset(seed + g + 1000 * (i + 1))
     t = time.process_time()
-    while not state.is_terminal():
-        state.apply(bots[state.current_player()].act(state))
-    out = state.outcome()
+    out = play_game(bots, state).outcome()
     return [g, seat, list(out.ranks), [int(x) for x in out.scores],
             round(time.process_time() - t, 2)]
 
@@ -101,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         load_bot(opponent, args.game)
         if args.games < 1 or args.workers < 1 or not 2 <= args.seats <= 4:
             raise ConfigError("games and workers must be at least 1, seats 2 to 4")
-    except (ConfigError, StrategyError) as e:
+        _options(args.game, args.kingdom).new_game(args.seats, args.seed, ("a",) * args.seats)
+    except DominariError as e:
         print(f"pilot: {e}", file=sys.stderr)
         return 2
     jobs = [(args.game, args.seats, opponent, level, args.kingdom, args.seed, g)
