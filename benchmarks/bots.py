@@ -141,6 +141,10 @@ def _budget(level: dict[str, Any]) -> str:
         parts.append(f"{level['iterations']:,} rollouts")
     if level.get("cutoff"):
         parts.append(f"cut off after {level['cutoff']} actions")
+    if level.get("cutoff_turns"):
+        turns = level["cutoff_turns"]
+        parts.append(f"cut off when every player has had {turns} more "
+                     f"turn{'s' if turns > 1 else ''}")
     if level.get("width"):
         parts.append(f"at most {level['width']} candidates")
     if level.get("paired"):

@@ -253,3 +253,34 @@ def test_a_cut_off_game_is_judged_by_the_leads() -> None:
     assert _leads([70.0, 10.0], 30.0)[0] > a  # graded: a bigger lead is worth more
     four = _leads([5.0, 9.0, 9.0, 1.0], 30.0)
     assert four[1] == four[2] == 0.5 and four[0] > four[3]
+
+
+def test_a_cut_off_by_turns_stops_every_rollout_at_the_same_point() -> None:
+    """With ``cutoff_turns`` every rollout stops when each player has had that many more
+    turns (the searcher's own turn finished first), wherever the candidates' actions fall
+    within a turn."""
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+    s = DominationsState.new(DominationsConfig(players=4, seed=6, log=False))
+    greedy = DominationsGreedyBot()
+    while s.stack or s.phase != 0:
+        s.apply(greedy.act(s))
+    ends: list[int] = []
+
+    class Watched(MCTSBot):
+        def _rollout(self, world, policy):  # type: ignore[no-untyped-def]
+            out = super()._rollout(world, policy)
+            ends.append(world.turn_number)
+            return out
+
+    bot = Watched("dominations", iterations=6, cutoff_turns=1, width=3, paired=True,
+                  trust=0.0, seed=1)
+    assert bot.act(s) in s.legal_actions()
+    assert len(ends) == 6 and set(ends) == {s.turn_number + 4 + 1}
+
+
+def test_bad_cut_offs_are_refused() -> None:
+    with pytest.raises(ConfigError, match="cutoff_turns must be at least 1"):
+        MCTSBot("dominations", cutoff_turns=0)
+    with pytest.raises(ConfigError, match="cutoff must be at least 1"):
+        MCTSBot("dominations", cutoff=0)

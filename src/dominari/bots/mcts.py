@@ -48,6 +48,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -175,16 +176,17 @@ def _dominion_order(state: Any, actions: Sequence[Any]) -> list[Any]:
     return sorted(actions, key=key)
 
 
-_RANKER: list[Any] = []
+@functools.cache
+def _ranker() -> Any:
+    """The greedy bot that ranks Dominations options for the search (made once)."""
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+    return DominationsGreedyBot(name="ranker")
 
 
 def _dominations_order(state: Any, actions: Sequence[Any]) -> list[Any]:
     # The greedy bot's own ranking of the options it weighed, then the rest as they come.
-    if not _RANKER:
-        from dominari.bots.dominations_greedy import DominationsGreedyBot
-
-        _RANKER.append(DominationsGreedyBot(name="ranker"))
-    ranked = _RANKER[0].ranked(state, len(actions))
+    ranked = _ranker().ranked(state, len(actions))
     seen = set(ranked)
     return [*ranked, *(a for a in actions if a not in seen)]
 
@@ -224,7 +226,9 @@ class MCTSBot:
     rollout also counting :data:`ROLLOUT_COST` for setting up its world) or ``seconds``
     per decision bound the search, whichever runs out first; ``c`` is the
     exploration constant; ``cutoff`` stops rollouts after that many actions and scores the
-    position with the game's heuristic (None: play to the end). ``tree`` says whose
+    position with the game's heuristic (None: play to the end); ``cutoff_turns`` stops them
+    once every player has had that many more turns (the searcher's own turn is finished
+    first), so that all candidates are judged at the same point of the game. ``tree`` says whose
     decisions are nodes of the tree: ``"mine"`` (the searching player's decisions that
     the game's hooks call worth searching; everyone else is played by the rule-bot
     policy, an opponent model) or ``"all"`` (every decision of every player).
@@ -247,7 +251,7 @@ class MCTSBot:
                  name: str = "mcts", tree: str = "mine", margin: float = 0.2,
                  widen: float = 0.0, trust: float = 1.0, width: int | None = None,
                  paired: bool = False, steps: int | None = None,
-                 prune: float = 0.0) -> None:
+                 prune: float = 0.0, cutoff_turns: int | None = None) -> None:
         if game not in HOOKS:
             raise ConfigError(f"no search for the game {game!r}: dominion or dominations")
         if iterations is None and seconds is None and steps is None:
@@ -267,12 +271,18 @@ class MCTSBot:
             raise ConfigError(f"width must be at least 1, not {width}")
         if not 0.0 <= margin <= 1.0:
             raise ConfigError(f"margin must be between 0 and 1, not {margin}")
+        if cutoff is not None and cutoff < 1:
+            raise ConfigError(f"cutoff must be at least 1 action, not {cutoff}")
+        if cutoff_turns is not None and cutoff_turns < 1:
+            raise ConfigError(f"cutoff_turns must be at least 1 turn, not {cutoff_turns}")
         self.game = game
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
         self.cutoff = cutoff
+        self.cutoff_turns = cutoff_turns
+        self._stop_turn = 1 << 62  # the turn at which rollouts stop (set per decision)
         self.tree = tree
         self.margin = margin
         self.widen = widen
@@ -305,6 +315,11 @@ class MCTSBot:
             return policy[me].act(state)
         root = Node(player=me)
         self._steps_done = 0
+        if self.cutoff_turns is not None:
+            # Every player gets the same number of turns after this one, which the
+            # searcher finishes first: the rollouts stop at the start of a turn of the
+            # player after the searcher, so candidates are judged at the same point.
+            self._stop_turn = state.turn_number + self.cutoff_turns * state.num_players + 1
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         if self.paired:
             return self._paired(root, state, legal, me, policy, rng, deadline)
@@ -479,9 +494,10 @@ class MCTSBot:
         scores = self._hooks.scores
         steps = 0
         if not world.is_terminal():
-            cutoff = self.cutoff
+            cutoff = self.cutoff if self.cutoff is not None else 1 << 62
+            stop = self._stop_turn
             while not world.is_terminal():
-                if cutoff is not None and steps >= cutoff:
+                if steps >= cutoff or world.turn_number >= stop:
                     self._steps_done += steps + ROLLOUT_COST
                     return _leads(scores(world), self._hooks.margin_scale)
                 world.apply(policy[world.current_player()].act(world))
