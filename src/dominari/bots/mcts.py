@@ -495,9 +495,10 @@ class MCTSBot:
         steps = 0
         if not world.is_terminal():
             cutoff = self.cutoff if self.cutoff is not None else 1 << 62
+            by_turns = self.cutoff_turns is not None  # else the turn is not read at all
             stop = self._stop_turn
             while not world.is_terminal():
-                if steps >= cutoff or world.turn_number >= stop:
+                if steps >= cutoff or (by_turns and world.turn_number >= stop):
                     self._steps_done += steps + ROLLOUT_COST
                     return _leads(scores(world), self._hooks.margin_scale)
                 world.apply(policy[world.current_player()].act(world))
