@@ -284,3 +284,63 @@ def test_bad_cut_offs_are_refused() -> None:
         MCTSBot("dominations", cutoff_turns=0)
     with pytest.raises(ConfigError, match="cutoff must be at least 1"):
         MCTSBot("dominations", cutoff=0)
+
+
+def _after_setup(players: int, **config: object) -> DominationsState:
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+    s = DominationsState.new(DominationsConfig(players=players, seed=4, log=False,
+                                               **config))  # type: ignore[arg-type]
+    greedy = DominationsGreedyBot()
+    while s.stack or s.phase != 0:
+        s.apply(greedy.act(s))
+    return s
+
+
+@pytest.mark.rule("D-END-2")
+def test_a_cut_off_score_counts_the_objective_met_and_the_progress_towards_it() -> None:
+    """The objective's VP for the goals met now, plus half of the next step's VP for each
+    goal's fraction done: O08 asks for 20 influence, then 5 city groups, 2 kinds of mastery
+    cards, 35 influence and 8 city groups; the progressive table pays 0/10/20/40/70/100."""
+    from dominari.bots.mcts import _objective_outlook
+
+    s = _after_setup(2, objectives=("O08", "O08"))
+    ps = s.players[0]
+    assert [need for _, need in s.objective_progress(0)][::3] == [20, 35]
+    rest = sum(have / need for have, need in s.objective_progress(0)[1:3])
+    rest += sum(have / need for have, need in s.objective_progress(0)[4:])
+    ps.influence = 0
+    assert _objective_outlook(s, 0) == pytest.approx(0.5 * 10 * rest)
+    ps.influence = 10
+    assert _objective_outlook(s, 0) == pytest.approx(0.5 * 10 * (10 / 20 + 10 / 35 + rest))
+    ps.influence = 20  # the first goal met: 10 VP, and the next goal is worth 10 more
+    assert _objective_outlook(s, 0) == pytest.approx(10 + 0.5 * 10 * (20 / 35 + rest))
+    ps.influence = 35  # two met: 20 VP, the next is worth 20 more
+    assert _objective_outlook(s, 0) == pytest.approx(20 + 0.5 * 20 * rest)
+
+
+def test_a_cut_off_score_counts_what_the_cards_held_will_still_do() -> None:
+    """A card bought for what it does each turn is worth that × the owner's turns left,
+    valued as the greedy bot values it when buying: Caravans (T3a) gives a Trade unit at
+    the start of every turn, so the search does not judge it a loss one round on."""
+    from dominari.bots.dominations_greedy import KU_GAIN, _Eval, holdings_worth
+    from dominari.bots.mcts import _dominations_scores
+    from dominari.dominations.effects import compile_effects
+
+    s = _after_setup(2)
+    p = 0
+    ps = s.players[p]
+    before, score_before = holdings_worth(s, p), _dominations_scores(s)
+    cat = s.catalog
+    code = next(c for c in cat.skill_copies[cat.skill_index["T3A"]] if s.taken[c] < 0)
+    sides = cat.copy_sides[code]
+    ps.tree.place(ps.tree.legal_positions(sides)[0], cat.copy_ids[code], sides,
+                  domain=cat.skills[cat.copy_skill[code]].domain, value=3)
+    ps.fx = compile_effects(ps.tree, cat)
+    turns_left = _Eval(s, p).left_game
+    assert turns_left == 14  # the first turn of the game: 4 more this age, 5 in each other
+    gain = holdings_worth(s, p) - before
+    assert gain == pytest.approx(KU_GAIN * turns_left)
+    after = _dominations_scores(s)
+    assert after[p] - score_before[p] == pytest.approx(gain)
+    assert after[1 - p] == score_before[1 - p]

@@ -96,6 +96,7 @@ from dominari.dominations.effects import (
     START_OF_TURN,
     Holdings,
     amount,
+    card_source,
     city_groups,
 )
 from dominari.dominations.engine import (
@@ -1427,6 +1428,30 @@ class DominationsGreedyBot:
             return None
         targets.add(best[2])
         return action
+
+
+def holdings_worth(state: DominationsState, p: int) -> float:
+    """What player ``p``'s holdings will still bring, in VP-equivalents, as this bot values
+    them when it buys them: the recurring effects of every face-up side in their tree (each
+    × how often it will still fire: turns, ages, expected nodi, cities or production left)
+    and their cities' future activations (the open sides around them). Immediate effects
+    and VP already scored are not in it. The search's cut-off score adds it to the VP, so
+    that a card bought for what it will do later is not judged a loss one round on.
+
+    >>> from dominari.dominations.engine import DominationsConfig
+    >>> s = DominationsState.new(DominationsConfig(players=2, seed=1))
+    >>> holdings_worth(s, 0) >= 0.0
+    True
+    """
+    ev = _Eval(state, p)
+    cat = state.catalog
+    worth = 0.0
+    for pos, card in ev.tree.cards.items():
+        worth += ev.effects_value(cat.effects(card_source(cat, card.id, pos), card.advanced))[1]
+    per_side = 0.5 * min(1.0, ev.left_game * ev.n / 10) * KU_GAIN  # as :meth:`_Eval.city_gain`
+    if per_side > 0.0:
+        worth += per_side * sum(ev.open_sides(key) for key in ev.my_cities)
+    return worth
 
 
 def _difficulty(goal: Goal) -> float:

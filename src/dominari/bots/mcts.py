@@ -110,11 +110,47 @@ def _dominion_scores(state: Any) -> list[float]:
 
 
 def _dominations_scores(state: Any) -> list[float]:
-    # VP now, the influence that will still be scored at each end of age to come, and the
-    # knowledge kept (about a VP a unit, as the greedy bot values it).
+    """An estimate of each player's final score: VP now, the influence that will still be
+    scored at each end of age to come, the knowledge kept (about a VP a unit, as the greedy
+    bot values it), the objective's VP for the goals met now plus a share of the next step
+    for the progress towards the others (:func:`_objective_outlook`), and what the cards
+    and cities held will still bring (:func:`~dominari.bots.dominations_greedy.
+    holdings_worth`): a cut-off after a round must not judge a long-term purchase a loss."""
+    from dominari.bots.dominations_greedy import holdings_worth
+
     ages_left = 3 - state.age + 1
-    return [float(ps.vp + ps.influence * ages_left) + sum(ps.knowledge)
-            for ps in state.players]
+    over = state.is_terminal()
+    out = []
+    for p, ps in enumerate(state.players):
+        s = float(ps.vp + ps.influence * ages_left) + sum(ps.knowledge)
+        if not over:
+            s += _objective_outlook(state, p) + holdings_worth(state, p)
+        out.append(s)
+    return out
+
+
+OUTLOOK_SHARE = 0.5
+"""The share of the objective's next step that full progress on an unmet goal is worth."""
+
+
+def _objective_outlook(state: Any, p: int) -> float:
+    """The VP of player ``p``'s objective if the game ended now (D-END-2), plus, with the
+    progressive table, :data:`OUTLOOK_SHARE` × the next step's VP × the fraction done of
+    each goal not yet met (goals are worth 10/10/20/30/30 more one after another)."""
+    from dominari.dominations.objectives import PROGRESSIVE_VP, objective_vp
+
+    progress = state.objective_progress(p)
+    if not progress:
+        return 0.0
+    met = [have >= need for have, need in progress]
+    table = state.rules.objective_table
+    vp = float(objective_vp(met, table))
+    k = sum(met)
+    if table == "progressive" and k < len(met):
+        step = PROGRESSIVE_VP[k + 1] - PROGRESSIVE_VP[k]
+        vp += OUTLOOK_SHARE * step * sum(have / need for have, need in progress
+                                         if have < need)
+    return vp
 
 
 def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:
