@@ -193,11 +193,13 @@ def test_dominion_candidates_put_victory_cards_first() -> None:
     assert not ranked[-1].cards  # ending the buys comes last
 
 
-def _at_growth(seed: int = 4) -> DominationsState:
-    """A 2-player Dominations game at its first tile placement (the greedy bot plays on)."""
+def _at_growth(seed: int = 4, players: int = 2, objectives: tuple[str, ...] = ()
+               ) -> DominationsState:
+    """A Dominations game at its first tile placement (the greedy bot plays the setup)."""
     from dominari.bots.dominations_greedy import DominationsGreedyBot
 
-    s = DominationsState.new(DominationsConfig(players=2, seed=seed, log=False))
+    s = DominationsState.new(DominationsConfig(players=players, seed=seed, log=False,
+                                               objectives=objectives))
     bot = DominationsGreedyBot()
     while s.stack or s.phase != 0:
         s.apply(bot.act(s))
@@ -259,12 +261,7 @@ def test_a_cut_off_by_turns_stops_every_rollout_at_the_same_point() -> None:
     """With ``cutoff_turns`` every rollout stops when each player has had that many more
     turns (the searcher's own turn finished first), wherever the candidates' actions fall
     within a turn."""
-    from dominari.bots.dominations_greedy import DominationsGreedyBot
-
-    s = DominationsState.new(DominationsConfig(players=4, seed=6, log=False))
-    greedy = DominationsGreedyBot()
-    while s.stack or s.phase != 0:
-        s.apply(greedy.act(s))
+    s = _at_growth(seed=6, players=4)
     ends: list[int] = []
 
     class Watched(MCTSBot):
@@ -286,17 +283,6 @@ def test_bad_cut_offs_are_refused() -> None:
         MCTSBot("dominations", cutoff=0)
 
 
-def _after_setup(players: int, **config: object) -> DominationsState:
-    from dominari.bots.dominations_greedy import DominationsGreedyBot
-
-    s = DominationsState.new(DominationsConfig(players=players, seed=4, log=False,
-                                               **config))  # type: ignore[arg-type]
-    greedy = DominationsGreedyBot()
-    while s.stack or s.phase != 0:
-        s.apply(greedy.act(s))
-    return s
-
-
 @pytest.mark.rule("D-END-2")
 def test_a_cut_off_score_counts_the_objective_met_and_the_progress_towards_it() -> None:
     """The objective's VP for the goals met now, plus half of the next step's VP for each
@@ -304,7 +290,7 @@ def test_a_cut_off_score_counts_the_objective_met_and_the_progress_towards_it() 
     cards, 35 influence and 8 city groups; the progressive table pays 0/10/20/40/70/100."""
     from dominari.bots.mcts import _objective_outlook
 
-    s = _after_setup(2, objectives=("O08", "O08"))
+    s = _at_growth(objectives=("O08", "O08"))
     ps = s.players[0]
     assert [need for _, need in s.objective_progress(0)][::3] == [20, 35]
     rest = sum(have / need for have, need in s.objective_progress(0)[1:3])
@@ -327,7 +313,7 @@ def test_a_cut_off_score_counts_what_the_cards_held_will_still_do() -> None:
     from dominari.bots.mcts import _dominations_scores
     from dominari.dominations.effects import compile_effects
 
-    s = _after_setup(2)
+    s = _at_growth()
     p = 0
     ps = s.players[p]
     before, score_before = holdings_worth(s, p), _dominations_scores(s)
