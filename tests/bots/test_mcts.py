@@ -311,18 +311,12 @@ def test_a_cut_off_score_counts_what_the_cards_held_will_still_do() -> None:
     the start of every turn, so the search does not judge it a loss one round on."""
     from dominari.bots.dominations_greedy import KU_GAIN, _Eval, holdings_worth
     from dominari.bots.mcts import _dominations_scores
-    from dominari.dominations.effects import compile_effects
+    from dominations.helpers import copy_of, grant  # tests/dominations/helpers.py
 
     s = _at_growth()
     p = 0
-    ps = s.players[p]
     before, score_before = holdings_worth(s, p), _dominations_scores(s)
-    cat = s.catalog
-    code = next(c for c in cat.skill_copies[cat.skill_index["T3A"]] if s.taken[c] < 0)
-    sides = cat.copy_sides[code]
-    ps.tree.place(ps.tree.legal_positions(sides)[0], cat.copy_ids[code], sides,
-                  domain=cat.skills[cat.copy_skill[code]].domain, value=3)
-    ps.fx = compile_effects(ps.tree, cat)
+    grant(s, p, copy_of(s, "T3a", p))
     turns_left = _Eval(s, p).left_game
     assert turns_left == 14  # the first turn of the game: 4 more this age, 5 in each other
     gain = holdings_worth(s, p) - before

@@ -1438,10 +1438,18 @@ def holdings_worth(state: DominationsState, p: int) -> float:
     and VP already scored are not in it. The search's cut-off score adds it to the VP, so
     that a card bought for what it will do later is not judged a loss one round on.
 
+    At setup no one has a city yet, and the first card of a tree does nothing later; two
+    rounds on, the cards bought and the cities founded are worth something:
+
     >>> from dominari.dominations.engine import DominationsConfig
     >>> s = DominationsState.new(DominationsConfig(players=2, seed=1))
-    >>> holdings_worth(s, 0) >= 0.0
-    True
+    >>> holdings_worth(s, 0)
+    0.0
+    >>> bot = DominationsGreedyBot()
+    >>> while s.round < 2 or s.mover != 0 or s.stack:
+    ...     s.apply(bot.act(s))
+    >>> [len(s.players[p].tree.cards) for p in (0, 1)], holdings_worth(s, 0) > 10.0
+    ([3, 3], True)
     """
     ev = _Eval(state, p)
     cat = state.catalog

@@ -232,7 +232,8 @@ class GameHooks:
     """What the search knows of a game beyond the core protocol."""
 
     scores: Callable[[Any], list[float]]
-    """A heuristic score per player (higher is better), for cut-offs and margins."""
+    """A heuristic score per player (higher is better), for the cut-offs of unfinished
+    games (a finished game is judged by its outcome)."""
     policy: Callable[[Any, random.Random], list[Any]]
     """Rule bots, one per seat, that play the decisions outside the tree and the rollouts."""
     searched: Callable[[Any], bool]
