@@ -8,6 +8,7 @@ from dominari.bots import bot_names, load_bot
 from dominari.bots.mcts import LEVELS, MCTSBot, mcts_bot
 from dominari.core.errors import ConfigError, StrategyError
 from dominari.dominations.engine import DominationsConfig, DominationsState
+from dominari.dominations.rules import Rules
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import RECOMMENDED
 
@@ -193,13 +194,14 @@ def test_dominion_candidates_put_victory_cards_first() -> None:
     assert not ranked[-1].cards  # ending the buys comes last
 
 
-def _at_growth(seed: int = 4, players: int = 2, objectives: tuple[str, ...] = ()
-               ) -> DominationsState:
+def _at_growth(seed: int = 4, players: int = 2, objectives: tuple[str, ...] = (),
+               rules: Rules | None = None) -> DominationsState:
     """A Dominations game at its first tile placement (the greedy bot plays the setup)."""
     from dominari.bots.dominations_greedy import DominationsGreedyBot
 
     s = DominationsState.new(DominationsConfig(players=players, seed=seed, log=False,
-                                               objectives=objectives))
+                                               objectives=objectives,
+                                               rules=rules or Rules()))
     bot = DominationsGreedyBot()
     while s.stack or s.phase != 0:
         s.apply(bot.act(s))
@@ -303,6 +305,47 @@ def test_a_cut_off_score_counts_the_objective_met_and_the_progress_towards_it() 
     assert _objective_outlook(s, 0) == pytest.approx(10 + 0.5 * 10 * (20 / 35 + rest))
     ps.influence = 35  # two met: 20 VP, the next is worth 20 more
     assert _objective_outlook(s, 0) == pytest.approx(20 + 0.5 * 20 * rest)
+
+
+@pytest.mark.rule("D-END-2")
+@pytest.mark.parametrize(("table", "worth"), [("per_goal", (15, 15, 20, 15, 15)),
+                                              ("ten_each", (10, 10, 10, 10, 10))])
+def test_the_objective_outlook_follows_the_objective_table_in_force(
+        table: str, worth: tuple[int, ...]) -> None:
+    """With ``per_goal`` a goal's progress counts at that goal's own VP, with ``ten_each``
+    at 10: O08's first goal is 20 influence, its fourth 35."""
+    from dominari.bots.mcts import _objective_outlook
+
+    s = _at_growth(objectives=("O08", "O08"), rules=Rules(objective_scoring=table))
+    ps = s.players[0]
+    progress = s.objective_progress(0)
+    rest = sum(worth[i] * have / need for i, (have, need) in enumerate(progress)
+               if i not in (0, 3))
+    ps.influence = 10
+    assert _objective_outlook(s, 0) == pytest.approx(
+        0.5 * (worth[0] * 10 / 20 + worth[3] * 10 / 35 + rest))
+    ps.influence = 20  # the first goal met: its own VP, whatever else is met
+    assert _objective_outlook(s, 0) == pytest.approx(
+        worth[0] + 0.5 * (worth[3] * 20 / 35 + rest))
+
+
+def test_a_prototype_cut_off_score_counts_the_tree_as_it_stands() -> None:
+    """The prototype's final tree scoring (§14: per domain, its mastery cards × its complete
+    nodi) is in the estimate of the final score, as the tree stands at the cut-off."""
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+    from dominari.bots.mcts import _dominations_scores
+    from dominari.dominations.engine import tree_score
+
+    s = _at_growth(rules=Rules(variant="prototype"))
+    p = 0
+    tree = s.players[p].tree
+    bot = DominationsGreedyBot()
+    while s.stack or tree_score(tree) == 0:  # play on until the tree scores
+        s.apply(bot.act(s))
+    assert not s.is_terminal()
+    proto = _dominations_scores(s)
+    s.rules = Rules(objective_scoring="ten_each")  # the same objective table, retail
+    assert proto[p] - _dominations_scores(s)[p] == pytest.approx(tree_score(tree))
 
 
 def test_a_cut_off_score_counts_what_the_cards_held_will_still_do() -> None:

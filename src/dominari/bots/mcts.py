@@ -113,43 +113,56 @@ def _dominations_scores(state: Any) -> list[float]:
     """An estimate of each player's final score: VP now, the influence that will still be
     scored at each end of age to come, the knowledge kept (about a VP a unit, as the greedy
     bot values it), the objective's VP for the goals met now plus a share of the next step
-    for the progress towards the others (:func:`_objective_outlook`), and what the cards
-    and cities held will still bring (:func:`~dominari.bots.dominations_greedy.
-    holdings_worth`): a cut-off after a round must not judge a long-term purchase a loss."""
+    for the progress towards the others (:func:`_objective_outlook`), what the cards and
+    cities held will still bring (:func:`~dominari.bots.dominations_greedy.holdings_worth`)
+    and, in the prototype variant, the final tree scoring of the tree as it stands (§14): a
+    cut-off after a round must not judge a long-term purchase a loss. A finished game's
+    VP already hold the objective and the tree scoring, so only the first terms count."""
     from dominari.bots.dominations_greedy import holdings_worth
+    from dominari.dominations.engine import tree_score
 
     ages_left = 3 - state.age + 1
     over = state.is_terminal()
+    prototype = state.rules.variant == "prototype"
     out = []
     for p, ps in enumerate(state.players):
         s = float(ps.vp + ps.influence * ages_left) + sum(ps.knowledge)
         if not over:
             s += _objective_outlook(state, p) + holdings_worth(state, p)
+            if prototype:
+                s += tree_score(ps.tree)
         out.append(s)
     return out
 
 
 OUTLOOK_SHARE = 0.5
-"""The share of the objective's next step that full progress on an unmet goal is worth."""
+"""The share of what meeting a goal would add that full progress on it is worth."""
 
 
 def _objective_outlook(state: Any, p: int) -> float:
-    """The VP of player ``p``'s objective if the game ended now (D-END-2), plus, with the
-    progressive table, :data:`OUTLOOK_SHARE` × the next step's VP × the fraction done of
-    each goal not yet met (goals are worth 10/10/20/30/30 more one after another)."""
-    from dominari.dominations.objectives import PROGRESSIVE_VP, objective_vp
+    """The VP of player ``p``'s objective if the game ended now (D-END-2), plus, for each
+    goal not yet met, :data:`OUTLOOK_SHARE` × the VP that meeting it alone would add × its
+    fraction done. With the progressive table that is the next step's VP for every goal
+    (goals are worth 10/10/20/30/30 more one after another); with ``per_goal`` the goal's
+    own VP; with ``ten_each`` 10."""
+    from dominari.dominations.objectives import objective_vp
 
     progress = state.objective_progress(p)
     if not progress:
         return 0.0
     met = [have >= need for have, need in progress]
     table = state.rules.objective_table
-    vp = float(objective_vp(met, table))
-    k = sum(met)
-    if table == "progressive" and k < len(met):
-        step = PROGRESSIVE_VP[k + 1] - PROGRESSIVE_VP[k]
-        vp += OUTLOOK_SHARE * step * sum(have / need for have, need in progress
-                                         if have < need)
+    now = objective_vp(met, table)
+    vp = float(now)
+    open_goals = [i for i, m in enumerate(met) if not m]
+    if open_goals:
+        gains = [objective_vp([*met[:i], True, *met[i + 1:]], table) - now for i in open_goals]
+        if min(gains) == max(gains):  # progressive, ten_each: the same for every goal
+            vp += OUTLOOK_SHARE * gains[0] * sum(have / need for have, need in progress
+                                                 if have < need)
+        else:
+            vp += OUTLOOK_SHARE * sum(g * progress[i][0] / progress[i][1]
+                                      for g, i in zip(gains, open_goals, strict=True))
     return vp
 
 
