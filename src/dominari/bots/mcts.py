@@ -68,11 +68,13 @@ LEVELS: dict[str, dict[str, dict[str, Any]]] = {
     },
     "dominations": {  # greedy rollouts cost about 5 ms an action: the greedy bot's best
         # options, each played on in the same few worlds (only the tile supply is hidden)
-        # for some turns, then judged by the leads in VP, influence and knowledge
+        # until every player has had one more turn (easy: for 16 actions), then judged by
+        # the leads in an estimate of the final score (:func:`_dominations_scores`)
         "mcts-easy": {"iterations": 2, "cutoff": 16, "width": 2, "paired": True,
                       "trust": 0.0},
-        "mcts": {"iterations": 4, "cutoff": 24, "width": 2, "paired": True, "trust": 0.0},
-        "mcts-hard": {"iterations": 9, "cutoff": 30, "width": 3, "paired": True,
+        "mcts": {"iterations": 4, "cutoff_turns": 1, "width": 2, "paired": True,
+                 "trust": 0.0},
+        "mcts-hard": {"iterations": 9, "cutoff_turns": 1, "width": 3, "paired": True,
                       "trust": 0.0},
     },
 }
