@@ -329,6 +329,7 @@ def test_the_objective_outlook_follows_the_objective_table_in_force(
         worth[0] + 0.5 * (worth[3] * 20 / 35 + rest))
 
 
+@pytest.mark.rule("D-END-2")
 def test_a_prototype_cut_off_score_counts_the_tree_as_it_stands() -> None:
     """The prototype's final tree scoring (§14: per domain, its mastery cards × its complete
     nodi) is in the estimate of the final score, as the tree stands at the cut-off."""
