@@ -332,21 +332,22 @@ def test_the_objective_outlook_follows_the_objective_table_in_force(
 @pytest.mark.rule("D-END-2")
 def test_a_prototype_cut_off_score_counts_the_tree_as_it_stands() -> None:
     """The prototype's final tree scoring (§14: per domain, its mastery cards × its complete
-    nodi) is in the estimate of the final score, as the tree stands at the cut-off."""
-    from dominari.bots.dominations_greedy import DominationsGreedyBot
-    from dominari.bots.mcts import _dominations_scores
+    nodi) is in the estimate of the final score, as the tree stands at the cut-off, on top
+    of what the retail estimate counts."""
+    from dominari.bots.dominations_greedy import DominationsGreedyBot, holdings_worth
+    from dominari.bots.mcts import _dominations_scores, _objective_outlook
     from dominari.dominations.engine import tree_score
 
     s = _at_growth(rules=Rules(variant="prototype"))
     p = 0
-    tree = s.players[p].tree
+    ps = s.players[p]
     bot = DominationsGreedyBot()
-    while s.stack or tree_score(tree) == 0:  # play on until the tree scores
+    while s.stack or tree_score(ps.tree) == 0:  # play on until the tree scores
         s.apply(bot.act(s))
     assert not s.is_terminal()
-    proto = _dominations_scores(s)
-    s.rules = Rules(objective_scoring="ten_each")  # the same objective table, retail
-    assert proto[p] - _dominations_scores(s)[p] == pytest.approx(tree_score(tree))
+    retail_terms = (ps.vp + ps.influence * (3 - s.age + 1) + sum(ps.knowledge)
+                    + _objective_outlook(s, p) + holdings_worth(s, p))
+    assert _dominations_scores(s)[p] == pytest.approx(retail_terms + tree_score(ps.tree))
 
 
 def test_a_cut_off_score_counts_what_the_cards_held_will_still_do() -> None:

@@ -13,6 +13,7 @@ from dominari.dominations.objectives import (
     PROGRESSIVE_VP,
     SCORINGS,
     describe_goal,
+    goal_gains,
     goal_met,
     goal_progress,
     goals_met,
@@ -321,6 +322,24 @@ def test_per_goal_and_ten_each_scoring() -> None:
         objective_vp([True], "flat")
     with pytest.raises(ValueError, match="at most 5 goals"):
         objective_vp([True] * 6, "progressive")
+
+
+@pytest.mark.rule("D-END-2")
+@pytest.mark.parametrize("scoring", SCORINGS)
+def test_goal_gains_are_what_meeting_one_more_goal_adds(scoring: str) -> None:
+    """D-END-2: for every mix of goals met, a goal's gain is the objective's VP with it met
+    too, less the VP now; 0 for a goal already met (the search's outlook on objectives)."""
+    for mask in range(32):
+        met = [bool(mask >> i & 1) for i in range(5)]
+        now = objective_vp(met, scoring)
+        gains = goal_gains(met, scoring)
+        for i, gain in enumerate(gains):
+            more = [m or j == i for j, m in enumerate(met)]
+            assert gain == objective_vp(more, scoring) - now
+            assert (gain == 0) == met[i]
+    assert goal_gains([True, True, False], "progressive") == (0, 0, 20)  # 20 -> 40
+    with pytest.raises(ValueError, match="unknown objective scoring"):
+        goal_gains([False], "flat")
 
 
 @pytest.mark.rule("D-END-2", "D-END-3")

@@ -143,29 +143,22 @@ OUTLOOK_SHARE = 0.5
 
 def _objective_outlook(state: Any, p: int) -> float:
     """The VP of player ``p``'s objective if the game ended now (D-END-2), plus, for each
-    goal not yet met, :data:`OUTLOOK_SHARE` × the VP that meeting it alone would add × its
-    fraction done. With the progressive table that is the next step's VP for every goal
-    (goals are worth 10/10/20/30/30 more one after another); with ``per_goal`` the goal's
-    own VP; with ``ten_each`` 10."""
-    from dominari.dominations.objectives import objective_vp
+    goal not yet met, :data:`OUTLOOK_SHARE` × the VP that meeting it next would add × its
+    fraction done (:func:`~dominari.dominations.objectives.goal_gains`): with the
+    progressive table that is the next step's VP for every goal (goals are worth
+    10/10/20/30/30 more one after another); with ``per_goal`` the goal's own VP; with
+    ``ten_each`` 10."""
+    from dominari.dominations.objectives import goal_gains, objective_vp
 
     progress = state.objective_progress(p)
     if not progress:
         return 0.0
     met = [have >= need for have, need in progress]
     table = state.rules.objective_table
-    now = objective_vp(met, table)
-    vp = float(now)
-    open_goals = [i for i, m in enumerate(met) if not m]
-    if open_goals:
-        gains = [objective_vp([*met[:i], True, *met[i + 1:]], table) - now for i in open_goals]
-        if min(gains) == max(gains):  # progressive, ten_each: the same for every goal
-            vp += OUTLOOK_SHARE * gains[0] * sum(have / need for have, need in progress
-                                                 if have < need)
-        else:
-            vp += OUTLOOK_SHARE * sum(g * progress[i][0] / progress[i][1]
-                                      for g, i in zip(gains, open_goals, strict=True))
-    return vp
+    gains = goal_gains(met, table)
+    ahead: float = sum(g * have / need
+                       for g, (have, need) in zip(gains, progress, strict=True) if g)
+    return objective_vp(met, table) + OUTLOOK_SHARE * ahead
 
 
 def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:

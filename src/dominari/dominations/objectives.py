@@ -35,6 +35,7 @@ Goal kinds (:class:`~dominari.dominations.data.Goal`):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
@@ -44,8 +45,8 @@ from dominari.dominations.effects import city_groups
 from dominari.dominations.tree import Tree
 
 __all__ = [
-    "GOAL_KINDS", "PER_GOAL_VP", "PROGRESSIVE_VP", "SCORINGS", "describe_goal", "goal_met",
-    "goal_progress", "goals_met", "objective_vp",
+    "GOAL_KINDS", "PER_GOAL_VP", "PROGRESSIVE_VP", "SCORINGS", "describe_goal", "goal_gains",
+    "goal_met", "goal_progress", "goals_met", "objective_vp",
 ]  # fmt: skip
 
 GOAL_KINDS: Final = ("cities_of_levels", "adjacent_cities", "city_groups", "monuments", "nodi",
@@ -177,6 +178,25 @@ def objective_vp(met: Sequence[bool], scoring: str = "progressive") -> int:
         return TEN_EACH_VP * sum(1 for m in met if m)
     raise ValueError(f"unknown objective scoring {scoring!r} (expected one of "
                      f"{', '.join(SCORINGS)})")  # fmt: skip
+
+
+def goal_gains(met: Sequence[bool], scoring: str = "progressive") -> tuple[int, ...]:
+    """What meeting each goal next would add to the objective's VP (D-END-2): 0 for a goal
+    already met. With ``progressive`` it is the next step of the table for every open goal,
+    with ``per_goal`` the goal's own VP, with ``ten_each`` 10.
+
+    >>> met = (True, False, False, False, False)
+    >>> goal_gains(met), goal_gains(met, "per_goal"), goal_gains(met, "ten_each")
+    ((0, 10, 10, 10, 10), (0, 15, 20, 15, 15), (0, 10, 10, 10, 10))
+    """
+    return _goal_gains(tuple(bool(m) for m in met), scoring)
+
+
+@functools.cache
+def _goal_gains(met: tuple[bool, ...], scoring: str) -> tuple[int, ...]:
+    now = objective_vp(met, scoring)
+    return tuple(0 if m else objective_vp((*met[:i], True, *met[i + 1:]), scoring) - now
+                 for i, m in enumerate(met))
 
 
 def _plural(n: int, one: str, many: str) -> str:
