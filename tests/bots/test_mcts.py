@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dominari.bots import bot_names, load_bot
@@ -121,6 +123,38 @@ def test_a_paired_search_plays_its_candidates_in_the_same_worlds() -> None:
     assert root is not None and len(root.children) == 3
     assert load_bot("smithy").act(s) in root.children  # the policy's action is a candidate
     assert {ch.visits for ch in root.children.values()} == {20}  # 60 rollouts, 20 worlds
+
+
+def test_an_own_bot_plays_the_searchers_seat(tmp_path: Path) -> None:
+    """``own`` (a bot name or a strategy file) replaces the policy in the searcher's seat
+    only: its buy is the root's first candidate (with ``width`` 1 the only one), and in
+    every rollout it plays the searcher's seat while the opponent keeps the policy
+    (Smithy-BM on First Game)."""
+    own = tmp_path / "silver.toml"
+    own.write_text('name = "Silver only"\n[[buy]]\ncard = "Silver"\n')
+    s = _dominion_buy()
+    me = s.current_player()
+    silver = load_bot(str(own)).act(s)
+    assert silver != load_bot("smithy").act(s)
+    assert MCTSBot("dominion", iterations=9, width=1, paired=True, own=str(own)).act(s) == silver
+    seats: list[list[str]] = []
+
+    class Watched(MCTSBot):
+        def _rollout(self, world, policy):  # type: ignore[no-untyped-def]
+            seats.append([bot.name for bot in policy])
+            return super()._rollout(world, policy)
+
+    bot = Watched("dominion", iterations=12, width=3, paired=True, own=str(own), seed=3)
+    assert bot.act(s) in s.legal_actions() and bot.own == str(own)
+    assert len(seats) == 12
+    assert all(names[me] == "Silver only" and names[1 - me] == "Smithy" for names in seats)
+
+
+def test_an_own_bot_must_be_a_rule_bot() -> None:
+    with pytest.raises(ConfigError, match="own must be a rule bot"):
+        MCTSBot("dominion", own="mcts-easy")
+    with pytest.raises(StrategyError, match="unknown bot 'nobody'"):
+        MCTSBot("dominion", own="nobody")
 
 
 def test_every_decision_can_be_a_node() -> None:

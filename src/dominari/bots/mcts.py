@@ -284,6 +284,11 @@ class MCTSBot:
     another action each time ``widen * sqrt(visits)`` grows by one (0: deeper decisions
     follow the policy). ``trust`` keeps the policy's action at the root unless the
     search's best is ahead by that many standard errors (0: always the search's best).
+    ``own`` names a rule bot (as anywhere a bot is named: a built-in name or a strategy
+    file) that plays the searching player's own seat instead of the game's policy: the
+    decisions outside the tree, the first candidate at the root, and the searcher's moves
+    in every rollout. The other seats keep the policy, the model of the opponents. A
+    searcher that plays better than the policy is better modelled by a better own bot.
 
     ``paired`` plays the root's candidates in the same sampled worlds instead of growing a
     tree; ``prune`` then races them: a candidate behind the best by more than ``prune``
@@ -296,7 +301,8 @@ class MCTSBot:
                  name: str = "mcts", tree: str = "mine", margin: float = 0.2,
                  widen: float = 0.0, trust: float = 1.0, width: int | None = None,
                  paired: bool = False, steps: int | None = None,
-                 prune: float = 0.0, cutoff_turns: int | None = None) -> None:
+                 prune: float = 0.0, cutoff_turns: int | None = None,
+                 own: str | None = None) -> None:
         if game not in HOOKS:
             raise ConfigError(f"no search for the game {game!r}: dominion or dominations")
         if iterations is None and seconds is None and steps is None:
@@ -320,6 +326,14 @@ class MCTSBot:
             raise ConfigError(f"cutoff must be at least 1 action, not {cutoff}")
         if cutoff_turns is not None and cutoff_turns < 1:
             raise ConfigError(f"cutoff_turns must be at least 1 turn, not {cutoff_turns}")
+        self._own: Any = None
+        if own is not None:
+            from dominari.bots import load_bot
+
+            if own.strip().lower() in SEARCH_BOTS:
+                raise ConfigError(f"own must be a rule bot, not the search bot {own!r}")
+            self._own = load_bot(own, game)
+        self.own = own
         self.game = game
         self.name = name
         self.iterations = iterations
@@ -356,6 +370,9 @@ class MCTSBot:
         rng = self._rng
         hooks = self._hooks
         policy = hooks.policy(state, rng)  # the same bots serve every world of this search
+        if self._own is not None:
+            policy = [*policy]
+            policy[me] = self._own
         if self.tree == "mine" and not hooks.searched(state):
             return policy[me].act(state)
         root = Node(player=me)
