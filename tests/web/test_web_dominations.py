@@ -489,6 +489,11 @@ def test_monument_level_one_with_its_tile(live_server: Any, browser: Any, artifa
             assert sorted(seconds) == sorted(a for a in options if a.split()[4] == first)
             page.screenshot(path=str(artifacts / "dominations-monument-tile.png"))
             page.click(f"[data-testid=board] .cell.legal[data-cell='{second}']")
+        # The page has sent the action: wait until it shows the view that the action produced,
+        # so that the server is read after the action and not before it (a stale version).
+        page.wait_for_function(
+            "v => document.querySelector('[data-testid=dominations]').dataset.version !== v",
+            arg=str(msg["version"]))
         # The level's cost is paid through the prompt.
         for _ in range(40):
             msg = wait_for_human(live_server, gid, token)
