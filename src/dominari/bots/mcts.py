@@ -330,9 +330,9 @@ class MCTSBot:
         if own is not None:
             from dominari.bots import load_bot
 
-            if own.strip().lower() in SEARCH_BOTS:
+            self._own = load_bot(own, game)  # names resolve as everywhere else
+            if isinstance(self._own, MCTSBot):
                 raise ConfigError(f"own must be a rule bot, not the search bot {own!r}")
-            self._own = load_bot(own, game)
         self.own = own
         self.game = game
         self.name = name
