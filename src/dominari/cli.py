@@ -176,8 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("game", help="the game: dominion or dominations")
     sim.add_argument("--players", required=True, metavar="A,B",
                      help="comma-separated bots, one per seat (2 to 4): for dominion random, "
-                     "bm, bmu, smithy, witch or strategy file paths; for dominations random, "
-                     "greedy; for both the search levels mcts-easy, mcts, mcts-hard")  # fmt: skip
+                     "bm, bmu, smithy, smithy-market, witch or strategy file paths; for "
+                     "dominations random, greedy; for both the search levels mcts-easy, "
+                     "mcts, mcts-hard")  # fmt: skip
     sim.add_argument("-n", "--games", type=_positive, default=1000, metavar="N",
                      help="number of games (default 1000)")  # fmt: skip
     _run_flags(sim, "simulation")
@@ -196,9 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("game", help="the game: dominion or dominations")
     tour.add_argument("--players", required=True, metavar="A,B,C",
                       help="comma-separated bots, at least SEATS of them (a repeated bot is "
-                      "a separate entry): for dominion random, bm, bmu, smithy, witch, "
-                      "mcts-easy, mcts, mcts-hard or strategy file paths; for dominations "
-                      "random, greedy and the mcts levels")  # fmt: skip
+                      "a separate entry): for dominion random, bm, bmu, smithy, smithy-market, "
+                      "witch, mcts-easy, mcts, mcts-hard or strategy file paths; for "
+                      "dominations random, greedy and the mcts levels")  # fmt: skip
     tour.add_argument("-n", "--games", type=_positive, default=100, metavar="N",
                       help="games per match-up (default 100); a multiple of SEATS balances "
                       "the seats exactly")  # fmt: skip

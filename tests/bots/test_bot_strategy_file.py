@@ -160,11 +160,11 @@ def test_parse_text_source_name() -> None:
 def test_builtins_ship_as_package_data() -> None:
     folder = resources.files("dominari.bots").joinpath("strategies")
     shipped = sorted(p.name for p in folder.iterdir() if p.name.endswith(".toml"))
-    assert shipped == ["bm.toml", "bmu.toml", "smithy.toml", "witch.toml"]
-    assert BUILTIN_BOTS == ("random", "bm", "bmu", "smithy", "witch")
+    assert shipped == ["bm.toml", "bmu.toml", "smithy-market.toml", "smithy.toml", "witch.toml"]
+    assert BUILTIN_BOTS == ("random", "bm", "bmu", "smithy", "smithy-market", "witch")
 
 
-@pytest.mark.parametrize("name", ["bm", "bmu", "smithy", "witch"])
+@pytest.mark.parametrize("name", ["bm", "bmu", "smithy", "smithy-market", "witch"])
 def test_builtins_load(name: str) -> None:
     bot = load_bot(name)
     assert isinstance(bot, StrategyBot) and isinstance(bot, Bot)
@@ -187,6 +187,10 @@ def test_builtin_contents() -> None:
     assert ("Smithy", "count('Smithy') < count_treasures / 11") in [
         (C.NAME[r.card], r.when) for r in smithy.buy]
     assert (smithy.buy[0].card, smithy.buy[0].when) == (C.PROVINCE, "total_money > 15")
+    market = builtin_strategy("smithy-market")
+    rules = [(C.NAME[r.card], r.when) for r in market.buy]
+    assert rules[:5] == [(C.NAME[r.card], r.when) for r in smithy.buy][:5]  # its greening
+    assert rules[5:] == [("Smithy", "count('Smithy') < 1"), ("Market", None), ("Silver", None)]
     witch = builtin_strategy("witch")
     assert ("Witch", "count('Witch') < 2") in [(C.NAME[r.card], r.when) for r in witch.buy]
 

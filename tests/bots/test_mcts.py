@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,6 +13,7 @@ from dominari.bots.mcts import LEVELS, MCTSBot, mcts_bot
 from dominari.core.errors import ConfigError, StrategyError
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominations.rules import Rules
+from dominari.dominion import cards as C
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import RECOMMENDED
 
@@ -81,6 +84,21 @@ def test_a_time_budget_stops_the_search() -> None:
     assert root is not None and sum(ch.visits for ch in root.children.values()) >= 1
 
 
+class Watched(MCTSBot):
+    """A search that shows every rollout, once played, to ``seen(world, policy)``: the
+    world where it stopped and the bots that played its seats."""
+
+    def __init__(self, *args: Any, seen: Callable[[Any, list[Any]], None],
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._seen = seen
+
+    def _rollout(self, world: Any, policy: list[Any]) -> Sequence[float]:
+        out = super()._rollout(world, policy)
+        self._seen(world, policy)
+        return out
+
+
 def _dominion_buy() -> DominionState:
     """A First Game position where the player to move is buying with a real choice."""
     s = dominion()
@@ -92,7 +110,7 @@ def _dominion_buy() -> DominionState:
 
 def test_the_search_follows_the_policy_unless_trust_is_beaten() -> None:
     s = _dominion_buy()
-    policy_choice = load_bot("smithy").act(s)  # First Game: Smithy-BM is the policy
+    policy_choice = load_bot("smithy-market").act(s)  # First Game: the searcher's own bot
     stubborn = MCTSBot("dominion", iterations=60, trust=1e9, seed=1)
     assert stubborn.act(s) == policy_choice
     root = stubborn.last_root
@@ -121,7 +139,7 @@ def test_a_paired_search_plays_its_candidates_in_the_same_worlds() -> None:
     assert a.act(s) == b.act(s) and a.act(s) in s.legal_actions()
     root = a.last_root
     assert root is not None and len(root.children) == 3
-    assert load_bot("smithy").act(s) in root.children  # the policy's action is a candidate
+    assert load_bot("smithy-market").act(s) in root.children  # its own bot's action too
     assert {ch.visits for ch in root.children.values()} == {20}  # 60 rollouts, 20 worlds
 
 
@@ -138,16 +156,56 @@ def test_an_own_bot_plays_the_searchers_seat(tmp_path: Path) -> None:
     assert silver != load_bot("smithy").act(s)
     assert MCTSBot("dominion", iterations=9, width=1, paired=True, own=str(own)).act(s) == silver
     seats: list[list[str]] = []
-
-    class Watched(MCTSBot):
-        def _rollout(self, world, policy):  # type: ignore[no-untyped-def]
-            seats.append([bot.name for bot in policy])
-            return super()._rollout(world, policy)
-
-    bot = Watched("dominion", iterations=12, width=3, paired=True, own=str(own), seed=3)
+    bot = Watched("dominion", iterations=12, width=3, paired=True, own=str(own), seed=3,
+                  seen=lambda world, policy: seats.append([b.name for b in policy]))
     assert bot.act(s) in s.legal_actions() and bot.own == str(own)
     assert len(seats) == 12
     assert all(names[me] == "Silver only" and names[1 - me] == "Smithy" for names in seats)
+
+
+def _market_or_silver() -> DominionState:
+    """A First Game buy with 5 coins after a Smithy: Smithy-Market takes a Market where
+    Smithy-BM takes a Silver."""
+    s = dominion()
+    bot = load_bot("smithy-market")
+    while not (s.phase == 1 and not s.stack and s.coins == 5
+               and s.players[s.current_player()].owned[C.SMITHY] > 0):
+        s.apply(bot.act(s))
+    return s
+
+
+@pytest.mark.parametrize(("kingdom", "mine", "theirs"), [
+    ("first-game", "Smithy-Market", "Smithy"),
+    ("village-square", "Smithy-Market", "Smithy"),
+    ("size-distortion", "Witch", "Witch"),  # Witch-BM is the kingdom's best bot
+    (("Smithy", "Village", "Cellar", "Moat", "Militia", "Mine", "Remodel", "Woodcutter",
+      "Workshop", "Chapel"), "Smithy", "Smithy"),  # no Market: Smithy-BM plays both seats
+])
+def test_the_search_models_its_own_seat_by_the_kingdom(
+        kingdom: str | tuple[str, ...], mine: str, theirs: str) -> None:
+    """Without ``own``, a Dominion search plays its own seat as Smithy-Market where Smithy
+    and Market are in the kingdom and Witch is not (in the rollouts and outside the
+    tree); the opponent keeps the kingdom's best rule bot."""
+    cards = RECOMMENDED[kingdom] if isinstance(kingdom, str) else kingdom
+    s = DominionState.new(DominionConfig(players=2, seed=4, kingdom=cards))
+    while not (s.phase == 1 and not s.stack and s.coins >= 5):
+        s.apply(load_bot("bmu").act(s))
+    me = s.current_player()
+    seats: list[list[str]] = []
+    bot = Watched("dominion", iterations=6, width=2, paired=True, seed=1,
+                  seen=lambda world, policy: seats.append([b.name for b in policy]))
+    assert bot.act(s) in s.legal_actions()
+    assert seats and all(names[me] == mine and names[1 - me] == theirs for names in seats)
+
+
+def test_smithy_market_is_the_first_candidate_on_first_game() -> None:
+    s = _market_or_silver()
+    market, silver = load_bot("smithy-market").act(s), load_bot("smithy").act(s)
+    assert [C.NAME[c] for c in market.cards] == ["Market"]
+    assert [C.NAME[c] for c in silver.cards] == ["Silver"]
+    assert MCTSBot("dominion", iterations=4, width=1, paired=True).act(s) == market
+    # A bot's own ``own`` overrides the kingdom's: here Smithy-BM models the searcher.
+    assert MCTSBot("dominion", iterations=4, width=1, paired=True, own="smithy").act(s) == silver
 
 
 def test_an_own_bot_must_be_a_rule_bot() -> None:
@@ -299,15 +357,8 @@ def test_a_cut_off_by_turns_stops_every_rollout_at_the_same_point() -> None:
     within a turn."""
     s = _at_growth(seed=6, players=4)
     ends: list[int] = []
-
-    class Watched(MCTSBot):
-        def _rollout(self, world, policy):  # type: ignore[no-untyped-def]
-            out = super()._rollout(world, policy)
-            ends.append(world.turn_number)
-            return out
-
     bot = Watched("dominations", iterations=6, cutoff_turns=1, width=3, paired=True,
-                  trust=0.0, seed=1)
+                  trust=0.0, seed=1, seen=lambda world, policy: ends.append(world.turn_number))
     assert bot.act(s) in s.legal_actions()
     assert len(ends) == 6 and set(ends) == {s.turn_number + 4 + 1}
 

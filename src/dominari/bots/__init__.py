@@ -3,7 +3,7 @@ Dominations a random bot and a greedy one; for both, information-set Monte Carlo
 search at three levels (``mcts-easy``, ``mcts``, ``mcts-hard``). Bot names are per game.
 
 >>> BUILTIN_BOTS
-('random', 'bm', 'bmu', 'smithy', 'witch')
+('random', 'bm', 'bmu', 'smithy', 'smithy-market', 'witch')
 >>> load_bot("bmu").name
 'BMU'
 >>> bot_names("dominations")
@@ -30,7 +30,7 @@ from dominari.bots.strategy import (
 )
 from dominari.core.errors import ConfigError, StrategyError
 
-BUILTIN_STRATEGIES: tuple[str, ...] = ("bm", "bmu", "smithy", "witch")
+BUILTIN_STRATEGIES: tuple[str, ...] = ("bm", "bmu", "smithy", "smithy-market", "witch")
 BUILTIN_BOTS: tuple[str, ...] = ("random", *BUILTIN_STRATEGIES)
 """The Dominion bots by name (strategy file paths work too)."""
 DOMINATIONS_BOTS: tuple[str, ...] = ("random", "greedy")
@@ -69,8 +69,8 @@ def load_bot(spec: str, game: str) -> GameBot: ...
 def load_bot(spec: str, game: str = "dominion") -> GameBot:
     """A new bot of ``game`` from a built-in name (any case).
 
-    Dominion: ``random``, ``bm``, ``bmu``, ``smithy``, ``witch`` or the path of a
-    ``.toml`` strategy file. Dominations: ``random`` or ``greedy``. Raises
+    Dominion: ``random``, ``bm``, ``bmu``, ``smithy``, ``smithy-market``, ``witch`` or
+    the path of a ``.toml`` strategy file. Dominations: ``random`` or ``greedy``. Raises
     :class:`StrategyError` naming the known bots for an unknown name.
     """
     names = bot_names(game)

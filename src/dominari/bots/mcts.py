@@ -174,6 +174,21 @@ def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:
     return [bot] * state.num_players
 
 
+def _dominion_own(state: Any) -> Any:
+    """The rule bot that models the searcher's own seat where one plays better than the
+    policy: Smithy-Market where Smithy and Market are in the kingdom and Witch is not (it
+    beats Smithy-BM on First Game, and the search plays more like it than like Smithy-BM:
+    it most often leaves Smithy-BM to take a Market at 5), else None (the policy)."""
+    from dominari.bots import builtin_strategy
+    from dominari.bots.strategy import StrategyBot
+    from dominari.dominion.cards import MARKET, SMITHY, WITCH
+
+    kingdom = state.kingdom
+    if SMITHY in kingdom and MARKET in kingdom and WITCH not in kingdom:
+        return StrategyBot(builtin_strategy("smithy-market"))
+    return None
+
+
 def _dominations_policy(state: Any, rng: random.Random) -> list[Any]:
     """The greedy bot in every seat (it is deterministic)."""
     from dominari.bots.dominations_greedy import DominationsGreedyBot
@@ -254,11 +269,15 @@ class GameHooks:
     own nodes."""
     order: Callable[[Any, Sequence[Any]], list[Any]] | None = None
     """The order in which a node tries actions after the policy's (None: at random)."""
+    own: Callable[[Any], Any] | None = None
+    """The rule bot that plays the searcher's own seat where the game knows one better
+    than the policy (None, or a None answer: the policy plays it too); a bot's ``own``
+    overrides it."""
 
 
 HOOKS: dict[str, GameHooks] = {
     "dominion": GameHooks(_dominion_scores, _dominion_policy, _dominion_searched, 8.0,
-                          _dominion_observe, _dominion_order),
+                          _dominion_observe, _dominion_order, _dominion_own),
     "dominations": GameHooks(_dominations_scores, _dominations_policy, _dominations_searched,
                              30.0, _nothing, _dominations_order),
 }
@@ -289,6 +308,8 @@ class MCTSBot:
     decisions outside the tree, the first candidate at the root, and the searcher's moves
     in every rollout. The other seats keep the policy, the model of the opponents. A
     searcher that plays better than the policy is better modelled by a better own bot.
+    Without ``own`` the game's hooks may name one for the position (in Dominion,
+    Smithy-Market where Smithy and Market are in the kingdom and Witch is not).
 
     ``paired`` plays the root's candidates in the same sampled worlds instead of growing a
     tree; ``prune`` then races them: a candidate behind the best by more than ``prune``
@@ -370,9 +391,10 @@ class MCTSBot:
         rng = self._rng
         hooks = self._hooks
         policy = hooks.policy(state, rng)  # the same bots serve every world of this search
-        if self._own is not None:
+        own = self._own if self._own is not None or hooks.own is None else hooks.own(state)
+        if own is not None:
             policy = [*policy]
-            policy[me] = self._own
+            policy[me] = own
         if self.tree == "mine" and not hooks.searched(state):
             return policy[me].act(state)
         root = Node(player=me)
