@@ -2,7 +2,8 @@
 
 A match of 1,000 games measures a search level to about ±3 points, which takes hours
 here. This measures its *decisions* instead, in the search's own model (every seat goes on
-as the policy's rule bots):
+as the rule bot the search models it with, :meth:`MCTSBot.models`: on First Game
+Smithy-Market in the searcher's seat and Smithy-BM in the other):
 
 ``collect`` plays a level against a rule bot (seeds ``--seed`` on, seats rotating, as
 ``benchmarks/pilot.py`` does) and keeps every searched decision. For each it measures
@@ -11,9 +12,9 @@ affords): the ground truth that a level's choice is judged by. Games are stored 
 (seed and actions), so a decision is rebuilt by replaying its game.
 
 ``eval`` runs one or more levels ``--runs`` times (seeds 1000 on) on every decision and
-prints, per level, the true value gained over the policy's own action per decision
-(early: the first 20 turns; late: the rest), the regret against the best candidate and how
-often it leaves the policy's action; with two or more levels, each one's paired difference
+prints, per level, the true value gained over the searcher's own rule bot's action per
+decision (early: the first 20 turns; late: the rest), the regret against the best
+candidate and how often it leaves that action; with two or more levels, each one's paired difference
 from the first (the same seeds, the same decisions).
 
 Usage::
@@ -24,7 +25,7 @@ Usage::
         "paired": true, "margin": 0.0, "prune": 3.5}'
 
 The ground truth is that of the model, not of the game: a candidate is valued as if both
-players then played the rule bot, while the searcher will in fact search again. A level
+players then played their rule bots, while the searcher will in fact search again. A level
 that leaves little regret here can still lose games to a model that is wrong.
 """
 
@@ -77,7 +78,7 @@ def collect_game(job: tuple[int, int, dict[str, Any], str, str, int]) -> dict[st
             judge.act(before)
             root = judge.last_root
             assert root is not None
-            policy = bots[seat]._hooks.policy(before, judge._rng)[seat].act(before)
+            policy = judge.models(before)[seat].act(before)  # the root's first candidate
             decisions.append({
                 "upto": len(before.history), "turn": before.turn_number,
                 "policy": str(policy), "level": str(action), "worlds": root.visits,
@@ -91,7 +92,7 @@ def collect_game(job: tuple[int, int, dict[str, Any], str, str, int]) -> dict[st
 
 def evaluate_decision(job: tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]], int]
                       ) -> list[list[float]]:
-    """Each level's true gain over the policy's action on one decision, per run (NaN: the
+    """Each level's true gain over its own rule bot's action on one decision, per run (NaN: the
     level chose an action outside the judged candidates)."""
     record, decision, levels, runs = job
     state = DominionState.from_record(record, upto=decision["upto"])
@@ -184,7 +185,7 @@ def _evaluate(games: list[dict[str, Any]], levels: list[dict[str, Any]], runs: i
         results = pool.map(evaluate_decision, jobs)
     print(f"{len(jobs)} decisions of {len(games)} games, {runs} runs each, "
           f"{time.time() - t:.0f} s; the best candidate gains "
-          f"{sum(best) / len(best):+.4f} a decision over the policy (an upper bound)")
+          f"{sum(best) / len(best):+.4f} a decision over the own rule bot (an upper bound)")
     first: list[float] = []
     for i, level in enumerate(levels):
         gains = [g for res in results for g in res[i]]
@@ -195,10 +196,10 @@ def _evaluate(games: list[dict[str, Any]], levels: list[dict[str, Any]], runs: i
                            if f and not math.isnan(g)] or [0.0])
         l_m, _ = _mean_se([g for g, f in zip(gains, flags, strict=True)
                            if not f and not math.isnan(g)] or [0.0])
-        left = sum(1 for g in gains if g != 0.0) / len(gains)  # NaN counts: not the policy's
+        left = sum(1 for g in gains if g != 0.0) / len(gains)  # NaN counts: not the own bot's
         line = (f"{json.dumps(level)}: gain {m:+.4f} ± {se:.4f} a decision (early "
                 f"{e_m:+.4f}, late {l_m:+.4f}), regret {sum(best) / len(best) - m:.4f}, "
-                f"not the policy's action in {100 * left:.0f}%")
+                f"not the own bot's action in {100 * left:.0f}%")
         if i == 0:
             first = gains
         else:

@@ -390,11 +390,7 @@ class MCTSBot:
         me = state.current_player()
         rng = self._rng
         hooks = self._hooks
-        policy = hooks.policy(state, rng)  # the same bots serve every world of this search
-        own = self._own if self._own is not None or hooks.own is None else hooks.own(state)
-        if own is not None:
-            policy = [*policy]
-            policy[me] = own
+        policy = self.models(state)  # the same bots serve every world of this search
         if self.tree == "mine" and not hooks.searched(state):
             return policy[me].act(state)
         root = Node(player=me)
@@ -425,6 +421,28 @@ class MCTSBot:
                 if gap < self.trust * 0.5 * math.sqrt(1.0 / best.visits + 1.0 / mine.visits):
                     return mine.action
         return best.action
+
+    def models(self, state: Any) -> list[Any]:
+        """The rule bots, one per seat, that play the decisions outside the tree and the
+        rollouts of a search at ``state``: the game's policy, with the own bot (the bot's
+        ``own``, else the game's choice for the position, if any) in the seat to move.
+
+        >>> from dominari.dominion.engine import DominionConfig, DominionState
+        >>> from dominari.dominion.kingdoms import RECOMMENDED
+        >>> s = DominionState.new(DominionConfig(kingdom=RECOMMENDED["first-game"]))
+        >>> [bot.name for bot in MCTSBot("dominion").models(s)]
+        ['Smithy-Market', 'Smithy']
+        >>> [bot.name for bot in MCTSBot("dominion", own="bmu").models(s)]
+        ['BMU', 'Smithy']
+        """
+        hooks = self._hooks
+        policy = hooks.policy(state, self._rng)
+        own = self._own if self._own is not None or hooks.own is None else hooks.own(state)
+        if own is None:
+            return policy
+        policy = [*policy]
+        policy[state.current_player()] = own
+        return policy
 
     def _budget_left(self, done: int, deadline: float | None) -> bool:
         """Whether the search may go on after ``done`` iterations (at least one is made)."""
