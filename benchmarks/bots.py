@@ -6,14 +6,16 @@ The matches are issue 6's goals: in Dominion the ``mcts`` level against Smithy-B
 Game and against Witch-BM on Size Distortion (a recommended kingdom with Witch); in
 Dominations ``mcts`` against ``greedy`` with 2 players, and against three ``greedy`` bots
 with 4. Games run through the tournament runner (seats rotate every game; results depend
-on the seed only). Each match's result is kept in ``benchmarks/results/bots.json`` so a
-match can be measured again alone (``--only``) without losing the others, and every
+on the seed only). Each match's result is kept in ``benchmarks/results/bots.json`` (kept
+in git: the section is rendered from it) so a match can be measured again alone
+(``--only``) without losing the others, and every
 finished game is journaled in ``benchmarks/results/journals/`` so that a run stopped
 part-way (the four-player match takes hours) goes on where it stopped; the journal is
 started anew when the code or the level has changed (``--fresh`` forces it).
 
 Usage: ``python benchmarks/bots.py [--only NAME ...] [--games N] [--quick] [--no-write]
-[--workers W] [--fresh]``.
+[--workers W] [--fresh] [--render]`` (``--render`` measures nothing: it writes the section
+again from the results file).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from dominari.bots import load_bot
-from dominari.bots.mcts import LEVELS
+from dominari.bots.mcts import LEVELS, MCTSBot
 from dominari.sim.journal import JournalError
 from dominari.sim.runner import bot_seed, game_options, game_seed
 from dominari.sim.tournament import tournament
@@ -126,13 +128,26 @@ def measure(m: Match, games: int, workers: int, fresh: bool = False) -> dict[str
         "decision_mean_s": sum(times) / len(times) if times else 0.0,
         "decision_p95_s": times[int(0.95 * (len(times) - 1))] if times else 0.0,
         "decision_max_s": times[-1] if times else 0.0, "decisions_timed": len(times),
-        "level": LEVELS[m.game].get(m.players[0]),
+        "level": LEVELS[m.game].get(m.players[0]), "own": own_model(m),
         "wall_s": wall, "workers": workers, "machine": machine(),
         "date": dt.date.today().isoformat(),
     }  # fmt: skip
 
 
-def _budget(level: dict[str, Any]) -> str:
+def own_model(m: Match) -> str | None:
+    """The rule bot that the search bot's searches play its own seat with (in the
+    rollouts and outside the tree), when it is not the policy of the other seats."""
+    bot = load_bot(m.players[0], m.game)
+    if not isinstance(bot, MCTSBot):
+        return None
+    state = game_options(m.game, kingdom=m.kingdom).new_game(len(m.players), 1, tuple(
+        f"p{k}" for k in range(len(m.players))))
+    models = [b.name for b in bot.models(state)]
+    me = models.pop(state.current_player())
+    return me if me not in models else None
+
+
+def _budget(level: dict[str, Any], own: str | None = None) -> str:
     """A level's budget in words, as its row was measured."""
     parts = []
     if level.get("steps"):
@@ -151,6 +166,8 @@ def _budget(level: dict[str, Any]) -> str:
         parts.append("paired worlds")
     if level.get("prune"):
         parts.append(f"dropped {level['prune']} standard errors behind")
+    if own:
+        parts.append(f"its own seat played by {own} in the search")
     return ", ".join(parts) or "default"
 
 
@@ -176,7 +193,8 @@ def render(results: dict[str, dict[str, Any]]) -> str:
             f"| {r['decision_mean_s']:.3f} / {r['decision_p95_s']:.3f} / "
             f"{r['decision_max_s']:.3f} ({r['decisions_timed']} timed) "
             f"| {r['machine'].split(',')[0]}, {r['workers']} workers, {r['date']} |")
-    levels = [f"{r['players'][0]} in {m.name}: {_budget(r['level'])}" for m in MATCHES
+    levels = [f"{r['players'][0]} in {m.name}: {_budget(r['level'], r.get('own'))}"
+              for m in MATCHES
               if (r := results.get(m.name)) is not None and r.get("level")]
     if levels:
         lines += ["", "Search level as measured: " + "; ".join(levels) + "."]
@@ -204,12 +222,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", action="store_true",
                     help="play every game again (by default the games a stopped run left in "
                     "benchmarks/results/journals/ are reused)")  # fmt: skip
+    ap.add_argument("--render", action="store_true",
+                    help="measure nothing: write the section again from the results file")
     args = ap.parse_args(argv)
     results: dict[str, dict[str, Any]] = {}
     if RESULTS.exists():
         results = json.loads(RESULTS.read_text(encoding="utf-8"))
+    elif args.render:
+        print(f"bots.py: error: no results file {RESULTS} to render", file=sys.stderr)
+        return 2
     for m in MATCHES:
-        if args.only is not None and m.name not in args.only:
+        if args.render or (args.only is not None and m.name not in args.only):
             continue
         games = 20 if args.quick else (args.games or m.games)
         r = measure(m, games, max(1, args.workers), args.fresh)
