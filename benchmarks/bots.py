@@ -9,9 +9,9 @@ with 4. Games run through the tournament runner (seats rotate every game; result
 on the seed only). Each match's result is kept in ``benchmarks/results/bots.json`` (kept
 in git: the section is rendered from it) so a match can be measured again alone
 (``--only``) without losing the others, and every
-finished game is journaled in ``benchmarks/results/journals/`` so that a run stopped
-part-way (the four-player match takes hours) goes on where it stopped; the journal is
-started anew when the code or the level has changed (``--fresh`` forces it).
+finished game is journaled in ``benchmarks/results/journals/`` (in git too) so that a run
+stopped part-way (a match takes hours) goes on where it stopped, on a fresh clone too; the
+journal is started anew when the code or the level has changed (``--fresh`` forces it).
 
 Usage: ``python benchmarks/bots.py [--only NAME ...] [--games N] [--quick] [--no-write]
 [--workers W] [--fresh] [--render]`` (``--render`` measures nothing: it writes the section
