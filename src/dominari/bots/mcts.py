@@ -429,11 +429,13 @@ class MCTSBot:
 
         >>> from dominari.dominion.engine import DominionConfig, DominionState
         >>> from dominari.dominion.kingdoms import RECOMMENDED
-        >>> s = DominionState.new(DominionConfig(kingdom=RECOMMENDED["first-game"]))
-        >>> [bot.name for bot in MCTSBot("dominion").models(s)]
-        ['Smithy-Market', 'Smithy']
-        >>> [bot.name for bot in MCTSBot("dominion", own="bmu").models(s)]
-        ['BMU', 'Smithy']
+        >>> s = DominionState.new(DominionConfig(seed=1, kingdom=RECOMMENDED["first-game"]))
+        >>> me = s.current_player()
+        >>> bots = MCTSBot("dominion").models(s)
+        >>> bots[me].name, bots[1 - me].name
+        ('Smithy-Market', 'Smithy')
+        >>> MCTSBot("dominion", own="bmu").models(s)[me].name
+        'BMU'
         """
         hooks = self._hooks
         policy = hooks.policy(state, self._rng)
