@@ -161,17 +161,22 @@ def _objective_outlook(state: Any, p: int) -> float:
     return objective_vp(met, table) + OUTLOOK_SHARE * ahead
 
 
+def _strategy_bot(name: str) -> Any:
+    """A new bot of the built-in Dominion strategy ``name`` (a search's model of a seat)."""
+    from dominari.bots import builtin_strategy
+    from dominari.bots.strategy import StrategyBot
+
+    return StrategyBot(builtin_strategy(name))
+
+
 def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:
     """The best rule bot for the kingdom, in every seat: Witch-BM where Witch is in the
     kingdom, else Smithy-BM where Smithy is, else BMU (the bots are deterministic)."""
-    from dominari.bots import builtin_strategy
-    from dominari.bots.strategy import StrategyBot
     from dominari.dominion.cards import SMITHY, WITCH
 
     kingdom = state.kingdom
     name = "witch" if WITCH in kingdom else "smithy" if SMITHY in kingdom else "bmu"
-    bot = StrategyBot(builtin_strategy(name))
-    return [bot] * state.num_players
+    return [_strategy_bot(name)] * state.num_players
 
 
 def _dominion_own(state: Any) -> Any:
@@ -179,13 +184,11 @@ def _dominion_own(state: Any) -> Any:
     policy: Smithy-Market where Smithy and Market are in the kingdom and Witch is not (it
     beats Smithy-BM on First Game, and the search plays more like it than like Smithy-BM:
     it most often leaves Smithy-BM to take a Market at 5), else None (the policy)."""
-    from dominari.bots import builtin_strategy
-    from dominari.bots.strategy import StrategyBot
     from dominari.dominion.cards import MARKET, SMITHY, WITCH
 
     kingdom = state.kingdom
     if SMITHY in kingdom and MARKET in kingdom and WITCH not in kingdom:
-        return StrategyBot(builtin_strategy("smithy-market"))
+        return _strategy_bot("smithy-market")
     return None
 
 
