@@ -166,6 +166,10 @@ def _budget(level: dict[str, Any], own: str | None = None) -> str:
         parts.append("paired worlds")
     if level.get("prune"):
         parts.append(f"dropped {level['prune']} standard errors behind")
+    if level.get("shared") is not None:
+        share = level["shared"]
+        parts.append("playing to win outright (a shared victory worth nothing)" if share == 0
+                     else f"a shared victory worth {share} of a win")
     if own:
         parts.append(f"its own seat played by {own} in the search")
     return ", ".join(parts) or "default"

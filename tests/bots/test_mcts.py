@@ -363,6 +363,43 @@ def test_a_cut_off_by_turns_stops_every_rollout_at_the_same_point() -> None:
     assert len(ends) == 6 and set(ends) == {s.turn_number + 4 + 1}
 
 
+def _shared_victory() -> DominionState:
+    """A finished First Game of two Smithy-BM bots that ends in a shared victory."""
+    bot = load_bot("smithy", "dominion")
+    for seed in range(200):
+        s = DominionState.new(DominionConfig(players=2, seed=seed,
+                                             kingdom=RECOMMENDED["first-game"]))
+        while not s.is_terminal():
+            s.apply(bot.act(s))
+        if list(s.outcome().ranks) == [1, 1]:
+            return s
+    raise AssertionError("no shared victory in 200 games")
+
+
+@pytest.mark.rule("N-END-2")
+def test_a_shared_victory_is_worth_what_the_search_is_told() -> None:
+    """By default the winners of a shared victory split a win; ``shared`` sets what it is
+    worth to each (the Dominion levels play to win outright: 0), and an outright win is
+    worth 1 whatever ``shared`` says."""
+    tied = _shared_victory()
+    assert MCTSBot("dominion")._rollout(tied, [])[:2] == [0.5, 0.5]
+    assert MCTSBot("dominion", shared=0.0, margin=0.0)._rollout(tied, []) == [0.0, 0.0]
+    assert MCTSBot("dominion", shared=0.25, margin=0.0)._rollout(tied, []) == [0.25, 0.25]
+    won = dominion()
+    bot = load_bot("smithy", "dominion")
+    while not won.is_terminal():
+        won.apply(bot.act(won))
+    ranks = list(won.outcome().ranks)
+    assert sorted(ranks) == [1, 2]
+    assert MCTSBot("dominion", shared=0.0, margin=0.0)._rollout(won, []) == [
+        1.0 if r == 1 else 0.0 for r in ranks]
+    for level in LEVELS["dominion"]:
+        assert mcts_bot(level, "dominion").shared == 0.0
+    assert mcts_bot("mcts", "dominations").shared is None  # scores in the hundreds: no ties
+    with pytest.raises(ConfigError, match="shared must be between 0 and 1"):
+        MCTSBot("dominion", shared=1.5)
+
+
 def test_bad_cut_offs_are_refused() -> None:
     with pytest.raises(ConfigError, match="cutoff_turns must be at least 1"):
         MCTSBot("dominations", cutoff_turns=0)

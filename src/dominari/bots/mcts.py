@@ -59,12 +59,14 @@ from typing import Any
 from dominari.core.errors import ConfigError
 
 LEVELS: dict[str, dict[str, dict[str, Any]]] = {
-    "dominion": {  # a rollout action costs about 5 us: whole games, candidates raced
-        "mcts-easy": {"iterations": 250, "width": 4, "paired": True, "margin": 0.0},
+    "dominion": {  # a rollout action costs about 5 us: whole games, candidates raced;
+        # they play to win outright (a shared victory is worth nothing to the search)
+        "mcts-easy": {"iterations": 250, "width": 4, "paired": True, "margin": 0.0,
+                      "shared": 0.0},
         "mcts": {"iterations": None, "steps": 100_000, "width": 7, "paired": True,
-                 "margin": 0.0, "prune": 2.5},
+                 "margin": 0.0, "prune": 2.5, "shared": 0.0},
         "mcts-hard": {"iterations": None, "steps": 400_000, "width": 8, "paired": True,
-                      "margin": 0.0, "prune": 3.0},
+                      "margin": 0.0, "prune": 3.0, "shared": 0.0},
     },
     "dominations": {  # greedy rollouts cost about 5 ms an action: the greedy bot's best
         # options, each played on in the same few worlds (only the tile supply is hidden)
@@ -299,7 +301,9 @@ class MCTSBot:
     decisions are nodes of the tree: ``"mine"`` (the searching player's decisions that
     the game's hooks call worth searching; everyone else is played by the rule-bot
     policy, an opponent model) or ``"all"`` (every decision of every player).
-    ``margin`` blends the score margin into the reward (0: wins only).
+    ``margin`` blends the score margin into the reward (0: wins only). ``shared`` is what a
+    shared victory is worth to each of its winners (None: a win split between them, ½ with
+    two; 0: only an outright win counts).
 
     The policy guides the search: a new decision node first tries the policy's action;
     the root tries up to ``width`` actions (all by default), deeper nodes admit
@@ -326,7 +330,7 @@ class MCTSBot:
                  widen: float = 0.0, trust: float = 1.0, width: int | None = None,
                  paired: bool = False, steps: int | None = None,
                  prune: float = 0.0, cutoff_turns: int | None = None,
-                 own: str | None = None) -> None:
+                 own: str | None = None, shared: float | None = None) -> None:
         if game not in HOOKS:
             raise ConfigError(f"no search for the game {game!r}: dominion or dominations")
         if iterations is None and seconds is None and steps is None:
@@ -346,6 +350,8 @@ class MCTSBot:
             raise ConfigError(f"width must be at least 1, not {width}")
         if not 0.0 <= margin <= 1.0:
             raise ConfigError(f"margin must be between 0 and 1, not {margin}")
+        if shared is not None and not 0.0 <= shared <= 1.0:
+            raise ConfigError(f"shared must be between 0 and 1, not {shared}")
         if cutoff is not None and cutoff < 1:
             raise ConfigError(f"cutoff must be at least 1 action, not {cutoff}")
         if cutoff_turns is not None and cutoff_turns < 1:
@@ -368,6 +374,7 @@ class MCTSBot:
         self._stop_turn = 1 << 62  # the turn at which rollouts stop (set per decision)
         self.tree = tree
         self.margin = margin
+        self.shared = shared
         self.widen = widen
         self.trust = trust
         self.width = width if width is not None else 1 << 30
@@ -613,7 +620,8 @@ class MCTSBot:
         self._steps_done += steps + ROLLOUT_COST
         out = world.outcome()
         winners = [p for p in range(n) if out.ranks[p] == 1]
-        win = [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+        share = 1.0 / len(winners) if self.shared is None or len(winners) == 1 else self.shared
+        win = [share if p in winners else 0.0 for p in range(n)]
         m = self.margin
         if m == 0.0:
             return win
