@@ -58,10 +58,11 @@ def _searched(state: DominionState, seat: int) -> bool:
             and len(state.legal_actions()) > 1)
 
 
-def collect_game(job: tuple[int, int, dict[str, Any], str, str, int]) -> dict[str, Any]:
+def collect_game(job: tuple[int, int, dict[str, Any], str, str, int, int | None]
+                 ) -> dict[str, Any]:
     """One game of the level against the rule bot, and the ground truth of each of the
-    level's searched decisions in it."""
-    g, seed, level, opponent, kingdom, worlds = job
+    level's searched decisions in it (those before turn ``before`` only, if given)."""
+    g, seed, level, opponent, kingdom, worlds, before = job
     seat = g % 2
     state = game_options("dominion", kingdom=kingdom).new_game(2, seed + g, ("a", "b"))
     bots: list[Any] = [load_bot(opponent, "dominion") for _ in range(2)]
@@ -70,17 +71,17 @@ def collect_game(job: tuple[int, int, dict[str, Any], str, str, int]) -> dict[st
         b.reset(seed + g + 1000 * (i + 1))
     decisions = []
     while not state.is_terminal():
-        if _searched(state, seat):
-            before = state.copy()
+        if _searched(state, seat) and (before is None or state.turn_number < before):
+            start = state.copy()
             action = bots[seat].act(state)
             judge = MCTSBot("dominion", iterations=7 * worlds, width=7, paired=True,
                             margin=0.0, prune=0.0, trust=0.0, seed=99)
-            judge.act(before)
+            judge.act(start)
             root = judge.last_root
             assert root is not None
-            policy = judge.models(before)[seat].act(before)  # the root's first candidate
+            policy = judge.models(start)[seat].act(start)  # the root's first candidate
             decisions.append({
-                "upto": len(before.history), "turn": before.turn_number,
+                "upto": len(start.history), "turn": start.turn_number,
                 "policy": str(policy), "level": str(action), "worlds": root.visits,
                 "truth": {str(c.action): c.value / c.visits for c in root.children.values()},
             })
@@ -126,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--seed", type=int, default=5000)
     c.add_argument("--worlds", type=int, default=3000)
     c.add_argument("--workers", type=int, default=2)
+    c.add_argument("--before-turn", type=int, default=None, metavar="T",
+                   help="judge only the decisions before turn T (both players' turns "
+                        "counted; the early game, whose rollouts are long, is the noisy part)")
     c.add_argument("--out", required=True, type=Path)
     e = sub.add_parser("eval", help="run levels on the collected decisions")
     e.add_argument("file", type=Path)
@@ -139,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "collect":
             if args.games < 1 or args.worlds < 2:
                 raise ConfigError("--games must be at least 1 and --worlds at least 2")
+            if args.before_turn is not None and args.before_turn < 1:
+                raise ConfigError("--before-turn must be at least 1")
             level = level_of(args.level, "dominion")
             load_bot(args.opponent, "dominion")
             game_options("dominion", kingdom=args.kingdom).new_game(2, args.seed, ("a", "b"))
@@ -158,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _collect(args: argparse.Namespace, level: dict[str, Any]) -> int:
-    jobs = [(g, args.seed, level, args.opponent, args.kingdom, args.worlds)
+    jobs = [(g, args.seed, level, args.opponent, args.kingdom, args.worlds, args.before_turn)
             for g in range(args.games)]
     t = time.time()
     with Pool(args.workers) as pool:
