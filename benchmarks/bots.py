@@ -37,7 +37,7 @@ from dominari.sim.runner import bot_seed, game_options, game_seed
 from dominari.sim.tournament import tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import machine, replace_section
+from run import machine, replace_section, speed
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "bots.json"
@@ -67,6 +67,13 @@ MATCHES = (
     Match("dominations-4p", "dominations", ("mcts", "greedy", "greedy", "greedy"), None, 1000,
           0.40, 1),
 )
+
+
+REFERENCE_GAMES_PER_S = 5_360
+"""BM-vs-BM First Game games per second in one process on the machine of 2026-11-21
+(``make bench``'s steady speed), where the Dominion levels were set (100,000 rollout steps
+took 0.2 s a decision): the machines here are shared and their speed varies by 2-3 times,
+so each row's decision times come with the speed of the machine they were timed on."""
 
 
 def decision_times(m: Match, games: int) -> list[float]:
@@ -118,6 +125,7 @@ def measure(m: Match, games: int, workers: int, fresh: bool = False) -> dict[str
     wall = time.perf_counter() - t
     me = next(s for s in r.players if s.entry == 0)
     others = [s for s in r.players if s.entry != 0]
+    pace = speed(2000, 1)["games_per_s"]  # how fast the machine is as the times are taken
     times = decision_times(m, m.timed_games if games >= 100 else 1)
     times.sort()
     return {
@@ -128,6 +136,7 @@ def measure(m: Match, games: int, workers: int, fresh: bool = False) -> dict[str
         "decision_mean_s": sum(times) / len(times) if times else 0.0,
         "decision_p95_s": times[int(0.95 * (len(times) - 1))] if times else 0.0,
         "decision_max_s": times[-1] if times else 0.0, "decisions_timed": len(times),
+        "bm_games_per_s": pace,
         "level": LEVELS[m.game].get(m.players[0]), "own": own_model(m),
         "wall_s": wall, "workers": workers, "machine": machine(),
         "date": dt.date.today().isoformat(),
@@ -175,6 +184,14 @@ def _budget(level: dict[str, Any], own: str | None = None) -> str:
     return ", ".join(parts) or "default"
 
 
+def _pace(r: dict[str, Any]) -> str:
+    """The machine's speed as a row's decisions were timed, against the reference's."""
+    pace = r.get("bm_games_per_s")
+    if not pace:
+        return ""  # rows measured before the speed was recorded
+    return f"; machine at {100 * pace / REFERENCE_GAMES_PER_S:.0f}% of the reference speed"
+
+
 def render(results: dict[str, dict[str, Any]]) -> str:
     lines = [
         "| match | games | search bot wins | win rate [95% CI] | goal | mean score "
@@ -195,7 +212,7 @@ def render(results: dict[str, dict[str, Any]]) -> str:
             f"| ≥ {100 * r['goal']:.0f}% ({met}) "
             f"| {r['mean_score']:.1f} vs {r['others_mean_score']:.1f} "
             f"| {r['decision_mean_s']:.3f} / {r['decision_p95_s']:.3f} / "
-            f"{r['decision_max_s']:.3f} ({r['decisions_timed']} timed) "
+            f"{r['decision_max_s']:.3f} ({r['decisions_timed']} timed{_pace(r)}) "
             f"| {r['machine'].split(',')[0]}, {r['workers']} workers, {r['date']} |")
     levels = [f"{r['players'][0]} in {m.name}: {_budget(r['level'], r.get('own'))}"
               for m in MATCHES
@@ -208,7 +225,9 @@ def render(results: dict[str, dict[str, Any]]) -> str:
         "one match again). Games go through `dominari.sim.tournament` with seats rotated "
         "every game; the interval is Wilson's. \"met\" means the whole interval is above the "
         "goal, \"open\" that it straddles it. Decision times are measured apart, in one "
-        "process, on the decisions where the bot had a choice.",
+        "process, on the decisions where the bot had a choice; the machine's speed beside "
+        "them is its BM-vs-BM games per second at the time, against the "
+        f"{REFERENCE_GAMES_PER_S:,} of the machine the levels were set on (2026-11-21).",
     ]
     return "\n".join(lines)
 
