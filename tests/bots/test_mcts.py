@@ -378,9 +378,9 @@ def _shared_victory() -> DominionState:
 
 @pytest.mark.rule("N-END-2")
 def test_a_shared_victory_is_worth_what_the_search_is_told() -> None:
-    """By default the winners of a shared victory split a win; ``shared`` sets what it is
-    worth to each (the Dominion levels play to win outright: 0), and an outright win is
-    worth 1 whatever ``shared`` says."""
+    """By default the winners of a shared victory split a win, as the levels value it;
+    ``shared`` sets what it is worth to each (0: only outright wins count), and an outright
+    win is worth 1 whatever ``shared`` says."""
     tied = _shared_victory()
     assert MCTSBot("dominion")._rollout(tied, [])[:2] == [0.5, 0.5]
     assert MCTSBot("dominion", shared=0.0, margin=0.0)._rollout(tied, []) == [0.0, 0.0]
@@ -393,9 +393,8 @@ def test_a_shared_victory_is_worth_what_the_search_is_told() -> None:
     assert sorted(ranks) == [1, 2]
     assert MCTSBot("dominion", shared=0.0, margin=0.0)._rollout(won, []) == [
         1.0 if r == 1 else 0.0 for r in ranks]
-    for level in LEVELS["dominion"]:
-        assert mcts_bot(level, "dominion").shared == 0.0
-    assert mcts_bot("mcts", "dominations").shared is None  # scores in the hundreds: no ties
+    for game in ("dominion", "dominations"):
+        assert all(mcts_bot(level, game).shared is None for level in LEVELS[game])
     with pytest.raises(ConfigError, match="shared must be between 0 and 1"):
         MCTSBot("dominion", shared=1.5)
 

@@ -59,14 +59,12 @@ from typing import Any
 from dominari.core.errors import ConfigError
 
 LEVELS: dict[str, dict[str, dict[str, Any]]] = {
-    "dominion": {  # a rollout action costs about 5 us: whole games, candidates raced;
-        # they play to win outright (a shared victory is worth nothing to the search)
-        "mcts-easy": {"iterations": 250, "width": 4, "paired": True, "margin": 0.0,
-                      "shared": 0.0},
+    "dominion": {  # a rollout action costs about 5 us: whole games, candidates raced
+        "mcts-easy": {"iterations": 250, "width": 4, "paired": True, "margin": 0.0},
         "mcts": {"iterations": None, "steps": 100_000, "width": 7, "paired": True,
-                 "margin": 0.0, "prune": 2.5, "shared": 0.0},
+                 "margin": 0.0, "prune": 2.5},
         "mcts-hard": {"iterations": None, "steps": 400_000, "width": 8, "paired": True,
-                      "margin": 0.0, "prune": 3.0, "shared": 0.0},
+                      "margin": 0.0, "prune": 3.0},
     },
     "dominations": {  # greedy rollouts cost about 5 ms an action: the greedy bot's best
         # options, each played on in the same few worlds (only the tile supply is hidden)
