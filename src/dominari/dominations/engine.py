@@ -43,6 +43,7 @@ from typing import Any
 from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
 from dominari.core.game import TERMINAL, GameState, Outcome
 from dominari.core.records import RECORD_FORMAT, RECORD_VERSION, check_header, replay
+from dominari.core.rng import clone, shuffle
 from dominari.dominations.board import (
     KIND_NAMES,
     LAND,
@@ -541,9 +542,9 @@ class DominationsState(GameState):
             s.players.append(PlayerState(tree, compile_effects(tree, cat)))
         s.taken = [-1] * len(cat.copy_ids)
         s.supply = list(range(len(data.tiles)))
-        s.rng.shuffle(s.supply)
+        shuffle(s.rng, s.supply)
         s.order = list(range(config.players))
-        s.rng.shuffle(s.order)
+        shuffle(s.rng, s.order)
         s.objectives = [-1] * config.players
         s.mulligans = [0] * config.players
         s.phase = SETUP
@@ -2078,8 +2079,7 @@ class DominationsState(GameState):
         s.players = [p.copy() for p in self.players]
         s.board = self.board.copy()
         s.supply = self.supply.copy()
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        s.rng = clone(self.rng)
         s.order = self.order.copy()
         s.age = self.age
         s.round = self.round
@@ -2114,7 +2114,7 @@ class DominationsState(GameState):
         view too (D-SET-3, revealed together); they are not resampled here, so a search
         started before the drafts end would know them. Search bots act after setup."""
         s = self.copy()
-        rng.shuffle(s.supply)
+        shuffle(rng, s.supply)
         s.rng = random.Random(rng.getrandbits(64))
         return s
 

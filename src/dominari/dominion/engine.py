@@ -22,6 +22,7 @@ from typing import Any
 from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
 from dominari.core.game import TERMINAL, GameState, Outcome
 from dominari.core.records import RECORD_FORMAT, RECORD_VERSION, check_header, replay
+from dominari.core.rng import clone, shuffle
 from dominari.dominion import cards as C
 from dominari.dominion import effects as E
 from dominari.dominion.actions import (
@@ -258,7 +259,7 @@ class DominionState(GameState):
             ps.deck = [COPPER] * 7 + [ESTATE] * 3
             ps.owned[COPPER] = 7
             ps.owned[ESTATE] = 3
-            self.rng.shuffle(ps.deck)
+            shuffle(self.rng, ps.deck)
             ps.hand = ps.deck[-5:]
             del ps.deck[-5:]
             self.players.append(ps)
@@ -284,8 +285,7 @@ class DominionState(GameState):
         s.config = self.config
         s.seed = self.seed
         s.num_players = self.num_players
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        s.rng = clone(self.rng)
         s.kingdom = self.kingdom
         s.supply = self.supply[:]
         s.in_supply = self.in_supply
@@ -338,7 +338,7 @@ class DominionState(GameState):
         """Shuffle the discard pile to form the deck (the deck must be empty)."""
         ps.deck, ps.discard = ps.discard, ps.deck
         ps.known_top = 0
-        self.rng.shuffle(ps.deck)
+        shuffle(self.rng, ps.deck)
         if self.log is not None:
             self.log.append((EV_SHUFFLE, p, -1, 0))
 
@@ -825,7 +825,7 @@ class DominionState(GameState):
             known = ps.deck[len(ps.deck) - ps.known_top:] if ps.known_top else []
             unknown = ps.deck[: len(ps.deck) - ps.known_top]
             if q == player:
-                rng.shuffle(unknown)
+                shuffle(rng, unknown)
                 ps.deck = unknown + known
                 continue
             keep = list(pinned.get(q, ()))
@@ -836,12 +836,12 @@ class DominionState(GameState):
             original = (ps.hand, ps.deck)
             no_treasure = buying and q == s.turn_player
             for _ in range(tries):
-                rng.shuffle(pool)
+                shuffle(rng, pool)
                 if no_treasure:  # the hand from the non-Treasures, the rest to the deck
                     rest = [c for c in pool if not IS_TREASURE[c]]
                     hand = rest[:k]
                     deck = rest[k:] + [c for c in pool if IS_TREASURE[c]]
-                    rng.shuffle(deck)
+                    shuffle(rng, deck)
                 else:
                     hand, deck = pool[:k], pool[k:]
                 ps.hand = keep + hand

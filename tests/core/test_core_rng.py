@@ -1,0 +1,33 @@
+"""The engines' RNG helpers draw exactly what :mod:`random` draws (determinism: a seed and
+an action list replay a game, so a faster shuffle must not change a single deal)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dominari.core.rng import clone, shuffle
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.lists(st.integers(), max_size=80))
+def test_shuffle_deals_what_random_shuffle_deals(seed: int, items: list[int]) -> None:
+    ours, theirs = random.Random(seed), random.Random(seed)
+    mine, reference = items[:], items[:]
+    shuffle(ours, mine)
+    theirs.shuffle(reference)
+    assert mine == reference
+    assert ours.getstate() == theirs.getstate()  # the same numbers drawn, no more
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=0, max_value=50))
+def test_a_clone_goes_on_as_the_original_and_apart_from_it(seed: int, used: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(used):
+        rng.random()
+    twin = clone(rng)
+    assert twin is not rng and twin.getstate() == rng.getstate()
+    assert [twin.random() for _ in range(5)] == [rng.random() for _ in range(5)]
+    twin.random()
+    assert twin.getstate() != rng.getstate()  # drawing from one leaves the other alone
