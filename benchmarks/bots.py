@@ -14,8 +14,9 @@ stopped part-way (a match takes hours) goes on where it stopped, on a fresh clon
 journal is started anew when the code or the level has changed (``--fresh`` forces it).
 
 Usage: ``python benchmarks/bots.py [--only NAME ...] [--games N] [--quick] [--no-write]
-[--workers W] [--fresh] [--render]`` (``--render`` measures nothing: it writes the section
-again from the results file).
+[--workers W] [--fresh] [--render] [--retime]`` (``--render`` measures nothing: it writes
+the section again from the results file; ``--retime`` times the decisions again and keeps
+the games, for a change that makes the search faster without changing a game).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 
 from dominari.bots import load_bot
 from dominari.bots.mcts import LEVELS, MCTSBot
+from dominari.core.errors import ConfigError
 from dominari.sim.journal import JournalError
 from dominari.sim.runner import bot_seed, game_options, game_seed
 from dominari.sim.tournament import tournament
@@ -76,12 +78,13 @@ took 0.2 s a decision): the machines here are shared and their speed varies by 2
 so each row's decision times come with the speed of the machine they were timed on."""
 
 
-def decision_times(m: Match, games: int) -> list[float]:
-    """Seconds of every decision the search bot made in ``games`` games (one process)."""
+def decision_times(m: Match, games: int, start: int = 0) -> list[float]:
+    """Seconds of every decision the search bot made in ``games`` games from game
+    ``start`` on (one process)."""
     times: list[float] = []
     options = game_options(m.game, kingdom=m.kingdom)
     n = len(m.players)
-    for i in range(games):
+    for i in range(start, start + games):
         bots = [load_bot(spec, m.game) for spec in m.players]
         seat = i % n  # the search bot moves round the table
         bots[0], bots[seat] = bots[seat], bots[0]
@@ -125,22 +128,49 @@ def measure(m: Match, games: int, workers: int, fresh: bool = False) -> dict[str
     wall = time.perf_counter() - t
     me = next(s for s in r.players if s.entry == 0)
     others = [s for s in r.players if s.entry != 0]
-    pace = speed(2000, 1)["games_per_s"]  # how fast the machine is as the times are taken
-    times = decision_times(m, m.timed_games if games >= 100 else 1)
-    times.sort()
     return {
         "game": m.game, "players": list(m.players), "kingdom": m.kingdom, "games": me.games,
         "wins": me.wins, "ties": me.ties, "rate": me.win_rate, "ci": list(me.ci95),
         "goal": m.goal, "mean_score": me.mean_score,
         "others_mean_score": sum(o.mean_score for o in others) / len(others),
-        "decision_mean_s": sum(times) / len(times) if times else 0.0,
-        "decision_p95_s": times[int(0.95 * (len(times) - 1))] if times else 0.0,
-        "decision_max_s": times[-1] if times else 0.0, "decisions_timed": len(times),
-        "bm_games_per_s": pace,
+        **timing(m, m.timed_games if games >= 100 else 1),
         "level": LEVELS[m.game].get(m.players[0]), "own": own_model(m),
         "wall_s": wall, "workers": workers, "machine": machine(),
         "date": dt.date.today().isoformat(),
     }  # fmt: skip
+
+
+def timing(m: Match, games: int) -> dict[str, Any]:
+    """The search bot's decision times in ``games`` games, with the machine's speed as
+    they are taken (BM-vs-BM games per second, from a burst before each game: a shared
+    machine's speed drifts within minutes) and the day."""
+    times: list[float] = []
+    played = seconds = 0.0
+    for i in range(games):
+        burst = speed(500, 1 + 500 * i)
+        played += burst["games"]
+        seconds += burst["seconds"]
+        times += decision_times(m, 1, i)
+    times.sort()
+    pace = played / seconds
+    return {
+        "decision_mean_s": sum(times) / len(times) if times else 0.0,
+        "decision_p95_s": times[int(0.95 * (len(times) - 1))] if times else 0.0,
+        "decision_max_s": times[-1] if times else 0.0, "decisions_timed": len(times),
+        "bm_games_per_s": pace, "timed": dt.date.today().isoformat(),
+    }  # fmt: skip
+
+
+def retime(m: Match, r: dict[str, Any]) -> dict[str, Any]:
+    """A match's result with its decisions timed again by the code as it is now: for a
+    change that makes the search faster without changing a game (the journal's games are
+    not played again, so the caller must know that they would come out the same). The
+    level must be the one the match was played at."""
+    level = LEVELS[m.game].get(m.players[0])
+    if r.get("level") != level:
+        raise ConfigError(f"{m.name} was played at another level ({r.get('level')}, now "
+                          f"{level}): measure the match again instead")
+    return {**r, **timing(m, m.timed_games)}
 
 
 def own_model(m: Match) -> str | None:
@@ -192,6 +222,12 @@ def _pace(r: dict[str, Any]) -> str:
     return f"; machine at {100 * pace / REFERENCE_GAMES_PER_S:.0f}% of the reference speed"
 
 
+def _timed(r: dict[str, Any]) -> str:
+    """The day the decisions were timed again, where it is not the match's."""
+    when = r.get("timed")
+    return f", {when}" if when and when != r["date"] else ""
+
+
 def render(results: dict[str, dict[str, Any]]) -> str:
     lines = [
         "| match | games | search bot wins | win rate [95% CI] | goal | mean score "
@@ -212,7 +248,8 @@ def render(results: dict[str, dict[str, Any]]) -> str:
             f"| ≥ {100 * r['goal']:.0f}% ({met}) "
             f"| {r['mean_score']:.1f} vs {r['others_mean_score']:.1f} "
             f"| {r['decision_mean_s']:.3f} / {r['decision_p95_s']:.3f} / "
-            f"{r['decision_max_s']:.3f} ({r['decisions_timed']} timed{_pace(r)}) "
+            f"{r['decision_max_s']:.3f} ({r['decisions_timed']} timed{_pace(r)}"
+            f"{_timed(r)}) "
             f"| {r['machine'].split(',')[0]}, {r['workers']} workers, {r['date']} |")
     levels = [f"{r['players'][0]} in {m.name}: {_budget(r['level'], r.get('own'))}"
               for m in MATCHES
@@ -247,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
                     "benchmarks/results/journals/ are reused)")  # fmt: skip
     ap.add_argument("--render", action="store_true",
                     help="measure nothing: write the section again from the results file")
+    ap.add_argument("--retime", action="store_true",
+                    help="time the decisions again without playing the games (after a change "
+                    "that makes the search faster and leaves every game as it was)")
     args = ap.parse_args(argv)
     results: dict[str, dict[str, Any]] = {}
     if RESULTS.exists():
@@ -256,6 +296,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for m in MATCHES:
         if args.render or (args.only is not None and m.name not in args.only):
+            continue
+        if args.retime:
+            if m.name not in results:
+                print(f"bots.py: error: {m.name} has no result to time again",
+                      file=sys.stderr)
+                return 2
+            try:
+                results[m.name] = retime(m, results[m.name])
+            except ConfigError as e:
+                print(f"bots.py: error: {e}", file=sys.stderr)
+                return 2
+            print(json.dumps({m.name: results[m.name]}), flush=True)
+            if not args.no_write:
+                RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
             continue
         games = 20 if args.quick else (args.games or m.games)
         r = measure(m, games, max(1, args.workers), args.fresh)
