@@ -205,10 +205,6 @@ def _budget(level: dict[str, Any], own: str | None = None) -> str:
         parts.append("paired worlds")
     if level.get("prune"):
         parts.append(f"dropped {level['prune']} standard errors behind")
-    if level.get("shared") is not None:
-        share = level["shared"]
-        parts.append("playing to win outright (a shared victory worth nothing)" if share == 0
-                     else f"a shared victory worth {share} of a win")
     if own:
         parts.append(f"its own seat played by {own} in the search")
     return ", ".join(parts) or "default"
@@ -303,16 +299,13 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
                 return 2
             try:
-                results[m.name] = retime(m, results[m.name])
+                r = retime(m, results[m.name])
             except ConfigError as e:
                 print(f"bots.py: error: {e}", file=sys.stderr)
                 return 2
-            print(json.dumps({m.name: results[m.name]}), flush=True)
-            if not args.no_write:
-                RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-            continue
-        games = 20 if args.quick else (args.games or m.games)
-        r = measure(m, games, max(1, args.workers), args.fresh)
+        else:
+            games = 20 if args.quick else (args.games or m.games)
+            r = measure(m, games, max(1, args.workers), args.fresh)
         print(json.dumps({m.name: r}), flush=True)
         if not args.no_write and not args.quick:
             results[m.name] = r

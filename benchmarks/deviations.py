@@ -36,7 +36,7 @@ from dominari.dominion.engine import DominionState
 from dominari.sim.runner import game_options
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from decisions import EARLY_TURNS  # benchmarks/ is not a package: its folder is on the path
+from decisions import EARLY_TURNS, _searched  # benchmarks/ is not a package: on the path
 from pilot import level_of
 
 
@@ -70,15 +70,13 @@ def play(job: tuple[int, int, dict[str, Any], str, str]) -> list[dict[str, Any]]
         b.reset(seed + g + 1000 * (i + 1))
     lines = []
     while not state.is_terminal():
-        p = state.current_player()
-        if (p == seat and state.phase == 1 and not state.stack
-                and len(state.legal_actions()) > 1):
+        if _searched(state, seat):
             model = search.models(state)[seat].act(state)
             action = search.act(state)
             lines.append({"game": seed + g, "seat": seat, **features(state, seat),
                           "model": _card(model), "level": _card(action)})
         else:
-            action = bots[p].act(state)
+            action = bots[state.current_player()].act(state)
         state.apply(action)
     out = state.outcome()
     assert out is not None

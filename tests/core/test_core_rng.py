@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from dominari.core.rng import clone, shuffle
 
 
+@pytest.mark.rule("N-SET-1", "N-TURN-4")
 @given(st.integers(min_value=0, max_value=2**64), st.lists(st.integers(), max_size=80))
 def test_shuffle_deals_what_random_shuffle_deals(seed: int, items: list[int]) -> None:
     ours, theirs = random.Random(seed), random.Random(seed)

@@ -281,11 +281,15 @@ class DominionState(GameState):
         return self
 
     def copy(self) -> DominionState:
+        return self._copy(clone(self.rng))
+
+    def _copy(self, rng: random.Random) -> DominionState:
+        """A copy that draws its random numbers from ``rng``."""
         s = DominionState.__new__(DominionState)
         s.config = self.config
         s.seed = self.seed
         s.num_players = self.num_players
-        s.rng = clone(self.rng)
+        s.rng = rng
         s.kingdom = self.kingdom
         s.supply = self.supply[:]
         s.in_supply = self.in_supply
@@ -815,8 +819,7 @@ class DominionState(GameState):
         and a deciding player keeps a real choice exactly when they had one (only such
         deals are kept; after ``tries`` failed deals their hand is kept).
         """
-        s = self.copy()
-        s.rng = random.Random(rng.getrandbits(64))
+        s = self._copy(random.Random(rng.getrandbits(64)))  # not a clone, replaced at once
         pinned = E.pinned_cards(s)
         decider = s.current_player()
         choice = decider >= 0 and decider != player and len(self.legal_actions()) >= 2
