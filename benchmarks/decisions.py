@@ -8,7 +8,9 @@ Smithy-Market in the searcher's seat and Smithy-BM in the other):
 ``collect`` plays a level against a rule bot (seeds ``--seed`` on, seats rotating, as
 ``benchmarks/pilot.py`` does) and keeps every searched decision. For each it measures
 every candidate's value with many paired worlds (``--worlds``, far more than a level
-affords): the ground truth that a level's choice is judged by. Games are stored as records
+affords): the ground truth that a level's choice is judged by. The candidates judged are the
+first ``--judge-width`` in the search's own order (7, the level's width; 0: every legal
+action, to see what a wider search could find). Games are stored as records
 (seed and actions), so a decision is rebuilt by replaying its game.
 
 ``eval`` runs one or more levels ``--runs`` times (seeds 1000 on) on every decision and
@@ -20,6 +22,7 @@ from the first (the same seeds, the same decisions).
 Usage::
 
     python benchmarks/decisions.py collect -n 6 --worlds 3000 --out /tmp/decisions.json
+    python benchmarks/decisions.py collect -n 8 --worlds 1500 --judge-width 0 --out /tmp/all.json
     python benchmarks/decisions.py eval /tmp/decisions.json --runs 4 \\
         --level mcts --level '{"iterations": null, "steps": 100000, "width": 7, \\
         "paired": true, "margin": 0.0, "prune": 3.5}'
@@ -58,11 +61,12 @@ def _searched(state: DominionState, seat: int) -> bool:
             and len(state.legal_actions()) > 1)
 
 
-def collect_game(job: tuple[int, int, dict[str, Any], str, str, int, int | None]
+def collect_game(job: tuple[int, int, dict[str, Any], str, str, int, int | None, int]
                  ) -> dict[str, Any]:
     """One game of the level against the rule bot, and the ground truth of each of the
-    level's searched decisions in it (those before turn ``before`` only, if given)."""
-    g, seed, level, opponent, kingdom, worlds, before = job
+    level's searched decisions in it (those before turn ``before`` only, if given) for the
+    first ``judged`` candidates in the search's order (0: every legal action)."""
+    g, seed, level, opponent, kingdom, worlds, before, judged = job
     seat = g % 2
     state = game_options("dominion", kingdom=kingdom).new_game(2, seed + g, ("a", "b"))
     bots: list[Any] = [load_bot(opponent, "dominion") for _ in range(2)]
@@ -74,7 +78,8 @@ def collect_game(job: tuple[int, int, dict[str, Any], str, str, int, int | None]
         if _searched(state, seat) and (before is None or state.turn_number < before):
             start = state.copy()
             action = bots[seat].act(state)
-            judge = MCTSBot("dominion", iterations=7 * worlds, width=7, paired=True,
+            width = judged or len(start.legal_actions())
+            judge = MCTSBot("dominion", iterations=width * worlds, width=width, paired=True,
                             margin=0.0, prune=0.0, trust=0.0, seed=99)
             judge.act(start)
             root = judge.last_root
@@ -130,6 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--before-turn", type=int, default=None, metavar="T",
                    help="judge only the decisions before turn T (both players' turns "
                         "counted; the early game, whose rollouts are long, is the noisy part)")
+    c.add_argument("--judge-width", type=int, default=7, metavar="K",
+                   help="candidates judged per decision, in the search's order (the level's "
+                        "width by default; 0: every legal action, to see what a wider "
+                        "search could find)")
     c.add_argument("--out", required=True, type=Path)
     e = sub.add_parser("eval", help="run levels on the collected decisions")
     e.add_argument("file", type=Path)
@@ -145,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise ConfigError("--games must be at least 1 and --worlds at least 2")
             if args.before_turn is not None and args.before_turn < 1:
                 raise ConfigError("--before-turn must be at least 1")
+            if args.judge_width < 0:
+                raise ConfigError("--judge-width must be 0 (every action) or more")
             level = level_of(args.level, "dominion")
             load_bot(args.opponent, "dominion")
             game_options("dominion", kingdom=args.kingdom).new_game(2, args.seed, ("a", "b"))
@@ -164,14 +175,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _collect(args: argparse.Namespace, level: dict[str, Any]) -> int:
-    jobs = [(g, args.seed, level, args.opponent, args.kingdom, args.worlds, args.before_turn)
-            for g in range(args.games)]
+    jobs = [(g, args.seed, level, args.opponent, args.kingdom, args.worlds, args.before_turn,
+             args.judge_width) for g in range(args.games)]
     t = time.time()
     with Pool(args.workers) as pool:
         games = sorted(pool.imap_unordered(collect_game, jobs), key=lambda x: x["game"])
     n = sum(len(x["decisions"]) for x in games)
     args.out.write_text(json.dumps({"level": level, "opponent": args.opponent,
                                     "kingdom": args.kingdom, "worlds": args.worlds,
+                                    "judge_width": args.judge_width,
                                     "seed": args.seed, "games": games}))
     print(f"{len(games)} games, {n} searched decisions judged with {args.worlds} worlds "
           f"each, in {time.time() - t:.0f} s: {args.out}")
