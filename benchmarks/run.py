@@ -34,6 +34,7 @@ from dominari.bots import load_bot  # noqa: E402
 from dominari.dominion.cards import PROVINCE  # noqa: E402
 from dominari.dominion.engine import OVER, DominionConfig, DominionState  # noqa: E402
 from dominari.sim import simulate  # noqa: E402
+from dominari.sim.runner import play_game  # noqa: E402
 from peers import measure_pyminion  # noqa: E402
 
 SMITHY_SOLO = str(BENCH_DIR / "strategies" / "smithy_solo.toml")
@@ -50,8 +51,7 @@ def play_games(first_seed: int, games: int, specs: tuple[str, str]) -> tuple[flo
         state = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=i))
         bots[0].reset(2 * i)
         bots[1].reset(2 * i + 1)
-        while state.phase != OVER:
-            state.apply(bots[state.current_player()].act(state))
+        play_game(bots, state)  # as `dominari simulate` plays them
         turns += state.turn_number
     return time.perf_counter() - start, turns
 

@@ -150,3 +150,23 @@ def test_a_bot_choosing_an_illegal_action_is_a_clear_error(
     monkeypatch.setattr(runner, "load_bots", lambda specs, game: [_Cheater() for _ in specs])
     with pytest.raises(BotError, match=r"bot 'cheater' \(seat \d\) chose buy Province"):
         simulate(["x", "y"], 1, seed=1, workers=1)
+
+
+@pytest.mark.rule("N-TURN-1", "N-TURN-2", "N-TURN-3", "N-END-1")
+def test_strategy_bot_games_are_the_games_step_by_step_play_gives() -> None:
+    """``play_game`` plays a Dominion game between strategy bots with the fast playout
+    (``dominari.bots.playout``): the same history and outcome as applying each bot's action
+    in turn, and its record replays to the same end."""
+    from dominari.bots import load_bot
+    from dominari.dominion.engine import DominionConfig
+    from dominari.sim.runner import play_game
+
+    for seed in range(12):
+        bots = [load_bot(name, "dominion") for name in ("witch", "smithy-market", "bmu")]
+        fast = DominionState.new(DominionConfig(players=3, kingdom="random", seed=seed))
+        slow = fast.copy()
+        play_game(bots, fast)
+        while not slow.is_terminal():
+            slow.apply(bots[slow.current_player()].act(slow))
+        assert fast.history == slow.history and fast.outcome() == slow.outcome()
+        assert DominionState.from_record(fast.record()).outcome() == fast.outcome()
