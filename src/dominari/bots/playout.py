@@ -1,8 +1,8 @@
-"""Dominion games played to the end by strategy bots, fast: the search's rollouts.
+"""Dominion games played to the end by strategy bots, fast: simulations and the search's rollouts.
 
 :func:`play_out` is what ``state.apply(bots[state.current_player()].act(state))`` in a loop
 does, decision for decision, with the same random numbers, the same actions in the history
-and the same end, but about twice as fast: the common steps of a Big Money turn (playing an
+and the same end, about a third faster: the common steps of a Big Money turn (playing an
 Action card whose effect is only "+Cards, +Actions, +Buys, +Coins", the Treasures, a buy,
 the clean-up) are done in place, without the generic dispatch, checks and phase loop.
 Anything else (a card with its own effect, a pending decision, another kind of bot, an
