@@ -38,10 +38,16 @@ _PLAIN = tuple(IS_ACTION[c] and E.SPECIAL[c] is None for c in range(len(IS_ACTIO
 _PLUS = tuple((c.plus_cards, c.plus_actions, c.plus_buys, c.plus_coins) for c in CARDS)
 
 
+def can_play_out(state: DominionState, bots: Sequence[Any]) -> bool:
+    """Whether :func:`play_out` plays ``state`` its fast way: strategy bots in every seat
+    and no event log (otherwise it applies each bot's action in turn)."""
+    return state.log is None and all(type(b) is StrategyBot for b in bots)
+
+
 def play_out(state: DominionState, bots: Sequence[Any]) -> int:
     """Play ``state`` to the end with ``bots`` (one per seat); return the number of
     decisions taken (the actions applied), as a step-by-step loop would count them."""
-    if state.log is not None or not all(type(b) is StrategyBot for b in bots):
+    if not can_play_out(state, bots):
         return _generic(state, bots)
     steps = 0
     history = state.history

@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard, TypeVar
 
 from dominari.bots.base import GameBot
-from dominari.bots.playout import play_out
-from dominari.bots.strategy import StrategyBot
+from dominari.bots.playout import can_play_out, play_out
 from dominari.core.errors import ConfigError, DominariError, StrategyError
 from dominari.core.game import GameState
 from dominari.dominion.engine import DominionConfig, DominionState
@@ -285,8 +284,7 @@ def play_game(bots: Sequence[GameBot], state: S) -> S:
     A Dominion game between strategy bots is played by :func:`dominari.bots.playout.
     play_out`: the same game, faster (their actions are always legal).
     """
-    if isinstance(state, DominionState) and state.log is None and all(
-            type(b) is StrategyBot for b in bots):
+    if isinstance(state, DominionState) and can_play_out(state, bots):
         play_out(state, bots)
         return state
     current = state.current_player
