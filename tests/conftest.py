@@ -198,7 +198,7 @@ class Kit:
         return {
             "players": [
                 (ps.hand[:], ps.deck[:], ps.discard[:], ps.in_play[:], ps.aside[:], ps.owned[:],
-                 ps.turns) for ps in state.players
+                 ps.turns, ps.known_top, sorted(ps.hidden)) for ps in state.players
             ],
             "supply": state.supply[:],
             "trash": state.trash[:],
@@ -229,6 +229,10 @@ class Kit:
             zones = Counter(ps.all_cards())
             owned = Counter({c: n for c, n in enumerate(ps.owned) if n})
             assert zones == owned, f"player {q}: owned {owned} but zones hold {zones}"
+            # The unseen cards of a discard pile are in it, and never its top card.
+            unseen = Counter(ps.hidden)
+            assert unseen <= Counter(ps.discard[:-1]), f"player {q}: unseen {unseen} not in " \
+                f"the discard pile below its top {ps.discard}"
 
     # ---------------------------------------------------------------- random play
     @staticmethod

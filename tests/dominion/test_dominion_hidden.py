@@ -198,3 +198,79 @@ def test_determinize_in_the_buy_phase_deals_no_treasure_into_the_hand(kit) -> No
             s.players[0].hand + s.players[0].deck)
         hands.add(tuple(sorted(hand)))
     assert len(hands) > 1
+
+
+def _after_cleanup(kit):
+    """Player 0 ends a turn holding Smithy, Province, Duchy and Estate: played Copper
+    and the Gold already in the discard pile were seen, the hand was not, but for the
+    Estate left on top."""
+    s = kit.position(hand=["Smithy", "Province", "Duchy", "Estate", "Copper"],
+                     deck=["Copper"] * 4 + ["Estate"] * 3 + ["Silver"] * 3, discard=["Gold"])
+    kit.act(s, "end", "end")
+    assert s.current_player() == 1
+    return s
+
+
+@pytest.mark.rule("N-HIDDEN", "N-TURN-3")
+def test_cleanup_hides_the_discarded_hand_but_its_top(kit) -> None:
+    s = _after_cleanup(kit)
+    ps = s.players[0]
+    assert kit.names(ps.discard) == ["Gold", "Copper", "Smithy", "Province", "Duchy", "Estate"]
+    assert kit.bag(ps.hidden) == kit.bag(["Smithy", "Province", "Duchy"])
+    assert s.view(1)["piles"][0]["discard_top"] == "Estate"
+    kit.check_owned(s)
+
+
+@pytest.mark.rule("N-HIDDEN")
+def test_determinize_deals_unseen_discards_again(kit) -> None:
+    s = _after_cleanup(kit)
+    ps = s.players[0]
+    rng = random.Random(6)
+    in_discard: set[tuple[str, ...]] = set()
+    for _ in range(60):
+        d = s.determinize(1, rng)
+        q = d.players[0]
+        assert d.view(1) == s.view(1)
+        assert kit.totals(d) == kit.totals(s)
+        kit.check_owned(d)
+        assert len(q.discard) == len(ps.discard) and len(q.hand) == len(ps.hand)
+        # What was seen going to the pile stays there, the top card on top.
+        assert q.discard[-1] == C.ESTATE
+        assert kit.bag([C.GOLD, C.COPPER]) <= kit.bag(q.discard)
+        assert kit.bag(q.hand + q.deck + q.discard) == kit.bag(ps.hand + ps.deck + ps.discard)
+        in_discard.add(tuple(sorted(kit.names(q.hidden))))
+    # The three unseen cards are dealt again from everything player 1 has not seen.
+    assert len(in_discard) > 10
+    assert any("Province" not in cards for cards in in_discard)
+    # Player 0 saw its own hand go there: its discard pile is kept as it is.
+    for _ in range(10):
+        d = s.determinize(0, rng)
+        assert d.players[0].discard == ps.discard and d.players[0].hand == ps.hand
+
+
+@pytest.mark.rule("N-HIDDEN", "N-TURN-4")
+def test_a_shuffle_leaves_no_unseen_discard(kit) -> None:
+    s = kit.position(hand=["Province", "Duchy", "Estate", "Copper", "Copper"],
+                     deck=["Silver", "Silver"], discard=["Gold"])
+    kit.act(s, "end", "end")  # draws 2, then shuffles the discard pile for 3 more
+    assert s.players[0].hidden == [] and len(s.players[0].discard) == 0
+    kit.check_owned(s)
+
+
+@pytest.mark.rule("N-HIDDEN", "N-CARD-CHANCELLOR")
+def test_chancellor_hides_the_moved_deck_but_known_and_top_cards(kit) -> None:
+    kingdom = ["Chancellor", "Bureaucrat", "Village", "Smithy", "Market", "Moat", "Cellar",
+               "Militia", "Mine", "Remodel"]
+    s = kit.position(kingdom=kingdom, hand=["Chancellor", "Copper"],
+                     deck=["Estate", "Gold", "Province"])
+    kit.act(s, "play Chancellor", "discard-deck")
+    ps = s.players[0]
+    assert len(ps.discard) == 3 and ps.hidden == ps.discard[:2]
+    assert s.view(1)["piles"][0]["discard_top"] == C.NAME[ps.discard[-1]]
+    # A Silver everyone saw put on the deck by Bureaucrat stays seen.
+    s = kit.position(kingdom=kingdom, hand=["Village", "Bureaucrat", "Chancellor"],
+                     deck=["Estate", "Gold", "Province", "Duchy"])
+    kit.act(s, "play Village", "play Bureaucrat", "play Chancellor", "discard-deck")
+    ps = s.players[0]
+    assert C.NAME[ps.discard[-1]] == "Silver" and len(ps.hidden) == len(ps.discard) - 1
+    assert C.SILVER not in ps.hidden

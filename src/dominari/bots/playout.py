@@ -110,7 +110,10 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
             history.append(BUY_A[card])
         # Clean-up (N-TURN-3), as DominionState._cleanup: the end check, the next turn.
         ps.discard += ps.in_play
-        ps.discard += ps.hand
+        hand = ps.hand
+        if len(hand) > 1:  # unseen but the last one, as DominionState._cleanup
+            ps.hidden += hand[:-1]
+        ps.discard += hand
         ps.in_play = []
         deck = ps.deck
         if len(deck) >= 5 and not ps.known_top:

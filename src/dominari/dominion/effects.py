@@ -257,6 +257,11 @@ def _res_chancellor(s: DominionState, f: Frame, a: Action) -> None:
     if a.verb == DISCARD_DECK:
         ps = s.players[f.player]
         s.emit(EV_DECK_TO_DISCARD, f.player, -1, len(ps.deck))
+        # Nobody sees the moved cards but those known on top of the deck and the
+        # one that ends on top of the discard pile (N-HIDDEN).
+        unseen = len(ps.deck) - max(ps.known_top, 1)
+        if unseen > 0:
+            ps.hidden += ps.deck[:unseen]
         ps.discard += ps.deck
         ps.deck.clear()
         ps.known_top = 0

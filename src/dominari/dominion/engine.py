@@ -146,10 +146,14 @@ class PlayerState:
     of the discard pile. ``owned[c]`` counts every copy of card ``c`` the player owns.
     ``aside`` holds cards revealed or set aside while an effect resolves.
     ``known_top`` counts the cards on top of the deck that everyone has seen put there
-    (Spy's put-back, Bureaucrat): ``determinize`` leaves them in place.
+    (Spy's put-back, Bureaucrat): ``determinize`` leaves them in place. ``hidden`` lists
+    the cards in the discard pile that the others never saw there: a hand discarded at
+    clean-up and a deck moved by Chancellor, all but the card left on top (N-HIDDEN);
+    ``determinize`` deals them again with the hand and the deck.
     """
 
-    __slots__ = ("aside", "deck", "discard", "hand", "in_play", "known_top", "owned", "turns")
+    __slots__ = ("aside", "deck", "discard", "hand", "hidden", "in_play", "known_top", "owned",
+                 "turns")
 
     def __init__(self) -> None:
         self.hand: list[int] = []
@@ -160,6 +164,7 @@ class PlayerState:
         self.owned: list[int] = [0] * NUM_CARDS
         self.turns = 0
         self.known_top = 0
+        self.hidden: list[int] = []
 
     def copy(self) -> PlayerState:
         p = PlayerState.__new__(PlayerState)
@@ -171,6 +176,7 @@ class PlayerState:
         p.owned = self.owned[:]
         p.turns = self.turns
         p.known_top = self.known_top
+        p.hidden = self.hidden[:]
         return p
 
     def all_cards(self) -> list[int]:
@@ -342,6 +348,8 @@ class DominionState(GameState):
         """Shuffle the discard pile to form the deck (the deck must be empty)."""
         ps.deck, ps.discard = ps.discard, ps.deck
         ps.known_top = 0
+        if ps.hidden:
+            ps.hidden.clear()
         shuffle(self.rng, ps.deck)
         if self.log is not None:
             self.log.append((EV_SHUFFLE, p, -1, 0))
@@ -486,7 +494,10 @@ class DominionState(GameState):
         tp = self.turn_player
         ps = self.players[tp]
         ps.discard += ps.in_play
-        ps.discard += ps.hand
+        hand = ps.hand
+        if len(hand) > 1:  # unseen but the last one, left on top (N-HIDDEN)
+            ps.hidden += hand[:-1]
+        ps.discard += hand
         ps.in_play = []
         ps.hand = []
         self.draw(tp, 5)
@@ -812,12 +823,15 @@ class DominionState(GameState):
 
     def determinize(self, player: int, rng: Any, *, tries: int = 200) -> DominionState:
         """A copy in which everything ``player`` cannot see is dealt again at random:
-        other players' hands and decks (pooled and dealt again in the same sizes) and
-        every deck order, with a fresh RNG drawn from ``rng``. Cards everyone saw put
-        on top of a deck stay there. What is public about a hand holds in the copy: in
-        the buy phase the turn player's hand holds no Treasure (they were all played),
-        and a deciding player keeps a real choice exactly when they had one (only such
-        deals are kept; after ``tries`` failed deals their hand is kept).
+        other players' hands, decks and the cards in their discard piles nobody saw go
+        there (``PlayerState.hidden``: a hand discarded at clean-up), pooled and dealt
+        again in the same sizes, and every deck order, with a fresh RNG drawn from
+        ``rng``. Cards everyone saw put on top of a deck stay there, and so do the cards
+        seen going to a discard pile and its top card. What is public about a hand holds
+        in the copy: in the buy phase the turn player's hand holds no Treasure (they
+        were all played), and a deciding player keeps a real choice exactly when they
+        had one (only such deals are kept; after ``tries`` failed deals their hand is
+        kept).
         """
         s = self._copy(random.Random(rng.getrandbits(64)))  # not a clone, replaced at once
         pinned = E.pinned_cards(s)
@@ -832,15 +846,28 @@ class DominionState(GameState):
                 ps.deck = unknown + known
                 continue
             keep = list(pinned.get(q, ()))
-            pool = ps.hand + unknown
+            hidden = ps.hidden
+            pool = ps.hand + unknown + hidden
             for c in keep:
                 pool.remove(c)
             k = len(ps.hand) - len(keep)
-            original = (ps.hand, ps.deck)
+            h = len(hidden)
+            seen: list[int] = []
+            if h:  # the discard pile without its unseen cards; the top card stays on top
+                need = [0] * NUM_CARDS
+                for c in hidden:
+                    need[c] += 1
+                for c in ps.discard[:-1]:
+                    if need[c]:
+                        need[c] -= 1
+                    else:
+                        seen.append(c)
+                seen_top = ps.discard[-1]
+            original = (ps.hand, ps.deck, ps.discard, ps.hidden)
             no_treasure = buying and q == s.turn_player
             for _ in range(tries):
                 shuffle(rng, pool)
-                if no_treasure:  # the hand from the non-Treasures, the rest to the deck
+                if no_treasure:  # the hand from the non-Treasures, the rest elsewhere
                     rest = [c for c in pool if not IS_TREASURE[c]]
                     hand = rest[:k]
                     deck = rest[k:] + [c for c in pool if IS_TREASURE[c]]
@@ -848,11 +875,16 @@ class DominionState(GameState):
                 else:
                     hand, deck = pool[:k], pool[k:]
                 ps.hand = keep + hand
+                if h:
+                    ps.hidden = deck[:h]
+                    ps.discard = seen + ps.hidden
+                    ps.discard.append(seen_top)
+                    deck = deck[h:]
                 ps.deck = deck + known
                 if q != decider or (len(s.legal_actions()) >= 2) == choice:
                     break
             else:
-                ps.hand, ps.deck = original
+                ps.hand, ps.deck, ps.discard, ps.hidden = original
         return s
 
     # ------------------------------------------------------------- records
