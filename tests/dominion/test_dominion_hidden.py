@@ -274,3 +274,25 @@ def test_chancellor_hides_the_moved_deck_but_known_and_top_cards(kit) -> None:
     ps = s.players[0]
     assert C.NAME[ps.discard[-1]] == "Silver" and len(ps.hidden) == len(ps.discard) - 1
     assert C.SILVER not in ps.hidden
+
+
+@pytest.mark.rule("N-HIDDEN", "N-CARD-MILITIA", "N-CARD-CELLAR")
+def test_cards_discarded_together_are_unseen_but_the_last(kit) -> None:
+    # Discarded one at a time, each card lies on top and is seen; discarded together,
+    # only the last one is (the rulebook: several cards need not be shown).
+    five = ["Copper", "Copper", "Silver", "Estate", "Duchy"]
+    s = kit.position(hand=["Militia"], others={1: {"hand": five}})
+    kit.act(s, "play Militia", "discard Estate", "discard Duchy")
+    assert s.players[1].hidden == []
+    s = kit.position(hand=["Militia"], others={1: {"hand": five}})
+    kit.act(s, "play Militia", "discard Duchy Estate")
+    assert kit.names(s.players[1].discard) == ["Duchy", "Estate"]
+    assert kit.names(s.players[1].hidden) == ["Duchy"]
+    s = kit.position(hand=["Cellar", "Province", "Duchy", "Estate"],
+                     deck=["Copper"] * 5, discard=["Gold"])
+    kit.act(s, "play Cellar", "discard Province Duchy Estate")
+    ps = s.players[0]
+    assert kit.names(ps.discard) == ["Gold", "Province", "Duchy", "Estate"]
+    assert kit.names(ps.hidden) == ["Province", "Duchy"]
+    assert len(ps.deck) == 2  # 3 drawn
+    kit.check_owned(s)

@@ -609,6 +609,8 @@ def resolve(s: DominionState, f: Frame, a: Action) -> None:
         res = RESOLVE[f.kind]
         for card in a.cards:
             res(s, f, Action(a.verb, (card,)))
+        if a.verb == DISCARD:  # several at once: the others see only the last (N-HIDDEN)
+            s.players[f.player].hidden += a.cards[:-1]
         if s.stack and s.stack[-1] is f and f.kind != MILITIA:
             res(s, f, DONE_A)
         return

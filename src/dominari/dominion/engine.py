@@ -147,9 +147,10 @@ class PlayerState:
     ``aside`` holds cards revealed or set aside while an effect resolves.
     ``known_top`` counts the cards on top of the deck that everyone has seen put there
     (Spy's put-back, Bureaucrat): ``determinize`` leaves them in place. ``hidden`` lists
-    the cards in the discard pile that the others never saw there: a hand discarded at
-    clean-up and a deck moved by Chancellor, all but the card left on top (N-HIDDEN);
-    ``determinize`` deals them again with the hand and the deck.
+    the cards in the discard pile that the others never saw there (N-HIDDEN): cards
+    discarded together (a hand at clean-up, a Cellar's or a Militia victim's choice made
+    at once) and a deck moved by Chancellor, all but the card left on top, which everyone
+    sees; ``determinize`` deals them again with the hand and the deck.
     """
 
     __slots__ = ("aside", "deck", "discard", "hand", "hidden", "in_play", "known_top", "owned",
@@ -824,7 +825,7 @@ class DominionState(GameState):
     def determinize(self, player: int, rng: Any, *, tries: int = 200) -> DominionState:
         """A copy in which everything ``player`` cannot see is dealt again at random:
         other players' hands, decks and the cards in their discard piles nobody saw go
-        there (``PlayerState.hidden``: a hand discarded at clean-up), pooled and dealt
+        there (``PlayerState.hidden``, such as a hand discarded at clean-up), pooled and dealt
         again in the same sizes, and every deck order, with a fresh RNG drawn from
         ``rng``. Cards everyone saw put on top of a deck stay there, and so do the cards
         seen going to a discard pile and its top card. What is public about a hand holds
