@@ -30,8 +30,8 @@ from typing import Any
 from dominari.bots.strategy import StrategyBot
 from dominari.dominion import effects as E
 from dominari.dominion.actions import BUY_A, END_A
-from dominari.dominion.cards import CARDS, COINS, IS_ACTION, IS_TREASURE, PROVINCE
-from dominari.dominion.engine import ACTION_PHASE, BUY_PHASE, ENDING_PILES, OVER, DominionState
+from dominari.dominion.cards import CARDS, COINS, IS_ACTION, IS_TREASURE
+from dominari.dominion.engine import ACTION_PHASE, BUY_PHASE, OVER, DominionState
 
 _PLAIN = tuple(IS_ACTION[c] and E.SPECIAL[c] is None for c in range(len(IS_ACTION)))
 """Action cards whose whole effect is +Cards, +Actions, +Buys and +Coins."""
@@ -53,8 +53,6 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
     history = state.history
     players = state.players
     supply = state.supply
-    n = state.num_players
-    max_turns = state.config.max_turns
     while True:
         phase = state.phase
         if phase == OVER:
@@ -109,36 +107,17 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
             ps.discard.append(card)
             history.append(BUY_A[card])
         # Clean-up (N-TURN-3), as DominionState._cleanup: the end check, the next turn.
-        ps.discard += ps.in_play
-        hand = ps.hand
-        if len(hand) > 1:  # unseen but the last one, as DominionState._cleanup
-            ps.hidden += hand[:-1]
-        ps.discard += hand
-        ps.in_play = []
+        ps.clean_up()
         deck = ps.deck
         if len(deck) >= 5 and not ps.known_top:
             ps.hand = deck[-5:]
             del deck[-5:]
         else:
-            ps.hand = []
             state.draw(tp, 5)
-        if supply[PROVINCE] == 0:
-            state._finish("provinces")
+        state._next_turn()
+        if state.phase == OVER:
             return steps
-        if state.empty_piles >= ENDING_PILES:
-            state._finish("three-piles")
-            return steps
-        nxt = (tp + 1) % n
-        if max_turns is not None and players[nxt].turns >= max_turns:
-            state._finish("turn-limit")
-            return steps
-        state.turn_player = nxt
-        state.turn_number += 1
-        players[nxt].turns += 1
-        state.phase = ACTION_PHASE
-        state.actions = 1
-        state.buys = 1
-        state.coins = 0
+        nxt = state.turn_player
         if not _has_action(players[nxt].hand):  # no decision: on to the Treasures
             _treasures(state, players[nxt])
 

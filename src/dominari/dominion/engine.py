@@ -180,6 +180,17 @@ class PlayerState:
         p.hidden = self.hidden[:]
         return p
 
+    def clean_up(self) -> None:
+        """Clean-up's discards (N-TURN-3): the cards in play, then the hand, which the
+        others do not see but for the card left on top (N-HIDDEN)."""
+        self.discard += self.in_play
+        hand = self.hand
+        if len(hand) > 1:
+            self.hidden += hand[:-1]
+        self.discard += hand
+        self.in_play = []
+        self.hand = []
+
     def all_cards(self) -> list[int]:
         return self.hand + self.deck + self.discard + self.in_play + self.aside
 
@@ -493,22 +504,19 @@ class DominionState(GameState):
     def _cleanup(self) -> None:
         """Clean-up (N-TURN-3), the end check (N-END-1) and the next turn."""
         tp = self.turn_player
-        ps = self.players[tp]
-        ps.discard += ps.in_play
-        hand = ps.hand
-        if len(hand) > 1:  # unseen but the last one, left on top (N-HIDDEN)
-            ps.hidden += hand[:-1]
-        ps.discard += hand
-        ps.in_play = []
-        ps.hand = []
+        self.players[tp].clean_up()
         self.draw(tp, 5)
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        """After a clean-up: the end check (N-END-1), then the next player's turn."""
         if self.supply[PROVINCE] == 0:
             self._finish("provinces")
             return
         if self.empty_piles >= ENDING_PILES:
             self._finish("three-piles")
             return
-        nxt = (tp + 1) % self.num_players
+        nxt = (self.turn_player + 1) % self.num_players
         mt = self.config.max_turns
         if mt is not None and self.players[nxt].turns >= mt:
             self._finish("turn-limit")
