@@ -259,9 +259,7 @@ def _res_chancellor(s: DominionState, f: Frame, a: Action) -> None:
         s.emit(EV_DECK_TO_DISCARD, f.player, -1, len(ps.deck))
         # Nobody sees the moved cards but those known on top of the deck and the
         # one that ends on top of the discard pile (N-HIDDEN).
-        unseen = len(ps.deck) - max(ps.known_top, 1)
-        if unseen > 0:
-            ps.hidden += ps.deck[:unseen]
+        ps.hide(ps.deck, ps.known_top)
         ps.discard += ps.deck
         ps.deck.clear()
         ps.known_top = 0
@@ -610,7 +608,7 @@ def resolve(s: DominionState, f: Frame, a: Action) -> None:
         for card in a.cards:
             res(s, f, Action(a.verb, (card,)))
         if a.verb == DISCARD:  # several at once: the others see only the last (N-HIDDEN)
-            s.players[f.player].hidden += a.cards[:-1]
+            s.players[f.player].hide(a.cards)
         if s.stack and s.stack[-1] is f and f.kind != MILITIA:
             res(s, f, DONE_A)
         return

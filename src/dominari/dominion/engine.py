@@ -180,13 +180,30 @@ class PlayerState:
         p.hidden = self.hidden[:]
         return p
 
+    def hide(self, cards: Sequence[int], seen: int = 1) -> None:
+        """Note that ``cards``, put on the discard pile together (bottom first), were not
+        seen there by the others but for the last ``seen`` of them, at least the one left
+        on top (N-HIDDEN). The caller moves the cards; this only records what is hidden.
+
+        >>> p = PlayerState()
+        >>> p.hide([1, 2, 3])
+        >>> p.hidden
+        [1, 2]
+        >>> p.hide([4, 5, 6], seen=2)
+        >>> p.hidden
+        [1, 2, 4]
+        """
+        unseen = len(cards) - (seen if seen > 1 else 1)
+        if unseen > 0:
+            self.hidden += cards[:unseen]
+
     def clean_up(self) -> None:
         """Clean-up's discards (N-TURN-3): the cards in play, then the hand, which the
         others do not see but for the card left on top (N-HIDDEN)."""
         self.discard += self.in_play
         hand = self.hand
         if len(hand) > 1:
-            self.hidden += hand[:-1]
+            self.hide(hand)
         self.discard += hand
         self.in_play = []
         self.hand = []
