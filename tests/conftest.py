@@ -233,6 +233,9 @@ class Kit:
             unseen = Counter(ps.hidden)
             assert unseen <= Counter(ps.discard[:-1]), f"player {q}: unseen {unseen} not in " \
                 f"the discard pile below its top {ps.discard}"
+            # The cards known to be in a hand are in it.
+            assert Counter(ps.shown) <= Counter(ps.hand), f"player {q}: known in hand " \
+                f"{ps.shown} but the hand is {ps.hand}"
 
     # ---------------------------------------------------------------- random play
     @staticmethod

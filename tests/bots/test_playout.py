@@ -123,8 +123,9 @@ def _same(a: DominionState, b: DominionState) -> None:
     assert (a.phase, a.actions, a.buys, a.coins) == (b.phase, b.actions, b.buys, b.coins)
     for x, y in zip(a.players, b.players, strict=True):
         assert (x.hand, x.deck, x.discard, x.in_play, x.aside, x.owned, x.turns,
-                x.known_top, x.hidden) == (y.hand, y.deck, y.discard, y.in_play, y.aside,
-                                           y.owned, y.turns, y.known_top, y.hidden)
+                x.known_top, x.hidden, x.shown) == (y.hand, y.deck, y.discard, y.in_play,
+                                                    y.aside, y.owned, y.turns, y.known_top,
+                                                    y.hidden, y.shown)
     assert a.rng.getstate() == b.rng.getstate()
 
 

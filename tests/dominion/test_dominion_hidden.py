@@ -296,3 +296,82 @@ def test_cards_discarded_together_are_unseen_but_the_last(kit) -> None:
     assert kit.names(ps.hidden) == ["Province", "Duchy"]
     assert len(ps.deck) == 2  # 3 drawn
     kit.check_owned(s)
+
+
+def _in_hands(kit, s, viewer: int, who: int, n: int = 40, seed: int = 7) -> list:
+    """``who``'s hand in ``n`` worlds sampled by ``viewer``, each a bag of card names."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        d = s.determinize(viewer, rng)
+        kit.check_owned(d)
+        assert d.view(viewer) == s.view(viewer)
+        out.append(kit.hand(d, who))
+    return out
+
+
+@pytest.mark.rule("N-HIDDEN", "N-CARD-MOAT")
+def test_a_revealed_moat_stays_in_the_hand_until_it_leaves(kit) -> None:
+    # Player 1 reveals a Moat against Militia: player 0 now knows it is in that hand, and
+    # every world player 0 samples keeps it there; nothing else about the hand is known.
+    hand1 = ["Moat", "Copper", "Copper", "Estate", "Silver"]
+    s = kit.position(kingdom="interaction", hand=["Village", "Militia", "Militia"],
+                     others={1: {"hand": hand1, "deck": ["Gold", "Duchy", "Copper"] * 3}})
+    before = _in_hands(kit, s, 0, 1)
+    assert any(h["Moat"] == 0 for h in before)  # unknown until revealed
+    kit.act(s, "play Village", "play Militia", "reveal Moat")
+    assert kit.names(s.players[1].shown) == ["Moat"]
+    after = _in_hands(kit, s, 0, 1)
+    assert all(h["Moat"] >= 1 for h in after)
+    assert len({tuple(sorted(h.elements())) for h in after}) > 5  # the rest is dealt again
+    # A second attack meets the same Moat: it is known once, not twice.
+    kit.act(s, "play Militia", "reveal Moat")
+    assert kit.names(s.players[1].shown) == ["Moat"]
+    kit.check_owned(s)
+    # Player 1 plays the Moat on its own turn: no Moat is known to be there any more.
+    assert s.phase_name == "buy"  # no Action left
+    kit.act(s, "end")
+    assert s.current_player() == 1 and kit.names(s.players[1].shown) == ["Moat"]
+    kit.act(s, "play Moat")
+    assert s.players[1].shown == []
+    kit.check_owned(s)
+
+
+@pytest.mark.rule("N-HIDDEN", "N-CARD-BUREAUCRAT", "N-CARD-MILITIA")
+def test_a_hand_revealed_to_bureaucrat_is_known_until_cards_leave_it(kit) -> None:
+    hand1 = ["Copper", "Copper", "Copper", "Silver", "Gold"]
+    s = kit.position(kingdom="interaction", hand=["Village", "Bureaucrat", "Militia"],
+                     others={1: {"hand": hand1, "deck": ["Province", "Duchy", "Copper"] * 3}})
+    kit.act(s, "play Village", "play Bureaucrat")  # no Victory card: the hand is revealed
+    assert kit.bag(s.players[1].shown) == kit.bag(hand1)
+    assert all(h == kit.bag(hand1) for h in _in_hands(kit, s, 0, 1))
+    # Two Coppers discarded together: only the top one is seen, so which of the known
+    # cards are left in the hand is not known any more.
+    kit.act(s, "play Militia", "discard Copper Copper")
+    assert s.players[1].shown == []
+    assert len({tuple(sorted(h.elements())) for h in _in_hands(kit, s, 0, 1)}) > 1
+    # Discarded one at a time, each card is seen leaving: the rest stays known.
+    s = kit.position(kingdom="interaction", hand=["Village", "Bureaucrat", "Militia"],
+                     others={1: {"hand": hand1, "deck": ["Province", "Duchy", "Copper"] * 3}})
+    kit.act(s, "play Village", "play Bureaucrat", "play Militia", "discard Copper",
+            "discard Silver")
+    assert kit.bag(s.players[1].shown) == kit.bag(["Copper", "Copper", "Gold"])
+    assert all(h == kit.bag(["Copper", "Copper", "Gold"]) for h in _in_hands(kit, s, 0, 1))
+    kit.check_owned(s)
+    # Its clean-up discards the hand: nothing is known about the next one.
+    kit.act(s, "end", "end")
+    assert s.players[1].shown == []
+
+
+@pytest.mark.rule("N-HIDDEN", "N-CARD-MINE")
+def test_a_treasure_gained_to_hand_is_known_until_played(kit) -> None:
+    s = kit.position(hand=["Village", "Village", "Mine", "Copper", "Silver"],
+                     deck=["Gold", "Duchy", "Copper"] * 3)
+    kit.act(s, "play Village", "play Mine", "trash Copper", "gain Silver")
+    assert s.phase_name == "action"
+    assert kit.names(s.players[0].shown) == ["Silver"]
+    hands = _in_hands(kit, s, 1, 0)
+    assert all(h["Silver"] >= 1 for h in hands) and any(h["Silver"] == 1 for h in hands)
+    kit.act(s, "end")  # the buy phase plays the Silver before everyone's eyes
+    assert s.phase_name == "buy" and s.players[0].shown == []
+    kit.check_owned(s)

@@ -74,6 +74,8 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
                     continue
                 ps.hand.remove(card)
                 ps.in_play.append(card)
+                if ps.shown:
+                    ps.unshow(card)
                 history.append(action)
                 plus_cards, plus_actions, plus_buys, plus_coins = _PLUS[card]
                 if plus_cards:  # as DominionState.play_card, for a plain card
@@ -145,6 +147,8 @@ def _treasures(state: DominionState, ps: Any) -> None:
             kept.append(c)
     if coins or len(kept) != len(hand):
         ps.hand = kept
+        if ps.shown:
+            ps.shown = [c for c in ps.shown if not IS_TREASURE[c]]
     state.coins += coins
 
 

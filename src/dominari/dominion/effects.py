@@ -248,6 +248,9 @@ def _res_moat(s: DominionState, f: Frame, a: Action) -> None:
     s.stack.pop()
     if a.verb == REVEAL:
         s.emit(EV_REVEAL, f.player, MOAT, 1)
+        shown = s.players[f.player].shown
+        if MOAT not in shown:  # everyone now knows of a Moat in this hand (N-HIDDEN)
+            shown.append(MOAT)
         return
     ATTACK_EFFECT[f.card](s, f.n, f.player)
 
@@ -306,6 +309,8 @@ def _res_throne(s: DominionState, f: Frame, a: Action) -> None:
     ps = s.players[f.player]
     ps.hand.remove(card)
     ps.in_play.append(card)
+    if ps.shown:
+        ps.unshow(card)
     s.push(Frame(REPLAY, f.player, f.player, card))
     s.play_card(f.player, card)
 
@@ -315,6 +320,8 @@ def _res_bureaucrat(s: DominionState, f: Frame, a: Action) -> None:
     card = a.cards[0]
     ps = s.players[f.player]
     ps.hand.remove(card)
+    if ps.shown:
+        ps.unshow(card)
     ps.deck.append(card)
     ps.known_top += 1
     s.emit(EV_TOPDECK, f.player, card)
@@ -503,6 +510,7 @@ def _atk_bureaucrat(s: DominionState, p: int, victim: int) -> None:
         s.push(Frame(BUREAUCRAT, victim, victim, C.BUREAUCRAT))
     else:
         s.emit(EV_REVEAL_HAND, victim, -1, tuple(sorted(hand)))
+        s.players[victim].shown = hand[:]  # the whole hand is now known (N-HIDDEN)
 
 
 def _atk_militia(s: DominionState, p: int, victim: int) -> None:
@@ -608,7 +616,10 @@ def resolve(s: DominionState, f: Frame, a: Action) -> None:
         for card in a.cards:
             res(s, f, Action(a.verb, (card,)))
         if a.verb == DISCARD:  # several at once: the others see only the last (N-HIDDEN)
-            s.players[f.player].hide(a.cards)
+            ps = s.players[f.player]
+            ps.hide(a.cards)
+            if ps.shown:  # which of the cards known in the hand went is not seen
+                ps.shown = []
         if s.stack and s.stack[-1] is f and f.kind != MILITIA:
             res(s, f, DONE_A)
         return

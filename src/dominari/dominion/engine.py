@@ -150,11 +150,14 @@ class PlayerState:
     the cards in the discard pile that the others never saw there (N-HIDDEN): cards
     discarded together (a hand at clean-up, a Cellar's or a Militia victim's choice made
     at once) and a deck moved by Chancellor, all but the card left on top, which everyone
-    sees; ``determinize`` deals them again with the hand and the deck.
+    sees; ``determinize`` deals them again with the hand and the deck. ``shown`` lists
+    cards that everyone knows are in the hand: a Moat revealed against an attack, a hand
+    revealed to Bureaucrat, a Treasure gained to the hand; each leaves the list when a
+    card of its kind leaves the hand, and ``determinize`` keeps them in the hand.
     """
 
     __slots__ = ("aside", "deck", "discard", "hand", "hidden", "in_play", "known_top", "owned",
-                 "turns")
+                 "shown", "turns")
 
     def __init__(self) -> None:
         self.hand: list[int] = []
@@ -166,6 +169,7 @@ class PlayerState:
         self.turns = 0
         self.known_top = 0
         self.hidden: list[int] = []
+        self.shown: list[int] = []
 
     def copy(self) -> PlayerState:
         p = PlayerState.__new__(PlayerState)
@@ -178,6 +182,7 @@ class PlayerState:
         p.turns = self.turns
         p.known_top = self.known_top
         p.hidden = self.hidden[:]
+        p.shown = self.shown[:]
         return p
 
     def hide(self, cards: Sequence[int], seen: int = 1) -> None:
@@ -207,6 +212,20 @@ class PlayerState:
         self.discard += hand
         self.in_play = []
         self.hand = []
+        if self.shown:
+            self.shown = []
+
+    def unshow(self, card: int) -> None:
+        """A ``card`` left the hand before everyone's eyes: one fewer of its kind is
+        known to be there (call only when ``shown`` is not empty).
+
+        >>> p = PlayerState()
+        >>> p.shown = [C.MOAT, C.COPPER]
+        >>> p.unshow(C.MOAT); p.unshow(C.SILVER); p.shown == [C.COPPER]
+        True
+        """
+        if card in self.shown:
+            self.shown.remove(card)
 
     def all_cards(self) -> list[int]:
         return self.hand + self.deck + self.discard + self.in_play + self.aside
@@ -412,8 +431,9 @@ class DominionState(GameState):
         ps.owned[card] += 1
         if where == 0:
             ps.discard.append(card)
-        elif where == 1:
+        elif where == 1:  # before everyone's eyes
             ps.hand.append(card)
+            ps.shown.append(card)
         else:
             ps.deck.append(card)
             ps.known_top += 1
@@ -425,7 +445,10 @@ class DominionState(GameState):
         """Move ``card`` from one of ``p``'s zones to the trash."""
         zone.remove(card)
         self.trash.append(card)
-        self.players[p].owned[card] -= 1
+        ps = self.players[p]
+        ps.owned[card] -= 1
+        if ps.shown and zone is ps.hand:
+            ps.unshow(card)
         if self.log is not None:
             self.log.append((EV_TRASH, p, card, 0))
 
@@ -433,7 +456,10 @@ class DominionState(GameState):
         """Move ``card`` to ``p``'s discard pile. Cards discarded from hand are not shown
         to the others (only the pile's top card is), so they are logged as a count."""
         zone.remove(card)
-        self.players[p].discard.append(card)
+        ps = self.players[p]
+        ps.discard.append(card)
+        if ps.shown and zone is ps.hand:
+            ps.unshow(card)
         if self.log is not None:
             self.log.append((EV_DISCARD, p, card if public else -1, 0))
 
@@ -507,6 +533,8 @@ class DominionState(GameState):
                 kept.append(c)
         if coins or len(kept) != len(hand):
             ps.hand = kept
+            if ps.shown:
+                ps.shown = [c for c in ps.shown if not IS_TREASURE[c]]
         self.coins += coins
         if self.log is not None:
             self.log.append((EV_TREASURES, self.turn_player, -1, coins))
@@ -672,6 +700,8 @@ class DominionState(GameState):
             ps = self.players[self.turn_player]
             ps.hand.remove(card)
             ps.in_play.append(card)
+            if ps.shown:
+                ps.unshow(card)
             self.actions -= 1
             self.play_card(self.turn_player, card)
         self.history.append(action)
@@ -853,7 +883,8 @@ class DominionState(GameState):
         there (``PlayerState.hidden``, such as a hand discarded at clean-up), pooled and dealt
         again in the same sizes, and every deck order, with a fresh RNG drawn from
         ``rng``. Cards everyone saw put on top of a deck stay there, and so do the cards
-        seen going to a discard pile and its top card. What is public about a hand holds
+        seen going to a discard pile and its top card, and the cards known to be in a hand
+        (``PlayerState.shown``: a revealed Moat, say). What is public about a hand holds
         in the copy: in the buy phase the turn player's hand holds no Treasure (they
         were all played), and a deciding player keeps a real choice exactly when they
         had one (only such deals are kept; after ``tries`` failed deals their hand is
@@ -871,7 +902,7 @@ class DominionState(GameState):
                 shuffle(rng, unknown)
                 ps.deck = unknown + known
                 continue
-            keep = list(pinned.get(q, ()))
+            keep = list(pinned.get(q, ())) + ps.shown
             hidden = ps.hidden
             pool = ps.hand + unknown + hidden
             for c in keep:
