@@ -30,8 +30,8 @@ from typing import Any
 from dominari.bots.strategy import StrategyBot
 from dominari.dominion import effects as E
 from dominari.dominion.actions import BUY_A, END_A
-from dominari.dominion.cards import CARDS, COINS, IS_ACTION, IS_TREASURE
-from dominari.dominion.engine import ACTION_PHASE, BUY_PHASE, OVER, DominionState
+from dominari.dominion.cards import CARDS, IS_ACTION
+from dominari.dominion.engine import ACTION_PHASE, OVER, DominionState
 
 _PLAIN = tuple(IS_ACTION[c] and E.SPECIAL[c] is None for c in range(len(IS_ACTION)))
 """Action cards whose whole effect is +Cards, +Actions, +Buys and +Coins."""
@@ -72,10 +72,8 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
                 if not _PLAIN[card]:
                     state.apply(action)  # its own effect: the engine's way
                     continue
-                ps.hand.remove(card)
+                ps.take_from_hand(card)
                 ps.in_play.append(card)
-                if ps.shown:
-                    ps.unshow(card)
                 history.append(action)
                 plus_cards, plus_actions, plus_buys, plus_coins = _PLUS[card]
                 if plus_cards:  # as DominionState.play_card, for a plain card
@@ -87,7 +85,7 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
                     continue
             else:
                 history.append(action)
-            _treasures(state, ps)
+            state._start_buy()  # every Treasure in hand is played
         # The buy phase: a decision while a Buy is left and something can be bought.
         rules = bot._rules
         while state.buys > 0 and state._can_buy_something():
@@ -121,7 +119,7 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
             return steps
         nxt = state.turn_player
         if not _has_action(players[nxt].hand):  # no decision: on to the Treasures
-            _treasures(state, players[nxt])
+            state._start_buy()
 
 
 def _has_action(hand: list[int]) -> bool:
@@ -130,26 +128,6 @@ def _has_action(hand: list[int]) -> bool:
             return True
     return False
 
-
-def _treasures(state: DominionState, ps: Any) -> None:
-    """The buy phase starts: every Treasure in hand is played (as
-    ``DominionState._start_buy``)."""
-    state.phase = BUY_PHASE
-    hand = ps.hand
-    coins = 0
-    kept = []
-    in_play = ps.in_play
-    for c in hand:
-        if IS_TREASURE[c]:
-            coins += COINS[c]
-            in_play.append(c)
-        else:
-            kept.append(c)
-    if coins or len(kept) != len(hand):
-        ps.hand = kept
-        if ps.shown:
-            ps.shown = [c for c in ps.shown if not IS_TREASURE[c]]
-    state.coins += coins
 
 
 def _generic(state: DominionState, bots: Sequence[Any]) -> int:

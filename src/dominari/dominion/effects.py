@@ -272,7 +272,7 @@ def _res_library(s: DominionState, f: Frame, a: Action) -> None:
     s.stack.pop()
     if a.verb == SET_ASIDE:
         ps = s.players[f.player]
-        ps.hand.remove(f.n)
+        ps.hand.remove(f.n)  # the card just drawn, not one known to be in the hand
         ps.aside.append(f.n)
         s.emit(EV_SET_ASIDE, f.player, f.n)
         below = s.stack[-1]
@@ -307,10 +307,8 @@ def _res_throne(s: DominionState, f: Frame, a: Action) -> None:
     s.stack.pop()
     card = a.cards[0]
     ps = s.players[f.player]
-    ps.hand.remove(card)
+    ps.take_from_hand(card)
     ps.in_play.append(card)
-    if ps.shown:
-        ps.unshow(card)
     s.push(Frame(REPLAY, f.player, f.player, card))
     s.play_card(f.player, card)
 
@@ -319,9 +317,7 @@ def _res_bureaucrat(s: DominionState, f: Frame, a: Action) -> None:
     s.stack.pop()
     card = a.cards[0]
     ps = s.players[f.player]
-    ps.hand.remove(card)
-    if ps.shown:
-        ps.unshow(card)
+    ps.take_from_hand(card)
     ps.deck.append(card)
     ps.known_top += 1
     s.emit(EV_TOPDECK, f.player, card)

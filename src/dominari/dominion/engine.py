@@ -198,7 +198,7 @@ class PlayerState:
         >>> p.hidden
         [1, 2, 4]
         """
-        unseen = len(cards) - (seen if seen > 1 else 1)
+        unseen = len(cards) - max(seen, 1)
         if unseen > 0:
             self.hidden += cards[:unseen]
 
@@ -207,25 +207,28 @@ class PlayerState:
         others do not see but for the card left on top (N-HIDDEN)."""
         self.discard += self.in_play
         hand = self.hand
-        if len(hand) > 1:
-            self.hide(hand)
+        self.hide(hand)
         self.discard += hand
         self.in_play = []
         self.hand = []
         if self.shown:
             self.shown = []
 
-    def unshow(self, card: int) -> None:
-        """A ``card`` left the hand before everyone's eyes: one fewer of its kind is
-        known to be there (call only when ``shown`` is not empty).
+    def take_from_hand(self, card: int) -> None:
+        """Take ``card`` out of the hand before everyone's eyes (played, trashed,
+        discarded alone, put on the deck): one fewer of its kind is known to be there.
 
         >>> p = PlayerState()
+        >>> p.hand = [C.MOAT, C.COPPER, C.SILVER]
         >>> p.shown = [C.MOAT, C.COPPER]
-        >>> p.unshow(C.MOAT); p.unshow(C.SILVER); p.shown == [C.COPPER]
+        >>> p.take_from_hand(C.MOAT); p.take_from_hand(C.SILVER)
+        >>> p.hand == p.shown == [C.COPPER]
         True
         """
-        if card in self.shown:
-            self.shown.remove(card)
+        self.hand.remove(card)
+        shown = self.shown
+        if shown and card in shown:
+            shown.remove(card)
 
     def all_cards(self) -> list[int]:
         return self.hand + self.deck + self.discard + self.in_play + self.aside
@@ -443,23 +446,25 @@ class DominionState(GameState):
 
     def trash_from(self, p: int, zone: list[int], card: int) -> None:
         """Move ``card`` from one of ``p``'s zones to the trash."""
-        zone.remove(card)
-        self.trash.append(card)
         ps = self.players[p]
+        if zone is ps.hand:
+            ps.take_from_hand(card)
+        else:
+            zone.remove(card)
+        self.trash.append(card)
         ps.owned[card] -= 1
-        if ps.shown and zone is ps.hand:
-            ps.unshow(card)
         if self.log is not None:
             self.log.append((EV_TRASH, p, card, 0))
 
     def discard_from(self, p: int, zone: list[int], card: int, public: bool = True) -> None:
         """Move ``card`` to ``p``'s discard pile. Cards discarded from hand are not shown
         to the others (only the pile's top card is), so they are logged as a count."""
-        zone.remove(card)
         ps = self.players[p]
+        if zone is ps.hand:
+            ps.take_from_hand(card)
+        else:
+            zone.remove(card)
         ps.discard.append(card)
-        if ps.shown and zone is ps.hand:
-            ps.unshow(card)
         if self.log is not None:
             self.log.append((EV_DISCARD, p, card if public else -1, 0))
 
@@ -698,10 +703,8 @@ class DominionState(GameState):
             # Play an Action card (N-TURN-1).
             card = action.cards[0]
             ps = self.players[self.turn_player]
-            ps.hand.remove(card)
+            ps.take_from_hand(card)
             ps.in_play.append(card)
-            if ps.shown:
-                ps.unshow(card)
             self.actions -= 1
             self.play_card(self.turn_player, card)
         self.history.append(action)
