@@ -24,6 +24,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -59,13 +60,19 @@ def features(state: DominionState, me: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def play(job: tuple[int, int, dict[str, Any], str, str]) -> list[dict[str, Any]]:
-    """One game of the level against the rule bot: a line for each searched buy."""
-    g, seed, level, opponent, kingdom = job
+def searched_game(g: int, seed: int, level: dict[str, Any], opponent: str, kingdom: str,
+                  line: Callable[[DominionState, int, MCTSBot, Any, Any], dict[str, Any]],
+                  own: Any = None) -> list[dict[str, Any]]:
+    """One game of the level (its own seat played by ``own`` if given) against the rule
+    bot, seed ``seed + g``, the search in seat ``g % 2``: ``line(state, seat, search,
+    model's action, level's action)`` for each searched buy, the game's result for the
+    searcher on the last line."""
     seat = g % 2
     state = game_options("dominion", kingdom=kingdom).new_game(2, seed + g, ("a", "b"))
     bots: list[Any] = [load_bot(opponent, "dominion") for _ in range(2)]
     search = bots[seat] = MCTSBot("dominion", seed=seed + g, **level)
+    if own is not None:
+        search._own = own
     for i, b in enumerate(bots):
         b.reset(seed + g + 1000 * (i + 1))
     lines = []
@@ -73,8 +80,8 @@ def play(job: tuple[int, int, dict[str, Any], str, str]) -> list[dict[str, Any]]
         if _searched(state, seat):
             model = search.models(state)[seat].act(state)
             action = search.act(state)
-            lines.append({"game": seed + g, "seat": seat, **features(state, seat),
-                          "model": _card(model), "level": _card(action)})
+            lines.append({"game": seed + g, "seat": seat,
+                          **line(state, seat, search, model, action)})
         else:
             action = bots[state.current_player()].act(state)
         state.apply(action)
@@ -85,6 +92,15 @@ def play(job: tuple[int, int, dict[str, Any], str, str]) -> list[dict[str, Any]]
     if lines:
         lines[-1]["result"] = result
     return lines
+
+
+def play(job: tuple[int, int, dict[str, Any], str, str]) -> list[dict[str, Any]]:
+    """One game of the level against the rule bot: a line for each searched buy."""
+    def line(state: DominionState, seat: int, search: MCTSBot, model: Any,
+             action: Any) -> dict[str, Any]:
+        return {**features(state, seat), "model": _card(model), "level": _card(action)}
+
+    return searched_game(*job, line)
 
 
 def summary(rows: list[dict[str, Any]]) -> str:

@@ -27,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from dominari.bots.learned import NOTHING
 from dominari.bots.strategy import StrategyBot
 from dominari.dominion import effects as E
 from dominari.dominion.actions import BUY_A, END_A
-from dominari.dominion.cards import CARDS, IS_ACTION
+from dominari.dominion.cards import CARDS, COST, IS_ACTION
 from dominari.dominion.engine import ACTION_PHASE, OVER, DominionState
 
 _PLAIN = tuple(IS_ACTION[c] and E.SPECIAL[c] is None for c in range(len(IS_ACTION)))
@@ -88,6 +89,7 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
             state._start_buy()  # every Treasure in hand is played
         # The buy phase: a decision while a Buy is left and something can be bought.
         rules = bot._rules
+        learned = bot.learned
         while state.buys > 0 and state._can_buy_something():
             steps += 1
             coins = state.coins
@@ -96,8 +98,16 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
                                                            or cond(state, tp, coins)):
                     break
             else:
-                history.append(END_A)
-                break
+                if learned is None:
+                    history.append(END_A)
+                    break
+                card = NOTHING
+            if learned is not None:  # a learned policy may overrule the rules' buy
+                card = learned.choose(state, tp, card)
+                if card == NOTHING:
+                    history.append(END_A)
+                    break
+                cost = COST[card]
             state.coins -= cost
             state.buys -= 1
             supply[card] -= 1  # gained to the discard pile, as DominionState.gain

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from dominari.bots.conditions import Expr, compile_condition
+from dominari.bots.learned import NOTHING, BuyPolicy
 from dominari.core.errors import ParseError, StrategyError
 from dominari.dominion import cards as C
 from dominari.dominion.actions import (
@@ -256,6 +257,11 @@ _GAIN_PREF_TREASURE = 2
 _Decide = Callable[[DominionState, int], Action]
 
 
+def _learned_buy(learned: BuyPolicy, state: DominionState, p: int, proposed: int) -> Action:
+    card = learned.choose(state, p, proposed)
+    return END_A if card == NOTHING else BUY_A[card]
+
+
 def _nonterminal(card: int) -> bool:
     return C.CARDS[card].plus_actions > 0
 
@@ -269,6 +275,8 @@ class StrategyBot:
         self.strategy = strategy
         self.name = strategy.name
         self.fallbacks = 0
+        self.learned: BuyPolicy | None = None
+        """A learned policy that may overrule the buy rules (:mod:`dominari.bots.learned`)."""
         self._rules: tuple[tuple[int, int, Expr | None, Action], ...] = tuple(
             (r.card, COST[r.card], r.cond, BUY_A[r.card]) for r in strategy.buy
         )
@@ -312,10 +320,11 @@ class StrategyBot:
             coins = state.coins
             supply = state.supply
             p = state.turn_player
+            learned = self.learned
             for card, cost, cond, action in self._rules:
                 if cost <= coins and supply[card] > 0 and (cond is None or cond(state, p, coins)):
-                    return action
-            return END_A
+                    return action if learned is None else _learned_buy(learned, state, p, card)
+            return END_A if learned is None else _learned_buy(learned, state, p, NOTHING)
         p = state.current_player()
         kind = state.decision().kind if state.stack else "action"
         decide = self._decide.get(kind)
