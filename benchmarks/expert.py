@@ -47,23 +47,16 @@ from pathlib import Path
 from typing import Any
 
 from dominari.bots import load_bot
-from dominari.bots.learned import NOTHING, BuyPolicy, features
+from dominari.bots.learned import NOTHING, BuyPolicy, counts, features
 from dominari.bots.mcts import MCTSBot
+from dominari.bots.playout import play_out
 from dominari.core.errors import ConfigError, DominariError
-from dominari.dominion import cards as C
 from dominari.dominion.engine import DominionState
 from dominari.sim.runner import game_options
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from deviations import searched_game  # benchmarks/ is not a package: on the path
 from pilot import level_of
-
-
-def _counts(cards: list[int]) -> list[int]:
-    out = [0] * len(C.NAME)
-    for c in cards:
-        out[c] += 1
-    return out
 
 
 def raw(state: DominionState, me: int) -> dict[str, Any]:
@@ -73,7 +66,7 @@ def raw(state: DominionState, me: int) -> dict[str, Any]:
         "turn": state.turn_number, "coins": state.coins, "buys": state.buys,
         "first": int(mine.turns > theirs.turns),  # on its turn: it played first
         "supply": list(state.supply), "score": [state.score(me), state.score(1 - me)],
-        "owned": list(mine.owned), "deck": _counts(mine.deck),
+        "owned": list(mine.owned), "deck": counts(mine.deck),
         "theirs": list(theirs.owned), "their_deck_size": len(theirs.deck),
     }  # fmt: skip
 
@@ -168,7 +161,7 @@ def agreement(rows: list[dict[str, Any]], weights: dict[str, Any]) -> dict[str, 
     pol = BuyPolicy.from_dict(weights)
     same_level = same_model = left = left_hit = 0
     for r in rows:
-        c = _choose(pol, row_features(r), r["legal"], r["model"])
+        c = pol.pick(row_features(r), r["legal"], r["model"])
         same_level += c == r["level"]
         same_model += c == r["model"]
         if r["level"] != r["model"]:
@@ -179,18 +172,15 @@ def agreement(rows: list[dict[str, Any]], weights: dict[str, Any]) -> dict[str, 
             "deviations_caught": left_hit / max(left, 1), "deviations": left / n}
 
 
-def _choose(policy: BuyPolicy, x: list[float], legal: list[int], proposed: int) -> int:
-    best, best_s = proposed, -1e18
-    for c in legal:
-        score = sum(a * b for a, b in zip(policy.weights[c], x, strict=True))
-        if c == proposed:
-            score += policy.bonus
-        if score > best_s:
-            best, best_s = c, score
-    return best
+def _result(ranks: Any, seat: int) -> tuple[int, int]:
+    """(won outright, shared a win) for ``seat`` by a game's ranks."""
+    first = ranks[seat] == 1
+    alone = list(ranks).count(1) == 1
+    return int(first and alone), int(first and not alone)
 
 
 def _eval_game(job: tuple[int, int, str, str, str]) -> tuple[int, int]:
+    """One game of the learned bot (seat ``g % 2``): (won outright, shared a win)."""
     g, seed, weights_path, opponent, kingdom = job
     seat = g % 2
     state = game_options("dominion", kingdom=kingdom).new_game(2, seed + g, ("a", "b"))
@@ -198,12 +188,10 @@ def _eval_game(job: tuple[int, int, str, str, str]) -> tuple[int, int]:
     bots[seat] = load_bot("smithy-market", "dominion")
     if weights_path:
         bots[seat].learned = BuyPolicy.load(weights_path)
-    while not state.is_terminal():
-        state.apply(bots[state.current_player()].act(state))
+    play_out(state, bots)  # the game step by step would play (tests/bots/test_learned.py)
     out = state.outcome()
     assert out is not None
-    first = out.ranks[seat] == 1
-    return int(first and list(out.ranks).count(1) == 1), int(first)
+    return _result(out.ranks, seat)
 
 
 def _journal(name: str) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -241,10 +229,7 @@ def _record_game(job: tuple[int, str, dict[str, Any]]) -> tuple[int, int, int, f
     play_game(table, state)
     out = state.outcome()
     assert out is not None
-    me = seats.index(0)
-    first = out.ranks[me] == 1
-    alone = list(out.ranks).count(1) == 1
-    return j, int(first and alone), int(first and not alone), time.process_time() - t
+    return (j, *_result(out.ranks, seats.index(0)), time.process_time() - t)
 
 
 def _read(path: Path) -> list[dict[str, Any]]:
@@ -299,9 +284,7 @@ def main(argv: list[str] | None = None) -> int:
             with Pool(args.workers) as pool:
                 for j, w, sh, t in pool.imap_unordered(_record_game, jobs):
                     seats, ranks = book[j]
-                    me = seats.index(0)
-                    bw = int(ranks[me] == 1 and list(ranks).count(1) == 1)
-                    bs = int(ranks[me] == 1 and list(ranks).count(1) > 1)
+                    bw, bs = _result(ranks, seats.index(0))
                     wins += w
                     shared += sh
                     base_wins += bw
@@ -351,12 +334,12 @@ def main(argv: list[str] | None = None) -> int:
             with Pool(args.workers) as pool:
                 res = pool.map(_eval_game, jobs, chunksize=200)
             wins = sum(r[0] for r in res)
-            firsts = sum(r[1] for r in res)
+            shared = sum(r[1] for r in res)
             n = len(res)
-            half = (wins + 0.5 * (firsts - wins)) / n
+            half = (wins + 0.5 * shared) / n
             se = math.sqrt(half * (1 - half) / n)
             print(f"{n} games: {wins} won outright ({100 * wins / n:.1f}%), "
-                  f"{firsts - wins} shared; {100 * half:.1f}% ± {100 * se:.1f} with a "
+                  f"{shared} shared; {100 * half:.1f}% ± {100 * se:.1f} with a "
                   f"shared win as 1/2")
     except DominariError as e:
         print(f"expert: {e}", file=sys.stderr)

@@ -80,14 +80,20 @@ def features(owned: Sequence[int], deck: Sequence[int], theirs: Sequence[int],
     return x
 
 
+def counts(cards: Sequence[int]) -> list[int]:
+    """How many of each card ``cards`` hold, by card index."""
+    out = [0] * C.NUM_CARDS
+    for c in cards:
+        out[c] += 1
+    return out
+
+
 def buy_features(state: DominionState, p: int) -> list[float]:
     """:data:`FEATURES` of ``p``'s buy at ``state``; with more than two players the other
     player is the next one and the lead is over the best other score."""
     n = state.num_players
     mine, theirs = state.players[p], state.players[(p + 1) % n]
-    deck = [0] * C.NUM_CARDS
-    for c in mine.deck:
-        deck[c] += 1
+    deck = counts(mine.deck)
     lead = state.score(p) - max(state.score(q) for q in range(n) if q != p)
     return features(mine.owned, deck, theirs.owned, state.supply, lead, state.coins,
                     state.buys, state.turn_number, int(mine.turns > theirs.turns))
@@ -153,17 +159,21 @@ class BuyPolicy:
     def choose(self, state: DominionState, p: int, proposed: int) -> int:
         """The card ``p`` buys at ``state`` (:data:`NOTHING` for none), the strategy
         having proposed ``proposed``: the best score among the buys that are legal."""
-        x = buy_features(state, p)
         supply = state.supply
         coins = state.coins
+        legal = [c for c in state.in_supply if supply[c] > 0 and _COST[c] <= coins]
+        legal.append(NOTHING)
+        return self.pick(buy_features(state, p), legal, proposed)
+
+    def pick(self, x: Sequence[float], legal: Sequence[int], proposed: int) -> int:
+        """The best of ``legal`` (cards, :data:`NOTHING` among them) by their scores at
+        features ``x``, ``proposed`` with the bonus and winning ties."""
         weights = self.weights
         best = proposed
         best_s = sum(map(mul, weights[proposed], x)) + self.bonus
-        for c in state.in_supply:
-            if c != proposed and supply[c] > 0 and _COST[c] <= coins:
+        for c in legal:
+            if c != proposed:
                 s = sum(map(mul, weights[c], x))
                 if s > best_s:
                     best, best_s = c, s
-        if proposed != NOTHING and sum(map(mul, weights[NOTHING], x)) > best_s:
-            return NOTHING
         return best

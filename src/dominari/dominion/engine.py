@@ -214,6 +214,14 @@ class PlayerState:
         if self.shown:
             self.shown = []
 
+    def take_from(self, zone: list[int], card: int) -> None:
+        """Take ``card`` out of ``zone``, one of this player's (:meth:`take_from_hand`
+        for the hand)."""
+        if zone is self.hand:
+            self.take_from_hand(card)
+        else:
+            zone.remove(card)
+
     def take_from_hand(self, card: int) -> None:
         """Take ``card`` out of the hand before everyone's eyes (played, trashed,
         discarded alone, put on the deck): one fewer of its kind is known to be there.
@@ -447,10 +455,7 @@ class DominionState(GameState):
     def trash_from(self, p: int, zone: list[int], card: int) -> None:
         """Move ``card`` from one of ``p``'s zones to the trash."""
         ps = self.players[p]
-        if zone is ps.hand:
-            ps.take_from_hand(card)
-        else:
-            zone.remove(card)
+        ps.take_from(zone, card)
         self.trash.append(card)
         ps.owned[card] -= 1
         if self.log is not None:
@@ -460,10 +465,7 @@ class DominionState(GameState):
         """Move ``card`` to ``p``'s discard pile. Cards discarded from hand are not shown
         to the others (only the pile's top card is), so they are logged as a count."""
         ps = self.players[p]
-        if zone is ps.hand:
-            ps.take_from_hand(card)
-        else:
-            zone.remove(card)
+        ps.take_from(zone, card)
         ps.discard.append(card)
         if self.log is not None:
             self.log.append((EV_DISCARD, p, card if public else -1, 0))
