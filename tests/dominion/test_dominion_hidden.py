@@ -10,7 +10,7 @@ import pytest
 from dominari.dominion import cards as C
 
 PILE_KEYS = {"player", "name", "hand_size", "deck_size", "discard_size", "discard_top",
-             "in_play", "aside", "turns"}  # fmt: skip
+             "in_play", "aside", "shown", "turns"}  # fmt: skip
 
 
 def _midgame(kit):
@@ -298,6 +298,32 @@ def test_cards_discarded_together_are_unseen_but_the_last(kit) -> None:
     kit.check_owned(s)
 
 
+@pytest.mark.rule("N-HIDDEN", "N-CARD-MILITIA", "N-CARD-CELLAR")
+def test_the_public_log_names_each_discard_seen_on_top(kit) -> None:
+    # A card discarded alone lies on top of the pile, seen by all: the log names it, as
+    # the view's top card shows it. Of cards discarded together only the last is seen.
+    five = ["Copper", "Copper", "Silver", "Estate", "Duchy"]
+    s = kit.position(hand=["Militia"], others={1: {"hand": five}}, log=True)
+    kit.act(s, "play Militia", "discard Estate")
+    assert s.view(0)["log"][-1].endswith("discards Estate")
+    assert s.view(0)["piles"][1]["discard_top"] == "Estate"
+    kit.act(s, "discard Duchy")
+    discards = [x for x in s.view(None)["log"] if "discards" in x]
+    assert discards == ["P2 discards Estate", "P2 discards Duchy"]
+    s = kit.position(hand=["Militia"], others={1: {"hand": five}}, log=True)
+    kit.act(s, "play Militia", "discard Duchy Estate")
+    discards = [x for x in s.view(0)["log"] if "discards" in x]
+    assert discards == ["P2 discards a card", "P2 discards Estate"]
+    s = kit.position(hand=["Cellar", "Province", "Duchy", "Estate"], deck=["Copper"] * 5,
+                     log=True, others={1: {"hand": ["Copper"] * 5}})
+    kit.act(s, "play Cellar", "discard Province Duchy Estate")
+    lines = s.view(1)["log"]
+    assert [x for x in lines if "discards" in x] == ["P1 discards a card"] * 2 + [
+        "P1 discards Estate"]
+    assert "Province" not in "\n".join(lines) and "Duchy" not in "\n".join(lines)
+    kit.check_owned(s)
+
+
 def _in_hands(kit, s, viewer: int, who: int, n: int = 40, seed: int = 7) -> list:
     """``who``'s hand in ``n`` worlds sampled by ``viewer``, each a bag of card names."""
     rng = random.Random(seed)
@@ -319,8 +345,12 @@ def test_a_revealed_moat_stays_in_the_hand_until_it_leaves(kit) -> None:
                      others={1: {"hand": hand1, "deck": ["Gold", "Duchy", "Copper"] * 3}})
     before = _in_hands(kit, s, 0, 1)
     assert any(h["Moat"] == 0 for h in before)  # unknown until revealed
+    assert [s.view(v)["piles"][1]["shown"] for v in (0, 1, None)] == [[]] * 3
     kit.act(s, "play Village", "play Militia", "reveal Moat")
     assert kit.names(s.players[1].shown) == ["Moat"]
+    # Every view says so: the Moat is known to be in that hand, nothing else of it.
+    assert [s.view(v)["piles"][1]["shown"] for v in (0, 1, None)] == [["Moat"]] * 3
+    assert s.view(0)["piles"][0]["shown"] == []
     after = _in_hands(kit, s, 0, 1)
     assert all(h["Moat"] >= 1 for h in after)
     assert len({tuple(sorted(h.elements())) for h in after}) > 5  # the rest is dealt again
@@ -334,6 +364,7 @@ def test_a_revealed_moat_stays_in_the_hand_until_it_leaves(kit) -> None:
     assert s.current_player() == 1 and kit.names(s.players[1].shown) == ["Moat"]
     kit.act(s, "play Moat")
     assert s.players[1].shown == []
+    assert s.view(0)["piles"][1]["shown"] == []
     kit.check_owned(s)
 
 

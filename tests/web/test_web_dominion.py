@@ -127,6 +127,7 @@ READ_PAGE = """() => {
     hand: Number(p.querySelector("[data-testid=hand-size] strong").textContent),
     deck: Number(p.querySelector("[data-testid=deck-size] strong").textContent),
     discard: Number(p.querySelector("[data-testid=discard-size] strong").textContent),
+    shown: [...p.querySelectorAll("[data-testid^=shown-] .dmn-chip")].map((e) => e.dataset.card),
   }));
   const decision = document.querySelector("[data-testid=decision]");
   return {
@@ -188,8 +189,8 @@ def _check(shown: dict[str, Any], msg: dict[str, Any]) -> None:
     assert shown["kind"] == view["decision"]["kind"], where
     for f in shown["facts"]:
         pile = view["piles"][f["player"]]
-        assert (f["hand"], f["deck"], f["discard"]) == (
-            pile["hand_size"], pile["deck_size"], pile["discard_size"]), where
+        assert (f["hand"], f["deck"], f["discard"], f["shown"]) == (
+            pile["hand_size"], pile["deck_size"], pile["discard_size"], pile["shown"]), where
     legal = set(view["legal_actions"])
     offered = set(shown["offered"])
     kind = view["decision"]["kind"]
@@ -262,6 +263,7 @@ def test_two_players_play_a_whole_game_in_the_browser(
     pages = [_open(contexts(), f"{live_server.url}/#/play/{gid}/{t}") for t in tokens]
     watcher = _open(contexts(1024, 768), f"{live_server.url}/#/watch/{created['spectator']}")
     kinds: set[str] = set()
+    known: set[str] = set()  # cards the page showed as known to be in a hand
     for step in range(600):
         msg0 = live_server.view(gid, tokens[0])
         if msg0["status"] == "finished":
@@ -279,6 +281,7 @@ def test_two_players_play_a_whole_game_in_the_browser(
         assert theirs["offered"] == [] and theirs["selectable"] == []
         assert theirs["hand"] == live_server.view(gid, tokens[1 - seat])["view"]["hand"]
         assert theirs["facts"] == sorted(shown["facts"], key=lambda f: f["player"] != 1 - seat)
+        known.update(c for f in shown["facts"] for c in f["shown"])
         kind = msg["view"]["decision"]["kind"]
         if kind not in kinds and kind not in ("action", "buy"):
             page.screenshot(path=str(artifacts / f"dominion-{game}-{kind}.png"), full_page=True)
@@ -290,6 +293,8 @@ def test_two_players_play_a_whole_game_in_the_browser(
     else:
         raise AssertionError("the game did not finish")
     assert GAMES_MEET[game] <= kinds, kinds
+    if "moat" in GAMES_MEET[game]:  # a revealed Moat is shown as known in that hand
+        assert "Moat" in known, known
     final = live_server.view(gid, tokens[0])
     outcome = final["view"]["outcome"]
     assert outcome is not None and len(outcome["winners"]) == 1

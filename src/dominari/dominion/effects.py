@@ -223,7 +223,7 @@ def _res_cellar(s: DominionState, f: Frame, a: Action) -> None:
         s.stack.pop()
         s.draw(f.player, f.n)
         return
-    s.discard_from(f.player, s.players[f.player].hand, a.cards[0], False)
+    s.discard_from(f.player, s.players[f.player].hand, a.cards[0])
     f.n += 1
 
 
@@ -239,7 +239,7 @@ def _res_chapel(s: DominionState, f: Frame, a: Action) -> None:
 
 def _res_militia(s: DominionState, f: Frame, a: Action) -> None:
     hand = s.players[f.player].hand
-    s.discard_from(f.player, hand, a.cards[0], False)
+    s.discard_from(f.player, hand, a.cards[0])
     if len(hand) <= MILITIA_HAND:
         s.stack.pop()
 
@@ -609,11 +609,13 @@ def resolve(s: DominionState, f: Frame, a: Action) -> None:
     """Apply a checked action to the decision ``f``."""
     if len(a.cards) >= 2:
         res = RESOLVE[f.kind]
+        since = len(s.log) if s.log is not None else 0
         for card in a.cards:
             res(s, f, Action(a.verb, (card,)))
         if a.verb == DISCARD:  # several at once: the others see only the last (N-HIDDEN)
             ps = s.players[f.player]
             ps.hide(a.cards)
+            s.unlog_discards(since)
             if ps.shown:  # which of the cards known in the hand went is not seen
                 ps.shown = []
         if s.stack and s.stack[-1] is f and f.kind != MILITIA:

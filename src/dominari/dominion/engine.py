@@ -461,14 +461,27 @@ class DominionState(GameState):
         if self.log is not None:
             self.log.append((EV_TRASH, p, card, 0))
 
-    def discard_from(self, p: int, zone: list[int], card: int, public: bool = True) -> None:
-        """Move ``card`` to ``p``'s discard pile. Cards discarded from hand are not shown
-        to the others (only the pile's top card is), so they are logged as a count."""
+    def discard_from(self, p: int, zone: list[int], card: int) -> None:
+        """Move ``card`` to ``p``'s discard pile, where it lies on top, seen by everyone
+        (N-HIDDEN). Cards discarded together are seen but for the last: the caller
+        notes that (:meth:`PlayerState.hide`, :meth:`unlog_discards`)."""
         ps = self.players[p]
         ps.take_from(zone, card)
         ps.discard.append(card)
         if self.log is not None:
-            self.log.append((EV_DISCARD, p, card if public else -1, 0))
+            self.log.append((EV_DISCARD, p, card, 0))
+
+    def unlog_discards(self, since: int, seen: int = 1) -> None:
+        """Make the discards logged from event ``since`` on, cards discarded together,
+        unseen in the public log but for the last ``seen`` (N-HIDDEN: only the pile's
+        top card is seen; "discards a card" in the log)."""
+        log = self.log
+        if log is None:
+            return
+        at = [i for i in range(since, len(log)) if log[i][0] == EV_DISCARD]
+        for i in at[: max(0, len(at) - seen)]:
+            kind, p, _card, extra = log[i]
+            log[i] = (kind, p, -1, extra)
 
     def push(self, frame: Frame) -> None:
         self.stack.append(frame)
@@ -814,7 +827,8 @@ class DominionState(GameState):
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may see (N-HIDDEN): their own hand, every pile's size, the
         top of every discard pile, the trash, the Supply, cards in play and revealed
-        cards. Never another player's hand or any deck order. ``None``: a spectator."""
+        cards, and of each hand the cards everyone knows are in it (``shown``: a revealed
+        Moat, say). Never another player's hand or any deck order. ``None``: a spectator."""
         return self.views([player])[0]
 
     def views(self, players: Sequence[int | None], *, log: bool = True
@@ -837,6 +851,7 @@ class DominionState(GameState):
                 "discard_top": NAME[ps.discard[-1]] if ps.discard else None,
                 "in_play": [NAME[c] for c in ps.in_play],
                 "aside": [NAME[c] for c in ps.aside],
+                "shown": sorted(NAME[c] for c in ps.shown),
                 "turns": ps.turns,
             })  # fmt: skip
         current = self.current_player()

@@ -479,7 +479,10 @@ export function mount(root, ctx) {
     el("div", { class: "dmn-zone" }, el("span", { class: "dmn-zone-label" }, "In play: "),
       chips(pl.in_play, false, `play:${p}`)),
     pl.aside && pl.aside.length ? el("div", { class: "dmn-zone" },
-      el("span", { class: "dmn-zone-label" }, "Set aside / revealed: "), chips(pl.aside, false, `aside:${p}`)) : null);
+      el("span", { class: "dmn-zone-label" }, "Set aside / revealed: "), chips(pl.aside, false, `aside:${p}`)) : null,
+    // Cards everyone knows are in this hand (a revealed Moat, a hand shown to Bureaucrat).
+    pl.shown && pl.shown.length ? el("div", { class: "dmn-zone", "data-testid": `shown-${p}` },
+      el("span", { class: "dmn-zone-label" }, "Known in hand: "), chips(pl.shown, false, `shown:${p}`)) : null);
   }
 
   function playArea() {
