@@ -257,10 +257,11 @@ def render(results: dict[str, dict[str, Any]]) -> str:
         "Command: `make bench-bots` (`python benchmarks/bots.py`; `--only NAME` measures "
         "one match again). Games go through `dominari.sim.tournament` with seats rotated "
         "every game; the interval is Wilson's. \"met\" means the whole interval is above the "
-        "goal, \"open\" that it straddles it. Decision times are measured apart, in one "
-        "process, on the decisions where the bot had a choice; the machine's speed beside "
-        "them is its BM-vs-BM games per second at the time, against the "
-        f"{REFERENCE_GAMES_PER_S:,} of the machine the levels were set on (2026-11-21).",
+        "goal, \"not met\" that it is below, \"open\" that it straddles it. Decision "
+        "times are measured apart, in one process, on the decisions where the bot had a "
+        "choice; the machine's speed beside them is its BM-vs-BM games per second at the "
+        f"time, against the {REFERENCE_GAMES_PER_S:,} of the machine the levels were set "
+        "on (2026-11-21).",
     ]
     return "\n".join(lines)
 

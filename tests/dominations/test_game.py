@@ -143,6 +143,77 @@ def test_drafts_draw_two_keep_one_and_monuments_in_play_equal_players() -> None:
 
 
 @pytest.mark.rule("D-SET-3")
+def test_kept_cards_are_revealed_together_in_the_log() -> None:
+    from dominari.dominations.text import event_lines
+
+    s = game(players=3, seed=4, log=True)
+    kept = []
+    while s.stack and s.stack[-1][0] == F_CHOOSE:
+        top = s.stack[-1]
+        if top[2] == 1 and not kept[3:]:  # the monument draft starts
+            lines = event_lines(s, s.events)
+            assert sum("keeps the objective" in x for x in lines) == 3
+        # Until the last player keeps one, the log says nothing of what was kept.
+        assert not any("keeps the" + (" monument" if top[2] else "") in x
+                       for x in event_lines(s, s.events))
+        kept.append((top[1], top[2], top[3][0]))
+        s.apply(Action(CHOOSE, top[2], top[3][0]))
+    lines = [x for x in event_lines(s, s.events) if " keeps the " in x]
+    names = s.config.player_names()
+    assert lines == [f"{names[p]} keeps the {'monument' if what else 'objective'} "
+                     f"{(s.data.monuments if what else s.data.objectives)[c].name}"
+                     for p, what, c in kept]
+
+
+@pytest.mark.rule("D-SET-3")
+def test_determinize_deals_the_others_drafts_again() -> None:
+    import random
+
+    s = game(players=3, seed=4)
+    first, second, third = s.order
+    s.apply(Action(CHOOSE, 0, s.stack[-1][3][1]))  # the first keeps one
+    mine = set(s.drawn[0][second])
+    rng = random.Random(2)
+    objectives, options = set(), set()
+    for _ in range(30):
+        d = s.determinize(second, rng)
+        assert d.view(second) == s.view(second)  # nothing it may see has changed
+        assert s.stack[-1][3] == sorted(mine) and d.stack[-1][3] == sorted(mine)
+        assert d.objectives[first] in d.drawn[0][first]
+        assert not mine & {d.objectives[first], *d.drawn[0][first], *d.drawn[0][third]}
+        # The dealt cards are all different, and the pending frames hold the new draws.
+        dealt = [c for pair in d.drawn[0] for c in pair]
+        assert len(set(dealt)) == 6
+        frames = {f[1]: f[3] for f in d.stack if f[0] == F_CHOOSE and f[2] == 0}
+        assert frames[third] == list(d.drawn[0][third])
+        monuments = {f[1]: f[3] for f in d.stack if f[0] == F_CHOOSE and f[2] == 1}
+        assert monuments[second] == list(s.drawn[1][second])
+        objectives.add(d.objectives[first])
+        options.add(tuple(frames[third]))
+        d.apply(d.legal_actions()[0])  # a world the game goes on in
+    assert s.drawn[0][first] != () and s.objectives[first] in s.drawn[0][first]
+    assert len(objectives) > 3 and len(options) > 5  # hidden: dealt again, not kept
+    # The objectives revealed, the first keeps a monument: only the monuments are hidden.
+    while s.stack[-1][2] == 0:
+        s.apply(s.legal_actions()[0])
+    s.apply(s.legal_actions()[1])
+    monuments = set()
+    for _ in range(20):
+        d = s.determinize(third, rng)
+        assert d.view(third) == s.view(third) and d.objectives == s.objectives
+        assert d.monuments[0] in d.drawn[1][first] and len(d.monuments) == 1
+        assert not set(s.drawn[1][third]) & {*d.drawn[1][first], *d.drawn[1][second]}
+        assert d.levels_taken == {d.monuments[0]: 0}
+        monuments.add(d.monuments[0])
+    assert len(monuments) > 3
+    # Once the drafts are over, everything but the supply order is public again.
+    while s.stack and s.stack[-1][0] == F_CHOOSE:
+        s.apply(s.legal_actions()[0])
+    d = s.determinize(first, rng)
+    assert (d.objectives, d.monuments, d.drawn) == (s.objectives, s.monuments, s.drawn)
+
+
+@pytest.mark.rule("D-SET-3")
 def test_config_fixes_objectives_and_monuments_and_checks_them() -> None:
     s = game(players=2, objectives=("O03", "O04"), monuments=("M01", "M07"))
     assert [s.data.objectives[o].id for o in s.objectives] == ["O03", "O04"]

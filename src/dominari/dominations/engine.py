@@ -438,6 +438,7 @@ class DominationsState(GameState):
         "catalog",
         "config",
         "data",
+        "drawn",
         "events",
         "history",
         "levels_taken",
@@ -509,6 +510,9 @@ class DominationsState(GameState):
         draft is done (D-SET-3)."""
         self.mulligans: list[int] = []
         """Per player: mulligans taken this age (D-SET-5; the prototype allows three)."""
+        self.drawn: list[list[tuple[int, ...]]] = [[], []]
+        """Per draft (objectives, monuments), per player: the two cards drawn to keep one
+        of (D-SET-3); empty lists when there was no draft. Only the drawer sees them."""
         self.second = False
         """The Artisan's second tile may be placed now (rules §13.7)."""
         self.tile_placed = False
@@ -563,6 +567,9 @@ class DominationsState(GameState):
             deck = s.rng.sample(range(len(data.objectives)), 2 * config.players)
             drafts.extend([F_CHOOSE, p, OBJECTIVE, sorted(deck[2 * i:2 * i + 2])]
                           for i, p in enumerate(s.order))
+            s.drawn[OBJECTIVE] = [()] * config.players
+            for i, p in enumerate(s.order):
+                s.drawn[OBJECTIVE][p] = tuple(sorted(deck[2 * i:2 * i + 2]))
         if config.monuments:
             for mid in config.monuments:
                 index = cat.monument_index.get(mid.upper())
@@ -579,6 +586,9 @@ class DominationsState(GameState):
             deck = s.rng.sample(range(len(data.monuments)), 2 * config.players)
             drafts.extend([F_CHOOSE, p, MONUMENT_CARD, sorted(deck[2 * i:2 * i + 2])]
                           for i, p in enumerate(s.order))
+            s.drawn[MONUMENT_CARD] = [()] * config.players
+            for i, p in enumerate(s.order):
+                s.drawn[MONUMENT_CARD][p] = tuple(sorted(deck[2 * i:2 * i + 2]))
         s.levels_taken = dict.fromkeys(s.monuments, 0)
         for p in s.order:
             s._draw(p, HAND_SIZE)
@@ -884,9 +894,18 @@ class DominationsState(GameState):
         if what == OBJECTIVE:
             self.objectives[p] = action.b
         else:
-            self.monuments.append(action.b)
+            self.monuments.append(action.b)  # in draft order: the i-th is order[i]'s
             self.levels_taken[action.b] = 0
-        self._log(EV_CHOOSE, p, what, action.b)
+        if not self._drafting(what):  # the last to keep: all are revealed at once
+            for i, q in enumerate(self.order):
+                self._log(EV_CHOOSE, q, what,
+                          self.objectives[q] if what == OBJECTIVE else self.monuments[i])
+
+    def _drafting(self, what: int) -> bool:
+        """Whether the draft of ``what`` (objectives or monuments) is under way: until
+        every player has kept a card, what the others drew and kept is hidden (D-SET-3)."""
+        return self.phase == SETUP and any(f[0] == F_CHOOSE and f[2] == what
+                                           for f in self.stack)
 
     def _return_tile(self, p: int, tile: int) -> None:
         """A tile goes back to the bottom of the supply (D-SET-5, D-AGE-9)."""
@@ -2100,6 +2119,7 @@ class DominationsState(GameState):
         s.role_bonus = self.role_bonus
         s.objectives = self.objectives.copy()
         s.mulligans = self.mulligans.copy()
+        s.drawn = self.drawn  # never changed after setup; determinize replaces it
         s.second = self.second
         s.tile_placed = self.tile_placed
         s.history = self.history.copy()
@@ -2109,14 +2129,42 @@ class DominationsState(GameState):
 
     def determinize(self, player: int, rng: Any) -> DominationsState:
         """Only the order of the tile supply is hidden (rules §13.10): reshuffle it.
-
-        During the setup drafts the cards other players drew and kept are hidden from the
-        view too (D-SET-3, revealed together); they are not resampled here, so a search
-        started before the drafts end would know them. Search bots act after setup."""
+        During a setup draft the cards the other players drew, and the one each kept, are
+        hidden too (D-SET-3, revealed together): they are drawn again from the cards
+        ``player`` has not seen, and each who has chosen keeps one of the two at random."""
         s = self.copy()
         shuffle(rng, s.supply)
+        if s.phase == SETUP:
+            s.drawn = [row.copy() for row in s.drawn]
+            for what in (OBJECTIVE, MONUMENT_CARD):
+                if s._drafting(what):
+                    s._redraw(what, player, rng)
         s.rng = random.Random(rng.getrandbits(64))
         return s
+
+    def _redraw(self, what: int, player: int, rng: Any) -> None:
+        """Deal the other players' draws of ``what`` again (see :meth:`determinize`)."""
+        drawn = self.drawn[what]
+        size = len(self.data.objectives if what == OBJECTIVE else self.data.monuments)
+        pool = [c for c in range(size) if c not in drawn[player]]
+        shuffle(rng, pool)
+        pending = {f[1]: f for f in self.stack if f[0] == F_CHOOSE and f[2] == what}
+        for i, q in enumerate(self.order):
+            if q == player:
+                continue
+            pair = tuple(sorted((pool.pop(), pool.pop())))
+            drawn[q] = pair
+            frame = pending.get(q)
+            if frame is not None:
+                frame[3] = list(pair)
+                continue
+            kept = pair[rng.getrandbits(1)]
+            if what == OBJECTIVE:
+                self.objectives[q] = kept
+            else:
+                del self.levels_taken[self.monuments[i]]
+                self.monuments[i] = kept
+                self.levels_taken[kept] = 0
 
     def parse_action(self, text: str) -> Action:
         action = parse(text, self._tile_index, self.catalog)
