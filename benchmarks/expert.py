@@ -239,16 +239,21 @@ def _read(path: Path) -> list[dict[str, Any]]:
         raise ConfigError(f"{path}: not a file written by expert.py collect ({e})") from e
 
 
+def _games_args(p: argparse.ArgumentParser, games: int, seed: int) -> None:
+    """The options of a run of games against a rule bot (collect, eval)."""
+    p.add_argument("--opponent", default="smithy")
+    p.add_argument("--kingdom", default="first-game")
+    p.add_argument("-n", "--games", type=int, default=games)
+    p.add_argument("--seed", type=int, default=seed)
+    p.add_argument("--workers", type=int, default=2)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("collect")
     c.add_argument("--level", default="mcts")
-    c.add_argument("--opponent", default="smithy")
-    c.add_argument("--kingdom", default="first-game")
-    c.add_argument("-n", "--games", type=int, default=40)
-    c.add_argument("--seed", type=int, default=20000)
-    c.add_argument("--workers", type=int, default=2)
+    _games_args(c, games=40, seed=20000)
     c.add_argument("--out", type=Path, required=True)
     c.add_argument("--own", help="a policy file: the search's own seat plays it")
     t = sub.add_parser("train")
@@ -259,11 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--target", choices=("level", "soft"), default="soft")
     e = sub.add_parser("eval")
     e.add_argument("weights", help="the weights' JSON file, or 'none' for the model itself")
-    e.add_argument("--opponent", default="smithy")
-    e.add_argument("--kingdom", default="first-game")
-    e.add_argument("-n", "--games", type=int, default=20000)
-    e.add_argument("--seed", type=int, default=11)
-    e.add_argument("--workers", type=int, default=2)
+    _games_args(e, games=20000, seed=11)
     m = sub.add_parser("record", help="games of the match of record (mcts vs smithy, "
                        "First Game), the search's own seat learned; paired with the journal")
     m.add_argument("weights", help="the weights' JSON file, or 'none' for the level itself")
