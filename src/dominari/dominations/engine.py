@@ -567,9 +567,6 @@ class DominationsState(GameState):
             deck = s.rng.sample(range(len(data.objectives)), 2 * config.players)
             drafts.extend([F_CHOOSE, p, OBJECTIVE, sorted(deck[2 * i:2 * i + 2])]
                           for i, p in enumerate(s.order))
-            s.drawn[OBJECTIVE] = [()] * config.players
-            for i, p in enumerate(s.order):
-                s.drawn[OBJECTIVE][p] = tuple(sorted(deck[2 * i:2 * i + 2]))
         if config.monuments:
             for mid in config.monuments:
                 index = cat.monument_index.get(mid.upper())
@@ -586,9 +583,10 @@ class DominationsState(GameState):
             deck = s.rng.sample(range(len(data.monuments)), 2 * config.players)
             drafts.extend([F_CHOOSE, p, MONUMENT_CARD, sorted(deck[2 * i:2 * i + 2])]
                           for i, p in enumerate(s.order))
-            s.drawn[MONUMENT_CARD] = [()] * config.players
-            for i, p in enumerate(s.order):
-                s.drawn[MONUMENT_CARD][p] = tuple(sorted(deck[2 * i:2 * i + 2]))
+        for _, p, what, options in drafts:  # what each drew, for determinize
+            if not s.drawn[what]:
+                s.drawn[what] = [()] * config.players
+            s.drawn[what][p] = tuple(options)
         s.levels_taken = dict.fromkeys(s.monuments, 0)
         for p in s.order:
             s._draw(p, HAND_SIZE)
