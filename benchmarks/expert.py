@@ -271,10 +271,12 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--start", type=int, default=0)
     m.add_argument("-n", "--games", type=int, default=100)
     m.add_argument("--workers", type=int, default=2)
+    m.add_argument("--level", default="mcts", help="the search level (a name or a JSON "
+                   "object of MCTSBot arguments) that plays the match's search seat")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "record":
-            level = level_of("mcts", "dominion")
+            level = level_of(args.level, "dominion")
             weights = "" if args.weights == "none" else args.weights
             if weights:
                 BuyPolicy.load(weights)  # a bad file fails here, with its message

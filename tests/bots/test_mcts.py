@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 
 from dominari.bots import bot_names, load_bot
-from dominari.bots.mcts import LEVELS, MCTSBot, mcts_bot
+from dominari.bots.mcts import FOLLOW, LEVELS, MCTSBot, mcts_bot
 from dominari.core.errors import ConfigError, StrategyError
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominations.rules import Rules
@@ -130,6 +131,50 @@ def test_decisions_below_an_edge_are_split_by_what_the_searcher_observes() -> No
     for edge in root.children.values():
         for node in edge.next.values():
             assert node.visits >= sum(ch.visits for ch in node.children.values())
+
+
+def test_a_deeper_decision_follows_the_policy_first_then_widens() -> None:
+    """Below the root a decision's first edge is FOLLOW, the policy's action in each world
+    (worlds that look the same to the searcher may differ in what the policy does); actual
+    actions are admitted beside it only as ``widen`` lets them (0: never)."""
+    s = _dominion_buy()
+    strict = MCTSBot("dominion", iterations=80, seed=2)  # widen 0
+    strict.act(s)
+    assert strict.last_root is not None
+    deeper = [node for edge in strict.last_root.children.values()
+              for node in edge.next.values()]
+    assert deeper and all(set(node.children) == {FOLLOW} for node in deeper)
+    wide = MCTSBot("dominion", iterations=200, widen=1.0, seed=2)
+    wide.act(s)
+    assert wide.last_root is not None
+    nodes = [node for edge in wide.last_root.children.values() for node in edge.next.values()]
+    assert all(FOLLOW in node.children for node in nodes)
+    assert any(len(node.children) > 1 for node in nodes)
+    for node in nodes:  # one admitted while there were fewer than 1 + widen * sqrt(visits)
+        assert len(node.children) < 2 + math.sqrt(node.visits)
+
+
+def test_a_paired_race_with_widen_searches_below_each_candidate() -> None:
+    """With ``widen`` a race grows a tree of the searcher's later decisions below each
+    candidate (same worlds for all of them); without it, plain rollouts and no tree.
+    Either way the search is deterministic and counts the walk against ``steps``."""
+    s = _dominion_buy()
+    flat = MCTSBot("dominion", iterations=60, width=3, paired=True, seed=4)
+    flat.act(s)
+    assert flat.last_root is not None
+    assert all(not ch.next for ch in flat.last_root.children.values())
+    a = MCTSBot("dominion", iterations=60, width=3, paired=True, widen=0.5, seed=4)
+    b = MCTSBot("dominion", iterations=60, width=3, paired=True, widen=0.5, seed=4)
+    assert a.act(s) == b.act(s) in s.legal_actions()
+    root = a.last_root
+    assert root is not None and {ch.visits for ch in root.children.values()} == {20}
+    for ch in root.children.values():
+        assert ch.next  # the searcher's next decisions, by what it observes
+        assert sum(n.visits for n in ch.next.values()) <= ch.visits
+    c = MCTSBot("dominion", iterations=None, steps=3000, width=3, paired=True, widen=0.5,
+                seed=4)
+    c.act(s)
+    assert 3000 <= c._steps_done < 3000 + 3 * 400  # at most one more world's rollouts
 
 
 def test_a_paired_search_plays_its_candidates_in_the_same_worlds() -> None:

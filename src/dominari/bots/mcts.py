@@ -22,9 +22,11 @@ the searcher observes at a decision):
 - **Observations split nodes.** Below an edge, the next decision is looked up by
   what the searcher then observes (in Dominion: who decides, the phase, coins
   and buys), so a buy with 8 coins and a buy with 3 coins are different nodes.
-- **Policy first.** A new node first tries the policy's action; the root tries up
-  to ``width`` actions, a deeper node admits another as ``widen * sqrt(visits)``
-  grows (0: deeper decisions follow the policy).
+- **Policy first.** The root first tries the policy's action, then up to ``width``
+  actions. A deeper node first follows the policy (:data:`FOLLOW`: the policy's action
+  in each world, since the worlds that meet at a node differ in what the policy would
+  do) and admits actual actions beside it as ``widen * sqrt(visits)`` grows (0: deeper
+  decisions follow the policy).
 - **Trust.** The root keeps the policy's action unless the search's best is ahead
   by ``trust`` standard errors: among many noisy estimates, the best is often
   only lucky.
@@ -83,6 +85,8 @@ ROLLOUT_COST = 4
 """What setting up one rollout's world (sampling, copying) counts against a ``steps``
 budget, in rollout actions (about the time it takes)."""
 SEARCH_BOTS: tuple[str, ...] = ("mcts-easy", "mcts", "mcts-hard")
+FOLLOW = "follow the policy"
+"""The edge of a decision below the root that plays the policy's action in each world."""
 
 
 class Node:
@@ -222,8 +226,15 @@ def _dominations_searched(state: Any) -> bool:
 
 
 def _dominion_observe(state: Any) -> Hashable:
-    # Public: who decides, in which phase, with how many coins and buys.
-    return (state.current_player(), state.phase, state.coins, state.buys)
+    # Public: who decides, in which phase, with how many coins and buys, how many
+    # Provinces are left and roughly how the player stands (the lead in 4-VP steps, -2 to
+    # 2): a buy's best choice depends on them as much as on the coins.
+    from dominari.dominion.cards import PROVINCE
+
+    p = state.current_player()
+    lead = state.score(p) - max(state.score(q) for q in range(state.num_players) if q != p)
+    return (p, state.phase, state.coins, state.buys, state.supply[PROVINCE],
+            max(-2, min(2, lead // 4)))
 
 
 def _nothing(state: Any) -> Hashable:
@@ -327,10 +338,13 @@ class MCTSBot:
     Without ``own`` the game's hooks may name one for the position (in Dominion,
     Smithy-Market where Smithy and Market are in the kingdom and Witch is not).
 
-    ``paired`` plays the root's candidates in the same sampled worlds instead of growing a
-    tree; ``prune`` then races them: a candidate behind the best by more than ``prune``
-    standard errors of their paired differences is dropped (0: never), and the search
-    stops as soon as one candidate is left.
+    ``paired`` plays the root's candidates in the same sampled worlds instead of choosing
+    among them by the tree's statistics; ``prune`` then races them: a candidate behind the
+    best by more than ``prune`` standard errors of their paired differences is dropped (0:
+    never), and the search stops as soon as one candidate is left. With ``widen`` above 0
+    each candidate's worlds grow a tree of the searcher's later decisions below it, so
+    that a candidate is judged with a future that searches too; with 0 they are played
+    out by the policy.
     """
 
     def __init__(self, game: str, iterations: int | None = 200, seconds: float | None = None,
@@ -498,6 +512,7 @@ class MCTSBot:
         dsq = [[0.0] * m for _ in range(m)]
         alive = list(range(m))
         prune = self.prune
+        deep = self.widen > 0.0  # the searcher's later decisions are nodes below each
         worlds = 0
         done = 0
         r = [0.0] * m
@@ -506,7 +521,8 @@ class MCTSBot:
             for k in alive:
                 w = world.copy()  # the same deals and the same RNG state for every candidate
                 w.apply(candidates[k])
-                r[k] = self._rollout(w, policy)[me]
+                r[k] = (self._descend(children[k], None, w, me, policy, rng)[me] if deep
+                        else self._rollout(w, policy)[me])
                 child = children[k]
                 child.visits += 1
                 child.avail += 1
@@ -542,6 +558,19 @@ class MCTSBot:
 
     def _iterate(self, root: Node, world: Any, me: int, policy: list[Any],
                  rng: random.Random) -> None:
+        self._descend(None, root, world, me, policy, rng)
+
+    def _descend(self, edge: Node | None, node: Node | None, world: Any, me: int,
+                 policy: list[Any], rng: random.Random) -> Sequence[float]:
+        """One iteration in ``world``: down the tree from the decision ``node`` (the root;
+        ``edge`` None) or from below ``edge`` (a root candidate of a paired race, whose
+        statistics the race keeps), one new edge, a rollout, the backup; the rewards.
+
+        The root's edges are actions. A deeper decision's first edge is :data:`FOLLOW`,
+        the policy's action in each world: a decision node stands for every world in
+        which the searcher observes the same, and the policy's choice differs between
+        them. Actual actions are admitted beside it as the node's visits grow
+        (``widen``), in the game's order."""
         hooks = self._hooks
         searched = hooks.searched
         observe = hooks.observe
@@ -552,11 +581,12 @@ class MCTSBot:
         widen = self.widen
         width = self.width
         order = hooks.order
-        node = root
-        edge: Node | None = None  # the edge just taken; its ``next`` holds the decisions
+        root = node if edge is None else None
         path: list[Node] = []
-        decisions = [root]
+        decisions = [] if node is None else [node]
+        walked = 0  # the actions played on the way down (they count against ``steps``)
         while not world.is_terminal():
+            walked += 1
             player = world.current_player()
             if mine_only and (player != me or not searched(world)):
                 world.apply(policy[player].act(world))
@@ -569,32 +599,44 @@ class MCTSBot:
                 legal = order(world, legal)
             if edge is not None:
                 key = observe(world)
-                node = edge.next.get(key)  # type: ignore[assignment]
+                node = edge.next.get(key)
                 if node is None:
                     node = edge.next[key] = Node(player=player)
                 decisions.append(node)
+            assert node is not None
+            at_root = node is root
+            options = legal if at_root else [FOLLOW, *legal]
             children = node.children
-            for a in legal:
+            for a in options:
                 child = children.get(a)
                 if child is not None:
                     child.avail += 1
-            # Progressive widening: the root tries every action; deeper nodes start with the
-            # policy's choice and admit another action as their visits grow.
-            tried = sum(1 for a in legal if a in children)
-            if tried < len(legal) and (tried < width if node is root
-                                       else tried < 1 + widen * sqrt(node.visits)):
-                action = policy[player].act(world)
-                if action in children:
+            # Progressive widening: the root tries up to ``width`` actions, the policy's
+            # first; deeper nodes start with the policy (FOLLOW) and admit an action as
+            # their visits grow.
+            tried = sum(1 for a in options if a in children)
+            if tried < len(options) and (tried < width if at_root
+                                         else tried < 1 + widen * sqrt(node.visits)):
+                if at_root:
+                    action = policy[player].act(world)
+                    if action in children:
+                        untried = [a for a in legal if a not in children]
+                        action = untried[0] if order is not None else rng.choice(untried)
+                    key_action = action
+                elif FOLLOW not in children:
+                    key_action, action = FOLLOW, policy[player].act(world)
+                else:
                     untried = [a for a in legal if a not in children]
-                    action = untried[0] if order is not None else rng.choice(untried)
-                child = children[action] = Node(action, player)
+                    action = key_action = (untried[0] if order is not None
+                                           else rng.choice(untried))
+                child = children[key_action] = Node(key_action, player)
                 child.avail = 1
                 world.apply(action)
                 path.append(child)
                 break
             best = None
             best_score = -1.0
-            for a in legal:
+            for a in options:
                 ch = children.get(a)
                 if ch is None:
                     continue
@@ -602,15 +644,17 @@ class MCTSBot:
                 if score > best_score:
                     best, best_score = ch, score
             assert best is not None
-            world.apply(best.action)
+            world.apply(policy[player].act(world) if best.action is FOLLOW else best.action)
             path.append(best)
             edge = best
+        self._steps_done += walked
         rewards = self._rollout(world, policy)
         for d in decisions:
             d.visits += 1
         for n in path:
             n.visits += 1
             n.value += rewards[n.player]
+        return rewards
 
     def _rollout(self, world: Any, policy: list[Any]) -> Sequence[float]:
         n = world.num_players
