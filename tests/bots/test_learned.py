@@ -12,9 +12,11 @@ import pytest
 from dominari.bots import load_bot
 from dominari.bots.learned import FEATURES, FORMAT, NOTHING, BuyPolicy, buy_features
 from dominari.bots.playout import play_out
-from dominari.core.errors import ConfigError
+from dominari.cli import main
+from dominari.core.errors import ConfigError, StrategyError
 from dominari.dominion import cards as C
 from dominari.dominion.engine import DominionConfig, DominionState
+from dominari.sim.journal import spec_files
 
 
 def policy(seed: int, bonus: float = 0.0) -> BuyPolicy:
@@ -116,3 +118,87 @@ def test_an_unreadable_policy_file_says_so(tmp_path: Path) -> None:
 def test_the_valid_example_loads() -> None:
     p = BuyPolicy.from_dict(valid())
     assert p.weights[C.NAME.index("Gold")][0] == 0.1 and p.bonus == 0.5
+
+
+# ------------------------------------------------------- a strategy file names its policy
+SILVER_FIRST = {"format": FORMAT, "features": list(FEATURES), "bonus": 0.0,
+                "weights": {"Silver": [1.0] + [0.0] * (len(FEATURES) - 1)}}
+"""A policy that prefers Silver to every other buy (its bias weight; the others score 0)."""
+
+MARKET_RULES = 'name = "Markets"\n[[buy]]\ncard = "Market"\n'
+
+
+def test_a_strategy_file_plays_the_policy_it_names(tmp_path: Path) -> None:
+    """``policy = "…"`` in a strategy file (relative to the file's folder) gives the bot
+    that learned policy: it overrules the rules' buys wherever it scores another higher,
+    in the step-by-step game and in the fast playout alike."""
+    (tmp_path / "policies").mkdir()
+    (tmp_path / "policies" / "silver.json").write_text(json.dumps(SILVER_FIRST))
+    strategy = tmp_path / "markets.toml"
+    strategy.write_text('policy = "policies/silver.json"\n' + MARKET_RULES)
+    bot = load_bot(str(strategy), "dominion")
+    assert bot.learned is not None and bot.learned.weights == BuyPolicy.from_dict(
+        SILVER_FIRST).weights
+    plain = load_bot("bm", "dominion")
+    s = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=3))
+    fast = s.copy()
+    bought: list[str] = []
+    while not s.is_terminal():
+        a = (bot if s.current_player() == 0 else plain).act(s)
+        if s.current_player() == 0 and str(a).startswith("buy"):
+            bought.append(str(a))
+        s.apply(a)
+    assert bought and set(bought) == {"buy Silver"}  # never the rules' Market
+    play_out(fast, [bot, plain])
+    assert fast.history == s.history
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('policy = "missing.json"', "'policy': cannot read buy policy"),
+    ('policy = "bad.json"', "'policy': .*bad.json: not JSON"),
+    ('policy = "old.json"', "'policy': .*format 'other'"),
+    ("policy = 3", "'policy' must be the path of a buy policy file, not an integer"),
+    ('policy = ""', "'policy' must be the path of a buy policy file, not a string"),
+])  # fmt: skip
+def test_a_bad_policy_in_a_strategy_file_says_what_is_wrong(tmp_path: Path, line: str,
+                                                            message: str) -> None:
+    (tmp_path / "bad.json").write_text("{")
+    (tmp_path / "old.json").write_text(json.dumps({**valid(), "format": "other"}))
+    strategy = tmp_path / "mine.toml"
+    strategy.write_text(line + "\n" + MARKET_RULES)
+    with pytest.raises(StrategyError, match=message) as e:
+        load_bot(str(strategy), "dominion")
+    assert str(e.value).startswith(str(strategy))  # the strategy file is named first
+
+
+def test_the_command_line_plays_a_strategy_files_policy(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "silver.json").write_text(json.dumps(SILVER_FIRST))
+    good = tmp_path / "good.toml"
+    good.write_text('policy = "silver.json"\n' + MARKET_RULES)
+    assert main(["simulate", "dominion", "--kingdom", "first-game", "--players",
+                 f"{good},bm", "-n", "4", "--seed", "1", "--workers", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 4
+    bad = tmp_path / "bad.toml"
+    bad.write_text('policy = "nowhere.json"\n' + MARKET_RULES)
+    assert main(["simulate", "dominion", "--players", f"{bad},bm", "-n", "4"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dominari: error: ") and "nowhere.json" in err
+    assert err.count("\n") == 1
+
+
+def test_a_journal_notices_a_changed_policy(tmp_path: Path) -> None:
+    """A tournament journal fingerprints a strategy file together with the policy it
+    names: changing the policy alone makes the journal refuse to resume."""
+    policy_file = tmp_path / "silver.json"
+    policy_file.write_text(json.dumps(SILVER_FIRST))
+    strategy = tmp_path / "mine.toml"
+    strategy.write_text('policy = "silver.json"\n' + MARKET_RULES)
+    plain = tmp_path / "plain.toml"
+    plain.write_text(MARKET_RULES)
+    before = spec_files([str(strategy), str(plain), "bm"])
+    assert set(before) == {str(strategy), str(plain)}
+    policy_file.write_text(json.dumps({**SILVER_FIRST, "bonus": 1.0}))
+    after = spec_files([str(strategy), str(plain), "bm"])
+    assert after[str(strategy)] != before[str(strategy)]
+    assert after[str(plain)] == before[str(plain)]

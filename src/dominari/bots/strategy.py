@@ -29,6 +29,11 @@ adjust. A complete file::
     late_game_provinces = 4       # 'late game' once this few Provinces are left
     remodel_gold = true           # late game, Remodel turns Gold into Province
 
+A file may also name a learned buy policy (``benchmarks/expert.py train`` writes one;
+see :mod:`dominari.bots.learned`) that may overrule its buy rules: a top-level ``policy =
+"weights.json"`` (before the first table), a path relative to the strategy file's
+folder. The policy is read and validated with the strategy.
+
 A buy rule applies when its card costs at most the coins in hand, its pile is
 not empty and its condition holds; when none applies the bot ends its turn.
 Gains (Workshop, Feast, Remodel) use the same rules with ``coins`` set to the
@@ -48,7 +53,7 @@ from typing import Any
 
 from dominari.bots.conditions import Expr, compile_condition
 from dominari.bots.learned import NOTHING, BuyPolicy
-from dominari.core.errors import ParseError, StrategyError
+from dominari.core.errors import ConfigError, ParseError, StrategyError
 from dominari.dominion import cards as C
 from dominari.dominion.actions import (
     BUY_A,
@@ -82,7 +87,8 @@ from dominari.dominion.cards import (
 )
 from dominari.dominion.engine import BUY_PHASE, DominionState
 
-TOP_LEVEL_KEYS = ("name", "description", "buy", "play", "discard", "trash", "options")
+TOP_LEVEL_KEYS = ("name", "description", "buy", "play", "discard", "trash", "options",
+                  "policy")
 RULE_KEYS = ("card", "when")
 
 DEFAULT_DISCARD: tuple[int, ...] = (CURSE, ESTATE, C.DUCHY, PROVINCE, C.GARDENS)
@@ -130,6 +136,8 @@ class Strategy:
     trash: tuple[int, ...] | None = None
     options: Options = Options()
     source: str = "<strategy>"
+    policy: BuyPolicy | None = field(default=None, compare=False, repr=False)
+    """A learned policy that may overrule the buy rules (the file's ``policy``)."""
 
 
 # ------------------------------------------------------------------ parsing
@@ -163,8 +171,9 @@ def _card_list(value: object, where: str, actions_only: bool = False) -> tuple[i
 
 
 def parse_strategy(data: dict[str, Any], source: str = "<strategy>",
-                   default_name: str = "strategy") -> Strategy:
-    """Validate decoded TOML ``data``; raise StrategyError naming ``source``."""
+                   default_name: str = "strategy", folder: Path | None = None) -> Strategy:
+    """Validate decoded TOML ``data``; raise StrategyError naming ``source``. A relative
+    ``policy`` path is read from ``folder`` (the file's; None: the working directory)."""
     unknown = [k for k in data if k not in TOP_LEVEL_KEYS]
     if unknown:
         raise StrategyError(f"{source}: unknown top-level key {unknown[0]!r} "
@@ -217,20 +226,36 @@ def parse_strategy(data: dict[str, Any], source: str = "<strategy>",
         if isinstance(value, int) and value < 0:
             raise StrategyError(f"{source}: options.{key}: must not be negative")
         opts[key] = value
+    policy = _policy(data["policy"], source, folder) if "policy" in data else None
     return Strategy(
         name=name.strip(), buy=tuple(rules), description=description, play=play,
         discard=discard, trash=trash, options=Options(**opts), source=source,
+        policy=policy,
     )  # fmt: skip
 
 
+def _policy(value: object, source: str, folder: Path | None) -> BuyPolicy:
+    """The learned buy policy a strategy file names, read and validated."""
+    if not isinstance(value, str) or not value.strip():
+        raise StrategyError(f"{source}: 'policy' must be the path of a buy policy file, "
+                            f"not {_type_name(value)}")
+    path = Path(value)
+    if folder is not None and not path.is_absolute():
+        path = folder / path
+    try:
+        return BuyPolicy.load(path)
+    except ConfigError as exc:
+        raise StrategyError(f"{source}: 'policy': {exc}") from None
+
+
 def parse_strategy_text(text: str, source: str = "<strategy>",
-                        default_name: str = "strategy") -> Strategy:
-    """Parse the text of a strategy file."""
+                        default_name: str = "strategy", folder: Path | None = None) -> Strategy:
+    """Parse the text of a strategy file (``folder``: where its ``policy`` path starts)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StrategyError(f"{source}: not valid TOML: {exc}") from None
-    return parse_strategy(data, source, default_name)
+    return parse_strategy(data, source, default_name, folder)
 
 
 def read_strategy(path: str | Path) -> Strategy:
@@ -242,7 +267,7 @@ def read_strategy(path: str | Path) -> Strategy:
         raise StrategyError(f"{p}: not a UTF-8 text file") from None
     except OSError as exc:
         raise StrategyError(f"{p}: cannot read strategy file: {exc.strerror or exc}") from None
-    return parse_strategy_text(text, str(p), p.stem)
+    return parse_strategy_text(text, str(p), p.stem, p.parent)
 
 
 def load_strategy(path: str | Path) -> StrategyBot:
@@ -275,7 +300,7 @@ class StrategyBot:
         self.strategy = strategy
         self.name = strategy.name
         self.fallbacks = 0
-        self.learned: BuyPolicy | None = None
+        self.learned: BuyPolicy | None = strategy.policy
         """A learned policy that may overrule the buy rules (:mod:`dominari.bots.learned`)."""
         self._rules: tuple[tuple[int, int, Expr | None, Action], ...] = tuple(
             (r.card, COST[r.card], r.cond, BUY_A[r.card]) for r in strategy.buy

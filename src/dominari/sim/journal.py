@@ -35,6 +35,7 @@ import functools
 import hashlib
 import json
 import os
+import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -105,12 +106,32 @@ def tree_fingerprint(root: Path, game: str | None = None) -> str:
 
 
 def spec_files(specs: Iterable[str]) -> dict[str, str]:
-    """The SHA-256 of every bot spec that is a file (a strategy file), by spec."""
+    """The SHA-256 of every bot spec that is a file (a strategy file, followed by the
+    learned buy policy it names, if any), by spec."""
     out = {}
     for spec in specs:
         if os.path.isfile(spec):
-            out[spec] = hashlib.sha256(Path(spec).read_bytes()).hexdigest()
+            h = hashlib.sha256(Path(spec).read_bytes())
+            policy = _named_policy(Path(spec))
+            if policy is not None:
+                h.update(b"\0")
+                h.update(policy.read_bytes())
+            out[spec] = h.hexdigest()
     return out
+
+
+def _named_policy(spec: Path) -> Path | None:
+    """The buy policy file that the strategy file ``spec`` names, if it names a readable
+    one (a bad file is the bot loader's to report)."""
+    try:
+        value = tomllib.loads(spec.read_text(encoding="utf-8")).get("policy")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    if not isinstance(value, str):
+        return None
+    path = Path(value)
+    path = path if path.is_absolute() else spec.parent / path
+    return path if path.is_file() else None
 
 
 class Journal:
