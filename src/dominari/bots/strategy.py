@@ -234,16 +234,20 @@ def parse_strategy(data: dict[str, Any], source: str = "<strategy>",
     )  # fmt: skip
 
 
+def policy_path(value: str, folder: Path | None) -> Path:
+    """Where a strategy file's ``policy = value`` points: relative to ``folder`` (the
+    file's; None: the working directory) unless absolute."""
+    path = Path(value)
+    return path if folder is None or path.is_absolute() else folder / path
+
+
 def _policy(value: object, source: str, folder: Path | None) -> BuyPolicy:
     """The learned buy policy a strategy file names, read and validated."""
     if not isinstance(value, str) or not value.strip():
         raise StrategyError(f"{source}: 'policy' must be the path of a buy policy file, "
                             f"not {_type_name(value)}")
-    path = Path(value)
-    if folder is not None and not path.is_absolute():
-        path = folder / path
     try:
-        return BuyPolicy.load(path)
+        return BuyPolicy.load(policy_path(value, folder))
     except ConfigError as exc:
         raise StrategyError(f"{source}: 'policy': {exc}") from None
 

@@ -129,8 +129,9 @@ def _named_policy(spec: Path) -> Path | None:
         return None
     if not isinstance(value, str):
         return None
-    path = Path(value)
-    path = path if path.is_absolute() else spec.parent / path
+    from dominari.bots.strategy import policy_path
+
+    path = policy_path(value, spec.parent)
     return path if path.is_file() else None
 
 
