@@ -617,18 +617,14 @@ class MCTSBot:
             tried = sum(1 for a in options if a in children)
             if tried < len(options) and (tried < width if at_root
                                          else tried < 1 + widen * sqrt(node.visits)):
-                if at_root:
-                    action = policy[player].act(world)
+                if not at_root and FOLLOW not in children:
+                    key_action, action = FOLLOW, policy[player].act(world)
+                else:  # the policy's action, unless tried: then the next in the order
+                    action = policy[player].act(world) if at_root else FOLLOW
                     if action in children:
                         untried = [a for a in legal if a not in children]
                         action = untried[0] if order is not None else rng.choice(untried)
                     key_action = action
-                elif FOLLOW not in children:
-                    key_action, action = FOLLOW, policy[player].act(world)
-                else:
-                    untried = [a for a in legal if a not in children]
-                    action = key_action = (untried[0] if order is not None
-                                           else rng.choice(untried))
                 child = children[key_action] = Node(key_action, player)
                 child.avail = 1
                 world.apply(action)
