@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from dominari import __version__
+from dominari.bots.mcts import MCTSBot
 from dominari.cli import main
 from dominari.dominion.engine import DominionState
 from dominari.dominion.render import scores_text
@@ -106,6 +107,9 @@ BAD_INPUTS = [
     (["play", "dominion", "--players", "human,nobot"], "nobot"),
     (["play", "dominion", "--players", "bmu,smithy", "--kingdom", "Witch,Witch"], "twice"),
     (["play", "dominions", "--players", "bmu,smithy"], "dominions"),
+    (["play", "dominion", "--players", "bmu,smithy", "--bot-seconds", "1"], "no search bot"),
+    (["play", "dominion", "--players", "mcts,smithy", "--bot-seconds", "0"], "--bot-seconds"),
+    (["play", "dominion", "--players", "mcts,smithy", "--bot-seconds", "soon"], "seconds"),
     (["replay", "missing.json"], "not found"),
     (["replay", "missing.json", "--upto", "-3"], "--upto"),
     (["teleport"], "teleport"),
@@ -226,6 +230,41 @@ def test_play_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
                   "--kingdom", "random")
     assert a == b
     assert "Seed 4" in a
+
+
+def test_play_bot_seconds_caps_each_search_decision(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--bot-seconds`` gives the seated search bots a time cap on top of their level
+    (without it the level's budget alone plays: ``test_play_is_reproducible``)."""
+    seen: list[tuple[str, float | None]] = []
+    act = MCTSBot.act
+
+    def spy(self: MCTSBot, state: Any) -> Any:
+        seen.append((self.name, self.seconds))
+        return act(self, state)
+
+    monkeypatch.setattr(MCTSBot, "act", spy)
+    code, out, err = run(capsys, "play", "dominion", "--players", "mcts-easy,bm", "--seed",
+                         "3", "--kingdom", "first-game", "--bot-seconds", "0.02")
+    assert code == 0, err
+    assert "Game over" in out
+    assert seen and set(seen) == {("mcts-easy", 0.02)}
+    # A whole Dominations game takes seconds: its first search decision is enough.
+    seen.clear()
+
+    def stop(self: MCTSBot, state: Any) -> Any:
+        seen.append((self.name, self.seconds))
+        raise _Stop
+
+    monkeypatch.setattr(MCTSBot, "act", stop)
+    with pytest.raises(_Stop):
+        main(["play", "dominations", "--players", "greedy,mcts", "--seed", "3",
+              "--bot-seconds", "0.5"])
+    assert seen == [("mcts", 0.5)]
+
+
+class _Stop(Exception):
+    """Ends a game at the spied decision."""
 
 
 def test_play_human_through_stdin(capsys: pytest.CaptureFixture[str],

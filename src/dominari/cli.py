@@ -44,8 +44,9 @@ from rich.text import Text
 
 from dominari import __version__
 from dominari.bots import load_bot
-from dominari.bots.base import Bot, DominationsBot
+from dominari.bots.base import Bot, DominationsBot, GameBot
 from dominari.bots.dominations_random import DominationsRandomBot
+from dominari.bots.mcts import SEARCH_BOTS, MCTSBot
 from dominari.core.errors import (
     ConfigError,
     DominariError,
@@ -234,6 +235,10 @@ def build_parser() -> argparse.ArgumentParser:
                       "(default random, from the seed)")  # fmt: skip
     play.add_argument("--max-turns", type=_positive, default=None, metavar="T",
                       help=f"dominion: stop after T turns per player (default {DEFAULT_MAX_TURNS})")
+    play.add_argument("--bot-seconds", type=_seconds, default=None, metavar="S",
+                      help="search bots (mcts-easy, mcts, mcts-hard): think at most S "
+                      "seconds a decision (default: their level's budget alone, so that a "
+                      "seed plays the same game on any machine)")  # fmt: skip
     _dominations_flags(play)
     play.add_argument("--svg", metavar="FILE",
                       help="dominations: redraw the board to this SVG file after every action")
@@ -715,6 +720,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             bot = load_bot(spec)
             seats.append(bot)
             names.append(bot.name)
+    _cap_search(seats, args.bot_seconds)
     record_path = check_writable_file(args.record) if args.record is not None else None
     seed = args.seed if args.seed is not None else _random_seed()
     max_turns = DEFAULT_MAX_TURNS if args.max_turns is None else args.max_turns
@@ -741,6 +747,19 @@ def cmd_play(args: argparse.Namespace) -> int:
         write_json_atomic(record_path, state.record())
         console.print(Text(f"Record written to {record_path}", style="dim"))
     return 0
+
+
+def _cap_search(seats: Sequence[GameBot | None], seconds: float | None) -> None:
+    """Give the search bots among ``seats`` at most ``seconds`` a decision (``--bot-seconds``);
+    a ConfigError when there is none to give it to."""
+    if seconds is None:
+        return
+    searches = [b for b in seats if isinstance(b, MCTSBot)]
+    if not searches:
+        raise ConfigError("--bot-seconds: no search bot among the players; it applies to "
+                          f"{', '.join(SEARCH_BOTS)}")
+    for bot in searches:
+        bot.seconds = seconds
 
 
 def _play_loop(console: Console, state: DominionState, seats: Sequence[Bot | None],
@@ -874,6 +893,7 @@ def _play_dominations(args: argparse.Namespace) -> int:
             bot = load_bot(spec, "dominations")
             seats.append(bot)
             names.append(bot.name)
+    _cap_search(seats, args.bot_seconds)
     svg_path = check_writable_file(args.svg) if args.svg is not None else None
     record_path = check_writable_file(args.record) if args.record is not None else None
     seed = args.seed if args.seed is not None else _random_seed()
