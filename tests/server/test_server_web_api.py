@@ -39,6 +39,10 @@ def test_every_recommended_kingdom_name_is_accepted(api: Api) -> None:
 def test_options_name_the_bots_variants_and_kingdoms(api: Api) -> None:
     opts = api.c.get("/api/options").json()
     assert "greedy" in opts["games"]["dominations"]["bots"]
+    for game in ("dominion", "dominations"):  # a few words on every bot, for the lobby
+        g = opts["games"][game]
+        assert list(g["bot_blurbs"]) == g["bots"] and all(g["bot_blurbs"].values())
+    assert opts["games"]["dominion"]["bot_blurbs"]["smithy"] == "Smithy Big Money"
     assert opts["games"]["dominations"]["variants"] == ["retail", "prototype"]
     assert len(opts["games"]["dominion"]["kingdom_cards"]) == 25
     assert "first-game" in opts["games"]["dominion"]["kingdoms"]

@@ -56,6 +56,11 @@ def test_lobby_creates_a_game_with_invitation_links(live_server: LiveServer, pag
     page.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
     page.select_option("#f-game", "dominion")
     page.select_option("#f-players", "3")
+    # Each bot is offered with a few words on it; the default opponent is Smithy-BM.
+    seat3 = page.locator("select[name=seat2]")
+    expect(seat3.locator("option[value='bot:mcts-hard']")).to_have_text(
+        "Bot: mcts-hard (search, strongest)")
+    expect(seat3).to_have_value("bot:smithy")
     page.select_option("select[name=seat1]", "human")
     page.fill("input[aria-label='Seat 1 name']", "Ann")
     page.fill("input[aria-label='Seat 2 name']", "Bob")

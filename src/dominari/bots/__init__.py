@@ -48,6 +48,39 @@ def bot_names(game: str = "dominion") -> tuple[str, ...]:
     return (*names, *SEARCH_BOTS)
 
 
+_BLURBS: dict[str, dict[str, str]] = {
+    "dominion": {
+        "random": "random moves",
+        "bm": "Big Money",
+        "bmu": "Big Money Ultimate",
+        "smithy": "Smithy Big Money",
+        "smithy-market": "a Smithy and Markets",
+        "witch": "Double Witch",
+    },
+    "dominations": {
+        "random": "random moves",
+        "greedy": "the best move now",
+    },
+}
+_SEARCH_BLURBS: dict[str, str] = {
+    "mcts-easy": "search, quick",
+    "mcts": "search, strong",
+    "mcts-hard": "search, strongest",
+}
+
+
+def bot_blurbs(game: str = "dominion") -> dict[str, str]:
+    """A few words on each built-in bot of ``game``, for a player choosing an opponent.
+
+    >>> bot_blurbs()["mcts-hard"]
+    'search, strongest'
+    >>> list(bot_blurbs("dominations")) == list(bot_names("dominations"))
+    True
+    """
+    names = bot_names(game)
+    return {name: _BLURBS[game].get(name) or _SEARCH_BLURBS[name] for name in names}
+
+
 @cache
 def builtin_strategy(name: str) -> Strategy:
     """The built-in strategy ``name`` (one of :data:`BUILTIN_STRATEGIES`)."""
@@ -112,6 +145,7 @@ __all__ = [
     "RandomBot",
     "Strategy",
     "StrategyBot",
+    "bot_blurbs",
     "bot_names",
     "builtin_strategy",
     "load_bot",

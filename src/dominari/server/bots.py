@@ -13,7 +13,7 @@ import pickle
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-from dominari.bots import bot_names, load_bot
+from dominari.bots import bot_blurbs, bot_names, load_bot
 from dominari.bots.mcts import SEARCH_BOTS, MCTSBot
 from dominari.core.errors import ConfigError
 
@@ -23,6 +23,11 @@ _BOTS: dict[tuple[str, str, float], Any] = {}
 def server_bot_names(game: str) -> tuple[str, ...]:
     """The bots a client may seat: the built-in names (never a file path)."""
     return bot_names(game)
+
+
+def server_bot_blurbs(game: str) -> dict[str, str]:
+    """A few words on each bot a client may seat (see :func:`server_bot_names`)."""
+    return {name: bot_blurbs(game)[name] for name in server_bot_names(game)}
 
 
 def check_bot(game: str, name: str) -> str:

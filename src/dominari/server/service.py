@@ -27,7 +27,13 @@ from typing import Any
 import orjson
 
 from dominari.core.errors import ConfigError, DominariError
-from dominari.server.bots import check_bot, choose, make_executor, server_bot_names
+from dominari.server.bots import (
+    check_bot,
+    choose,
+    make_executor,
+    server_bot_blurbs,
+    server_bot_names,
+)
 from dominari.server.store import SeatRow, Store, StoreError
 from dominari.server.tables import ActionError, LogCursor, Table, new_state, replay
 from dominari.sim.runner import derive_seed
@@ -321,12 +327,14 @@ class GameService:
             "games": {
                 "dominations": {
                     "bots": list(server_bot_names("dominations")),
+                    "bot_blurbs": server_bot_blurbs("dominations"),
                     "default_bot": "greedy",
                     "variants": ["retail", "prototype"],
                     "data_sets": ["builtin", *sorted(self.settings.data_sets)],
                 },
                 "dominion": {
                     "bots": list(server_bot_names("dominion")),
+                    "bot_blurbs": server_bot_blurbs("dominion"),
                     "default_bot": "smithy",
                     "kingdoms": ["random", *dominion["recommended"]],
                     "recommended": dominion["recommended"],

@@ -135,7 +135,10 @@ function buildLobby(page, opts) {
     for (let i = 0; i < n; i += 1) {
       const kind = el("select", { "aria-label": `Seat ${i + 1} player`, name: `seat${i}` },
         el("option", { value: "human" }, "Human"),
-        ...games[g].bots.map((b) => el("option", { value: `bot:${b}` }, `Bot: ${b}`)));
+        ...games[g].bots.map((b) => {
+          const blurb = (games[g].bot_blurbs || {})[b];
+          return el("option", { value: `bot:${b}` }, blurb ? `Bot: ${b} (${blurb})` : `Bot: ${b}`);
+        }));
       const prev = old[i];
       const fallback = i === 0 ? "human" : `bot:${games[g].default_bot}`;
       const want = prev && [...kind.options].some((o) => o.value === prev.kind) ? prev.kind : fallback;
