@@ -27,7 +27,8 @@ def server_bot_names(game: str) -> tuple[str, ...]:
 
 def server_bot_blurbs(game: str) -> dict[str, str]:
     """A few words on each bot a client may seat (see :func:`server_bot_names`)."""
-    return {name: bot_blurbs(game)[name] for name in server_bot_names(game)}
+    blurbs = bot_blurbs(game)
+    return {name: blurbs[name] for name in server_bot_names(game)}
 
 
 def check_bot(game: str, name: str) -> str:
