@@ -9,7 +9,7 @@ random, then locally around the best, then the best 16 and Smithy-Market are pla
 on 20,000 common deals (seed 11, as every rule bot in BENCHMARKS.md). Results count a shared
 win as half a win.
 
-    python benchmarks/rule_search.py                 # about 20 minutes on 2 cores
+    python benchmarks/rule_search.py                 # about 25 minutes on 2 cores
     python benchmarks/rule_search.py --random 40 --rounds 1 --games 1000 --final 2000
 """
 
