@@ -142,6 +142,11 @@ def rate(t: list[int]) -> float:
     return (t[0] + 0.5 * t[1]) / t[2]
 
 
+def leaders(seen: Tally, k: int = 5) -> list[float]:
+    """The ``k`` best rates so far, rounded."""
+    return [round(rate(t), 4) for t in sorted(seen.values(), key=rate, reverse=True)[:k]]
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=7, help="the search's own randomness")
@@ -158,9 +163,7 @@ def main(argv: list[str] | None = None) -> None:
                                    for _ in range(args.random - 1)]  # fmt: skip
         unique = list({key(c): c for c in start}.values())
         seen.update(play(pool, unique, 100, args.games, folder))
-        print(f"{len(seen)} random bots; the best: "
-              f"{[round(rate(t), 4) for t in sorted(seen.values(), key=rate)[::-1][:5]]}",
-              flush=True)  # fmt: skip
+        print(f"{len(seen)} random bots; the best: {leaders(seen)}", flush=True)
         for r in range(args.rounds):
             elite = [json.loads(k) for k in sorted(seen, key=lambda k: -rate(seen[k]))[:12]]
             kids: dict[str, Config] = {}
@@ -174,8 +177,7 @@ def main(argv: list[str] | None = None) -> None:
                         kids[key(kid)] = kid
             seen.update(play(pool, list(kids.values()), 200 + 10 * r, args.games, folder))
             print(f"round {r + 1}: {len(kids)} new bots, {len(seen)} in all; the best: "
-                  f"{[round(rate(t), 4) for t in sorted(seen.values(), key=rate)[::-1][:5]]}",
-                  flush=True)  # fmt: skip
+                  f"{leaders(seen)}", flush=True)
         best = [json.loads(k) for k in sorted(seen, key=lambda k: -rate(seen[k]))[:16]]
         if key(SMITHY_MARKET) not in {key(c) for c in best}:
             best.append(SMITHY_MARKET)
