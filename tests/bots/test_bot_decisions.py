@@ -11,9 +11,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dominari.bots import StrategyBot, builtin_strategy
-from dominari.bots.strategy import parse_strategy_text
+from dominari.bots.strategy import lone_play, parse_strategy_text
 from dominari.dominion import cards as C
 from dominari.dominion.actions import Action
 from dominari.dominion.engine import ACTION_PHASE, DominionConfig, DominionState
@@ -130,6 +132,27 @@ def test_play_list_overrides_default_order() -> None:
     assert str(b.act(s)) == "play Cellar"  # even with nothing to discard
     s = stage({0: ["Village", "Smithy", "Copper", "Copper", "Copper"]})
     assert str(b.act(s)) == "play Village"  # unlisted cards: default order
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand=st.lists(st.sampled_from((*C.KINGDOM, C.COPPER, C.SILVER, C.ESTATE, C.CURSE)),
+                     min_size=1, max_size=9),
+       curses=st.integers(0, 10), play=st.sampled_from(["", 'play = ["Militia", "Cellar"]\n',
+                                                       'play = ["Smithy"]\n']))
+def test_a_lone_action_is_played_as_the_weighed_choice_plays_it(
+        hand: list[int], curses: int, play: str) -> None:
+    """The action phase's shortcut (:func:`lone_play`: a hand whose one Action card is
+    always worth playing plays it) answers as the weighed choice does, whatever the rest
+    of the hand, the position and the bot's play list; other hands are left to it."""
+    b = bot(play + '[[buy]]\ncard = "Gold"\n')
+    s = stage({0: [C.NAME[c] for c in hand]}, kingdom="random", seed=len(hand))
+    s.supply[C.CURSE] = curses
+    p = s.turn_player
+    lone = lone_play(s.players[p].hand)
+    if lone is not None:
+        assert lone == b._weigh_actions(s, p, s.players[p].hand)
+        assert sum(C.IS_ACTION[c] for c in hand) == 1
+    assert b.act(s) == (lone or b._weigh_actions(s, p, s.players[p].hand))
 
 
 # ------------------------------------------------------------------ buy phase

@@ -147,8 +147,17 @@ def test_a_fast_playout_plays_the_game_that_step_by_step_play_plays(
     while not slow.is_terminal():
         slow.apply(bots[slow.current_player()].act(slow))
         steps += 1
+    scratch = fast.copy()
     assert play_out(fast, bots) == steps  # the search's budget counts the same steps
     _same(fast, slow)
+    # A scratch game (a search's rollout) keeps no history and notes no unseen discards:
+    # the same game all the same, to the last card and random number.
+    assert play_out(scratch, bots, record=False) == steps
+    assert len(scratch.history) <= len(slow.history)
+    scratch.history = slow.history
+    for x, y in zip(scratch.players, slow.players, strict=True):
+        x.hidden = y.hidden
+    _same(scratch, slow)
 
 
 def test_other_bots_and_logged_games_are_played_step_by_step() -> None:

@@ -207,7 +207,7 @@ def _dominations_policy(state: Any, rng: random.Random) -> list[Any]:
 def _dominion_playout(state: Any, bots: Sequence[Any]) -> int:
     from dominari.bots.playout import play_out
 
-    return play_out(state, bots)
+    return play_out(state, bots, record=False)  # a rollout's end alone is read
 
 
 def _dominion_searched(state: Any) -> bool:

@@ -4,9 +4,11 @@
 does, decision for decision, with the same random numbers, the same actions in the history
 and the same end, about a third faster: the common steps of a Big Money turn (playing an
 Action card whose effect is only "+Cards, +Actions, +Buys, +Coins", the Treasures, a buy,
-the clean-up) are done in place, without the generic dispatch, checks and phase loop.
-Anything else (a card with its own effect, a pending decision, another kind of bot, an
-event log) is played through ``act`` and ``apply`` as usual.
+the clean-up, the next turn) are done in place, without the generic dispatch, checks and
+phase loop. Anything else (a card with its own effect, a pending decision) is played by the
+engine (``apply_legal``: a strategy bot's answers are legal), and another kind of bot or an
+event log through ``act`` and ``apply`` as usual. A search's rollout, whose end alone is
+read, skips the history too (``record=False``).
 
 >>> from dominari.bots import load_bot
 >>> from dominari.dominion.engine import DominionConfig, DominionState
@@ -31,8 +33,8 @@ from dominari.bots.learned import NOTHING
 from dominari.bots.strategy import StrategyBot
 from dominari.dominion import effects as E
 from dominari.dominion.actions import BUY_A, END_A
-from dominari.dominion.cards import CARDS, COST, IS_ACTION
-from dominari.dominion.engine import ACTION_PHASE, OVER, DominionState
+from dominari.dominion.cards import CARDS, COPPER, COST, IS_ACTION, PROVINCE
+from dominari.dominion.engine import ACTION_PHASE, ENDING_PILES, OVER, DominionState
 
 _PLAIN = tuple(IS_ACTION[c] and E.SPECIAL[c] is None for c in range(len(IS_ACTION)))
 """Action cards whose whole effect is +Cards, +Actions, +Buys and +Coins."""
@@ -45,21 +47,29 @@ def can_play_out(state: DominionState, bots: Sequence[Any]) -> bool:
     return state.log is None and all(type(b) is StrategyBot for b in bots)
 
 
-def play_out(state: DominionState, bots: Sequence[Any]) -> int:
+def play_out(state: DominionState, bots: Sequence[Any], record: bool = True) -> int:
     """Play ``state`` to the end with ``bots`` (one per seat); return the number of
-    decisions taken (the actions applied), as a step-by-step loop would count them."""
+    decisions taken (the actions applied), as a step-by-step loop would count them.
+
+    ``record=False`` is for a scratch game whose end alone matters (a search's rollout):
+    the same game, with the same random numbers and the same count, but the actions
+    played here are not added to ``history`` and the discards nobody saw are not noted in
+    ``PlayerState.hidden`` (both serve records and ``determinize`` only)."""
     if not can_play_out(state, bots):
         return _generic(state, bots)
     steps = 0
     history = state.history
     players = state.players
     supply = state.supply
+    max_turns = state.config.max_turns
+    num_players = state.num_players
     while True:
         phase = state.phase
         if phase == OVER:
             return steps
-        if state.stack:  # a pending decision (an attack, a gain): as usual
-            state.apply(bots[state.current_player()].act(state))
+        if state.stack:  # a pending decision (an attack, a gain): as usual (the bot's
+            # answer is legal: StrategyBot.act checks it)
+            state.apply_legal(bots[state.current_player()].act(state))
             steps += 1
             continue
         tp = state.turn_player
@@ -71,26 +81,32 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
             if action is not END_A:
                 card = action.cards[0]
                 if not _PLAIN[card]:
-                    state.apply(action)  # its own effect: the engine's way
+                    state.apply_legal(action)  # its own effect: the engine's way
                     continue
                 ps.take_from_hand(card)
                 ps.in_play.append(card)
-                history.append(action)
+                if record:
+                    history.append(action)
                 plus_cards, plus_actions, plus_buys, plus_coins = _PLUS[card]
                 if plus_cards:  # as DominionState.play_card, for a plain card
-                    state.draw(tp, plus_cards)
+                    deck = ps.deck
+                    if len(deck) >= plus_cards and not ps.known_top:  # as draw, no shuffle
+                        ps.hand += deck[-plus_cards:]
+                        del deck[-plus_cards:]
+                    else:
+                        state.draw(tp, plus_cards)
                 state.actions += plus_actions - 1
                 state.buys += plus_buys
                 state.coins += plus_coins
                 if state.actions > 0 and _has_action(ps.hand):
                     continue
-            else:
+            elif record:
                 history.append(action)
             state._start_buy()  # every Treasure in hand is played
         # The buy phase: a decision while a Buy is left and something can be bought.
         rules = bot._rules
         learned = bot.learned
-        while state.buys > 0 and state._can_buy_something():
+        while state.buys > 0 and (supply[COPPER] > 0 or state._can_buy_something()):
             steps += 1
             coins = state.coins
             for card, cost, cond, _ in rules:
@@ -99,13 +115,15 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
                     break
             else:
                 if learned is None:
-                    history.append(END_A)
+                    if record:
+                        history.append(END_A)
                     break
                 card = NOTHING
             if learned is not None:  # a learned policy may overrule the rules' buy
                 card = learned.choose(state, tp, card)
                 if card == NOTHING:
-                    history.append(END_A)
+                    if record:
+                        history.append(END_A)
                     break
                 cost = COST[card]
             state.coins -= cost
@@ -115,20 +133,41 @@ def play_out(state: DominionState, bots: Sequence[Any]) -> int:
                 state.empty_piles += 1
             ps.owned[card] += 1
             ps.discard.append(card)
-            history.append(BUY_A[card])
-        # Clean-up (N-TURN-3), as DominionState._cleanup: the end check, the next turn.
-        ps.clean_up()
+            if record:
+                history.append(BUY_A[card])
+        # Clean-up (N-TURN-3), as PlayerState.clean_up and DominionState._cleanup: the
+        # discards, a new hand, the end check, the next turn.
+        hand = ps.hand
+        discard = ps.discard
+        discard += ps.in_play
+        if record and len(hand) > 1:
+            ps.hidden += hand[:-1]  # PlayerState.hide: all but the card left on top
+        discard += hand
+        ps.in_play = []
+        if ps.shown:
+            ps.shown = []
         deck = ps.deck
         if len(deck) >= 5 and not ps.known_top:
             ps.hand = deck[-5:]
             del deck[-5:]
         else:
+            ps.hand = []
             state.draw(tp, 5)
-        state._next_turn()
-        if state.phase == OVER:
+        nxt = tp + 1 if tp + 1 < num_players else 0
+        nps = players[nxt]
+        if (not supply[PROVINCE] or state.empty_piles >= ENDING_PILES
+                or (max_turns is not None and nps.turns >= max_turns)):
+            state._next_turn()  # the game ends
             return steps
-        nxt = state.turn_player
-        if not _has_action(players[nxt].hand):  # no decision: on to the Treasures
+        # The next turn, as DominionState._next_turn when the game goes on.
+        state.turn_player = nxt
+        state.turn_number += 1
+        nps.turns += 1
+        state.actions = 1
+        state.buys = 1
+        state.coins = 0
+        state.phase = ACTION_PHASE
+        if not _has_action(nps.hand):  # no decision: on to the Treasures
             state._start_buy()
 
 

@@ -85,6 +85,7 @@ from dominari.dominion.cards import (
     PROVINCE,
     SILVER,
 )
+from dominari.dominion.effects import KIND_NAMES
 from dominari.dominion.engine import BUY_PHASE, DominionState
 
 TOP_LEVEL_KEYS = ("name", "description", "buy", "play", "discard", "trash", "options",
@@ -295,6 +296,36 @@ def _nonterminal(card: int) -> bool:
     return C.CARDS[card].plus_actions > 0
 
 
+_SITUATIONAL = frozenset({C.CELLAR, C.CHAPEL, C.LIBRARY, C.MINE, C.MONEYLENDER, C.REMODEL,
+                          C.THRONE_ROOM})
+"""Action cards whose worth to play (:meth:`StrategyBot._value`) depends on the position:
+every other Action card is always worth playing."""
+_LONE_PLAY: tuple[Action | None, ...] = tuple(
+    PLAY_A[c] if IS_ACTION[c] and c not in _SITUATIONAL else None
+    for c in range(len(IS_ACTION)))
+
+
+def lone_play(hand: list[int]) -> Action | None:
+    """The action phase's answer of every strategy bot for a hand whose only Action card
+    is always worth playing (:data:`_SITUATIONAL`): play it; None for any other hand.
+    A shortcut for the most common action phase of a money deck (a Smithy in hand).
+
+    >>> lone_play([C.COPPER, C.SMITHY, C.ESTATE])
+    Action.parse('play Smithy')
+    >>> lone_play([C.SMITHY, C.MARKET]) is lone_play([C.REMODEL]) is None
+    True
+    """
+    found = None
+    for c in hand:
+        if IS_ACTION[c]:
+            if found is not None:
+                return None
+            found = _LONE_PLAY[c]
+            if found is None:
+                return None
+    return found
+
+
 class StrategyBot:
     """Plays a :class:`Strategy`: buys by its rules, decides everything else by
     defaults adjusted by its lists and options. Deterministic; every answer is
@@ -355,7 +386,8 @@ class StrategyBot:
                     return action if learned is None else _learned_buy(learned, state, p, card)
             return END_A if learned is None else _learned_buy(learned, state, p, NOTHING)
         p = state.current_player()
-        kind = state.decision().kind if state.stack else "action"
+        stack = state.stack
+        kind = KIND_NAMES[stack[-1].kind] if stack else "action"  # state.decision().kind
         decide = self._decide.get(kind)
         answer = decide(state, p) if decide is not None else None
         if answer is not None and state.is_legal(answer):
@@ -494,6 +526,10 @@ class StrategyBot:
     # ------------------------------------------------------------- decisions
     def _action_phase(self, s: DominionState, p: int) -> Action:
         hand = s.players[p].hand
+        return lone_play(hand) or self._weigh_actions(s, p, hand)
+
+    def _weigh_actions(self, s: DominionState, p: int, hand: list[int]) -> Action:
+        """The action phase's choice, weighed: the Action to play next, or end."""
         for card in self._play:
             if card in hand:
                 return PLAY_A[card]

@@ -74,6 +74,8 @@ OVER = 2
 PHASE_NAMES = ("action", "buy", "over")
 
 ENDING_PILES = 3
+_TREASURE_COINS = tuple(COINS[c] if IS_TREASURE[c] else -1 for c in range(NUM_CARDS))
+"""The coins of each Treasure card, -1 for the other cards (the Treasures played at once)."""
 
 
 @dataclass(frozen=True)
@@ -544,15 +546,19 @@ class DominionState(GameState):
         ps = self.players[self.turn_player]
         hand = ps.hand
         coins = 0
-        kept = []
+        kept = None  # the other cards, if any
+        in_play = ps.in_play
         for c in hand:
-            if IS_TREASURE[c]:
-                coins += COINS[c]
-                ps.in_play.append(c)
+            v = _TREASURE_COINS[c]
+            if v >= 0:
+                coins += v
+                in_play.append(c)
+            elif kept is None:
+                kept = [c]
             else:
                 kept.append(c)
-        if coins or len(kept) != len(hand):
-            ps.hand = kept
+        if kept is None or len(kept) != len(hand):  # Treasures played
+            ps.hand = kept or []
             if ps.shown:
                 ps.shown = [c for c in ps.shown if not IS_TREASURE[c]]
         self.coins += coins
@@ -705,6 +711,12 @@ class DominionState(GameState):
                 self._advance()
                 return
         self._check(action)
+        self.apply_legal(action)
+
+    def apply_legal(self, action: Action) -> None:
+        """Apply ``action``, known to be legal (:meth:`is_legal` said so), without checking
+        it again: a bot's answer that it checked itself. An illegal one breaks the state."""
+        stack = self.stack
         if stack:
             E.resolve(self, stack[-1], action)
         elif action.verb == END:
