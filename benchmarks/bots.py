@@ -71,11 +71,17 @@ MATCHES = (
 )
 
 
-REFERENCE_GAMES_PER_S = 5_360
+REFERENCE_GAMES_PER_S = 6_220
 """BM-vs-BM First Game games per second in one process on the machine of 2026-11-21
 (``make bench``'s steady speed), where the Dominion levels were set (100,000 rollout steps
 took 0.2 s a decision): the machines here are shared and their speed varies by 2-3 times,
-so each row's decision times come with the speed of the machine they were timed on."""
+so each row's decision times come with the speed of the machine they were timed on. That
+machine played 5,360 games a second with the code of the day; the faster playout of
+2026-11-24 plays the same games 1.16 times as fast (measured alternately with the code
+before it, on one machine), so the same machine now counts 6,220 and a percentage stays a
+measure of the machine, not of the code."""
+OLD_REFERENCE_GAMES_PER_S = 5_360
+"""The reference of the rows timed before 2026-11-24 (which do not record theirs)."""
 
 
 def decision_times(m: Match, games: int, start: int = 0) -> list[float]:
@@ -157,7 +163,8 @@ def timing(m: Match, games: int) -> dict[str, Any]:
         "decision_mean_s": sum(times) / len(times) if times else 0.0,
         "decision_p95_s": times[int(0.95 * (len(times) - 1))] if times else 0.0,
         "decision_max_s": times[-1] if times else 0.0, "decisions_timed": len(times),
-        "bm_games_per_s": pace, "timed": dt.date.today().isoformat(),
+        "bm_games_per_s": pace, "reference_games_per_s": REFERENCE_GAMES_PER_S,
+        "timed": dt.date.today().isoformat(),
     }  # fmt: skip
 
 
@@ -215,7 +222,9 @@ def _pace(r: dict[str, Any]) -> str:
     pace = r.get("bm_games_per_s")
     if not pace:
         return ""  # rows measured before the speed was recorded
-    return f"; machine at {100 * pace / REFERENCE_GAMES_PER_S:.0f}% of the reference speed"
+    # Rows timed before the faster playout were counted with the code of the day.
+    ref = r.get("reference_games_per_s", OLD_REFERENCE_GAMES_PER_S)
+    return f"; machine at {100 * pace / ref:.0f}% of the reference speed"
 
 
 def _timed(r: dict[str, Any]) -> str:
@@ -261,7 +270,9 @@ def render(results: dict[str, dict[str, Any]]) -> str:
         "times are measured apart, in one process, on the decisions where the bot had a "
         "choice; the machine's speed beside them is its BM-vs-BM games per second at the "
         f"time, against the {REFERENCE_GAMES_PER_S:,} of the machine the levels were set "
-        "on (2026-11-21).",
+        "on (2026-11-21), counted with the current playout (that machine played 5,360 "
+        "with the code of the day; the playout of 2026-11-24 is 1.16 times as fast). "
+        "Rows timed before 2026-11-24 were measured against 5,360 with the code then.",
     ]
     return "\n".join(lines)
 
