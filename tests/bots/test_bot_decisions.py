@@ -141,9 +141,10 @@ def test_play_list_overrides_default_order() -> None:
                                                        'play = ["Smithy"]\n']))
 def test_a_lone_action_is_played_as_the_weighed_choice_plays_it(
         hand: list[int], curses: int, play: str) -> None:
-    """The action phase's shortcut (:func:`lone_play`: a hand whose one Action card is
-    always worth playing plays it) answers as the weighed choice does, whatever the rest
-    of the hand, the position and the bot's play list; other hands are left to it."""
+    """The action phase's shortcut (:func:`lone_play`: a hand whose Action cards are copies
+    of one card that is always worth playing plays it) answers as the weighed choice does,
+    whatever the rest of the hand, the position and the bot's play list; other hands are
+    left to it."""
     b = bot(play + '[[buy]]\ncard = "Gold"\n')
     s = stage({0: [C.NAME[c] for c in hand]}, kingdom="random", seed=len(hand))
     s.supply[C.CURSE] = curses
@@ -151,7 +152,7 @@ def test_a_lone_action_is_played_as_the_weighed_choice_plays_it(
     lone = lone_play(s.players[p].hand)
     if lone is not None:
         assert lone == b._weigh_actions(s, p, s.players[p].hand)
-        assert sum(C.IS_ACTION[c] for c in hand) == 1
+        assert len({c for c in hand if C.IS_ACTION[c]}) == 1
     assert b.act(s) == (lone or b._weigh_actions(s, p, s.players[p].hand))
 
 

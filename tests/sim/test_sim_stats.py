@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
 
-from dominari.sim.runner import bot_seed, chunk_size, game_seed, seat_names
+from dominari.sim.runner import bot_seed, chunk_bounds, chunk_size, game_seed, seat_names
 from dominari.sim.stats import SimResult, Tally, wilson
 
 
@@ -103,6 +104,23 @@ def test_seat_names_and_chunks() -> None:
     assert chunk_size(10, 2) == 1
     assert chunk_size(10_000, 2) == 250
     assert chunk_size(1, 16) == 1
+
+
+@pytest.mark.parametrize("games", [1, 2, 7, 100, 1_200, 100_000, 123_457])
+@pytest.mark.parametrize("workers", [1, 2, 3, 16])
+def test_chunks_cover_the_games_once_and_shrink_towards_the_end(games: int,
+                                                               workers: int) -> None:
+    """The chunks are consecutive runs that cover every game once, in order; none is
+    larger than :func:`chunk_size`, and they only get smaller, so that the last ones are
+    small and the workers finish together."""
+    bounds = chunk_bounds(games, workers)
+    assert bounds[0][0] == 0 and bounds[-1][1] == games
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(bounds))
+    sizes = [stop - start for start, stop in bounds]
+    assert all(s >= 1 for s in sizes) and max(sizes) == sizes[0] <= chunk_size(games, workers)
+    assert all(a >= b for a, b in itertools.pairwise(sizes))
+    if games >= 100 * workers:
+        assert sizes[-2] <= max(1, sizes[0] // 8)
 
 
 def test_tally_breakdown_is_integer_and_grouping_independent() -> None:

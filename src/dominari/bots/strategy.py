@@ -306,24 +306,25 @@ _LONE_PLAY: tuple[Action | None, ...] = tuple(
 
 
 def lone_play(hand: list[int]) -> Action | None:
-    """The action phase's answer of every strategy bot for a hand whose only Action card
-    is always worth playing (:data:`_SITUATIONAL`): play it; None for any other hand.
-    A shortcut for the most common action phase of a money deck (a Smithy in hand).
+    """The action phase's answer of every strategy bot for a hand whose Action cards are
+    all copies of one card that is always worth playing (not :data:`_SITUATIONAL`): play
+    it; None for any other hand. A shortcut for the most common action phases of a money
+    deck (a Smithy, or two Witches, in hand).
 
+    >>> lone_play([C.COPPER, C.SMITHY, C.ESTATE]) == lone_play([C.SMITHY, C.SMITHY])
+    True
     >>> lone_play([C.COPPER, C.SMITHY, C.ESTATE])
     Action.parse('play Smithy')
-    >>> lone_play([C.SMITHY, C.MARKET]) is lone_play([C.REMODEL]) is None
+    >>> lone_play([C.SMITHY, C.MARKET]) is lone_play([C.REMODEL]) is lone_play([]) is None
     True
     """
-    found = None
+    found = -1
     for c in hand:
-        if IS_ACTION[c]:
-            if found is not None:
+        if IS_ACTION[c] and c != found:
+            if found >= 0:
                 return None
-            found = _LONE_PLAY[c]
-            if found is None:
-                return None
-    return found
+            found = c
+    return _LONE_PLAY[found] if found >= 0 else None
 
 
 class StrategyBot:

@@ -345,6 +345,29 @@ def chunk_size(games: int, workers: int) -> int:
     return max(1, min(MAX_CHUNK, math.ceil(games / (workers * 8))))
 
 
+def chunk_bounds(games: int, workers: int) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` of each chunk of consecutive games: :func:`chunk_size` games,
+    then smaller ones as the games left run out (a quarter of what is left per worker,
+    down to an eighth of the first size), so that the workers finish together instead of
+    one waiting on another's last big chunk.
+
+    >>> [stop - start for start, stop in chunk_bounds(100, 2)]
+    [7, 7, 7, 7, 7, 7, 7, 7, 6, 5, 5, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1]
+    >>> chunk_bounds(3, 4)
+    [(0, 1), (1, 2), (2, 3)]
+    """
+    size = chunk_size(games, workers)
+    least = max(1, size // 8)
+    out: list[tuple[int, int]] = []
+    start = 0
+    while start < games:
+        left = games - start
+        stop = start + min(size, max(least, math.ceil(left / (4 * workers))))
+        out.append((start, min(games, stop)))
+        start = stop
+    return out
+
+
 def default_workers() -> int:
     return os.cpu_count() or 1
 
@@ -397,11 +420,8 @@ def simulate(
     options.check(len(specs), names, seed)  # an unknown card, a bad data folder …
     rdir = str(prepare_dir(record_dir)) if record_dir is not None else None
 
-    size = chunk_size(games, workers)
-    chunks = [
-        Chunk(specs, names, options, seed, start, min(games, start + size), rdir)
-        for start in range(0, games, size)
-    ]
+    chunks = [Chunk(specs, names, options, seed, start, stop, rdir)
+              for start, stop in chunk_bounds(games, workers)]
     if workers == 1 and backend == "local":
         bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
 
