@@ -62,6 +62,10 @@ class Match:
     timed_games: int = 4
 
 
+RECHECK = 16
+"""Games of a match's journal played again when the code has changed since they were
+played: the journal is kept (stamped with the new code) if all come out the same."""
+
 MATCHES = (
     Match("dominion-smithy", "dominion", ("mcts", "smithy"), "first-game", 1000, 0.60),
     Match("dominion-witch", "dominion", ("mcts", "witch"), "size-distortion", 1000, 0.60),
@@ -122,10 +126,10 @@ def measure(m: Match, games: int, workers: int, fresh: bool = False) -> dict[str
         book.unlink(missing_ok=True)
     run = partial(tournament, list(m.players), games, seed=2026, seats=len(m.players),
                   workers=workers, game=m.game, kingdom=m.kingdom, progress=progress,
-                  journal=book)  # fmt: skip
+                  journal=book, recheck=RECHECK)  # fmt: skip
     try:
         r = run()
-    except JournalError as e:  # another level or other code: those games do not count
+    except JournalError as e:  # another level, or code that plays other games
         print(f"{e}; starting it anew", file=sys.stderr)
         book.unlink()
         done[0] = 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -101,6 +102,27 @@ def test_journal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert code == 2 and out == ""
     assert "written for another tournament (seed 1 there, 2 here)" in err
     assert err.count("\n") == 1
+
+
+def test_journal_of_other_code_kept_by_recheck(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """After an upgrade that plays the same games, ``--recheck N`` keeps the journal; without
+    it the journal is refused with one line saying how to keep it."""
+    journal = str(tmp_path / "t.jsonl")
+    code, first, err = run(capsys, *BASE, "-n", "4", "--json", "--journal", journal)
+    assert code == 0, err
+    module = importlib.import_module("dominari.sim.tournament")  # not the function
+    monkeypatch.setattr(module, "code_fingerprint", lambda game=None: "f" * 64)
+    code, out, err = run(capsys, *BASE, "-n", "4", "--json", "--journal", journal)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "the code has changed since" in err and "(--recheck N)" in err
+    code, again, err = run(capsys, *BASE, "-n", "4", "--json", "--journal", journal,
+                           "--recheck", "4")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(again) == json.loads(first)
+    code, out, err = run(capsys, *BASE, "-n", "4", "--recheck", "2")
+    assert code == 2 and "--recheck needs --journal" in err
 
 
 def test_journal_needs_a_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -215,6 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="write every finished game to this file, and reuse the games it "
                       "already holds: a stopped tournament run again with the same "
                       "arguments (an explicit --seed) goes on where it stopped")  # fmt: skip
+    tour.add_argument("--recheck", type=_non_negative, default=0, metavar="N",
+                      help="with --journal: a journal written by another version of "
+                      "Dominari is kept if N of its games, picked at random and played "
+                      "again now, come out the same (default 0: such a journal is "
+                      "refused)")  # fmt: skip
     tour.set_defaults(func=cmd_tournament)
 
     play = sub.add_parser(
@@ -549,8 +554,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.journal is not None and args.seed is None:
         raise ConfigError("--journal needs an explicit --seed: a journal holds the games "
                           "of one seed, and a random seed would never match it again")
+    if args.recheck and args.journal is None:
+        raise ConfigError("--recheck needs --journal: it replays some of a journal's games")
     run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
-                  backend=args.backend, options=options, journal=args.journal)  # fmt: skip
+                  backend=args.backend, options=options, journal=args.journal,
+                  recheck=args.recheck)  # fmt: skip
     err = Console(stderr=True)
     show = not args.no_progress and err.is_terminal
     t0 = time.perf_counter()

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from dominari.core.errors import ConfigError
 from dominari.sim.journal import GameResult, Journal, JournalError
 from dominari.sim.tournament import TournamentResult, tournament
 
@@ -108,6 +109,79 @@ def test_changed_code_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                         lambda game=None: "0" * 64)
     with pytest.raises(JournalError, match="the code has changed since"):
         run(path, games=2)
+
+
+def _new_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the code look changed (a refactor that plays the same games)."""
+    monkeypatch.setattr(tournament_module, "code_fingerprint", lambda game=None: "1" * 64)
+
+
+def test_a_journal_of_other_code_is_refused_with_a_hint(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        ) -> None:  # fmt: skip
+    path = tmp_path / "t.jsonl"
+    run(path, games=4)
+    before = path.read_bytes()
+    _new_code(monkeypatch)
+    with pytest.raises(JournalError, match=r"the code has changed since.*--recheck N"):
+        run(path, games=4)
+    assert path.read_bytes() == before
+
+
+def test_a_journal_of_other_code_is_kept_when_its_games_replay(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, counted: list[int]) -> None:
+    """``recheck`` plays that many of the journal's games again; when each comes out the
+    same, the journal is stamped with the new code and serves as before: only the missing
+    games are played, and the result is the uninterrupted run's."""
+    path = tmp_path / "t.jsonl"
+    run(path, games=4)
+    games = path.read_text(encoding="utf-8").splitlines()[1:]
+    _new_code(monkeypatch)
+    counted.clear()
+    result = run(path, games=6, recheck=5)
+    assert counted[:5] == [1] * 5 and sum(counted) == 5 + 3 * 2  # rechecked, then missing
+    assert result.to_json() == run(None, games=6).to_json()
+    head, *rest = path.read_text(encoding="utf-8").splitlines()
+    assert json.loads(head)["key"]["code"] == "1" * 64
+    assert rest[:len(games)] == games  # the journal's games kept as they were
+    counted.clear()
+    assert run(path, games=6).to_json() == result.to_json() and counted == []
+
+
+def test_a_journal_whose_games_do_not_replay_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that comes out otherwise with the new code is named, and the journal is
+    left as it was."""
+    path = tmp_path / "t.jsonl"
+    run(path, games=2)
+    head, first, *rest = path.read_text(encoding="utf-8").splitlines()
+    line = json.loads(first)
+    line["games"][0][2] = [99, 98]  # a result this code does not play
+    path.write_text("\n".join([head, json.dumps(line), *rest]) + "\n", encoding="utf-8")
+    before = path.read_bytes()
+    _new_code(monkeypatch)
+    with pytest.raises(JournalError, match=r"written by other code, and game 0 of match-up "
+                       r"\S+ vs \S+ comes out otherwise with this code \(ranks ./., scores "
+                       r"99/98 there"):  # fmt: skip
+        run(path, games=2, recheck=6)  # all six games: the changed one among them
+    assert path.read_bytes() == before
+
+
+def test_recheck_needs_a_journal_and_a_count() -> None:
+    with pytest.raises(ConfigError, match="rechecking games needs a journal"):
+        run(None, games=2, recheck=1)
+    with pytest.raises(ConfigError, match="to recheck must be 0 or more, not -1"):
+        run(None, games=2, recheck=-1)
+
+
+def test_recheck_does_not_open_another_tournament(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a change of code can be rechecked: another seed is still refused."""
+    path = tmp_path / "t.jsonl"
+    run(path, games=2)
+    _new_code(monkeypatch)
+    with pytest.raises(JournalError, match="seed 5 there, 6 here"):
+        run(path, games=2, seed=6, recheck=3)
 
 
 def test_a_changed_strategy_file_is_refused(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ import hashlib
 import json
 import os
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -144,9 +144,17 @@ class Journal:
         self.known = known
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], key: Mapping[str, Any]) -> Journal:
+    def open(cls, path: str | os.PathLike[str], key: Mapping[str, Any],
+             recheck: Callable[[Mapping[tuple[int, int], GameResult]], None] | None = None,
+             ) -> Journal:  # fmt: skip
         """Open the journal at ``path`` for the tournament ``key`` (JSON values),
-        creating it if it does not exist; :class:`JournalError` if it cannot serve."""
+        creating it if it does not exist; :class:`JournalError` if it cannot serve.
+
+        A journal written by other code (its key differs in ``code`` alone) serves when
+        ``recheck`` is given and accepts its games: ``recheck(known)`` replays some of
+        them with this code and raises :class:`JournalError` if any comes out otherwise;
+        if it returns, the journal is stamped with ``key`` (its first line rewritten, the
+        games kept) and served."""
         p = Path(path)
         key = json.loads(json.dumps(key))  # as it reads back: tuples become lists
         if p.is_dir():
@@ -177,15 +185,27 @@ class Journal:
         if head["dominari_journal"] != FORMAT:
             raise JournalError(f"journal {p}: format {head['dominari_journal']!r}, this "
                                f"version reads format {FORMAT}")  # fmt: skip
-        if head.get("key") != key:
+        old = head.get("key")
+        other_code = (recheck is not None and isinstance(old, dict)
+                      and {**old, "code": key.get("code")} == key)  # fmt: skip
+        if old != key and not other_code:
+            code_only = isinstance(old, dict) and {**old, "code": key.get("code")} == key
+            hint = (", or replay some of them with this code to keep it if they come out "
+                    "the same (--recheck N)") if code_only else ""
             raise JournalError(f"journal {p} was written for another tournament "
-                               f"({_differences(head.get('key'), key)}); its games cannot "
-                               "be reused: give another file or delete it")  # fmt: skip
+                               f"({_differences(old, key)}); its games cannot "
+                               f"be reused: give another file or delete it{hint}")  # fmt: skip
         known: dict[tuple[int, int], GameResult] = {}
         for n, line in enumerate(lines[1:], start=2):
             for j, game in _games(p, n, _load_line(p, n, line)):
                 known[j] = game
-        if unfinished:  # only now, when the file is known to be this tournament's journal
+        if old != key:
+            assert recheck is not None
+            recheck(known)  # raises if the games are not this code's
+            body = b"".join(line + b"\n" for line in lines[1:])
+            _replace(p, (json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n")
+                     .encode() + body)
+        elif unfinished:  # only now, when the file is known to be this tournament's journal
             with p.open("r+b") as f:
                 f.truncate(data.rfind(b"\n") + 1)
         return cls(p, known)
@@ -201,6 +221,21 @@ class Journal:
             os.fsync(f.fileno())
         for k, g in enumerate(games):
             self.known[(matchup, start + k)] = g
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` at once: a new file moved over the old one, so that a
+    stop halfway leaves the old file whole."""
+    part = path.with_name(path.name + ".part")
+    try:
+        with part.open("wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(part, path)
+    except OSError as e:
+        part.unlink(missing_ok=True)
+        raise JournalError(f"journal {path}: cannot be rewritten ({e.strerror})") from e
 
 
 def _load_line(path: Path, n: int, line: bytes) -> Any:

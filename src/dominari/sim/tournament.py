@@ -56,12 +56,19 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from collections.abc import Callable, Iterable, Sequence
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dominari.core.errors import ConfigError
-from dominari.sim.journal import GameResult, Journal, code_fingerprint, spec_files
+from dominari.sim.journal import (
+    GameResult,
+    Journal,
+    JournalError,
+    code_fingerprint,
+    spec_files,
+)
 from dominari.sim.pool import run_tasks
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
@@ -414,6 +421,7 @@ def tournament(
     progress: Callable[[int], None] | None = None,
     start_method: str | None = "spawn",
     journal: str | os.PathLike[str] | None = None,
+    recheck: int = 0,
 ) -> TournamentResult:
     """Play a round robin of ``game`` (default Dominion) between the bots named by
     ``players``: ``games`` seeded games for every match-up of ``seats`` entries.
@@ -429,10 +437,21 @@ def tournament(
     of games is written to that file as it finishes, and the games the file already
     holds are reused rather than played again, so a stopped tournament goes on where
     it stopped; the result is the same as an uninterrupted run's. Runs of games are
-    then small (about 1% of the games), so a stop loses little.
+    then small (about 1% of the games), so a stop loses little. A journal written by
+    other code is refused, unless ``recheck`` is more than 0: then that many of its games,
+    picked at random (from ``seed``), are played again with this code, and the journal
+    serves (stamped with this code) if every one comes out the same, game for game; else
+    :class:`~dominari.sim.journal.JournalError` names the first that did not, and the
+    file is left as it was.
     """
     specs = tuple(players)
     backend = check_run(games, workers, seed, backend, "the number of games per match-up")
+    if isinstance(recheck, bool) or not isinstance(recheck, int) or recheck < 0:
+        raise ConfigError(f"the number of games to recheck must be 0 or more, not "
+                          f"{recheck!r}")  # fmt: skip
+    if recheck and journal is None:
+        raise ConfigError("rechecking games needs a journal: it replays some of a "
+                          "journal's games")  # fmt: skip
     if isinstance(seats, bool) or not isinstance(seats, int) or seats not in SEATS:
         raise ConfigError(f"a tournament seats 2 to 4 players per game, not {seats!r}")
     if options is None:
@@ -456,7 +475,24 @@ def tournament(
         key = {"game": options.game, "players": list(specs), "seats": seats, "seed": seed,
                "options": options.to_json(), "code": code_fingerprint(options.game),
                "files": spec_files(specs)}  # fmt: skip
-        book = Journal.open(journal, key)
+
+        def check(known: Mapping[tuple[int, int], GameResult]) -> None:
+            rng = random.Random(derive_seed("dominari-tournament-recheck", seed))
+            picked = sorted(rng.sample(sorted(known), min(recheck, len(known))))
+            again = run_tasks(play_shard, [Shard(specs, names, options, seed, m, combos[m],
+                                                 j, j + 1) for m, j in picked],
+                              workers=workers, backend=backend,
+                              start_method=start_method)  # fmt: skip
+            for (m, j), (game,) in zip(picked, again, strict=True):
+                if game != known[(m, j)]:
+                    raise JournalError(
+                        f"journal {journal} was written by other code, and game {j} of "
+                        f"match-up {' vs '.join(names[e] for e in combos[m])} comes out "
+                        f"otherwise with this code ({_result_text(known[(m, j)])} there, "
+                        f"{_result_text(game)} here): its games cannot be reused: give "
+                        "another file or delete it")  # fmt: skip
+
+        book = Journal.open(journal, key, check if recheck else None)
         known = {k: g for k, g in book.known.items() if k[0] < len(combos) and k[1] < games}
     missing = games * len(combos) - len(known)
     size = min(games, chunk_size(missing or 1, workers))
@@ -484,6 +520,12 @@ def tournament(
     return TournamentResult.from_games(results, specs=specs, names=names, seats=seats,
                                        seed=seed, game=options.game,
                                        options=options.to_json())  # fmt: skip
+
+
+def _result_text(game: GameResult) -> str:
+    """A journaled game's result in words: ranks and scores by seat."""
+    return (f"ranks {'/'.join(map(str, game.ranks))}, scores "
+            f"{'/'.join(map(str, game.scores))}")
 
 
 def _runs(indices: Sequence[int], size: int) -> list[tuple[int, int]]:
