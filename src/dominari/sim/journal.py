@@ -186,10 +186,8 @@ class Journal:
             raise JournalError(f"journal {p}: format {head['dominari_journal']!r}, this "
                                f"version reads format {FORMAT}")  # fmt: skip
         old = head.get("key")
-        other_code = (recheck is not None and isinstance(old, dict)
-                      and {**old, "code": key.get("code")} == key)  # fmt: skip
-        if old != key and not other_code:
-            code_only = isinstance(old, dict) and {**old, "code": key.get("code")} == key
+        code_only = isinstance(old, dict) and {**old, "code": key.get("code")} == key
+        if old != key and not (code_only and recheck is not None):
             hint = (", or replay some of them with this code to keep it if they come out "
                     "the same (--recheck N)") if code_only else ""
             raise JournalError(f"journal {p} was written for another tournament "
