@@ -75,17 +75,19 @@ MATCHES = (
 )
 
 
-REFERENCE_GAMES_PER_S = 6_220
+OLD_REFERENCE_GAMES_PER_S = 5_360
 """BM-vs-BM First Game games per second in one process on the machine of 2026-11-21
 (``make bench``'s steady speed), where the Dominion levels were set (100,000 rollout steps
-took 0.2 s a decision): the machines here are shared and their speed varies by 2-3 times,
-so each row's decision times come with the speed of the machine they were timed on. That
-machine played 5,360 games a second with the code of the day; the faster playout of
-2026-11-24 plays the same games 1.16 times as fast (measured alternately with the code
-before it, on one machine), so the same machine now counts 6,220 and a percentage stays a
-measure of the machine, not of the code."""
-OLD_REFERENCE_GAMES_PER_S = 5_360
-"""The reference of the rows timed before 2026-11-24 (which do not record theirs)."""
+took 0.2 s a decision), with the code of that day: the machines here are shared and their
+speed varies by 2-3 times, so each row's decision times come with the speed of the machine
+they were timed on. Rows timed before 2026-11-24 were measured against it."""
+PLAYOUT_SPEEDUP = 1.12
+"""How much faster the playout of 2026-11-24 plays the same BM-vs-BM games (measured
+alternately with the code before it, on one machine)."""
+REFERENCE_GAMES_PER_S = round(OLD_REFERENCE_GAMES_PER_S * PLAYOUT_SPEEDUP)
+"""The same machine's speed counted with the current playout, so that a percentage stays
+a measure of the machine, not of the code; each row records the reference it was timed
+against."""
 
 
 def decision_times(m: Match, games: int, start: int = 0) -> list[float]:
@@ -226,8 +228,7 @@ def _pace(r: dict[str, Any]) -> str:
     pace = r.get("bm_games_per_s")
     if not pace:
         return ""  # rows measured before the speed was recorded
-    # Rows timed before the faster playout were counted with the code of the day.
-    ref = r.get("reference_games_per_s", OLD_REFERENCE_GAMES_PER_S)
+    ref = r.get("reference_games_per_s", OLD_REFERENCE_GAMES_PER_S)  # older rows: none
     return f"; machine at {100 * pace / ref:.0f}% of the reference speed"
 
 
@@ -274,9 +275,10 @@ def render(results: dict[str, dict[str, Any]]) -> str:
         "times are measured apart, in one process, on the decisions where the bot had a "
         "choice; the machine's speed beside them is its BM-vs-BM games per second at the "
         f"time, against the {REFERENCE_GAMES_PER_S:,} of the machine the levels were set "
-        "on (2026-11-21), counted with the current playout (that machine played 5,360 "
-        "with the code of the day; the playout of 2026-11-24 is 1.16 times as fast). "
-        "Rows timed before 2026-11-24 were measured against 5,360 with the code then.",
+        f"on (2026-11-21), counted with the current playout (that machine played "
+        f"{OLD_REFERENCE_GAMES_PER_S:,} with the code of the day; the playout of 2026-11-24 "
+        f"is {PLAYOUT_SPEEDUP} times as fast). Rows timed before 2026-11-24 were measured "
+        f"against {OLD_REFERENCE_GAMES_PER_S:,} with the code then.",
     ]
     return "\n".join(lines)
 

@@ -4,7 +4,7 @@
 does, decision for decision, with the same random numbers, the same actions in the history
 and the same end, about a third faster: the common steps of a Big Money turn (playing an
 Action card whose effect is only "+Cards, +Actions, +Buys, +Coins", the Treasures, a buy,
-the clean-up, the next turn) are done in place, without the generic dispatch, checks and
+the clean-up) are done in place, without the generic dispatch, checks and
 phase loop. Anything else (a card with its own effect, a pending decision) is played by the
 engine (``apply_legal``: a strategy bot's answers are legal), and another kind of bot or an
 event log through ``act`` and ``apply`` as usual. A search's rollout, whose end alone is
@@ -33,8 +33,8 @@ from dominari.bots.learned import NOTHING
 from dominari.bots.strategy import StrategyBot
 from dominari.dominion import effects as E
 from dominari.dominion.actions import BUY_A, END_A
-from dominari.dominion.cards import CARDS, COPPER, COST, IS_ACTION, PROVINCE
-from dominari.dominion.engine import ACTION_PHASE, ENDING_PILES, OVER, DominionState
+from dominari.dominion.cards import CARDS, COPPER, COST, IS_ACTION
+from dominari.dominion.engine import ACTION_PHASE, OVER, DominionState
 
 _PLAIN = tuple(IS_ACTION[c] and E.SPECIAL[c] is None for c in range(len(IS_ACTION)))
 """Action cards whose whole effect is +Cards, +Actions, +Buys and +Coins."""
@@ -61,8 +61,6 @@ def play_out(state: DominionState, bots: Sequence[Any], record: bool = True) -> 
     history = state.history
     players = state.players
     supply = state.supply
-    max_turns = state.config.max_turns
-    num_players = state.num_players
     while True:
         phase = state.phase
         if phase == OVER:
@@ -89,12 +87,7 @@ def play_out(state: DominionState, bots: Sequence[Any], record: bool = True) -> 
                     history.append(action)
                 plus_cards, plus_actions, plus_buys, plus_coins = _PLUS[card]
                 if plus_cards:  # as DominionState.play_card, for a plain card
-                    deck = ps.deck
-                    if len(deck) >= plus_cards and not ps.known_top:  # as draw, no shuffle
-                        ps.hand += deck[-plus_cards:]
-                        del deck[-plus_cards:]
-                    else:
-                        state.draw(tp, plus_cards)
+                    state.draw(tp, plus_cards)
                 state.actions += plus_actions - 1
                 state.buys += plus_buys
                 state.coins += plus_coins
@@ -136,7 +129,7 @@ def play_out(state: DominionState, bots: Sequence[Any], record: bool = True) -> 
             if record:
                 history.append(BUY_A[card])
         # Clean-up (N-TURN-3), as PlayerState.clean_up and DominionState._cleanup: the
-        # discards, a new hand, the end check, the next turn.
+        # discards and a new hand; then the end check and the next turn.
         hand = ps.hand
         discard = ps.discard
         discard += ps.in_play
@@ -153,21 +146,10 @@ def play_out(state: DominionState, bots: Sequence[Any], record: bool = True) -> 
         else:
             ps.hand = []
             state.draw(tp, 5)
-        nxt = tp + 1 if tp + 1 < num_players else 0
-        nps = players[nxt]
-        if (not supply[PROVINCE] or state.empty_piles >= ENDING_PILES
-                or (max_turns is not None and nps.turns >= max_turns)):
-            state._next_turn()  # the game ends
+        state._next_turn()
+        if state.phase == OVER:
             return steps
-        # The next turn, as DominionState._next_turn when the game goes on.
-        state.turn_player = nxt
-        state.turn_number += 1
-        nps.turns += 1
-        state.actions = 1
-        state.buys = 1
-        state.coins = 0
-        state.phase = ACTION_PHASE
-        if not _has_action(nps.hand):  # no decision: on to the Treasures
+        if not _has_action(players[state.turn_player].hand):  # no decision: the Treasures
             state._start_buy()
 
 
