@@ -211,8 +211,9 @@ def test_bad_dominion_options() -> None:
         DominionEnv(kingdom=["Witch", "Dragon"])
     with pytest.raises(ConfigError, match="kingdom must be"):
         DominionEnv(kingdom=7)  # type: ignore[arg-type]
-    with pytest.raises(ConfigError, match="max_turns"):
-        DominionEnv(max_turns=0)
+    for bad in (0, True, 2.5):
+        with pytest.raises(ConfigError, match="max_turns"):
+            DominionEnv(max_turns=bad)  # type: ignore[arg-type]
     env = DominionEnv(kingdom=("Witch", "Village"))
     env.reset(seed=1)
     assert {card_id("Witch"), card_id("Village")} <= set(env.game.kingdom)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import textwrap
@@ -157,6 +158,43 @@ def test_seeding(make: type[GameEnv]) -> None:
     assert a.game_seed == b.game_seed != 11
     with pytest.raises(RuntimeError, match="reset"):
         make().game  # noqa: B018
+    # Random(-s) would play Random(s)'s games: a sweep over range(-n, n) would repeat them
+    for bad in (-5, True, 1.5, "3"):
+        env = make()
+        with pytest.raises((ConfigError, TypeError)):
+            env.reset(seed=bad)  # type: ignore[arg-type]
+        assert env.game_seed is None
+
+
+@pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
+def test_stepping_without_a_game_says_to_reset(make: type[GameEnv]) -> None:
+    env = make(num_players=2)
+    for call in (lambda: env.step(0), env.last):
+        with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+            call()
+    env.reset(seed=4)
+    returns = _play_randomly(env)
+    assert sorted(returns.values()) in ([0.0, 1.0], [0.5, 0.5], [0.0, 0.0])
+    assert not env.agents
+    for call in (lambda: env.step(None), env.last):
+        with pytest.raises(RuntimeError, match="game is over"):
+            call()
+    env.reset(seed=4)  # a new game starts the same way
+    assert _play_randomly(env) == returns
+
+
+def _play_randomly(env: GameEnv) -> dict[str, float]:
+    """The README's loop: each agent's return, summed from ``last()``."""
+    rng = random.Random(0)
+    returns = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        returns[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(obs["action_mask"].nonzero()[0])))
+    return returns
 
 
 def test_layout_refuses_duplicates_and_bad_bounds() -> None:

@@ -100,9 +100,11 @@ class DominionConfig:
         if not isinstance(self.players, int) or not 2 <= self.players <= 4:
             raise ConfigError(f"Dominion is for 2 to 4 players, not {self.players!r}")
         if self.max_turns is not None and (not isinstance(self.max_turns, int)
+                                           or isinstance(self.max_turns, bool)
                                            or self.max_turns < 1):
             raise ConfigError(f"max_turns must be a positive integer, not {self.max_turns!r}")
-        if self.seed is not None and not isinstance(self.seed, int):
+        if self.seed is not None and (not isinstance(self.seed, int)
+                                      or isinstance(self.seed, bool)):
             raise ConfigError(f"seed must be an integer, not {self.seed!r}")
         if self.names and len(self.names) != self.players:
             raise ConfigError(f"{len(self.names)} names given for {self.players} players")

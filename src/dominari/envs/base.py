@@ -285,7 +285,11 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
     # ------------------------------------------------------------------ AEC API
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
+            if isinstance(seed, bool | np.bool_):
+                raise ConfigError(f"a seed is a non-negative integer, not {seed!r}")
             seed = operator.index(seed)
+            if seed < 0:  # Random(-s) plays Random(s)'s game: a sweep would repeat games
+                raise ConfigError(f"a seed is a non-negative integer, not {seed}")
             self._rng.seed(seed)
             game_seed = seed
         else:
@@ -313,7 +317,12 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             mask[np.fromiter(self._node, dtype=np.int64, count=len(self._node))] = 1
         return {"observation": obs.copy(), "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._check_live()
+        return super().last(observe)
+
     def step(self, action: Any) -> None:
+        self._check_live()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -348,6 +357,13 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         """Nothing to release."""
 
     # ------------------------------------------------------------------ internals
+    def _check_live(self) -> None:
+        if self._game is None:
+            raise RuntimeError("call reset() before using the environment")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has taken its last step: "
+                               "call reset() to start another")
+
     def _check_index(self, action: Any) -> int:
         if action is None or isinstance(action, bool | np.bool_):
             raise IllegalActionError(
