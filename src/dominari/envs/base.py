@@ -319,7 +319,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self._check_live()
-        return super().last(observe)
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
 
     def step(self, action: Any) -> None:
         self._check_live()
