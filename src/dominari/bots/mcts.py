@@ -50,9 +50,9 @@ True
 
 from __future__ import annotations
 
-import functools
 import math
 import random
+import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -255,12 +255,19 @@ def _dominion_order(state: Any, actions: Sequence[Any]) -> list[Any]:
     return sorted(actions, key=key)
 
 
-@functools.cache
-def _ranker() -> Any:
-    """The greedy bot that ranks Dominations options for the search (made once)."""
-    from dominari.bots.dominations_greedy import DominationsGreedyBot
+_local = threading.local()
 
-    return DominationsGreedyBot(name="ranker")
+
+def _ranker() -> Any:
+    """The greedy bot that ranks Dominations options for the search (made once a thread:
+    it keeps notes of the position it weighs, which searches in other threads must not
+    overwrite)."""
+    ranker = getattr(_local, "ranker", None)
+    if ranker is None:
+        from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+        ranker = _local.ranker = DominationsGreedyBot(name="ranker")
+    return ranker
 
 
 def _dominations_order(state: Any, actions: Sequence[Any]) -> list[Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -17,7 +18,9 @@ from dominari.bots import bot_blurbs, bot_names, load_bot
 from dominari.bots.mcts import SEARCH_BOTS, MCTSBot
 from dominari.core.errors import ConfigError
 
-_BOTS: dict[tuple[str, str, float], Any] = {}
+_LOCAL = threading.local()
+"""Each worker's bots, made once (a search bot keeps its RNG and its tree between calls, so
+threads of a thread pool must not share one)."""
 
 
 def server_bot_names(game: str) -> tuple[str, ...]:
@@ -41,12 +44,15 @@ def check_bot(game: str, name: str) -> str:
 
 def _bot(game: str, name: str, seconds: float) -> Any:
     key = (game, name, seconds)
-    bot = _BOTS.get(key)
+    bots: dict[tuple[str, str, float], Any] | None = getattr(_LOCAL, "bots", None)
+    if bots is None:
+        bots = _LOCAL.bots = {}
+    bot = bots.get(key)
     if bot is None:
         bot = load_bot(name, game)
         if name in SEARCH_BOTS and isinstance(bot, MCTSBot):
             bot.seconds = seconds
-        _BOTS[key] = bot
+        bots[key] = bot
     return bot
 
 
