@@ -535,3 +535,30 @@ def test_a_cut_off_score_counts_what_the_cards_held_will_still_do() -> None:
     after = _dominations_scores(s)
     assert after[p] - score_before[p] == pytest.approx(gain)
     assert after[1 - p] == score_before[1 - p]
+
+
+def test_a_race_of_one_world_takes_its_best_candidate_unless_told_to_trust_the_policy() -> None:
+    """Dominations' ``mcts-easy`` plays each of the greedy bot's two best options once, in
+    one world: it must take the better of them there, not always the greedy bot's."""
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+    greedy = DominationsGreedyBot()
+    s = _at_growth()
+    left = 0
+    for _ in range(40):
+        if s.is_terminal():
+            break
+        easy = mcts_bot("mcts-easy", "dominations")
+        easy.reset(1)
+        choice = easy.act(s)
+        root = easy.last_root
+        if root is not None and len(root.children) == 2:
+            assert [ch.visits for ch in root.children.values()] == [1, 1]  # one world
+            best = max(root.children.values(), key=lambda ch: ch.value)
+            assert choice == best.action
+            left += choice != greedy.act(s)
+            trusting = MCTSBot("dominations", iterations=2, cutoff=16, width=2, paired=True,
+                               trust=1.0, seed=1)  # one world shows no spread to trust
+            assert trusting.act(s) == greedy.act(s)
+        s.apply(greedy.act(s))
+    assert left > 0  # the search does leave the greedy bot's choice

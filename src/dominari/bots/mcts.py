@@ -552,11 +552,13 @@ class MCTSBot:
         self.last_root = root
         if len(alive) == 1:
             return candidates[alive[0]]
-        if worlds < 2:
+        if worlds == 0:
             return candidates[0]
         k = max(alive, key=lambda i: children[i].value)  # all alive: the same worlds
         if k == 0 or self.trust <= 0.0 or 0 not in alive:
             return candidates[k]
+        if worlds < 2:  # no spread yet to tell a lead from luck: keep the policy's
+            return candidates[0]
         mean = dsum[k][0] / worlds
         var = max(0.0, (dsq[k][0] - worlds * mean * mean) / (worlds - 1))
         return candidates[k] if mean > self.trust * math.sqrt(var / worlds) else candidates[0]
