@@ -27,7 +27,7 @@ def test_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Head to head" in out
     for name in ("random", "BM", "Smithy"):
         assert name in out
-    assert "seed 1" in out and "12 games in" in out
+    assert "seed 1" in out and "12 games played in" in out
     assert "not exactly balanced" not in out
     _, odd, _ = run(capsys, *BASE, "-n", "3")
     assert "not a multiple of 2: the seats are not exactly balanced" in odd
@@ -53,6 +53,48 @@ def test_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert chart.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
+def test_a_chart_that_cannot_be_drawn_loses_no_results(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The results are printed before the chart is drawn: a disk that fills up or a folder
+    removed during a long tournament costs the chart, not the games."""
+    chart = tmp_path / "t.png"
+    plot = importlib.import_module("dominari.sim.plot")
+
+    def full(src: object, dst: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(plot.os, "replace", full)
+    code, out, err = main_with(capsys, *BASE, "-n", "2", "--plot", str(chart))
+    assert code == 2 and "Dominion tournament" in out and "Chart drawn" not in out
+    assert err == (f"dominari: error: --plot {str(chart)!r}: the chart cannot be written "
+                   "(No space left on device)\n")
+    assert list(tmp_path.iterdir()) == []  # no half-written chart or temporary file
+    monkeypatch.undo()
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    real = plot.plot_tournament
+
+    def vanish(result: object, path: str) -> None:
+        gone.rmdir()  # the folder went away while the games were played
+        real(result, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(plot, "plot_tournament", vanish)
+    code, out, err = main_with(capsys, *BASE, "-n", "2", "--json", "--plot", str(gone / "t.png"))
+    assert code == 2 and json.loads(out)["games"] == 2 * 3
+    assert "does not exist" in err and err.count("\n") == 1
+
+
+def main_with(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``main``, with the exit status of an error (2) instead of raising."""
+    try:
+        code = main(list(argv))
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def test_dominations(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "tournament", "dominations", "--players", "random,random",
                          "-n", "2", "--seed", "3", "--workers", "1", "--no-progress")
@@ -71,6 +113,14 @@ def test_dominations(capsys: pytest.CaptureFixture[str]) -> None:
     (["--players", "bmu,bm", "--rule", "connection=all-sides"], "Dominations option"),
     (["--players", "bmu,bm", "--plot", "out.svg"], "PNG"),
     (["--players", "bmu,bm", "--plot", "missing/out.png"], "does not exist"),
+    (["--players", "bmu,bm", "--plot", ""], "argument --plot: must not be empty"),
+    (["--players", "bmu,bm", "--kingdom", " "], "argument --kingdom: must not be empty"),
+    (["--players", "bmu,bm", "--data", ""], "argument --data: must not be empty"),
+    (["--players", "bmu,bm", "--journal", ""], "argument --journal: must not be empty"),
+    (["--players", "bmu,bm", "-n", "99999999999999999999"], "at most 1,000,000"),
+    (["--players", "bmu,bm", "--plot", "t.png", "--journal", "./t.png"],
+     "would replace the journal"),
+    (["--players", "human,bm"], "cannot play in a simulation or a tournament"),
 ])  # fmt: skip
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                monkeypatch: pytest.MonkeyPatch, args: list[str],
@@ -97,6 +147,9 @@ def test_journal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, again, err = run(capsys, *BASE, "-n", "4", "--json", "--journal", journal)
     assert code == 0, err
     assert json.loads(again) == json.loads(first)
+    code, table, err = run(capsys, *BASE, "-n", "5", "--journal", journal)
+    assert code == 0, err  # the speed counts the games played, not those read back
+    assert "3 games played in" in table and "12 more read from the journal" in table
     code, out, err = run(capsys, *BASE[:-5], "--seed", "2", "--workers", "1", "--no-progress",
                          "-n", "4", "--journal", journal)  # fmt: skip
     assert code == 2 and out == ""

@@ -138,6 +138,14 @@ def _positive(text: str) -> int:
     return value
 
 
+def _text(text: str) -> str:
+    """A name, path or list given to a flag: an empty one is a mistake (``--plot ""`` would
+    otherwise draw nothing, ``--kingdom ""`` deal a random kingdom)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
+
+
 def _non_negative(text: str) -> int:
     value = _integer(text)
     if value < 0:
@@ -183,7 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("-n", "--games", type=_positive, default=1000, metavar="N",
                      help="number of games (default 1000)")  # fmt: skip
     _run_flags(sim, "simulation")
-    sim.add_argument("--record-dir", metavar="DIR", help="write one record file per game here")
+    sim.add_argument("--record-dir", type=_text, metavar="DIR",
+                     help="write one record file per game here")
     sim.add_argument("--json", action="store_true", help="print the results as JSON")
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     sim.set_defaults(func=cmd_simulate)
@@ -208,10 +217,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="players per game, 2 to 4 (default 2)")
     _run_flags(tour, "tournament")
     tour.add_argument("--json", action="store_true", help="print the results as JSON")
-    tour.add_argument("--plot", metavar="FILE.png",
+    tour.add_argument("--plot", type=_text, metavar="FILE.png",
                       help="draw win rates and ratings to this PNG file (needs matplotlib)")
     tour.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
-    tour.add_argument("--journal", metavar="FILE.jsonl",
+    tour.add_argument("--journal", type=_text, metavar="FILE.jsonl",
                       help="write every finished game to this file, and reuse the games it "
                       "already holds: a stopped tournament run again with the same "
                       "arguments (an explicit --seed) goes on where it stopped")  # fmt: skip
@@ -235,7 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "strategy files; default human,bmu; dominations: default "
                       "human,greedy)")  # fmt: skip
     play.add_argument("--seed", type=_integer, default=None, help="game seed (default: random)")
-    play.add_argument("--kingdom", default=None,
+    play.add_argument("--kingdom", type=_text, default=None,
                       help="dominion: recommended set name, 'random' or comma-separated cards "
                       "(default random, from the seed)")  # fmt: skip
     play.add_argument("--max-turns", type=_positive, default=None, metavar="T",
@@ -245,18 +254,20 @@ def build_parser() -> argparse.ArgumentParser:
                       "seconds a decision (default: their level's budget alone, so that a "
                       "seed plays the same game on any machine)")  # fmt: skip
     _dominations_flags(play)
-    play.add_argument("--svg", metavar="FILE",
+    play.add_argument("--svg", type=_text, metavar="FILE",
                       help="dominations: redraw the board to this SVG file after every action")
     where = play.add_mutually_exclusive_group()
-    where.add_argument("--record", metavar="FILE", help="write the game record here at the end")
-    where.add_argument("--record-dir", metavar="DIR",
+    where.add_argument("--record", type=_text, metavar="FILE",
+                       help="write the game record here at the end")
+    where.add_argument("--record-dir", type=_text, metavar="DIR",
                        help="write the game record at the end into DIR (as "
                        "<game>-<seed>.json)")  # fmt: skip
     play.set_defaults(func=cmd_play)
 
     rep = sub.add_parser("replay", help="print a recorded game turn by turn",
                          description="Replay a game record and print its log and scores.")
-    rep.add_argument("file", metavar="FILE", help="a record written by play or simulate")
+    rep.add_argument("file", type=_text, metavar="FILE",
+                     help="a record written by play or simulate")
     rep.add_argument("--upto", type=_non_negative, default=None, metavar="N",
                      help="stop after the first N actions")
     rep.set_defaults(func=cmd_replay)
@@ -311,13 +322,13 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--seed", type=_integer, default=None, help="game seed (default: random)")
     show.add_argument("--turns", type=_non_negative, default=12, metavar="T",
                       help="turns to play, all players together (default 12)")
-    show.add_argument("--svg", metavar="FILE", help="draw the board to this SVG file")
-    show.add_argument("--trees", metavar="DIR",
+    show.add_argument("--svg", type=_text, metavar="FILE", help="draw the board to this SVG file")
+    show.add_argument("--trees", type=_text, metavar="DIR",
                       help="draw each player's civilization tree to DIR/tree-<player>.svg")
-    show.add_argument("--monuments", metavar="IDS",
+    show.add_argument("--monuments", type=_text, metavar="IDS",
                       help="the monuments in play, e.g. M01,M07 (default: drawn at random)")
-    show.add_argument("--record", metavar="FILE", help="write the game record here")
-    show.add_argument("--data", metavar="DIR",
+    show.add_argument("--record", type=_text, metavar="FILE", help="write the game record here")
+    show.add_argument("--data", type=_text, metavar="DIR",
                       help="a folder of corrected component files (see 'dominari data check')")
     show.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                       help="a rule option, e.g. connection=all-sides (repeatable)")
@@ -332,7 +343,7 @@ def _dominations_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                         help="dominations: a rule option, e.g. connection=all-sides "
                         "(repeatable)")  # fmt: skip
-    parser.add_argument("--data", metavar="DIR",
+    parser.add_argument("--data", type=_text, metavar="DIR",
                         help="dominations: a folder of corrected component files "
                         "(see 'dominari data check')")  # fmt: skip
 
@@ -348,7 +359,7 @@ def _run_flags(parser: argparse.ArgumentParser, what: str) -> None:
                         help="where games run: local processes (default) or ray (the "
                         "cluster at RAY_ADDRESS, else a local one; needs pip install "
                         "'dominari[cluster]')")  # fmt: skip
-    parser.add_argument("--kingdom", default=None,
+    parser.add_argument("--kingdom", type=_text, default=None,
                         help="dominion: recommended set name, 'random' or comma-separated "
                         "cards (default random, from the seed)")  # fmt: skip
     parser.add_argument("--max-turns", type=_positive, default=None, metavar="T",
@@ -394,7 +405,7 @@ def _only_for(game: str, args: argparse.Namespace) -> None:
     else:
         flags = [("--kingdom", args.kingdom), ("--max-turns", args.max_turns)]
         other, own = "Dominion", "--variant, --rule and --data"
-    used = [flag for flag, value in flags if value]
+    used = [flag for flag, value in flags if value is not None and value != []]
     if used:
         raise ConfigError(f"{', '.join(used)}: {other} option{'s' if len(used) > 1 else ''}; "
                           f"{GAME_TITLES[game]} takes {own}")
@@ -520,9 +531,7 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
                       markup=False)  # fmt: skip
     else:
         _print_dominion_footer(console, result)
-    rate = result.games / elapsed if elapsed > 0 else 0.0
-    console.print(f"{result.games:,} games in {elapsed:.1f} s ({rate:,.0f} games/s, "
-                  f"{workers} worker{'s' if workers != 1 else ''})", style="dim", markup=False)
+    _print_speed(console, result.games, elapsed, workers)
 
 
 def _print_dominion_footer(console: Console, result: SimResult) -> None:
@@ -549,6 +558,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         from dominari.sim.plot import check_plot_path
 
         check_plot_path(args.plot)  # before any game is played
+        if args.journal is not None and _same_file(args.plot, args.journal):
+            raise ConfigError(f"--plot and --journal both name {args.plot!r}: the chart "
+                              "would replace the journal")  # fmt: skip
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
     if args.journal is not None and args.seed is None:
@@ -574,18 +586,23 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     else:
         result = run()
     elapsed = time.perf_counter() - t0
-    if args.plot:
-        from dominari.sim.plot import plot_tournament
-
-        plot_tournament(result, args.plot)
-    if args.json:
+    if args.json:  # the results first: a chart that fails to draw loses none of them
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
     else:
         console = _stdout_console()
         _print_tournament(console, result, elapsed, min(workers, result.games))
-        if args.plot:
+    if args.plot:
+        from dominari.sim.plot import plot_tournament
+
+        plot_tournament(result, args.plot)
+        if not args.json:
             console.print(f"Chart drawn to {args.plot}", markup=False)
     return 0
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file (existing or not)."""
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def tournament_table(result: TournamentResult) -> Table:
@@ -657,9 +674,17 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         console.print(f"{result.games_per_matchup} games per match-up is not a multiple of "
                       f"{result.seats}: the seats are not exactly balanced",
                       style="yellow", markup=False)  # fmt: skip
-    rate = result.games / elapsed if elapsed > 0 else 0.0
-    console.print(f"{result.games:,} games in {elapsed:.1f} s ({rate:,.0f} games/s, "
-                  f"{workers} worker{'s' if workers != 1 else ''})", style="dim", markup=False)
+    _print_speed(console, result.games - result.reused, elapsed, workers, result.reused)
+
+
+def _print_speed(console: Console, played: int, elapsed: float, workers: int,
+                 reused: int = 0) -> None:
+    """The closing line of a run: the games played, how fast, and those read back."""
+    rate = played / elapsed if elapsed > 0 else 0.0
+    more = f"; {reused:,} more read from the journal" if reused else ""
+    console.print(f"{played:,} games played in {elapsed:.1f} s ({rate:,.0f} games/s, "
+                  f"{workers} worker{'s' if workers != 1 else ''}){more}", style="dim",
+                  markup=False)  # fmt: skip
 
 
 # -------------------------------------------------------------- game text

@@ -196,7 +196,8 @@ def test_a_changed_strategy_file_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("text", "message"), [
     ("", "empty"),
-    ("hello\n", "damaged"),
+    ("hello\n", "is not a Dominari tournament journal"),
+    ("\x89PNG\x1a\n", "is not a Dominari tournament journal"),  # a chart, not a journal
     ('{"name": "a record"}\n', "is not a Dominari tournament journal"),
     ('{"dominari_journal": 9, "key": {}}\n', "format 9"),
     ("some notes", "is not a Dominari tournament journal"),  # no newline, left as it is
@@ -225,6 +226,55 @@ def test_a_damaged_line_is_refused(tmp_path: Path, line: str, message: str) -> N
     with pytest.raises(JournalError) as e:
         Journal.open(path, {"seed": 1})
     assert message in str(e.value)
+
+
+@pytest.mark.parametrize(("game", "message"), [
+    ([[5, 6], [1, 2], [3, 4], "provinces"], "game 0 of match-up 0: seats [5, 6], where this "
+                                            "tournament seats [0, 1]"),
+    ([[0, 0], [1, 2], [3, 4], "provinces"], "seats [0, 0]"),
+    ([[0, 1, 2], [1, 2, 3], [3, 4, 5], "provinces"], "seats [0, 1, 2]"),
+    ([[0, 1], [7, 0], [3, 4], "provinces"], "ranks [7, 0] are not places 1 to 2"),
+    ([[0, 1], [2, 2], [3, 4], "provinces"], "ranks [2, 2]"),
+])  # fmt: skip
+def test_games_that_are_not_this_tournaments_are_refused(tmp_path: Path, game: list[Any],
+                                                         message: str) -> None:
+    """A well-formed line whose games cannot be this tournament's (another seating, ranks
+    that are not places) is damage, not results to count."""
+    path = tmp_path / "t.jsonl"
+    run(path, games=2)
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps({"matchup": 0, "start": 0, "games": [game]}) + "\n")
+    text = path.read_text(encoding="utf-8")
+    last = len(text.splitlines())
+    with pytest.raises(JournalError) as e:
+        run(path, games=2)
+    assert f"line {last}:" in str(e.value) and message in str(e.value)
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_match_up_the_tournament_does_not_have_is_refused_before_a_recheck(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "t.jsonl"
+    run(path, games=2)
+    with path.open("a", encoding="utf-8") as f:
+        f.write('{"matchup": 9, "start": 0, "games": [[[0, 1], [1, 2], [3, 4], "end"]]}\n')
+    monkeypatch.setattr(tournament_module, "code_fingerprint", lambda game=None: "other")
+    with pytest.raises(JournalError, match="match-up 9: this tournament has 3 match-up"):
+        run(path, games=2, recheck=4)
+
+
+def test_reused_games_are_counted(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    assert run(path, games=2).reused == 0
+    again = run(path, games=3)
+    assert again.reused == 3 * 2 and again.games == 3 * 3
+    assert again.to_json() == run(None, games=3).to_json()
+
+
+def test_a_journal_under_a_file_says_so(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    with pytest.raises(JournalError, match=r"notes\.txt is a file, not a folder"):
+        Journal.open(tmp_path / "notes.txt" / "t.jsonl", {"seed": 1})
 
 
 def test_a_folder_is_refused(tmp_path: Path) -> None:
@@ -273,3 +323,28 @@ def test_each_game_fingerprints_only_the_code_it_plays_with(tmp_path: Path) -> N
         (tmp_path / name).write_text(files[name] + " changed", encoding="utf-8")
         after = prints()
         assert tuple(b != a for b, a in zip(before, after, strict=True)) == expected, name
+
+
+def test_edited_data_files_are_refused(tmp_path: Path) -> None:
+    """A Dominations data folder plays the games as much as the code does: editing one of
+    its files voids the journal (the folder's name alone would not)."""
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(Path(journal_module.__file__).parent.parent / "dominations" / "datafiles",
+                    data)  # fmt: skip
+    path = tmp_path / "t.jsonl"
+
+    def play() -> TournamentResult:
+        return tournament(["random", "random"], 1, 3, workers=1, game="dominations",
+                          data=str(data), journal=path)  # fmt: skip
+
+    first = play()
+    assert play().reused == 1 and play().to_json() == first.to_json()
+    monuments = data / "monuments.json"
+    monuments.write_text(monuments.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    with pytest.raises(JournalError, match="the data folder's files have changed"):
+        play()
+    plain = tmp_path / "plain.jsonl"
+    run(plain, games=1)  # without a data folder the key is as it always was
+    assert "data_files" not in json.loads(plain.read_text(encoding="utf-8").split("\n")[0])["key"]

@@ -113,6 +113,7 @@ def test_chunk_is_a_pure_function_of_its_games() -> None:
         ({"kingdom": "Cellar,Nonsense"}, ConfigError, "Nonsense"),
         ({"kingdom": "no-such-set"}, ConfigError, "no-such-set"),
         ({"max_turns": 0}, ConfigError, "max_turns"),
+        ({"games": 10**20}, ConfigError, "at most 100,000,000"),  # not a list of chunks first
     ],
 )
 def test_bad_input_fails_before_any_work(tmp_path: Path, kwargs: dict[str, Any],
@@ -130,6 +131,18 @@ def test_record_dir_that_is_a_file(tmp_path: Path) -> None:
     target.write_text("x", encoding="utf-8")
     with pytest.raises(ConfigError, match="not a folder"):
         simulate(["bm", "bm"], 2, seed=1, record_dir=target)
+
+
+def test_a_file_is_checked_writable_before_any_work(tmp_path: Path) -> None:
+    from dominari.sim.records import check_writable_file
+
+    (tmp_path / "notes").write_text("x", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"'.*notes' is a file, not a folder"):
+        check_writable_file(tmp_path / "notes" / "t.png")
+    with pytest.raises(ConfigError, match="no file can be made in folder '/proc'"):
+        check_writable_file("/proc/t.png")  # a folder nothing can be written to, even as root
+    assert check_writable_file(tmp_path / "t.png") == tmp_path / "t.png"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]  # the probe is gone
 
 
 class _Cheater:

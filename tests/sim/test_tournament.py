@@ -205,7 +205,7 @@ def test_plot_errors_leave_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         raise OSError("disk full")
 
     monkeypatch.setattr(Figure, "savefig", broken)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(ConfigError, match=r"the chart cannot be written \(disk full\)"):
         plot_tournament(result, tmp_path / "chart.png")
     assert list(tmp_path.iterdir()) == []
 

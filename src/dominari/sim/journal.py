@@ -120,6 +120,20 @@ def spec_files(specs: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def folder_files(folder: str | os.PathLike[str]) -> str:
+    """A SHA-256 over the names and contents of every file under ``folder`` (a data
+    folder of corrected components): it changes whenever one of them is edited."""
+    root = Path(folder)
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*")):
+        if f.is_file():
+            h.update(f.relative_to(root).as_posix().encode())
+            h.update(b"\0")
+            h.update(f.read_bytes())
+            h.update(b"\0")
+    return h.hexdigest()
+
+
 def _named_policy(spec: Path) -> Path | None:
     """The buy policy file that the strategy file ``spec`` names, if it names a readable
     one (a bad file is the bot loader's to report)."""
@@ -146,9 +160,14 @@ class Journal:
     @classmethod
     def open(cls, path: str | os.PathLike[str], key: Mapping[str, Any],
              recheck: Callable[[Mapping[tuple[int, int], GameResult]], None] | None = None,
+             check: Callable[[int, int, GameResult], str | None] | None = None,
              ) -> Journal:  # fmt: skip
         """Open the journal at ``path`` for the tournament ``key`` (JSON values),
         creating it if it does not exist; :class:`JournalError` if it cannot serve.
+
+        ``check(matchup, index, game)`` says what is wrong with a game that cannot be
+        this tournament's (another seating, a match-up it does not have), or None: a
+        journal holding one is damaged, and refused naming its line.
 
         A journal written by other code (its key differs in ``code`` alone) serves when
         ``recheck`` is given and accepts its games: ``recheck(known)`` replays some of
@@ -165,7 +184,12 @@ class Journal:
                 with p.open("x", encoding="utf-8") as f:
                     f.write(json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n")
             except OSError as e:
-                raise JournalError(f"journal {p}: cannot be created ({e.strerror})") from e
+                parent = p.parent
+                while not parent.exists() and parent != parent.parent:
+                    parent = parent.parent
+                why = (f"{parent} is a file, not a folder" if parent.is_file()
+                       else e.strerror)  # fmt: skip
+                raise JournalError(f"journal {p}: cannot be created ({why})") from e
             return cls(p, {})
         try:
             data = p.read_bytes()
@@ -178,7 +202,10 @@ class Journal:
         lines = [line for line in lines if line.strip()]
         if not lines and not data.strip():
             raise JournalError(f"journal {p}: empty; delete it or give another file")
-        head = _load_line(p, 1, lines[0]) if lines else None
+        try:
+            head = json.loads(lines[0]) if lines else None
+        except ValueError:
+            head = None
         if not isinstance(head, dict) or "dominari_journal" not in head:
             raise JournalError(f"{p} is not a Dominari tournament journal; give another "
                                "file (an existing journal is only ever appended to)")
@@ -195,7 +222,7 @@ class Journal:
                                f"be reused: give another file or delete it{hint}")  # fmt: skip
         known: dict[tuple[int, int], GameResult] = {}
         for n, line in enumerate(lines[1:], start=2):
-            for j, game in _games(p, n, _load_line(p, n, line)):
+            for j, game in _games(p, n, _load_line(p, n, line), check):
                 known[j] = game
         if old != key:
             assert recheck is not None
@@ -244,8 +271,11 @@ def _load_line(path: Path, n: int, line: bytes) -> Any:
                            "another file") from e  # fmt: skip
 
 
-def _games(path: Path, n: int, entry: Any) -> list[tuple[tuple[int, int], GameResult]]:
-    """The games of journal line ``n``, by (match-up, game index)."""
+def _games(path: Path, n: int, entry: Any,
+           check: Callable[[int, int, GameResult], str | None] | None = None,
+           ) -> list[tuple[tuple[int, int], GameResult]]:  # fmt: skip
+    """The games of journal line ``n``, by (match-up, game index); ``check`` as for
+    :meth:`Journal.open`."""
 
     def bad(why: str) -> JournalError:
         return JournalError(f"journal {path} line {n}: {why}; delete it or give another file")
@@ -262,7 +292,11 @@ def _games(path: Path, n: int, entry: Any) -> list[tuple[tuple[int, int], GameRe
               and len(g[0]) == len(g[1]) == len(g[2]) >= 2)  # fmt: skip
         if not ok:
             raise bad(f"game {k} is not [seating, ranks, scores, reason]")
-        out.append(((m, start + k), GameResult(tuple(g[0]), tuple(g[1]), tuple(g[2]), g[3])))
+        game = GameResult(tuple(g[0]), tuple(g[1]), tuple(g[2]), g[3])
+        why = None if check is None else check(m, start + k, game)
+        if why is not None:
+            raise bad(f"game {start + k} of match-up {m}: {why}")
+        out.append(((m, start + k), game))
     return out
 
 
@@ -278,7 +312,8 @@ def _differences(old: Any, new: Mapping[str, Any]) -> str:
     """Which fields of the key differ, in words."""
     if not isinstance(old, dict):
         return "it has no key"
-    names = {"code": "the code has changed since", "files": "strategy files have changed"}
+    names = {"code": "the code has changed since", "files": "strategy files have changed",
+             "data_files": "the data folder's files have changed"}
     diff = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
     return "; ".join(names.get(k, f"{k} {old.get(k)!r} there, {new.get(k)!r} here")
                      for k in diff)  # fmt: skip

@@ -101,7 +101,10 @@ def plot_tournament(result: TournamentResult, path: str | os.PathLike[str]) -> N
         with open(tmp, "xb") as f:
             fig.savefig(f, format="png", dpi=120)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError):  # the folder went away, the disk filled up …
+            raise ConfigError(f"--plot {os.fspath(path)!r}: the chart cannot be written "
+                              f"({e.strerror or e})") from None
         raise

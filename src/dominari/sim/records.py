@@ -40,14 +40,26 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
 def check_writable_file(path: str | os.PathLike[str]) -> Path:
     """Check before any work that a file could be written at ``path``.
 
-    Raises :class:`ConfigError` if it names a folder or its folder is missing.
+    Raises :class:`ConfigError` if it names a folder, its folder is missing or is a
+    file, or no file can be created in its folder (a file is made there and removed).
     """
     target = Path(path)
     if target.is_dir():
         raise ConfigError(f"{str(target)!r} is a folder, not a file name")
     parent = target.parent
+    if parent.exists() and not parent.is_dir():
+        raise ConfigError(f"cannot write {str(target)!r}: {str(parent)!r} is a file, not a "
+                          "folder")  # fmt: skip
     if not parent.is_dir():
         raise ConfigError(f"cannot write {str(target)!r}: folder {str(parent)!r} does not exist")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=parent)
+    except OSError as exc:
+        raise ConfigError(f"cannot write {str(target)!r}: no file can be made in folder "
+                          f"{str(parent)!r} ({exc.strerror})") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
     return target
 
 

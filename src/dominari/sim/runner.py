@@ -48,6 +48,9 @@ DEFAULT_MAX_TURNS = 100
 """Turns per player after which a simulated Dominion game is stopped (``turn-limit``)."""
 
 MAX_CHUNK = 250
+MAX_GAMES = 100_000_000
+"""The most games one run plays (its chunks are listed up front: a mistyped ``-n`` of
+twenty digits would fill the memory before the first game)."""
 
 GAMES: tuple[str, ...] = ("dominion", "dominations")
 """The games the runner can play."""
@@ -101,7 +104,7 @@ def load_bots(specs: Sequence[str], game: str = "dominion") -> list[GameBot]:
     bots: list[GameBot] = []
     for spec in specs:
         if spec.strip().lower() == HUMAN:
-            raise StrategyError("'human' cannot play in a simulation; name a bot"
+            raise StrategyError("'human' cannot play in a simulation or a tournament; name a bot"
                                 + (" or strategy file" if game == "dominion" else ""))
         bots.append(load_bot(spec, game))
     return bots
@@ -328,11 +331,16 @@ def _count(value: object) -> TypeGuard[int]:
 
 
 def check_run(games: object, workers: object, seed: object, backend: str,
-              what: str) -> str:
-    """Check the numbers of a run of many games (``what`` names ``games`` in the message);
-    return the canonical backend name. Raises :class:`ConfigError`."""
+              what: str, limit: int | None = None) -> str:
+    """Check the numbers of a run of many games (``what`` names ``games`` in the message,
+    at most ``limit``, default :data:`MAX_GAMES`); return the canonical backend name.
+    Raises :class:`ConfigError`."""
     if not _count(games) or games < 1:
         raise ConfigError(f"{what} must be at least 1, not {games!r}")
+    limit = MAX_GAMES if limit is None else limit
+    if games > limit:
+        raise ConfigError(f"{what} must be at most {limit:,}, not {games:,}: split the "
+                          "run into several with different seeds")  # fmt: skip
     if not _count(workers) or workers < 1:
         raise ConfigError(f"the number of workers must be at least 1, not {workers!r}")
     if not _count(seed):

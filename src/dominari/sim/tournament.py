@@ -53,6 +53,7 @@ Work is cut into shards of consecutive games of one match-up (:class:`Shard`);
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import os
@@ -67,6 +68,7 @@ from dominari.sim.journal import (
     Journal,
     JournalError,
     code_fingerprint,
+    folder_files,
     spec_files,
 )
 from dominari.sim.pool import run_tasks
@@ -89,6 +91,9 @@ from dominari.sim.stats import WinCounts, _plain
 if TYPE_CHECKING:
     from dominari.dominations.rules import Rules
 
+MAX_MATCHUP_GAMES = 1_000_000
+"""The most games a match-up plays in one tournament (every game's result is kept, for
+the ratings; a million already gives intervals of a tenth of a point)."""
 SEATS: tuple[int, ...] = (2, 3, 4)
 """The table sizes a tournament can play (both games take 2 to 4 players)."""
 
@@ -302,6 +307,8 @@ class TournamentResult:
     met: tuple[tuple[int, ...], ...]
     end_reasons: dict[str, int]
     options: dict[str, Any] = field(default_factory=dict)
+    reused: int = 0
+    """How many of the games were read from a journal rather than played in this run."""
 
     @classmethod
     def from_games(cls, results: Sequence[Sequence[GameResult]], *, specs: tuple[str, ...],
@@ -445,7 +452,8 @@ def tournament(
     file is left as it was.
     """
     specs = tuple(players)
-    backend = check_run(games, workers, seed, backend, "the number of games per match-up")
+    backend = check_run(games, workers, seed, backend, "the number of games per match-up",
+                        MAX_MATCHUP_GAMES)
     if isinstance(recheck, bool) or not isinstance(recheck, int) or recheck < 0:
         raise ConfigError(f"the number of games to recheck must be 0 or more, not "
                           f"{recheck!r}")  # fmt: skip
@@ -475,6 +483,20 @@ def tournament(
         key = {"game": options.game, "players": list(specs), "seats": seats, "seed": seed,
                "options": options.to_json(), "code": code_fingerprint(options.game),
                "files": spec_files(specs)}  # fmt: skip
+        folder = options.to_json().get("data")
+        if folder:  # a data folder's files play the games as much as the code
+            key["data_files"] = folder_files(folder)
+
+        def fits(m: int, j: int, game: GameResult) -> str | None:
+            if m >= len(combos):
+                return f"this tournament has {len(combos)} match-up(s)"
+            want = seating(combos[m], j)
+            if game.seating != want:
+                return (f"seats {list(game.seating)}, where this tournament seats "
+                        f"{list(want)}")  # fmt: skip
+            if min(game.ranks) != 1 or max(game.ranks) > seats:
+                return f"ranks {list(game.ranks)} are not places 1 to {seats}"
+            return None
 
         def check(known: Mapping[tuple[int, int], GameResult]) -> None:
             rng = random.Random(derive_seed("dominari-tournament-recheck", seed))
@@ -492,15 +514,18 @@ def tournament(
                         f"{_result_text(game)} here): its games cannot be reused: give "
                         "another file or delete it")  # fmt: skip
 
-        book = Journal.open(journal, key, check if recheck else None)
+        book = Journal.open(journal, key, check if recheck else None, fits)
         known = {k: g for k, g in book.known.items() if k[0] < len(combos) and k[1] < games}
     missing = games * len(combos) - len(known)
     size = min(games, chunk_size(missing or 1, workers))
     if book is not None:
         size = max(1, min(size, math.ceil(games * len(combos) / 100)))
+    done_by: dict[int, list[int]] = {}
+    for m, j in sorted(known):
+        done_by.setdefault(m, []).append(j)
     shards = [Shard(specs, names, options, seed, m, entries, start, stop)
               for m, entries in enumerate(combos)
-              for start, stop in _runs([j for j in range(games) if (m, j) not in known], size)]
+              for start, stop in _runs(done_by.get(m, ()), games, size)]
 
     def done(shard: Shard, part: tuple[GameResult, ...]) -> None:
         if book is not None:
@@ -517,9 +542,10 @@ def tournament(
         for k, g in enumerate(part):
             found[(shard.matchup, shard.start + k)] = g
     results = [[found[(m, j)] for j in range(games)] for m in range(len(combos))]
-    return TournamentResult.from_games(results, specs=specs, names=names, seats=seats,
-                                       seed=seed, game=options.game,
-                                       options=options.to_json())  # fmt: skip
+    result = TournamentResult.from_games(results, specs=specs, names=names, seats=seats,
+                                         seed=seed, game=options.game,
+                                         options=options.to_json())  # fmt: skip
+    return dataclasses.replace(result, reused=len(known))
 
 
 def _result_text(game: GameResult) -> str:
@@ -528,21 +554,21 @@ def _result_text(game: GameResult) -> str:
             f"{'/'.join(map(str, game.scores))}")
 
 
-def _runs(indices: Sequence[int], size: int) -> list[tuple[int, int]]:
-    """``indices`` (ascending) as ``(start, stop)`` runs of consecutive numbers, each
-    at most ``size`` long.
+def _runs(done: Sequence[int], games: int, size: int) -> list[tuple[int, int]]:
+    """The games ``0 … games - 1`` not in ``done`` (ascending) as ``(start, stop)`` runs of
+    consecutive games, each at most ``size`` long (without listing every game).
 
-    >>> _runs([0, 1, 2, 3, 4, 7, 8], 2)
+    >>> _runs([5, 6], 9, 2)
     [(0, 2), (2, 4), (4, 5), (7, 9)]
     """
     out: list[tuple[int, int]] = []
-    k = 0
-    while k < len(indices):
-        start = stop = indices[k]
-        while k < len(indices) and indices[k] == stop and stop - start < size:
-            stop += 1
-            k += 1
-        out.append((start, stop))
+    start = 0
+    for gap in (*done, games):
+        while start < gap:
+            stop = min(gap, start + size)
+            out.append((start, stop))
+            start = stop
+        start = gap + 1
     return out
 
 
