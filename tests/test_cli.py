@@ -110,6 +110,12 @@ BAD_INPUTS = [
     (["play", "dominion", "--players", "bmu,smithy", "--bot-seconds", "1"], "no search bot"),
     (["play", "dominion", "--players", "mcts,smithy", "--bot-seconds", "0"], "--bot-seconds"),
     (["play", "dominion", "--players", "mcts,smithy", "--bot-seconds", "soon"], "seconds"),
+    (["play", "dominion", "--players", ""], "empty seat"),  # not the default seats
+    (["play", "dominion", "--players", "bm,bm", "--kingdom", ""], "must not be empty"),
+    (["simulate", "dominion", "--players", "bm,bm", "--record-dir", " "], "must not be empty"),
+    (["simulate", "dominion", "--players", "bm,bm", "-n", "100000001"], "at most 100,000,000"),
+    (["serve", "--db", ""], "argument --db: must not be empty"),
+    (["replay", ""], "must not be empty"),
     (["replay", "missing.json"], "not found"),
     (["replay", "missing.json", "--upto", "-3"], "--upto"),
     (["teleport"], "teleport"),

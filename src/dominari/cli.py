@@ -281,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on "
                      "(default 127.0.0.1)")
     srv.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
-    srv.add_argument("--db", default=None, metavar="URL",
+    srv.add_argument("--db", type=_text, default=None, metavar="URL",
                      help="SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/db "
                      "(default: $DOMINARI_DB_URL, else SQLite in the data folder)")
     srv.add_argument("--data", action="append", default=[], metavar="NAME=DIR",
@@ -742,7 +742,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     _only_for(game, args)
     if game == "dominations":
         return _play_dominations(args)
-    specs = parse_players(args.players or DEFAULT_PLAYERS[game], game)
+    specs = parse_players(DEFAULT_PLAYERS[game] if args.players is None else args.players, game)
     seats: list[Bot | None] = []
     names: list[str] = []
     for spec in specs:
@@ -914,7 +914,7 @@ _PHASE_PROMPTS = {
 
 def _play_dominations(args: argparse.Namespace) -> int:
     game = "dominations"
-    specs = parse_players(args.players or DEFAULT_PLAYERS[game], game)
+    specs = parse_players(DEFAULT_PLAYERS[game] if args.players is None else args.players, game)
     rules = _rules(args)
     seats: list[DominationsBot | None] = []
     names: list[str] = []
