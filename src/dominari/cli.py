@@ -18,16 +18,18 @@ with one line ``dominari: error: …`` on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, TypeVar
 
 from rich import box
 from rich.console import Console
@@ -427,6 +429,27 @@ def _stdout_console() -> Console:
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
 
+R = TypeVar("R")
+
+
+def _run_games(label: str, total: int, progress: bool, run: Callable[..., R]) -> R:
+    """``run()``, a simulation or a tournament of ``total`` games, with a progress bar on
+    standard error when ``progress`` and that is a terminal. Standard output is for the
+    results alone: whatever the run writes there (Ray's notice of a lost worker …) goes to
+    standard error."""
+    err = Console(stderr=True)
+    with contextlib.redirect_stdout(sys.stderr):
+        if not (progress and err.is_terminal):
+            return run()
+        columns = (
+            TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+        )  # fmt: skip
+        with Progress(*columns, console=err, transient=True) as bar:
+            task = bar.add_task(label, total=total)
+            return run(progress=lambda k: bar.advance(task, k))
+
+
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = check_game(args.game)
@@ -435,22 +458,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     options = _sim_options(args, game)
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
-    err = Console(stderr=True)
-    show = not args.no_progress and err.is_terminal
+    run = partial(simulate, specs, args.games, seed, workers, options=options,
+                  record_dir=args.record_dir, backend=backend)  # fmt: skip
     t0 = time.perf_counter()
-    if show:
-        columns = (
-            TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-        )  # fmt: skip
-        with Progress(*columns, console=err, transient=True) as bar:
-            task = bar.add_task("simulate", total=args.games)
-            result = simulate(specs, args.games, seed, workers, options=options,
-                              record_dir=args.record_dir, backend=backend,
-                              progress=lambda k: bar.advance(task, k))  # fmt: skip
-    else:
-        result = simulate(specs, args.games, seed, workers, options=options,
-                          record_dir=args.record_dir, backend=backend)  # fmt: skip
+    result = _run_games("simulating", args.games, not args.no_progress, run)
     elapsed = time.perf_counter() - t0
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
@@ -571,20 +582,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
                   backend=args.backend, options=options, journal=args.journal,
                   recheck=args.recheck)  # fmt: skip
-    err = Console(stderr=True)
-    show = not args.no_progress and err.is_terminal
     t0 = time.perf_counter()
-    if show:
-        columns = (
-            TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-        )  # fmt: skip
-        total = math.comb(len(specs), args.seats) * args.games
-        with Progress(*columns, console=err, transient=True) as bar:
-            task = bar.add_task("tournament", total=total)
-            result = run(progress=lambda k: bar.advance(task, k))
-    else:
-        result = run()
+    total = math.comb(len(specs), args.seats) * args.games
+    result = _run_games("tournament", total, not args.no_progress, run)
     elapsed = time.perf_counter() - t0
     if args.json:  # the results first: a chart that fails to draw loses none of them
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
@@ -1443,11 +1443,15 @@ def monuments_table(state: DominationsState) -> Table:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
     parser = build_parser()
+    previous = _catch_sigterm()
     try:
         args = parser.parse_args(argv)
         return int(args.func(args))
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
+    except _Terminated:  # kill <pid>: stop as Ctrl-C does, workers included
+        sys.stderr.write(f"\n{PROG}: terminated\n")
+        return 128 + signal.SIGTERM
     except DominariError as exc:
         return _fail(str(exc))
     except BrokenPipeError:
@@ -1459,6 +1463,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write(f"\n{PROG}: interrupted\n")
         return 130
+    finally:
+        if previous is not _UNSET:
+            signal.signal(signal.SIGTERM, previous)
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that the run unwinds and stops its workers."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+_UNSET = object()
+
+
+def _catch_sigterm() -> Any:
+    """Turn SIGTERM into :class:`_Terminated` for this run; the handler it replaces
+    (:data:`_UNSET` where signals cannot be set: not the main thread)."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:
+        return _UNSET
+    return signal.SIG_DFL if previous is None else previous
 
 
 def _fail(message: str) -> int:

@@ -71,3 +71,23 @@ def crashy_chunk(task: tuple[str, Chunk]) -> Tally:
     if _start(folder, chunk.start) == 0:
         os._exit(1)
     return tally
+
+
+def sleep_or_fail(task: tuple[str, int]) -> int:
+    """Raise ``ValueError`` for value 0 once the others have started; sleep a long time for
+    the others (a task still running when the run fails)."""
+    import time
+
+    folder, value = task
+    _start(folder, value)
+    if value == 0:
+        while runs(folder, 1) == 0:
+            time.sleep(0.01)
+        raise ValueError("bad value 0")
+    time.sleep(600)
+    return value
+
+
+def crash_always(task: object) -> int:
+    """Kill this worker process, whatever the task."""
+    os._exit(1)

@@ -7,7 +7,10 @@ seconds) on whichever xdist worker runs it; it is skipped when Ray is not instal
 
 from __future__ import annotations
 
+import subprocess
 import sys
+import textwrap
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +18,16 @@ from typing import Any
 
 import pool_tasks
 import pytest
-from pool_tasks import crash_on, crash_once, crashy_chunk, fail_on, runs, square
+from pool_tasks import (
+    crash_always,
+    crash_on,
+    crash_once,
+    crashy_chunk,
+    fail_on,
+    runs,
+    sleep_or_fail,
+    square,
+)
 
 from dominari.core.errors import ConfigError
 from dominari.sim import simulate
@@ -135,6 +147,76 @@ def test_a_task_error_is_raised_at_once_not_retried(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"^no games for -1$"):
         run_tasks(fail_on, [(str(tmp_path), -1, 2), (str(tmp_path), 3, 2)], workers=2)
     assert runs(tmp_path, -1) == 1
+
+
+def test_a_failed_run_stops_the_tasks_still_running(tmp_path: Path) -> None:
+    """An error (or Ctrl-C) ends the run at once: the workers busy with other tasks are
+    stopped, not waited for (this process would otherwise wait for them at exit)."""
+    import multiprocessing
+
+    with pytest.raises(ValueError, match="bad value 0"):
+        run_tasks(sleep_or_fail, _tasks(tmp_path, range(2)), workers=2)
+    assert runs(tmp_path, 1) == 1  # the other task was running
+    for _ in range(1000):  # the stopped workers are reaped within moments, not 600 s
+        if not multiprocessing.active_children():
+            break
+        time.sleep(0.01)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_worker_ends_when_the_process_that_started_it_is_gone() -> None:
+    """A pool's workers watch their parent: killed with SIGKILL, it leaves no orphan that
+    waits on its task queue forever."""
+    code = textwrap.dedent("""
+        import os, sys
+        from dominari.sim import simulate
+        def report(k):
+            print(*(c.pid for c in __import__("multiprocessing").active_children()),
+                  flush=True)
+            os.kill(os.getpid(), 9)
+        simulate(["bm", "bm"], 2000, seed=1, workers=2, kingdom="first-game",
+                 progress=report)
+    """)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=False)  # fmt: skip
+    assert run.returncode == -9, run.stderr
+    pids = [int(p) for p in run.stdout.split()]
+    assert pids
+    for _ in range(1000):
+        alive = [p for p in pids if _alive(p)]
+        if not alive:
+            break
+        time.sleep(0.01)
+    assert alive == []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False
+
+
+def test_a_lost_task_is_named_by_its_games(tmp_path: Path) -> None:
+    chunk = Chunk(("bm", "smithy"), ("BM", "Smithy"), DominionOptions(), 7, 25, 50)
+    with pytest.raises(PoolError, match=r"task [12] of 2 \(games 25-49 of seed 7 \(BM, "
+                       r"Smithy\)\) was lost 1 times"):  # fmt: skip
+        run_tasks(crash_always, [chunk, chunk], workers=2, retries=0)
+
+
+def test_an_unreachable_ray_address_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("ray")
+    if sys.modules["ray"].is_initialized():
+        pytest.skip("Ray already runs in this process")
+    import socket
+
+    with socket.socket() as s:  # a port where nothing listens
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    with pytest.raises(PoolError, match=f"no Ray cluster answers at RAY_ADDRESS=127.0.0.1:{port}"):
+        init_ray(2)
 
 
 # ------------------------------------------------------------------------ Ray

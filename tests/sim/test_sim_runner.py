@@ -165,6 +165,38 @@ def test_a_bot_choosing_an_illegal_action_is_a_clear_error(
         simulate(["x", "y"], 1, seed=1, workers=1)
 
 
+class _Broken(_Cheater):
+    name = "broken"
+
+    def act(self, state: DominionState) -> Any:
+        if state.turn_number > 3:
+            raise ZeroDivisionError("division by zero")
+        return state.legal_actions()[0]
+
+
+def test_a_bot_that_fails_is_a_clear_error_naming_it_and_the_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in a bot (or its strategy file) ends the run with one message naming the bot,
+    its seat and the game, not a traceback."""
+    import dominari.sim.runner as runner
+
+    monkeypatch.setattr(runner, "load_bots", lambda specs, game: [_Broken() for _ in specs])
+    for workers in (1, 2):
+        with pytest.raises(BotError, match=r"the game with seed \d+ stopped while bot "
+                           r"'broken' \(seat \d\) was deciding: ZeroDivisionError: division "
+                           r"by zero"):  # fmt: skip
+            simulate(["x", "y"], 2, seed=1, workers=workers, start_method="fork")
+
+
+def test_a_condition_number_out_of_range_is_refused_when_the_file_is_read(
+        tmp_path: Path) -> None:
+    strategy = tmp_path / "boom.toml"
+    strategy.write_text('name = "Boom"\n[[buy]]\ncard = "Gold"\n'
+                        'when = "total_money * 99999999999 / 3 > 1"\n', encoding="utf-8")
+    with pytest.raises(StrategyError, match="out of range"):
+        simulate([str(strategy), "bm"], 1, seed=1, workers=1)
+
+
 @pytest.mark.rule("N-TURN-1", "N-TURN-2", "N-TURN-3", "N-END-1")
 def test_strategy_bot_games_are_the_games_step_by_step_play_gives() -> None:
     """``play_game`` plays a Dominion game between strategy bots with the fast playout

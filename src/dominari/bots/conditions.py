@@ -240,6 +240,11 @@ def _describe(node: ast.AST) -> str:
         return type(node).__name__
 
 
+MAX_NUMBER = 1_000_000_000
+"""The largest number a condition may write: no sensible threshold comes near it, and a
+larger one could overflow a division while a game is played."""
+
+
 class _Compiler:
     """Compiles a validated expression tree; returns (closure, constant or None)."""
 
@@ -251,6 +256,9 @@ class _Compiler:
                 hint = " (card names go inside count(), supply() or in_hand())" if isinstance(
                     v, str) else ""
                 raise _Reject(f"{what} is not allowed here{hint}")
+            if not -MAX_NUMBER <= v <= MAX_NUMBER:  # nan too: no comparison holds for it
+                raise _Reject(f"the number {_describe(node)} is out of range (at most "
+                              f"{MAX_NUMBER:,} either way)")
             return _const(v), v
         if isinstance(node, ast.Name):
             entry = VARIABLES.get(node.id)

@@ -40,6 +40,9 @@ import ctypes
 import logging
 import multiprocessing
 import os
+import socket
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -60,6 +63,7 @@ DEFAULT_RETRIES = 3
 RAY_MISSING = "the ray backend needs Ray: pip install 'dominari[cluster]'"
 
 _QUEUED_PER_WORKER = 4  # local pool: tasks submitted per worker process
+_WATCH_EVERY = 1.0  # seconds: how often a local worker checks that its parent lives
 
 _RAY_LOST = ("WorkerCrashedError", "NodeDiedError", "ObjectLostError", "LocalRayletDiedError",
              "OutOfMemoryError")  # fmt: skip
@@ -163,7 +167,9 @@ class _Results(Generic[T, R]):
 
 
 def _describe(task: object, limit: int = 120) -> str:
-    text = " ".join(repr(task).split())
+    """A task in words: its ``describe()`` where it has one, else its shortened repr."""
+    describe = getattr(task, "describe", None)
+    text = " ".join((describe() if callable(describe) else repr(task)).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -178,9 +184,19 @@ _STARTED: Any = None
 memory), so that after a crash the parent knows which tasks were running."""
 
 
-def _init_worker(started: Any) -> None:
+def _init_worker(started: Any, parent: int) -> None:
     global _STARTED
     _STARTED = started
+    threading.Thread(target=_watch_parent, args=(parent,), name="dominari-parent-watch",
+                     daemon=True).start()  # fmt: skip
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker process once the process that started the pool is gone (killed with
+    SIGKILL, say): an orphan would wait on its task queue forever, holding the terminal."""
+    while os.getppid() == parent:
+        time.sleep(_WATCH_EVERY)
+    os._exit(1)
 
 
 def _call(fn: Callable[[T], R], k: int, task: T) -> R:
@@ -208,10 +224,14 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     while out.left:
         started = ctx.RawArray(ctypes.c_bool, len(out.tasks))
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                   initializer=_init_worker, initargs=(started,))
+                                   initializer=_init_worker, initargs=(started, os.getpid()))
+        finished = False
         try:
             broken, lost = _local_round(fn, out, pool, todo, alone, workers * _QUEUED_PER_WORKER)
+            finished = True
         finally:  # every result is in, or the run failed: do not wait for the workers
+            if not finished:  # an error or an interrupt: stop the tasks running now too
+                _terminate(pool)
             pool.shutdown(wait=False, cancel_futures=True)
         if broken is None:
             continue
@@ -226,6 +246,13 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
         for k in suspects:
             out.charge(k, f"its worker process died ({broken})")
         alone.extendleft(reversed(suspects))
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Kill the worker processes of ``pool`` (their tasks' results are not wanted)."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):  # already gone
+            proc.terminate()
 
 
 def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExecutor,
@@ -297,15 +324,33 @@ def init_ray(num_cpus: int | None = None) -> Any:
         raise ConfigError(RAY_MISSING) from None
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                   "logging_level": logging.WARNING}  # fmt: skip
-        if not os.environ.get("RAY_ADDRESS"):
+                                   "logging_level": logging.ERROR}  # fmt: skip
+        address = os.environ.get("RAY_ADDRESS", "").strip()
+        if not address:
             options.update(address="local", num_cpus=num_cpus)
+        else:
+            _check_reachable(address)
         try:
             ray.init(**options)
         except Exception as exc:  # a bad RAY_ADDRESS, a cluster that cannot start
             raise PoolError(f"could not start or reach a Ray cluster: "
                             f"{_first_line(exc)}") from exc  # fmt: skip
     return ray
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast when ``RAY_ADDRESS`` names a ``host:port`` where nothing listens: Ray itself
+    would wait for minutes, retrying (``auto``, ``local`` and ``ray://`` are Ray's to
+    check)."""
+    host, sep, port = address.rpartition(":")
+    if not sep or "://" in address or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout).close()
+    except OSError as exc:
+        raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} "
+                        f"({exc.strerror or exc}); start one with 'ray start --head' or "
+                        "unset RAY_ADDRESS to start a local one") from None  # fmt: skip
 
 
 def _apply(fn: Callable[[T], R], task: T) -> R:

@@ -249,6 +249,11 @@ class Chunk:
     def game(self) -> str:
         return self.options.game
 
+    def describe(self) -> str:
+        """The chunk in words, for messages: ``games 25-49 of seed 1 (bm, smithy)``."""
+        return (f"games {self.start}-{self.stop - 1} of seed {self.seed} "
+                f"({', '.join(self.names)})")
+
 
 _BOTS: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}
 
@@ -287,23 +292,31 @@ def play_game(bots: Sequence[GameBot], state: S) -> S:
     A Dominion game between strategy bots is played by :func:`dominari.bots.playout.
     play_out`: the same game, faster (their actions are always legal).
     """
-    if isinstance(state, DominionState) and can_play_out(state, bots):
-        play_out(state, bots)
-        return state
-    current = state.current_player
-    apply = state.apply
-    p = current()
-    while p >= 0:
-        bot = bots[p]
-        action = bot.act(state)
-        try:
-            apply(action)
-        except DominariError as exc:
-            raise BotError(
-                f"bot {bot.name!r} (seat {p + 1}) chose {_action_text(state, action)} in the "
-                f"game with seed {_seed_of(state)}: {exc}"
-            ) from None
+    try:
+        if isinstance(state, DominionState) and can_play_out(state, bots):
+            play_out(state, bots)
+            return state
+        current = state.current_player
+        apply = state.apply
         p = current()
+        while p >= 0:
+            bot = bots[p]
+            action = bot.act(state)
+            try:
+                apply(action)
+            except DominariError as exc:
+                raise BotError(
+                    f"bot {bot.name!r} (seat {p + 1}) chose {_action_text(state, action)} in "
+                    f"the game with seed {_seed_of(state)}: {exc}"
+                ) from None
+            p = current()
+    except (DominariError, MemoryError):
+        raise
+    except Exception as exc:  # a bug in a bot or its strategy (or, rarely, the engine)
+        p = state.current_player()
+        who = f"bot {bots[p].name!r} (seat {p + 1})" if 0 <= p < len(bots) else "a bot"
+        raise BotError(f"the game with seed {_seed_of(state)} stopped while {who} was "
+                       f"deciding: {type(exc).__name__}: {exc}") from exc
     return state
 
 

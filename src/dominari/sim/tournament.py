@@ -189,6 +189,11 @@ class Shard:
     start: int
     stop: int
 
+    def describe(self) -> str:
+        """The shard in words, for messages: ``games 0-9 of bm vs smithy, seed 1``."""
+        return (f"games {self.start}-{self.stop - 1} of "
+                f"{' vs '.join(self.names[e] for e in self.entries)}, seed {self.seed}")
+
 
 def play_shard(shard: Shard) -> tuple[GameResult, ...]:
     """Play the shard's games (runs in a worker process); their results in game order."""
