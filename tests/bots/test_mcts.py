@@ -562,3 +562,18 @@ def test_a_race_of_one_world_takes_its_best_candidate_unless_told_to_trust_the_p
             assert trusting.act(s) == greedy.act(s)
         s.apply(greedy.act(s))
     assert left > 0  # the search does leave the greedy bot's choice
+
+
+def test_a_time_cap_shorter_than_one_world_keeps_the_policys_action() -> None:
+    """With ``seconds`` shorter than one world of every candidate (a slow Dominations
+    rollout under a small server cap), the search does not run over playing the rest:
+    the candidates cannot be compared, so the policy's action it is."""
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+    s = _at_growth()
+    bot = MCTSBot("dominations", iterations=9, cutoff_turns=1, width=3, paired=True,
+                  trust=0.0, seconds=1e-9, seed=1)
+    assert bot.act(s) == DominationsGreedyBot().act(s)
+    root = bot.last_root
+    assert root is not None
+    assert [ch.visits for ch in root.children.values()] == [1, 0, 0]  # one candidate played

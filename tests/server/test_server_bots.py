@@ -60,3 +60,97 @@ def test_each_worker_thread_has_its_own_bots() -> None:
     worker.start()
     worker.join()
     assert theirs[0] is not mine and theirs[0].seconds == mine.seconds == 2.0
+
+
+def test_a_view_pushed_when_a_bot_starts_thinking_says_so() -> None:
+    """The move that hands the turn to a bot is pushed with ``bot_thinking`` on (the browser
+    shows "… is thinking"): the bot is scheduled before the views are sent."""
+    from contextlib import ExitStack
+
+    from conftest import make_client
+
+    with make_client() as client:
+        r = client.post("/api/games", json={
+            "game": "dominion", "kingdom": "first-game", "seed": 3,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "mcts-easy"}]})
+        g = r.json()
+        gid, token = g["game_id"], g["seats"][0]["token"]
+        with ExitStack() as stack:
+            ws = stack.enter_context(client.websocket_connect("/api/ws"))
+            ws.send_json({"type": "join", "game_id": gid, "token": token})
+            view = ws.receive_json()
+            while view["current_seat"] == 0:
+                ws.send_json({"type": "act", "version": view["version"],
+                              "action": view["view"]["legal_actions"][-1]})
+                view = ws.receive_json()
+                assert view["type"] == "view", view
+            assert view["current_seat"] == 1 and view["bot_thinking"] is True
+
+
+def test_a_lost_worker_is_asked_again_not_answered_for(monkeypatch: Any) -> None:
+    """A bot whose worker dies (killed, a server stopping) decides again: the game stores
+    the bot's own choices, the same as a game whose workers never died."""
+    import time
+    from concurrent.futures.process import BrokenProcessPool
+
+    from conftest import make_client
+    from dominari.server import service as service_module
+
+    body = {"game": "dominion", "kingdom": "first-game", "seed": 5,
+            "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "smithy"}]}
+
+    def play() -> list[str]:
+        with make_client() as client:
+            gid = client.post("/api/games", json=body).json()["game_id"]
+            svc = client.app.state.service  # type: ignore[attr-defined]
+            for _ in range(3000):  # retries come after BOT_RETRY: wait for the end
+                client.portal.call(svc.idle)  # type: ignore[union-attr]
+                if svc.tables[gid].finished:
+                    break
+                time.sleep(0.002)
+            t = svc.tables[gid]
+            assert t.finished
+            return list(t.actions)
+
+    plain = play()
+    real = service_module.choose
+    calls = {"n": 0}
+
+    def dies_twice_on_its_third_decision(*args: Any) -> str:
+        calls["n"] += 1
+        if calls["n"] in (3, 4):  # the third decision, and its first retry
+            raise BrokenProcessPool("a worker died")
+        return str(real(*args))
+
+    monkeypatch.setattr(service_module, "choose", dies_twice_on_its_third_decision)
+    monkeypatch.setattr(service_module, "BOT_RETRY", 0.001)
+    assert play() == plain
+    assert calls["n"] == len(plain) + 2  # asked twice more, nothing stored for it
+
+
+def test_bot_worker_processes_outlive_a_stop_signal_until_the_server_stops_them() -> None:
+    """Ctrl-C or SIGTERM reach a server's whole process group: its bot workers ignore them
+    (a decision cut short would otherwise be lost or, worse, answered for the bot), and
+    the server stops them itself when it closes."""
+    import os
+    import signal
+    import time
+
+    from dominari.server.bots import make_executor, stop_executor
+
+    pool = make_executor("process", 1)
+    pid = pool.submit(os.getpid).result(timeout=60)
+    assert pid != os.getpid()
+    os.kill(pid, signal.SIGINT)
+    os.kill(pid, signal.SIGTERM)
+    assert pool.submit(os.getpid).result(timeout=60) == pid  # still there, still working
+    stop_executor(pool)
+    for _ in range(1000):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.01)
+    else:  # a child not reaped yet counts as gone once it is a zombie
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            assert f.read().split(")")[-1].split()[0] == "Z"

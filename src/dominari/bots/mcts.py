@@ -526,6 +526,11 @@ class MCTSBot:
         while len(alive) > 1 and self._budget_left(done, deadline):
             world = state.determinize(me, rng)
             for k in alive:
+                if worlds == 0 and k and deadline is not None and time.perf_counter() > deadline:
+                    # Out of time before the first world was played for every candidate:
+                    # they cannot be compared, so the policy's action it is.
+                    self.last_root = root
+                    return candidates[0]
                 w = world.copy()  # the same deals and the same RNG state for every candidate
                 w.apply(candidates[k])
                 r[k] = (self._descend(children[k], None, w, me, policy, rng)[me] if deep

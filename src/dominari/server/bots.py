@@ -9,7 +9,9 @@ bots get the server's per-decision time budget on top of their level's iteration
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
+import signal
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 from dominari.bots import bot_blurbs, bot_names, load_bot
 from dominari.bots.mcts import SEARCH_BOTS, MCTSBot
 from dominari.core.errors import ConfigError
+from dominari.sim.pool import terminate_workers, watch_parent
 
 _LOCAL = threading.local()
 """Each worker's bots, made once (a search bot keeps its RNG and its tree between calls, so
@@ -65,12 +68,31 @@ def choose(game: str, state: bytes, name: str, seed: int, seconds: float) -> str
 
 
 def make_executor(kind: str, workers: int) -> Executor:
-    """``process`` (default) or ``thread`` workers for bot decisions."""
+    """``process`` (default) or ``thread`` workers for bot decisions.
+
+    A worker process ignores Ctrl-C and SIGTERM, which reach the whole process group when
+    a server is stopped from its terminal or by a service manager: the server stops its
+    workers itself (:func:`stop_executor`) after its bots' decisions are cancelled, and a
+    worker whose server is gone ends by itself."""
     if workers < 1:
         raise ConfigError(f"bot workers must be at least 1, not {workers}")
     if kind == "process":
         return ProcessPoolExecutor(max_workers=workers,
-                                   mp_context=multiprocessing.get_context("spawn"))
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_init_worker, initargs=(os.getpid(),))
     if kind == "thread":
         return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dominari-bot")
     raise ConfigError(f"bot executor must be 'process' or 'thread', not {kind!r}")
+
+
+def _init_worker(parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    watch_parent(parent)
+
+
+def stop_executor(executor: Executor) -> None:
+    """Stop the bot workers now: decisions still running are not wanted any more."""
+    if isinstance(executor, ProcessPoolExecutor):
+        terminate_workers(executor)
+    executor.shutdown(wait=False, cancel_futures=True)

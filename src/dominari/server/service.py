@@ -33,6 +33,7 @@ from dominari.server.bots import (
     make_executor,
     server_bot_blurbs,
     server_bot_names,
+    stop_executor,
 )
 from dominari.server.store import SeatRow, Store, StoreError
 from dominari.server.tables import ActionError, LogCursor, Table, new_state, replay
@@ -42,6 +43,10 @@ log = logging.getLogger("dominari.server")
 
 BOT_RETRY = 1.0
 """Seconds before a bot whose action could not be stored tries again."""
+BOT_CRASHES = 3
+"""Workers a bot may lose in a row on one decision (killed, the server stopping) before
+it plays the first legal action, so that a decision that kills its worker every time
+cannot stall the game; until then it is asked again."""
 KEEP_FINISHED = 200
 """Finished games kept in memory (older ones are reloaded from the store on demand)."""
 QUEUE_LIMIT = 256
@@ -138,6 +143,7 @@ class GameService:
         self._executor: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._finished: dict[str, None] = {}  # finished games in memory, oldest first
+        self._closing = False
 
     # -- life cycle --------------------------------------------------------------------
 
@@ -157,13 +163,14 @@ class GameService:
             self._schedule_bot(t)
 
     async def close(self) -> None:
+        self._closing = True  # no bot starts another decision, and none is played now
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task  # shutting down
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            stop_executor(self._executor)
             self._executor = None
         if self.store is not None:
             self.store.close()
@@ -360,12 +367,12 @@ class GameService:
         self._changed(t)
 
     def _changed(self, t: Table) -> None:
-        self.broadcast(t)
         if t.finished:
             self._finished[t.id] = None
             self._evict()
         else:
-            self._schedule_bot(t)
+            self._schedule_bot(t)  # first, so that the views say whether a bot thinks
+        self.broadcast(t)
 
     def _evict(self) -> None:
         """Forget the oldest finished games beyond :data:`KEEP_FINISHED` that nobody
@@ -404,7 +411,7 @@ class GameService:
     # -- bots --------------------------------------------------------------------------
 
     def _schedule_bot(self, t: Table) -> None:
-        if t.bot_busy or t.finished:
+        if t.bot_busy or t.finished or self._closing:
             return
         seat = t.current_seat()
         if t.seats[seat].kind != "bot":
@@ -420,6 +427,7 @@ class GameService:
         seconds = self.settings.bot_seconds
         seed = derive_seed("dominari-server-bot", t.config.get("seed", 0), seat, version)
         text: str | None = None
+        lost = False  # the worker died, or was stopped: the bot gave no answer of its own
         try:
             payload = pickle.dumps(t.state)
             loop = asyncio.get_running_loop()
@@ -430,16 +438,25 @@ class GameService:
         except asyncio.CancelledError:
             t.bot_busy = False
             raise
-        except Exception as exc:  # a crashed or slow worker must not stall the game
+        except BaseException as exc:  # a crashed or slow worker must not stall the game
             log.error("game %s: bot %s (seat %d) failed: %s: %s", t.id, name, seat + 1,
                       exc.__class__.__name__, exc)
-            if isinstance(exc, BrokenExecutor):  # a worker died: start fresh ones
+            lost = isinstance(exc, BrokenExecutor) or not isinstance(exc, Exception)
+            if isinstance(exc, BrokenExecutor) and not self._closing:  # start fresh ones
                 self._executor = make_executor(self.settings.bot_executor,
                                                self.settings.bot_workers)
         t.bot_busy = False
+        if self._closing:  # a stopping server stores nothing the bot did not choose
+            return
         if t.version != version or t.finished or t.current_seat() != seat:
             self._schedule_bot(t)
             return
+        if lost:
+            t.bot_crashes += 1
+            if t.bot_crashes < BOT_CRASHES:  # ask again rather than play a move for it
+                asyncio.get_running_loop().call_later(BOT_RETRY, self._schedule_bot, t)
+                return
+        t.bot_crashes = 0
         try:
             try:
                 if text is None:

@@ -100,6 +100,8 @@ class Table:
     """(state before, player) of each undoable action at the end of the log."""
     subscribers: set[Any] = field(default_factory=set)
     bot_busy: bool = False
+    bot_crashes: int = 0
+    """Workers lost in a row while this game's bot decided (reset by a stored move)."""
     _log: tuple[Any, int, list[str]] | None = field(default=None, repr=False)
     """(last event seen, events seen, lines) of the log in words. A list of lines is
     never changed once made: a longer log is a new list."""

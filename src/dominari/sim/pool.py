@@ -187,16 +187,27 @@ memory), so that after a crash the parent knows which tasks were running."""
 def _init_worker(started: Any, parent: int) -> None:
     global _STARTED
     _STARTED = started
-    threading.Thread(target=_watch_parent, args=(parent,), name="dominari-parent-watch",
-                     daemon=True).start()  # fmt: skip
+    watch_parent(parent)
 
 
-def _watch_parent(parent: int) -> None:
-    """End this worker process once the process that started the pool is gone (killed with
-    SIGKILL, say): an orphan would wait on its task queue forever, holding the terminal."""
-    while os.getppid() == parent:
-        time.sleep(_WATCH_EVERY)
-    os._exit(1)
+def watch_parent(parent: int) -> None:
+    """In a worker process: end it once the process ``parent`` that started it is gone
+    (killed with SIGKILL, say): an orphan would wait on its task queue forever, holding
+    the terminal. A daemon thread checks every :data:`_WATCH_EVERY` seconds."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_WATCH_EVERY)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="dominari-parent-watch", daemon=True).start()
+
+
+def terminate_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the worker processes of ``pool`` (their tasks' results are not wanted)."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):  # already gone
+            proc.terminate()
 
 
 def _call(fn: Callable[[T], R], k: int, task: T) -> R:
@@ -231,7 +242,7 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
             finished = True
         finally:  # every result is in, or the run failed: do not wait for the workers
             if not finished:  # an error or an interrupt: stop the tasks running now too
-                _terminate(pool)
+                terminate_workers(pool)
             pool.shutdown(wait=False, cancel_futures=True)
         if broken is None:
             continue
@@ -246,13 +257,6 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
         for k in suspects:
             out.charge(k, f"its worker process died ({broken})")
         alone.extendleft(reversed(suspects))
-
-
-def _terminate(pool: ProcessPoolExecutor) -> None:
-    """Kill the worker processes of ``pool`` (their tasks' results are not wanted)."""
-    for proc in list((getattr(pool, "_processes", None) or {}).values()):
-        with contextlib.suppress(Exception):  # already gone
-            proc.terminate()
 
 
 def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExecutor,
