@@ -10,6 +10,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from conftest import make_client
 from dominari.bots import load_bot
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominion.engine import DominionConfig, DominionState
@@ -67,7 +68,6 @@ def test_a_view_pushed_when_a_bot_starts_thinking_says_so() -> None:
     shows "… is thinking"): the bot is scheduled before the views are sent."""
     from contextlib import ExitStack
 
-    from conftest import make_client
 
     with make_client() as client:
         r = client.post("/api/games", json={
@@ -93,7 +93,6 @@ def test_a_lost_worker_is_asked_again_not_answered_for(monkeypatch: Any) -> None
     import time
     from concurrent.futures.process import BrokenProcessPool
 
-    from conftest import make_client
     from dominari.server import service as service_module
 
     body = {"game": "dominion", "kingdom": "first-game", "seed": 5,
