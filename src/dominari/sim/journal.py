@@ -90,18 +90,22 @@ def code_fingerprint(game: str | None = None) -> str:
 def tree_fingerprint(root: Path, game: str | None = None) -> str:
     """:func:`code_fingerprint` of the package source at ``root``."""
     skip = _OTHER_GAME.get(game or "", ())
+    return _hash_tree(root, lambda rel: (
+        rel.suffix in _CODE_SUFFIXES and "__pycache__" not in rel.parts
+        and rel.parts[0] in _PLAYING and not rel.as_posix().startswith(skip)))
+
+
+def _hash_tree(root: Path, keep: Callable[[Path], bool]) -> str:
+    """A SHA-256 over the path (relative to ``root``) and the contents of every file under
+    ``root`` whose relative path ``keep`` accepts, in path order."""
     h = hashlib.sha256()
     for f in sorted(root.rglob("*")):
         rel = f.relative_to(root)
-        name = rel.as_posix()
-        if (f.suffix not in _CODE_SUFFIXES or "__pycache__" in rel.parts
-                or rel.parts[0] not in _PLAYING or name.startswith(skip)
-                or not f.is_file()):  # fmt: skip
-            continue
-        h.update(name.encode())
-        h.update(b"\0")
-        h.update(f.read_bytes())
-        h.update(b"\0")
+        if keep(rel) and f.is_file():
+            h.update(rel.as_posix().encode())
+            h.update(b"\0")
+            h.update(f.read_bytes())
+            h.update(b"\0")
     return h.hexdigest()
 
 
@@ -123,15 +127,7 @@ def spec_files(specs: Iterable[str]) -> dict[str, str]:
 def folder_files(folder: str | os.PathLike[str]) -> str:
     """A SHA-256 over the names and contents of every file under ``folder`` (a data
     folder of corrected components): it changes whenever one of them is edited."""
-    root = Path(folder)
-    h = hashlib.sha256()
-    for f in sorted(root.rglob("*")):
-        if f.is_file():
-            h.update(f.relative_to(root).as_posix().encode())
-            h.update(b"\0")
-            h.update(f.read_bytes())
-            h.update(b"\0")
-    return h.hexdigest()
+    return _hash_tree(Path(folder), lambda rel: True)
 
 
 def _named_policy(spec: Path) -> Path | None:

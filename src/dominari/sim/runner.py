@@ -295,21 +295,8 @@ def play_game(bots: Sequence[GameBot], state: S) -> S:
     try:
         if isinstance(state, DominionState) and can_play_out(state, bots):
             play_out(state, bots)
-            return state
-        current = state.current_player
-        apply = state.apply
-        p = current()
-        while p >= 0:
-            bot = bots[p]
-            action = bot.act(state)
-            try:
-                apply(action)
-            except DominariError as exc:
-                raise BotError(
-                    f"bot {bot.name!r} (seat {p + 1}) chose {_action_text(state, action)} in "
-                    f"the game with seed {_seed_of(state)}: {exc}"
-                ) from None
-            p = current()
+        else:
+            _play_steps(bots, state)
     except (DominariError, MemoryError):
         raise
     except Exception as exc:  # a bug in a bot or its strategy (or, rarely, the engine)
@@ -318,6 +305,24 @@ def play_game(bots: Sequence[GameBot], state: S) -> S:
         raise BotError(f"the game with seed {_seed_of(state)} stopped while {who} was "
                        f"deciding: {type(exc).__name__}: {exc}") from exc
     return state
+
+
+def _play_steps(bots: Sequence[GameBot], state: GameState) -> None:
+    """:func:`play_game`'s loop: each bot's action applied in turn, checked by the engine."""
+    current = state.current_player
+    apply = state.apply
+    p = current()
+    while p >= 0:
+        bot = bots[p]
+        action = bot.act(state)
+        try:
+            apply(action)
+        except DominariError as exc:
+            raise BotError(
+                f"bot {bot.name!r} (seat {p + 1}) chose {_action_text(state, action)} in the "
+                f"game with seed {_seed_of(state)}: {exc}"
+            ) from None
+        p = current()
 
 
 def run_chunk(chunk: Chunk) -> Tally:
