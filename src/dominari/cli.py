@@ -95,6 +95,7 @@ from dominari.sim.runner import (
     check_game,
     default_workers,
     game_options,
+    load_bots,
     parse_players,
     seat_names,
     simulate,
@@ -189,7 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="comma-separated bots, one per seat (2 to 4): for dominion random, "
                      "bm, bmu, smithy, smithy-market, witch or strategy file paths; for "
                      "dominations random, greedy; for both the search levels mcts-easy, "
-                     "mcts, mcts-hard")  # fmt: skip
+                     "mcts, mcts-hard, with options as in mcts:steps=200000:width=8")  # fmt: skip
     sim.add_argument("-n", "--games", type=_positive, default=1000, metavar="N",
                      help="number of games (default 1000)")  # fmt: skip
     _run_flags(sim, "simulation")
@@ -211,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="comma-separated bots, at least SEATS of them (a repeated bot is "
                       "a separate entry): for dominion random, bm, bmu, smithy, smithy-market, "
                       "witch, mcts-easy, mcts, mcts-hard or strategy file paths; for "
-                      "dominations random, greedy and the mcts levels")  # fmt: skip
+                      "dominations random, greedy and the mcts levels; a level takes "
+                      "options: mcts:steps=200000:width=8")  # fmt: skip
     tour.add_argument("-n", "--games", type=_positive, default=100, metavar="N",
                       help="games per match-up (default 100); a multiple of SEATS balances "
                       "the seats exactly")  # fmt: skip
@@ -425,6 +427,11 @@ def _random_seed() -> int:
     return random.SystemRandom().randrange(2**32)
 
 
+_NAME_WIDTH = 16
+"""The width a table keeps for a player's name before wrapping it (a search bot with
+options, a strategy file's path)."""
+
+
 def _stdout_console() -> Console:
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
@@ -450,12 +457,25 @@ def _run_games(label: str, total: int, progress: bool, run: Callable[..., R]) ->
             return run(progress=lambda k: bar.advance(task, k))
 
 
+def _note_clock(specs: Sequence[str], game: str) -> None:
+    """Say on stderr when a search bot among ``specs`` stops its search by the clock
+    (``mcts:seconds=…``): its games then depend on the machine, not only on the seed. A
+    bad spec fails here, before anything is said."""
+    timed = [b.name for b in load_bots(specs, game)
+             if isinstance(b, MCTSBot) and b.seconds is not None]  # fmt: skip
+    if timed:
+        sys.stderr.write(f"dominari: note: {', '.join(dict.fromkeys(timed))} stops its "
+                         "search by the clock: its games depend on the machine's speed and "
+                         "load, not only on --seed\n")
+
+
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = check_game(args.game)
     backend = check_backend(args.backend)
     specs = parse_players(args.players, game)
     options = _sim_options(args, game)
+    _note_clock(specs, game)
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
     run = partial(simulate, specs, args.games, seed, workers, options=options,
@@ -488,7 +508,8 @@ def sim_table(result: SimResult) -> Table:
     vs = " vs ".join(p.name for p in result.players)
     table = Table(title=f"{vs}: {result.games:,} games", title_style="bold",
                   box=box.SIMPLE_HEAVY, pad_edge=False)  # fmt: skip
-    table.add_column("Player", style="bold", no_wrap=True)
+    table.add_column("Player", style="bold", overflow="fold",  # a long name wraps
+                     min_width=min(_NAME_WIDTH, max(len(p.name) for p in result.players)))
     table.add_column("Wins", justify="right", no_wrap=True)
     table.add_column("Win % [95% CI]", justify="right", no_wrap=True)
     table.add_column("Ties", justify="right", no_wrap=True)
@@ -512,8 +533,8 @@ def breakdown_table(result: SimResult) -> Table:
     table = Table(title="Mean VP by source", title_style="bold", box=box.SIMPLE_HEAVY,
                   pad_edge=False)  # fmt: skip
     table.add_column("Source", no_wrap=True)
-    for p in result.players:
-        table.add_column(Text(p.name), justify="right", no_wrap=True)
+    for p in result.players:  # a long name wraps in its header
+        table.add_column(Text(p.name), justify="right", overflow="fold")
     means = [p.mean_breakdown for p in result.players]
     for source in result.sources:
         table.add_row(Text(source), *(f"{m.get(source, 0.0):.2f}" for m in means))
@@ -565,6 +586,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     game = check_game(args.game)
     specs = parse_entries(args.players)
     options = _sim_options(args, game)
+    _note_clock(specs, game)
     if args.plot:
         from dominari.sim.plot import check_plot_path
 
@@ -613,7 +635,8 @@ def tournament_table(result: TournamentResult) -> Table:
     table = Table(title=Text(f"{title(result)}: {each:,} games each"), title_style="bold",
                   box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("Player", style="bold")  # long names wrap rather than the numbers
+    table.add_column("Player", style="bold", overflow="fold",  # long names wrap rather
+                     min_width=min(_NAME_WIDTH, max(len(p.name) for p in result.players)))
     for col in ("Wins", "Win % [95% CI]", "Ties", "Mean VP", "μ − 3σ", "μ ± σ"):
         table.add_column(col, justify="right", no_wrap=True)
     for k, p in enumerate(result.leaderboard, 1):
@@ -630,9 +653,10 @@ def head_to_head_table(result: TournamentResult) -> Table:
     table = Table(title=Text(f"Head to head: % of games the {what}"), title_style="bold",
                   box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
     board = result.leaderboard
-    table.add_column("", style="bold", no_wrap=True)
-    for p in board:
-        table.add_column(Text(p.name), justify="right", no_wrap=True)
+    table.add_column("", style="bold", overflow="fold",
+                     min_width=min(_NAME_WIDTH, max(len(p.name) for p in board)))
+    for p in board:  # a long name wraps in its header rather than hiding the numbers
+        table.add_column(Text(p.name), justify="right", overflow="fold")
     for p in board:
         cells = []
         for q in board:
@@ -681,8 +705,9 @@ def _print_speed(console: Console, played: int, elapsed: float, workers: int,
                  reused: int = 0) -> None:
     """The closing line of a run: the games played, how fast, and those read back."""
     rate = played / elapsed if elapsed > 0 else 0.0
+    speed = f"{rate:,.0f}" if rate >= 10 or rate == 0 else f"{rate:.2g}"  # searches: slow
     more = f"; {reused:,} more read from the journal" if reused else ""
-    console.print(f"{played:,} games played in {elapsed:.1f} s ({rate:,.0f} games/s, "
+    console.print(f"{played:,} games played in {elapsed:.1f} s ({speed} games/s, "
                   f"{workers} worker{'s' if workers != 1 else ''}){more}", style="dim",
                   markup=False)  # fmt: skip
 
@@ -791,8 +816,8 @@ def _cap_search(seats: Sequence[GameBot | None], seconds: float | None) -> None:
     if not searches:
         raise ConfigError("--bot-seconds: no search bot among the players; it applies to "
                           f"{', '.join(SEARCH_BOTS)}")
-    for bot in searches:
-        bot.seconds = seconds
+    for bot in searches:  # a bot's own time budget (mcts:seconds=…) may be shorter
+        bot.seconds = seconds if bot.seconds is None else min(bot.seconds, seconds)
 
 
 def _play_loop(console: Console, state: DominionState, seats: Sequence[Bot | None],

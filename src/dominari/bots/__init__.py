@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Literal, overload
 
 from dominari.bots.base import Bot, DominationsBot, GameBot
-from dominari.bots.mcts import SEARCH_BOTS, mcts_bot
+from dominari.bots.mcts import SEARCH_BOTS, mcts_bot, search_spec
 from dominari.bots.random_bot import RandomBot
 from dominari.bots.strategy import (
     Strategy,
@@ -103,13 +103,18 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
     """A new bot of ``game`` from a built-in name (any case).
 
     Dominion: ``random``, ``bm``, ``bmu``, ``smithy``, ``smithy-market``, ``witch`` or
-    the path of a ``.toml`` strategy file. Dominations: ``random`` or ``greedy``. Raises
-    :class:`StrategyError` naming the known bots for an unknown name.
+    the path of a ``.toml`` strategy file. Dominations: ``random`` or ``greedy``. Both:
+    the search levels, alone or with options (``mcts:steps=200000:width=8``, see
+    :func:`dominari.bots.mcts.mcts_bot`). Raises :class:`StrategyError` naming the known
+    bots for an unknown name, :class:`ConfigError` for a bad search option.
+
+    >>> load_bot("mcts-hard:seconds=2", "dominations").seconds
+    2.0
     """
     names = bot_names(game)
     key = spec.strip().lower()
-    if key in SEARCH_BOTS:
-        return mcts_bot(key, game)
+    if search_spec(key) is not None:  # a level, or a level with options
+        return mcts_bot(spec, game)
     if game == "dominations":
         if key == "random":
             from dominari.bots.dominations_random import DominationsRandomBot

@@ -58,7 +58,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dominari.core.errors import ConfigError
+from dominari.core.errors import ConfigError, DominariError
 
 LEVELS: dict[str, dict[str, dict[str, Any]]] = {
     "dominion": {  # a rollout action costs about 5 us: whole games, candidates raced
@@ -372,6 +372,12 @@ class MCTSBot:
             raise ConfigError(f"steps must be at least 1, not {steps}")
         if prune < 0.0:
             raise ConfigError(f"prune must be 0 or more standard errors, not {prune}")
+        if trust < 0.0:
+            raise ConfigError(f"trust must be 0 or more standard errors, not {trust}")
+        if c < 0.0:
+            raise ConfigError(f"the exploration constant c must be 0 or more, not {c}")
+        if widen < 0.0:
+            raise ConfigError(f"widen must be 0 or more, not {widen}")
         if seconds is not None and seconds <= 0:
             raise ConfigError(f"seconds per decision must be positive, not {seconds}")
         if tree not in ("mine", "all"):
@@ -719,12 +725,132 @@ def _leads(scores: Sequence[float], scale: float) -> list[float]:
     return out
 
 
+def _whole(text: str) -> int | None:
+    if text == "none":
+        return None
+    try:
+        number = float(text.replace("_", ""))
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number) or number != int(number):
+        raise ValueError("a whole number")
+    return int(number)
+
+
+def _real(text: str) -> float:
+    try:
+        number = float(text.replace("_", ""))
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise ValueError("a number")
+    return number
+
+
+def _real_or_none(text: str) -> float | None:
+    return None if text == "none" else _real(text)
+
+
+def _yes_no(text: str) -> bool:
+    if text in ("yes", "true", "on", "1"):
+        return True
+    if text in ("no", "false", "off", "0"):
+        return False
+    raise ValueError("yes or no")
+
+
+def _tree(text: str) -> str:
+    if text not in ("mine", "all"):
+        raise ValueError("mine or all")
+    return text
+
+
+def _bot_name(text: str) -> str | None:
+    return None if text == "none" else text
+
+
+SEARCH_OPTIONS: dict[str, tuple[Callable[[str], Any], str]] = {
+    "iterations": (_whole, "rollouts a decision (none: no limit)"),
+    "steps": (_whole, "rollout actions a decision (none: no limit)"),
+    "seconds": (_real_or_none, "seconds a decision (none: no limit)"),
+    "width": (_whole, "candidates at the root (none: all)"),
+    "paired": (_yes_no, "candidates played in the same worlds"),
+    "prune": (_real, "a paired candidate is dropped this many standard errors behind"),
+    "trust": (_real, "the policy's move is kept unless beaten by this many standard errors"),
+    "c": (_real, "exploration constant"),
+    "margin": (_real, "share of the score margin in the reward, 0 to 1"),
+    "shared": (_real_or_none, "what a shared victory is worth, 0 to 1 (none: split)"),
+    "cutoff": (_whole, "rollouts stop after this many actions (none: at the end)"),
+    "cutoff_turns": (_whole, "rollouts stop after this many more turns each (none: at "
+                     "the end)"),
+    "widen": (_real, "later decisions of the searcher searched too (0: the policy's)"),
+    "tree": (_tree, "whose decisions are nodes: mine or all"),
+    "own": (_bot_name, "the rule bot that plays the searcher's seat in the search"),
+}
+"""The options a search bot spec may set (``mcts:steps=200000:width=8``): name → (parser
+of its value, what it means). They are :class:`MCTSBot`'s arguments of the same names."""
+
+
+def search_spec(spec: str) -> tuple[str, dict[str, str]] | None:
+    """The level and the raw ``option=value`` pairs of a search bot spec, or None when
+    ``spec`` does not start with a level name (it is another bot, or a file).
+
+    >>> search_spec("mcts-hard:seconds=1:width=5")
+    ('mcts-hard', {'seconds': '1', 'width': '5'})
+    >>> search_spec("smithy") is None, search_spec("mcts")
+    (True, ('mcts', {}))
+    """
+    parts = spec.strip().split(":")
+    level = parts[0].strip().lower()
+    if level not in SEARCH_BOTS:
+        return None
+    options: dict[str, str] = {}
+    for part in parts[1:]:
+        key, eq, value = part.partition("=")
+        key = key.strip().lower()
+        value = value.strip()
+        if not eq or not key or not value:
+            raise ConfigError(f"search bot {spec!r}: {part!r} is not option=value "
+                              f"(for example {level}:steps=200000:width=8)")
+        if key not in SEARCH_OPTIONS:
+            raise ConfigError(f"search bot {spec!r}: unknown option {key!r}; the options "
+                              f"are {', '.join(SEARCH_OPTIONS)}")
+        if key in options:
+            raise ConfigError(f"search bot {spec!r}: option {key!r} is given twice")
+        options[key] = value
+    return level, options
+
+
 def mcts_bot(name: str, game: str) -> MCTSBot:
-    """The bot of a difficulty level name (:data:`LEVELS`) for ``game``."""
-    key = name.strip().lower()
+    """The bot of a difficulty level name (:data:`LEVELS`) for ``game``, or of a level with
+    options changed: ``LEVEL:option=value:…`` (:data:`SEARCH_OPTIONS`), for example
+    ``mcts:steps=400000`` or ``mcts-easy:seconds=0.5:iterations=none``. An option adds to
+    the level's budget, it does not replace it: every budget given bounds the search,
+    whichever runs out first (``none`` lifts one). The bot's name is the spec as given,
+    lower case, so that tables tell the variants apart.
+
+    >>> mcts_bot("mcts:steps=400000:width=8", "dominion").steps
+    400000
+    >>> mcts_bot("MCTS-easy:Seconds=0.5", "dominion").name
+    'mcts-easy:seconds=0.5'
+    """
     levels = LEVELS.get(game)
     if levels is None:
         raise ConfigError(f"no search for the game {game!r}: dominion or dominations")
-    if key not in levels:
+    parsed = search_spec(name)
+    if parsed is None:
         raise ConfigError(f"unknown search level {name!r}: {', '.join(levels)}")
-    return MCTSBot(game, name=key, **levels[key])
+    key, raw = parsed
+    settings = dict(levels[key])
+    for option, text in raw.items():
+        parse, meaning = SEARCH_OPTIONS[option]
+        try:
+            settings[option] = parse(text.lower() if option != "own" else text)
+        except ValueError as exc:
+            raise ConfigError(f"search bot {name.strip()!r}: {option}={text!r} is not "
+                              f"{exc} ({option}: {meaning})") from None
+    label = ":".join([key, *(f"{k}={v if k == 'own' else v.lower()}" for k, v in raw.items())])
+    try:
+        return MCTSBot(game, name=label, **settings)
+    except DominariError as exc:  # a bad budget, an unknown own bot
+        raise ConfigError(f"search bot {name.strip()!r}: {exc}") from None

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from dominari.core.errors import ConfigError
+from dominari.core.errors import ConfigError, DominariError
 
 FORMAT = 1
 """The journal format's version, in its first line."""
@@ -111,12 +111,21 @@ def _hash_tree(root: Path, keep: Callable[[Path], bool]) -> str:
 
 def spec_files(specs: Iterable[str]) -> dict[str, str]:
     """The SHA-256 of every bot spec that is a file (a strategy file, followed by the
-    learned buy policy it names, if any), by spec."""
+    learned buy policy it names, if any) or a search bot whose own seat is one
+    (``mcts:own=FILE``), by spec."""
+    from dominari.bots.mcts import search_spec
+
     out = {}
     for spec in specs:
-        if os.path.isfile(spec):
-            h = hashlib.sha256(Path(spec).read_bytes())
-            policy = _named_policy(Path(spec))
+        try:
+            search = search_spec(spec)
+        except DominariError:  # a bad spec is the bot loader's to report
+            search = None
+        # A search bot's own seat may be played by a strategy file (mcts:own=FILE).
+        path = search[1].get("own", "") if search is not None else spec
+        if os.path.isfile(path):
+            h = hashlib.sha256(Path(path).read_bytes())
+            policy = _named_policy(Path(path))
             if policy is not None:
                 h.update(b"\0")
                 h.update(policy.read_bytes())
