@@ -87,6 +87,93 @@ def test_simulate_record_dir(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert "Game over" in out and "Final scores" in out
 
 
+def test_simulate_refuses_a_record_folder_holding_an_earlier_runs_records(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_dir = tmp_path / "recs"
+    args = ["simulate", "dominion", "--players", "bm,witch", "-n", "3", "--seed", "2",
+            "--workers", "1", "--record-dir", str(out_dir), "--json"]
+    assert run(capsys, *args)[0] == 0
+    before = {f: (out_dir / f).read_bytes() for f in os.listdir(out_dir)}
+    code, out, err = run(capsys, *args[:-3], "-n", "2", "--record-dir", str(out_dir))
+    assert code == 2 and out == ""
+    assert err == (f"dominari: error: folder {str(out_dir)!r} already holds 3 game record(s) "
+                   "(game-000001.json …) from an earlier run: name a new or empty folder, "
+                   "or remove them, so that two runs' records do not mix\n")
+    assert {f: (out_dir / f).read_bytes() for f in os.listdir(out_dir)} == before
+    (out_dir / "notes.txt").write_text("mine", encoding="utf-8")  # other files are no bar
+    for f in before:
+        os.unlink(out_dir / f)
+    assert run(capsys, *args)[0] == 0
+
+
+def test_records_get_the_permissions_of_a_new_file(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    """Not owner-only (a temporary file's): what the umask gives, or what the file had."""
+    mask = os.umask(0o022)
+    try:
+        path = tmp_path / "g.json"
+        assert run(capsys, "play", "dominion", "--players", "bm,bm", "--seed", "3",
+                   "--record", str(path))[0] == 0
+        assert path.stat().st_mode & 0o777 == 0o644
+        path.chmod(0o640)
+        assert run(capsys, "play", "dominion", "--players", "bm,bm", "--seed", "4",
+                   "--record", str(path))[0] == 0
+        assert path.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(mask)
+
+
+def test_replay_upto_beyond_the_record_is_refused(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    assert run(capsys, "play", "dominion", "--players", "bm,bm", "--seed", "3",
+               "--record", str(path))[0] == 0
+    n = len(json.loads(path.read_text(encoding="utf-8"))["actions"])
+    assert run(capsys, "replay", str(path), "--upto", str(n))[0] == 0
+    code, out, err = run(capsys, "replay", str(path), "--upto", str(n + 1))
+    assert code == 2 and out == ""
+    assert err == f"dominari: error: --upto {n + 1}: {str(path)!r} has only {n} actions\n"
+    code, out, err = run(capsys, "replay", str(path), "--data", "x")
+    assert code == 2 and "--data is for records of Dominations games" in err
+
+
+def test_a_record_whose_kingdom_was_edited_is_refused(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    assert run(capsys, "play", "dominion", "--players", "bm,witch", "--seed", "3",
+               "--record", str(path))[0] == 0
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["kingdom"] = ["Witch"]
+    forged = _write(tmp_path / "forged.json", record)
+    code, out, err = run(capsys, "replay", str(forged))
+    assert code == 2 and out == ""
+    assert err.startswith(f"dominari: error: {str(forged)!r}: the record's kingdom ['Witch'] "
+                          "is not the one its config deals (")
+
+
+def test_ctrl_c_keeps_the_game_so_far(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopping ``play`` with Ctrl-C writes its record as ``quit`` does."""
+    seen = {"n": 0}
+    act = MCTSBot.act
+
+    def interrupted(self: MCTSBot, state: Any) -> Any:
+        seen["n"] += 1
+        if seen["n"] > 12:
+            raise KeyboardInterrupt
+        return act(self, state)
+
+    monkeypatch.setattr(MCTSBot, "act", interrupted)
+    path = tmp_path / "g.json"
+    code, _, err = run(capsys, "play", "dominion", "--players", "mcts-easy:iterations=8,bm",
+                       "--seed", "3", "--record", str(path))
+    assert code == 130
+    assert f"the game so far is in {path}" in err and err.rstrip().endswith("interrupted")
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["outcome"] is None and len(record["actions"]) > 12
+    assert DominionState.from_record(record).outcome() is None
+
+
 # -------------------------------------------------------------- bad input
 BAD_INPUTS = [
     (["simulate", "dominion", "--players", "bmu,nobot", "-n", "5"], "nobot"),
@@ -163,6 +250,8 @@ def _good_record() -> dict[str, Any]:
         ({**_good_record(), "version": 99}, "version"),
         ({**_good_record(), "game": "chess"}, "unknown game 'chess'"),
         ({**_good_record(), "game": "dominations"}, "unknown config field(s): kingdom"),
+        ({**_good_record(), "config": {"players": 2, "seed": 1, "colour": 1}},
+         "record config: unknown config field(s): colour"),
         ({**_good_record(), "actions": ["buy Province"]}, "does not replay"),
         ({**_good_record(), "actions": ["fly away"]}, "does not replay"),
         ({**_good_record(), "config": {"players": 9, "seed": 1}}, "2 to 4"),

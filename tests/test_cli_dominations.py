@@ -116,6 +116,54 @@ def test_simulate_with_a_data_folder(capsys: pytest.CaptureFixture[str],
     assert code == 0, err
 
 
+def test_a_record_played_with_a_data_folder_replays_from_elsewhere(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The record names the folder as given (relative); replay finds it beside the record,
+    or takes ``--data``, which the mismatch error advises."""
+    game = tmp_path / "game"
+    folder = game / "mydata"
+    folder.mkdir(parents=True)
+    shutil.copy(builtin_folder() / "tiles.json", folder / "tiles.json")
+    monkeypatch.chdir(game)
+    code, _, err = run(capsys, "play", "dominations", "--players", "random,random", "--seed",
+                       "2", "--data", "mydata", "--record", "d.json")
+    assert code == 0, err
+    record = game / "d.json"
+    assert json.loads(record.read_text(encoding="utf-8"))["config"]["data"] == "mydata"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, out, err = run(capsys, "replay", str(record))
+    assert code == 0, err
+    assert "data game/mydata" in out.replace(str(tmp_path) + os.sep, "")
+    copy = elsewhere / "copied"
+    shutil.copytree(folder, copy)
+    code, out, err = run(capsys, "replay", str(record), "--data", str(copy))
+    assert code == 0, err
+    tiles = json.loads((copy / "tiles.json").read_text(encoding="utf-8"))
+    (copy / "tiles.json").write_text(json.dumps(tiles).replace('"name"', ' "name"', 1),
+                                     encoding="utf-8")  # the same data: the digest holds
+    assert run(capsys, "replay", str(record), "--data", str(copy))[0] == 0
+    code, out, err = run(capsys, "replay", str(record), "--data", "no-such-folder")
+    assert code == 2 and out == "" and "no-such-folder" in err
+    assert err.startswith(f"dominari: error: {str(record)!r}: ")
+
+
+def test_a_replay_header_shows_the_game_as_it_began(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    record = tmp_path / "d.json"
+    code, played, err = run(capsys, "play", "dominations", "--players", "greedy,random",
+                            "--seed", "2", "--record", str(record))
+    assert code == 0, err
+    order = next(line for line in played.splitlines() if line.startswith("Initiative order"))
+    for upto in ([], ["--upto", "0"], ["--upto", "40"]):
+        code, out, err = run(capsys, "replay", str(record), *upto)
+        assert code == 0, err
+        assert next(line for line in out.splitlines()
+                    if line.startswith("Initiative order")) == order
+
+
 # -------------------------------------------------------------- bad input
 BAD_INPUTS = [
     ([*SIM[:3], "random,nobot"], "random, greedy"),

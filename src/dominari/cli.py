@@ -26,7 +26,7 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, TypeVar
@@ -246,7 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", default=None, metavar="A,B",
                       help="comma-separated seats: 'human' or bot names (dominion: also "
                       "strategy files; default human,bmu; dominations: default "
-                      "human,greedy)")  # fmt: skip
+                      "human,greedy); a search level takes options: "
+                      "mcts:steps=200000:width=8")  # fmt: skip
     play.add_argument("--seed", type=_integer, default=None, help="game seed (default: random)")
     play.add_argument("--kingdom", type=_text, default=None,
                       help="dominion: recommended set name, 'random' or comma-separated cards "
@@ -274,6 +275,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="a record written by play or simulate")
     rep.add_argument("--upto", type=_non_negative, default=None, metavar="N",
                      help="stop after the first N actions")
+    rep.add_argument("--data", type=_text, default=None, metavar="DIR",
+                     help="dominations: the folder of component files the game was played "
+                     "with (default: the one the record names, looked up from here, then "
+                     "beside the record)")  # fmt: skip
     rep.set_defaults(func=cmd_replay)
 
     srv = sub.add_parser(
@@ -798,13 +803,29 @@ def cmd_play(args: argparse.Namespace) -> int:
     if humans:
         console.print(Text("Type an action ('buy Silver', prefixes like 'b sil' work), "
                            "'help' for the legal actions, 'quit' to stop.", style="dim"))
-    finished = _play_loop(console, state, seats, sys.stdin, sys.stderr)
+    with _kept_if_stopped(record_path, state):
+        finished = _play_loop(console, state, seats, sys.stdin, sys.stderr)
     if finished:
         _print_scores(console, state)
     if record_path is not None:
         write_json_atomic(record_path, state.record())
         console.print(Text(f"Record written to {record_path}", style="dim"))
     return 0
+
+
+@contextlib.contextmanager
+def _kept_if_stopped(record_path: Path | None, state: DominionState | DominationsState
+                     ) -> Iterator[None]:
+    """Write the game so far to ``record_path`` if play is stopped by Ctrl-C or ``kill``,
+    as ``quit`` does, then let the stop go on."""
+    try:
+        yield
+    except (KeyboardInterrupt, _Terminated):
+        if record_path is not None:
+            with contextlib.suppress(OSError):
+                write_json_atomic(record_path, state.record())
+                sys.stderr.write(f"\n{PROG}: the game so far is in {record_path}")
+        raise
 
 
 def _cap_search(seats: Sequence[GameBot | None], seconds: float | None) -> None:
@@ -973,7 +994,9 @@ def _play_dominations(args: argparse.Namespace) -> int:
         console.print(Text("Type an action ('L07 2,0 r1 via 1,0', 'city 2,0', 'pass' …); "
                            "'help' lists the legal actions, 'help L07' those starting with "
                            "L07; 'quit' stops.", style="dim"))  # fmt: skip
-    finished = _play_dominations_loop(console, state, seats, sys.stdin, sys.stderr, svg_path)
+    with _kept_if_stopped(record_path, state):
+        finished = _play_dominations_loop(console, state, seats, sys.stdin, sys.stderr,
+                                          svg_path)  # fmt: skip
     if finished:
         print_dominations_scores(console, state)
     if record_path is not None:
@@ -1277,19 +1300,32 @@ def print_dominations_scores(console: Console, state: DominationsState) -> None:
 # ------------------------------------------------------------------ replay
 def cmd_replay(args: argparse.Namespace) -> int:
     record = load_record(args.file)
-    if record.get("game") == "dominations":
+    try:
+        return _replay(args, record)
+    except RecordError as exc:
+        text = str(exc)
+        if text.startswith(repr(args.file)):
+            raise
+        raise RecordError(f"{args.file!r}: {text}") from None  # which file, every time
+
+
+def _replay(args: argparse.Namespace, record: dict[str, Any]) -> int:
+    game = record.get("game")
+    if game == "dominations":
         return _replay_dominations(args, record)
-    if record.get("format") == "dominari-record" and record.get("game") != "dominion":
-        raise RecordError(f"{args.file!r} is a record of an unknown game "
-                          f"{record.get('game')!r}: records are of dominion or dominations")
-    state = DominionState.from_record(record, log=True, upto=args.upto)
+    if args.data is not None:
+        raise ConfigError("--data is for records of Dominations games (its component files)")
+    if record.get("format") == "dominari-record" and game != "dominion":
+        raise RecordError(f"a record of an unknown game {game!r}: records are of dominion or "
+                          "dominations")  # fmt: skip
+    state = DominionState.from_record(record, log=True, upto=_upto(args, record))
     actions = record["actions"]
     complete = args.upto is None or args.upto >= len(actions)
     saved = record.get("outcome")
     out = state.outcome()
     if complete and saved is not None and out is not None and out.to_json() != saved:
-        raise RecordError(f"{args.file!r}: the replayed outcome {out.to_json()} differs from "
-                          f"the recorded one {saved}")  # fmt: skip
+        raise RecordError(f"the replayed outcome {out.to_json()} differs from the recorded "
+                          f"one {saved}")  # fmt: skip
     console = _stdout_console()
     _print_header(console, state, f"Replay of {args.file}")
     print_events(console, state, 0)
@@ -1300,17 +1336,39 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _upto(args: argparse.Namespace, record: dict[str, Any]) -> int | None:
+    """``--upto``, checked against the record's actions (a bad record is its replay's to
+    report)."""
+    actions = record.get("actions")
+    if args.upto is not None and isinstance(actions, list) and args.upto > len(actions):
+        raise ConfigError(f"--upto {args.upto}: {args.file!r} has only {len(actions):,} "
+                          "actions")  # fmt: skip
+    upto: int | None = args.upto
+    return upto
+
+
 def _replay_dominations(args: argparse.Namespace, record: dict[str, Any]) -> int:
-    state = DominationsState.from_record(record, log=True, upto=args.upto)
+    config = record.get("config")
+    if isinstance(config, dict):
+        folder = config.get("data")
+        if args.data is not None:  # the folder the player names, not the one recorded
+            record = {**record, "config": {**config, "data": args.data}}
+        elif isinstance(folder, str) and not os.path.isabs(folder) and not os.path.isdir(folder):
+            beside = Path(args.file).parent / folder  # recorded relative to where it was
+            if beside.is_dir():  # played: the record's folder is the likeliest
+                record = {**record, "config": {**config, "data": str(beside)}}
+    upto = _upto(args, record)
+    state = DominationsState.from_record(record, log=True, upto=upto)
+    start = state if upto == 0 else DominationsState.from_record(record, upto=0)
     complete = args.upto is None or args.upto >= len(record["actions"])
     saved = record.get("outcome")
     out = state.outcome()
     if complete and saved is not None and out is not None and out.to_json() != saved:
-        raise RecordError(f"{args.file!r}: the replayed outcome {out.to_json()} differs from "
-                          f"the recorded one {saved}")  # fmt: skip
+        raise RecordError(f"the replayed outcome {out.to_json()} differs from the recorded "
+                          f"one {saved}")  # fmt: skip
     console = _stdout_console()
     console.print(Text(f"Replay of {args.file}", style="bold"))
-    _print_dominations_header(console, state)
+    _print_dominations_header(console, start)  # as the game began, as play showed it
     print_dominations_events(console, state, 0)
     if not complete:
         console.print(Text(f"(stopped after {args.upto} of {len(record['actions'])} actions)",

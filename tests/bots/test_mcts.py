@@ -256,7 +256,7 @@ def test_smithy_market_is_the_first_candidate_on_first_game() -> None:
 def test_an_own_bot_must_be_a_rule_bot() -> None:
     with pytest.raises(ConfigError, match="own must be a rule bot"):
         MCTSBot("dominion", own="mcts-easy")
-    with pytest.raises(StrategyError, match="unknown bot 'nobody'"):
+    with pytest.raises(ConfigError, match="own bot 'nobody' is not a rule bot of dominion"):
         MCTSBot("dominion", own="nobody")
 
 

@@ -94,7 +94,7 @@ def test_an_own_bot_option_names_a_rule_bot_or_a_strategy_file(tmp_path: Path) -
     ("mcts:widen=-1", "widen must be 0 or more"),
     ("mcts:iterations=none:steps=none", "a search needs a budget"),
     ("mcts:own=mcts-hard", "own must be a rule bot"),
-    ("mcts:own=nobody", "unknown bot 'nobody'"),
+    ("mcts:own=nobody", "own bot 'nobody' is not a rule bot of dominion"),
 ])
 def test_a_bad_option_is_refused_naming_the_spec_and_why(spec: str, message: str) -> None:
     with pytest.raises(ConfigError) as caught:

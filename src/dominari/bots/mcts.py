@@ -394,11 +394,19 @@ class MCTSBot:
             raise ConfigError(f"cutoff_turns must be at least 1 turn, not {cutoff_turns}")
         self._own: Any = None
         if own is not None:
-            from dominari.bots import load_bot
+            from dominari.bots import GAME_BOTS, load_bot
+            from dominari.core.errors import StrategyError
 
-            self._own = load_bot(own, game)  # names resolve as everywhere else
-            if isinstance(self._own, MCTSBot):
+            if search_spec(own) is not None:
                 raise ConfigError(f"own must be a rule bot, not the search bot {own!r}")
+            try:
+                self._own = load_bot(own, game)  # names resolve as everywhere else
+            except StrategyError as exc:
+                if not str(exc).startswith("unknown"):
+                    raise  # a strategy file that is wrong says what is wrong with it
+                files = " or the path of a .toml strategy file" if game == "dominion" else ""
+                raise ConfigError(f"own bot {own!r} is not a rule bot of {game}: use one of "
+                                  f"{', '.join(GAME_BOTS[game])}{files}") from None
         self.own = own
         self.game = game
         self.name = name

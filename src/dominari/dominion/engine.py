@@ -126,7 +126,7 @@ class DominionConfig:
             raise ConfigError("config must be a JSON object")
         unknown = set(data) - {"players", "kingdom", "seed", "max_turns", "names"}
         if unknown:
-            raise ConfigError(f"config: unknown field(s) {', '.join(sorted(unknown))}")
+            raise ConfigError(f"unknown config field(s): {', '.join(sorted(unknown))}")
         kingdom = data.get("kingdom", "random")
         if not isinstance(kingdom, str) and not (
             isinstance(kingdom, list) and all(isinstance(k, str) for k in kingdom)
@@ -1009,6 +1009,10 @@ class DominionState(GameState):
             state = cls.new(config)
         except ConfigError as exc:
             raise RecordError(f"record config: {exc}") from None
+        kingdom = record.get("kingdom")
+        if kingdom is not None and kingdom != [NAME[c] for c in state.kingdom]:
+            raise RecordError(f"the record's kingdom {kingdom!r} is not the one its config "
+                              f"deals ({', '.join(NAME[c] for c in state.kingdom)})")
         replay(state, record, upto, parse)
         return state
 

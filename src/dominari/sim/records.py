@@ -8,6 +8,7 @@ leaves nothing behind.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import tempfile
@@ -22,14 +23,33 @@ def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
     write_text_atomic(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
+@functools.cache
+def _umask() -> int:
+    """The process's umask (read once: reading it means setting it for an instant)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _new_file_mode(target: Path) -> int:
+    """The permissions a file written at ``target`` gets: those of the file it replaces,
+    else what the umask gives a new file (``mkstemp`` alone would make it owner-only)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename."""
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename; the file
+    keeps the permissions of the one it replaces, or gets a new file's."""
     target = Path(path)
     fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.",
                                suffix=".tmp")  # fmt: skip
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+            os.fchmod(f.fileno(), _new_file_mode(target))
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -63,14 +83,23 @@ def check_writable_file(path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def prepare_dir(path: str | os.PathLike[str]) -> Path:
+def prepare_dir(path: str | os.PathLike[str], fresh: str | None = None) -> Path:
     """Create the folder ``path`` (and its parents) if needed.
 
-    Raises :class:`ConfigError` if it exists as a file or cannot be created.
+    Raises :class:`ConfigError` if it exists as a file or cannot be created, or, with a
+    glob pattern ``fresh``, if it already holds files matching it (the records of an
+    earlier run, which a new run's would overwrite in part and mix with).
     """
     target = Path(path)
     if target.exists() and not target.is_dir():
         raise ConfigError(f"{str(target)!r} exists and is not a folder")
+    if fresh is not None and target.is_dir():
+        found = sorted(f.name for f in target.glob(fresh))
+        if found:
+            raise ConfigError(f"folder {str(target)!r} already holds {len(found):,} game "
+                              f"record(s) ({found[0]} …) from an earlier run: name a new or "
+                              "empty folder, or remove them, so that two runs' records do "
+                              "not mix")
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

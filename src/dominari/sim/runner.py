@@ -80,6 +80,10 @@ def bot_seed(seed: int, index: int, seat: int) -> int:
     return derive_seed("dominari-bot", seed, index, seat)
 
 
+RECORD_GLOB = "game-[0-9][0-9][0-9][0-9][0-9][0-9]*.json"
+"""The names of a simulation's record files (:func:`record_name`)."""
+
+
 def record_name(index: int) -> str:
     """The file name of game ``index``'s record (``game-000001.json`` for index 0)."""
     return f"game-{index + 1:06d}.json"
@@ -444,7 +448,8 @@ def simulate(
     bots = load_bots(specs, options.game)
     names = seat_names([b.name for b in bots])
     options.check(len(specs), names, seed)  # an unknown card, a bad data folder …
-    rdir = str(prepare_dir(record_dir)) if record_dir is not None else None
+    rdir = (str(prepare_dir(record_dir, fresh=RECORD_GLOB)) if record_dir is not None
+            else None)  # fmt: skip
 
     chunks = [Chunk(specs, names, options, seed, start, stop, rdir)
               for start, stop in chunk_bounds(games, workers)]
