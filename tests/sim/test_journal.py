@@ -160,9 +160,9 @@ def test_a_journal_whose_games_do_not_replay_is_refused(
     path.write_text("\n".join([head, json.dumps(line), *rest]) + "\n", encoding="utf-8")
     before = path.read_bytes()
     _new_code(monkeypatch)
-    with pytest.raises(JournalError, match=r"written by other code, and game 0 of match-up "
-                       r"\S+ vs \S+ comes out otherwise with this code \(ranks ./., scores "
-                       r"99/98 there"):  # fmt: skip
+    with pytest.raises(JournalError, match=r"written by other code or files, and game 0 of "
+                       r"match-up \S+ vs \S+ comes out otherwise with this code \(ranks ./., "
+                       r"scores 99/98 there"):  # fmt: skip
         run(path, games=2, recheck=6)  # all six games: the changed one among them
     assert path.read_bytes() == before
 
@@ -282,8 +282,17 @@ def test_a_folder_is_refused(tmp_path: Path) -> None:
         Journal.open(tmp_path, {"seed": 1})
 
 
-def test_the_journal_is_created_with_its_folder(tmp_path: Path) -> None:
+def test_a_journal_in_a_missing_folder_is_refused(tmp_path: Path) -> None:
+    """As for ``--record`` and ``--plot``: a typo in the path is not a folder to make."""
     path = tmp_path / "deep" / "t.jsonl"
+    with pytest.raises(JournalError, match=r"cannot be created \(folder .*deep does not exist"):
+        Journal.open(path, {"seed": 1, "players": ("a", "b")})
+    assert not (tmp_path / "deep").exists()
+    (tmp_path / "deep").write_text("", encoding="utf-8")
+    with pytest.raises(JournalError, match=r"deep is a file, not a folder"):
+        Journal.open(path, {"seed": 1, "players": ("a", "b")})
+    (tmp_path / "deep").unlink()
+    (tmp_path / "deep").mkdir()
     j = Journal.open(path, {"seed": 1, "players": ("a", "b")})
     j.record(0, 3, [GameResult((1, 0), (1, 1), (5, 5), "provinces")])
     again = Journal.open(path, {"seed": 1, "players": ("a", "b")})
@@ -348,3 +357,63 @@ def test_edited_data_files_are_refused(tmp_path: Path) -> None:
     plain = tmp_path / "plain.jsonl"
     run(plain, games=1)  # without a data folder the key is as it always was
     assert "data_files" not in json.loads(plain.read_text(encoding="utf-8").split("\n")[0])["key"]
+
+
+def test_the_same_files_however_spelled_are_the_same_tournament(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, counted: list[int]) -> None:
+    """``mine.toml``, ``./mine.toml`` and its absolute path name one file: the journal
+    serves all three (and a data folder's path is compared the same way)."""
+    (tmp_path / "mine.toml").write_text(MINE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "t.jsonl"
+    first = run(path, games=2, players=["mine.toml", "bm"])
+    for spelled in ("./mine.toml", str(tmp_path / "mine.toml")):
+        counted.clear()
+        again = run(path, games=2, players=[spelled, "bm"])
+        assert sum(counted) == 0 and again.reused == 2
+        assert [q.wins for q in again.players] == [q.wins for q in first.players]
+    key = {"players": ["mine.toml"], "options": {"data": "mine.toml"}, "files": {}}
+    assert Journal.open(tmp_path / "k.jsonl", key).known == {}
+    spelled = {"players": ["./mine.toml"], "files": {},
+               "options": {"data": str(tmp_path / "mine.toml")}}
+    assert Journal.open(tmp_path / "k.jsonl", spelled).known == {}
+
+
+def test_a_changed_strategy_file_can_be_rechecked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  counted: list[int]) -> None:
+    """Files, like code, play the games: an edit that plays the same games (a comment)
+    keeps the journal once a recheck shows it; one that does not is named."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text(MINE, encoding="utf-8")
+    path = tmp_path / "t.jsonl"
+    run(path, games=2, players=[str(mine), "bm"])
+    mine.write_text("# the same bot\n" + MINE, encoding="utf-8")
+    with pytest.raises(JournalError, match=r"strategy files have changed.*--recheck N"):
+        run(path, games=2, players=[str(mine), "bm"])
+    counted.clear()
+    assert run(path, games=2, players=[str(mine), "bm"], recheck=2).reused == 2
+    assert sum(counted) == 2  # the two rechecked games, none played again for the result
+    mine.write_text(MINE.replace('card = "Gold"\n', 'card = "Province"\n'), encoding="utf-8")
+    with pytest.raises(JournalError, match="written by other code or files, and game"):
+        run(path, games=2, players=[str(mine), "bm"], recheck=2)
+
+
+def test_a_journal_made_by_a_run_that_fails_at_once_is_removed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing is left behind when no game could be played (a lost cluster …); a journal
+    that holds games is kept, to go on from."""
+    def fail(*args: Any, **kw: Any) -> Any:
+        raise ConfigError("no Ray cluster answers")
+
+    path = tmp_path / "t.jsonl"
+    monkeypatch.setattr(tournament_module, "run_tasks", fail)
+    with pytest.raises(ConfigError, match="no Ray cluster"):
+        run(path, games=2)
+    assert not path.exists()
+    monkeypatch.undo()
+    run(path, games=2)
+    before = path.read_bytes()
+    monkeypatch.setattr(tournament_module, "run_tasks", fail)
+    with pytest.raises(ConfigError, match="no Ray cluster"):
+        run(path, games=4)
+    assert path.read_bytes() == before

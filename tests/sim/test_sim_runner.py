@@ -215,3 +215,26 @@ def test_strategy_bot_games_are_the_games_step_by_step_play_gives() -> None:
             slow.apply(bots[slow.current_player()].act(slow))
         assert fast.history == slow.history and fast.outcome() == slow.outcome()
         assert DominionState.from_record(fast.record()).outcome() == fast.outcome()
+
+
+def test_a_record_folder_made_by_a_run_that_fails_is_removed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    from dominari.core.errors import ConfigError
+
+    runner = importlib.import_module("dominari.sim.runner")
+
+    def fail(*args: object, **kw: object) -> object:
+        raise ConfigError("no Ray cluster answers")
+
+    monkeypatch.setattr(runner, "run_tasks", fail)
+    folder = tmp_path / "recs" / "deeper"
+    with pytest.raises(ConfigError, match="no Ray cluster"):
+        runner.simulate(["bm", "bmu"], 2, 1, record_dir=folder)
+    assert not folder.exists()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    with pytest.raises(ConfigError, match="no Ray cluster"):
+        runner.simulate(["bm", "bmu"], 2, 1, record_dir=mine)
+    assert mine.is_dir()  # the user's own folder stays

@@ -161,6 +161,14 @@ class Journal:
     def __init__(self, path: Path, known: dict[tuple[int, int], GameResult]) -> None:
         self.path = path
         self.known = known
+        self.created = False
+        """Whether :meth:`open` made the file (it held no games before)."""
+
+    def discard_if_unused(self) -> None:
+        """Remove the file if :meth:`open` made it and no game was written to it: a run
+        that fails before its first game leaves nothing behind."""
+        if self.created and not self.known:
+            self.path.unlink(missing_ok=True)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], key: Mapping[str, Any],
@@ -174,18 +182,21 @@ class Journal:
         this tournament's (another seating, a match-up it does not have), or None: a
         journal holding one is damaged, and refused naming its line.
 
-        A journal written by other code (its key differs in ``code`` alone) serves when
-        ``recheck`` is given and accepts its games: ``recheck(known)`` replays some of
-        them with this code and raises :class:`JournalError` if any comes out otherwise;
-        if it returns, the journal is stamped with ``key`` (its first line rewritten, the
-        games kept) and served."""
+        A journal written by other code or files (its key differs only in
+        :data:`REPLAYED` fields) serves when ``recheck`` is given and accepts its games:
+        ``recheck(known)`` replays some of them with this code and raises
+        :class:`JournalError` if any comes out otherwise; if it returns, the journal is
+        stamped with ``key`` (its first line rewritten, the games kept) and served."""
         p = Path(path)
         key = json.loads(json.dumps(key))  # as it reads back: tuples become lists
         if p.is_dir():
             raise JournalError(f"journal {p}: is a folder, not a file")
         if not p.exists():
+            if not p.parent.is_dir():  # a typo in the path, not a folder to make
+                what = "is a file, not a folder" if p.parent.exists() else "does not exist"
+                raise JournalError(f"journal {p}: cannot be created (folder {p.parent} "
+                                   f"{what})")  # fmt: skip
             try:
-                p.parent.mkdir(parents=True, exist_ok=True)
                 with p.open("x", encoding="utf-8") as f:
                     f.write(json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n")
             except OSError as e:
@@ -195,7 +206,9 @@ class Journal:
                 why = (f"{parent} is a file, not a folder" if parent.is_file()
                        else e.strerror)  # fmt: skip
                 raise JournalError(f"journal {p}: cannot be created ({why})") from e
-            return cls(p, {})
+            book = cls(p, {})
+            book.created = True
+            return book
         try:
             data = p.read_bytes()
         except OSError as e:
@@ -218,10 +231,14 @@ class Journal:
             raise JournalError(f"journal {p}: format {head['dominari_journal']!r}, this "
                                f"version reads format {FORMAT}")  # fmt: skip
         old = head.get("key")
-        code_only = isinstance(old, dict) and {**old, "code": key.get("code")} == key
-        if old != key and not (code_only and recheck is not None):
+        same = _comparable(old) == _comparable(key)
+        # Games whose code or files alone changed may still be the same: a recheck tells.
+        played_otherwise = isinstance(old, dict) and not same and (
+            _comparable({k: v for k, v in old.items() if k not in REPLAYED})
+            == _comparable({k: v for k, v in key.items() if k not in REPLAYED}))
+        if not same and not (played_otherwise and recheck is not None):
             hint = (", or replay some of them with this code to keep it if they come out "
-                    "the same (--recheck N)") if code_only else ""
+                    "the same (--recheck N)") if played_otherwise else ""
             raise JournalError(f"journal {p} was written for another tournament "
                                f"({_differences(old, key)}); its games cannot "
                                f"be reused: give another file or delete it{hint}")  # fmt: skip
@@ -229,7 +246,7 @@ class Journal:
         for n, line in enumerate(lines[1:], start=2):
             for j, game in _games(p, n, _load_line(p, n, line), check):
                 known[j] = game
-        if old != key:
+        if not same:
             assert recheck is not None
             recheck(known)  # raises if the games are not this code's
             body = b"".join(line + b"\n" for line in lines[1:])
@@ -313,10 +330,41 @@ def _is_index(v: Any) -> bool:
     return _is_int(v) and v >= 0
 
 
+REPLAYED = frozenset({"code", "files", "data_files"})
+"""The fields of a journal's key that say what plays the games (the code, the strategy
+files, the data folder's files) rather than which games they are: when only they differ,
+a recheck may show that the games come out the same."""
+
+
+def _path_key(path: Any) -> Any:
+    """A path as a key compares it: the file or folder it names, however spelled
+    (``./x.toml``, ``x.toml``, ``/home/…/x.toml``); anything else as it is."""
+    if isinstance(path, str) and path and os.path.exists(path):
+        return os.path.realpath(path)
+    return path
+
+
+def _comparable(key: Any) -> Any:
+    """A journal key with its paths (file specs, their hashes' keys, the data folder) as
+    :func:`_path_key` gives them, so that the same tournament matches however typed."""
+    if not isinstance(key, dict):
+        return key
+    out = dict(key)
+    if isinstance(out.get("players"), list):
+        out["players"] = [_path_key(s) for s in out["players"]]
+    if isinstance(out.get("files"), dict):
+        out["files"] = {_path_key(k): v for k, v in out["files"].items()}
+    options = out.get("options")
+    if isinstance(options, dict) and "data" in options:
+        out["options"] = {**options, "data": _path_key(options["data"])}
+    return out
+
+
 def _differences(old: Any, new: Mapping[str, Any]) -> str:
     """Which fields of the key differ, in words."""
     if not isinstance(old, dict):
         return "it has no key"
+    old, new = _comparable(old), _comparable(new)
     names = {"code": "the code has changed since", "files": "strategy files have changed",
              "data_files": "the data folder's files have changed"}
     diff = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]

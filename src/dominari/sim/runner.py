@@ -19,6 +19,7 @@ with the core protocol (:class:`~dominari.core.game.GameState`), which
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
@@ -448,6 +449,7 @@ def simulate(
     bots = load_bots(specs, options.game)
     names = seat_names([b.name for b in bots])
     options.check(len(specs), names, seed)  # an unknown card, a bad data folder …
+    made = record_dir is not None and not os.path.exists(record_dir)
     rdir = (str(prepare_dir(record_dir, fresh=RECORD_GLOB)) if record_dir is not None
             else None)  # fmt: skip
 
@@ -460,8 +462,14 @@ def simulate(
         if progress is not None:
             progress(chunk.stop - chunk.start)
 
-    tallies = run_tasks(run_chunk, chunks, workers=workers, backend=backend, progress=done,
-                        start_method=start_method)  # fmt: skip
+    try:
+        tallies = run_tasks(run_chunk, chunks, workers=workers, backend=backend,
+                            progress=done, start_method=start_method)  # fmt: skip
+    except BaseException:
+        if made and rdir is not None:  # a folder this run made, still empty: not left behind
+            with contextlib.suppress(OSError):
+                os.rmdir(rdir)
+        raise
     total = Tally(len(specs))
     for t in tallies:  # in game order
         total.merge(t)

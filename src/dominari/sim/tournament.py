@@ -513,8 +513,8 @@ def tournament(
             for (m, j), (game,) in zip(picked, again, strict=True):
                 if game != known[(m, j)]:
                     raise JournalError(
-                        f"journal {journal} was written by other code, and game {j} of "
-                        f"match-up {' vs '.join(names[e] for e in combos[m])} comes out "
+                        f"journal {journal} was written by other code or files, and game "
+                        f"{j} of match-up {' vs '.join(names[e] for e in combos[m])} comes out "
                         f"otherwise with this code ({_result_text(known[(m, j)])} there, "
                         f"{_result_text(game)} here): its games cannot be reused: give "
                         "another file or delete it")  # fmt: skip
@@ -540,8 +540,13 @@ def tournament(
 
     if known and progress is not None:
         progress(len(known))
-    played = run_tasks(play_shard, shards, workers=workers, backend=backend, progress=done,
-                       start_method=start_method)  # fmt: skip
+    try:
+        played = run_tasks(play_shard, shards, workers=workers, backend=backend,
+                           progress=done, start_method=start_method)  # fmt: skip
+    except BaseException:
+        if book is not None:
+            book.discard_if_unused()  # a journal this run made and never wrote a game to
+        raise
     found = dict(known)
     for shard, part in zip(shards, played, strict=True):
         for k, g in enumerate(part):
