@@ -219,3 +219,22 @@ def test_load_bot_unknown() -> None:
         load_bot("no/such/file.toml")
     with pytest.raises(StrategyError, match="no built-in strategy"):
         builtin_strategy("nope")
+
+
+def test_the_documented_complete_file_loads(tmp_path: Path) -> None:
+    """The example in ``dominari.bots.strategy``'s docstring is a file that works."""
+    import textwrap
+
+    from dominari.bots import strategy as module
+
+    doc = module.__doc__ or ""
+    start = doc.index("A complete file::") + len("A complete file::")
+    end = doc.index("A file may also name")
+    path = tmp_path / "example.toml"
+    path.write_text(textwrap.dedent(doc[start:end]).strip() + "\n", encoding="utf-8")
+    bot = load_strategy(str(path))
+    assert bot.name == "Smithy"
+    strategy = bot.strategy
+    assert [C.NAME[r.card] for r in strategy.buy] == ["Province", "Smithy", "Silver"]
+    assert [C.NAME[c] for c in strategy.play] == ["Village", "Smithy"]
+    assert strategy.options.late_game_provinces == 4

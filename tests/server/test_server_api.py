@@ -159,6 +159,10 @@ def test_my_games_lists_the_games_of_the_tokens_held(api: Api) -> None:
     ({"game": "dominations", "seats": [{}, {}], "data": "mine"}, "data set"),
     ({"game": "dominations", "seats": [{}, {}], "extra": 1}, "extra"),
     ({"game": "dominations", "seats": [{}, {}], "seed": -1}, "seed"),
+    ({"game": "dominations", "seats": [{}, {}], "variant": "retail",
+      "rules": {"variant": "prototype"}}, "conflicts with rules.variant"),
+    ({"game": "dominion", "seats": [{}, {"kind": "bot", "bot": "mcts:steps=1"}]},
+     "mcts:steps=1"),  # a search level's options are the command line's, not the server's
 ])
 def test_bad_game_requests_say_what_is_wrong(api: Api, body: dict[str, Any],
                                              fragment: str) -> None:

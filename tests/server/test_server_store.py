@@ -83,10 +83,15 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> 
     (["serve", "--bot-seconds", "0"], "bot-seconds"),
     (["serve", "--data", "nonsense"], "NAME=DIR"),
     (["serve", "--data", "mine=/no/such/folder"], "not a folder"),
-    (["serve", "--db", "nosuchdialect://x"], "cannot use the database"),
+    (["serve", "--port", "FREE", "--db", "nosuchdialect://x"], "cannot use the database"),
 ])
 def test_serve_refuses_bad_flags_in_one_line(argv: list[str], fragment: str,
                                              capsys: pytest.CaptureFixture[str]) -> None:
+    if "FREE" in argv:  # a port that can be listened on, so that the database is tried
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            free = str(s.getsockname()[1])
+        argv = [free if a == "FREE" else a for a in argv]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1, err
@@ -99,3 +104,20 @@ def test_a_busy_port_is_reported() -> None:
         port = s.getsockname()[1]
         with pytest.raises(Exception, match=f"cannot listen on 127.0.0.1:{port}"):
             check_port("127.0.0.1", port)
+
+
+def test_a_server_that_cannot_listen_leaves_no_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = str(s.getsockname()[1])
+        db = tmp_path / "x.db"
+        assert main(["serve", "--port", port, "--db", f"sqlite:///{db}"]) == 2
+        assert "cannot listen" in capsys.readouterr().err
+        assert not db.exists()
+        monkeypatch.setenv("DOMINARI_DATA", str(tmp_path / "data"))
+        monkeypatch.delenv("DOMINARI_DB_URL", raising=False)
+        assert main(["serve", "--port", port]) == 2
+        assert not (tmp_path / "data").exists()

@@ -6,6 +6,11 @@ adjust. A complete file::
 
     name = "Smithy"
     description = "Smithy Big Money"
+    play = ["Village", "Smithy"]  # optional: play these first, in this order
+    discard = ["Curse", "Estate"] # optional: cards to discard first (Cellar, Militia)
+    trash = ["Curse", "Estate"]   # optional: cards to trash (Chapel, Remodel)
+    # (top-level keys come before the first table: in TOML a key after [[buy]] is the
+    # buy rule's)
 
     [[buy]]                       # buy rules, first match wins
     card = "Province"
@@ -17,10 +22,6 @@ adjust. A complete file::
 
     [[buy]]
     card = "Silver"
-
-    play = ["Village", "Smithy"]  # optional: play these first, in this order
-    discard = ["Curse", "Estate"] # optional: cards to discard first (Cellar, Militia)
-    trash = ["Curse", "Estate"]   # optional: cards to trash (Chapel, Remodel)
 
     [options]                     # optional tunables of the default decisions
     chancellor = true             # Chancellor puts the deck into the discard pile

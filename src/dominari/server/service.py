@@ -243,6 +243,10 @@ class GameService:
         from dominari.dominations.rules import Rules
 
         rules = Rules().with_options(dict(spec.rules or {}))
+        named = (spec.rules or {}).get("variant")
+        if spec.variant is not None and named is not None and named != spec.variant:
+            raise ConfigError(f"variant {spec.variant!r} conflicts with rules.variant "
+                              f"{named!r}: give one of them")  # fmt: skip
         if spec.variant is not None:
             rules = rules.with_options({"variant": spec.variant})
         folder = None
