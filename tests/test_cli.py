@@ -423,3 +423,59 @@ def test_python_dash_m(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "dominari", "--version"], capture_output=True,
                           text=True, env=env, timeout=60)  # fmt: skip
     assert proc.returncode == 0 and proc.stdout.strip() == f"dominari {__version__}"
+
+
+def test_a_closed_output_keeps_the_game_so_far(tmp_path: Path) -> None:
+    """``play … --record FILE | head -1``: the record is written as on ``quit``."""
+    path = tmp_path / "pipe.json"
+    proc = subprocess.Popen([sys.executable, "-m", "dominari", "play", "dominion", "--players",
+                             "bm,bmu", "--seed", "7", "--record", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": SRC})  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1
+    assert f"the game so far is in {path}" in err
+    DominionState.from_record(json.loads(path.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["simulate", "dominion", "--players", "bm,bmu", "--bogus"],
+     "unrecognized arguments: --bogus (see 'dominari simulate --help')"),
+    (["data", "check", "--bogus"], "(see 'dominari data check --help')"),
+    (["simulate", "dominion", "--players", "bm,bmu", "--seed", "-1"],
+     "a seed is a whole number of 0 or more, not -1"),
+    (["play", "dominion", "--players", "bm,bmu", "--seed", "-3"], "0 or more, not -3"),
+    (["simulate", "dominion", "--players", "bm,bmu", "--kingdom", "Witch,,Smithy"],
+     "kingdom 'Witch,,Smithy': an empty card name"),
+    (["simulate", "dominations", "--players", "random,random", "--rule", "connection=all-sides",
+      "--rule", "connection=choose-one"], "rule option 'connection' is given twice"),
+])
+def test_more_bad_command_lines(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                words: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1 and words in err
+
+
+def test_counts_of_one_are_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", "dominion", "--players", "bm,bmu", "-n", "1",
+                         "--seed", "1", "--workers", "1")
+    assert code == 0, err
+    assert "1 game played in" in out
+
+
+def test_apply_with_a_text_says_to_parse_it() -> None:
+    from dominari.core.errors import IllegalActionError
+    from dominari.dominations.engine import DominationsConfig, DominationsState
+    from dominari.dominion.engine import DominionConfig
+
+    state = DominionState.new(DominionConfig(seed=1))
+    with pytest.raises(IllegalActionError, match=r"apply\(\) takes an Action, not the text "
+                       r"'buy Province': state.parse_action\('buy Province'\) reads it"):
+        state.apply("buy Province")  # type: ignore[arg-type]
+    other = DominationsState.new(DominationsConfig(seed=1, log=False))
+    with pytest.raises(IllegalActionError, match=r"apply\(\) takes an Action"):
+        other.apply("pass")

@@ -126,12 +126,31 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: None = None) -> argparse.Namespace:
+        """As argparse's, but a flag no command knows points to the command's own help."""
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            prog = " ".join([self.prog, *(str(getattr(ns, d)) for d in ("command",
+                                                                       "data_command")
+                                          if getattr(ns, d, None))])  # fmt: skip
+            raise UsageError(f"unrecognized arguments: {' '.join(extras)} (see '{prog} "
+                             "--help')")  # fmt: skip
+        return ns
+
 
 def _integer(text: str) -> int:
     try:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+
+
+def _seed(text: str) -> int:
+    value = _integer(text)
+    if value < 0:  # as the server and the environments: a seed is 0 or more
+        raise argparse.ArgumentTypeError(f"a seed is a whole number of 0 or more, not {value}")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -248,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "strategy files; default human,bmu; dominations: default "
                       "human,greedy); a search level takes options: "
                       "mcts:steps=200000:width=8")  # fmt: skip
-    play.add_argument("--seed", type=_integer, default=None, help="game seed (default: random)")
+    play.add_argument("--seed", type=_seed, default=None, help="game seed (default: random)")
     play.add_argument("--kingdom", type=_text, default=None,
                       help="dominion: recommended set name, 'random' or comma-separated cards "
                       "(default random, from the seed)")  # fmt: skip
@@ -328,7 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("game", help="the game: dominations")
     show.add_argument("--players", type=_player_count, default=2, metavar="N",
                       help="number of players, 2 to 4 (default 2)")
-    show.add_argument("--seed", type=_integer, default=None, help="game seed (default: random)")
+    show.add_argument("--seed", type=_seed, default=None, help="game seed (default: random)")
     show.add_argument("--turns", type=_non_negative, default=12, metavar="T",
                       help="turns to play, all players together (default 12)")
     show.add_argument("--svg", type=_text, metavar="FILE", help="draw the board to this SVG file")
@@ -359,7 +378,7 @@ def _dominations_flags(parser: argparse.ArgumentParser) -> None:
 
 def _run_flags(parser: argparse.ArgumentParser, what: str) -> None:
     """The flags of commands that play many games: seed, workers, backend, game options."""
-    parser.add_argument("--seed", type=_integer, default=None,
+    parser.add_argument("--seed", type=_seed, default=None,
                         help=f"{what} seed (default: random, reported)")
     parser.add_argument("--workers", type=_positive, default=None, metavar="W",
                         help="worker processes (default: one per CPU); with --backend ray, "
@@ -653,21 +672,23 @@ def tournament_table(result: TournamentResult) -> Table:
 
 def head_to_head_table(result: TournamentResult) -> Table:
     """For every pair of players, the share of their games together in which the row
-    player finished ahead of the column player (leaderboard order)."""
+    player finished ahead of the column player (leaderboard order). Columns are headed by
+    the players' places on the leaderboard, so that long names never crowd the numbers."""
     what = "row beat column" if result.seats == 2 else "row finished ahead of column"
     table = Table(title=Text(f"Head to head: % of games the {what}"), title_style="bold",
                   box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
     board = result.leaderboard
-    table.add_column("", style="bold", overflow="fold",
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("Player", style="bold", overflow="fold",
                      min_width=min(_NAME_WIDTH, max(len(p.name) for p in board)))
-    for p in board:  # a long name wraps in its header rather than hiding the numbers
-        table.add_column(Text(p.name), justify="right", overflow="fold")
-    for p in board:
+    for k in range(1, len(board) + 1):
+        table.add_column(f"#{k}", justify="right", no_wrap=True)
+    for k, p in enumerate(board, 1):
         cells = []
         for q in board:
             rate = result.head_to_head_rate(p.entry, q.entry)
             cells.append("-" if rate is None else _pct(rate))
-        table.add_row(Text(p.name), *cells)
+        table.add_row(str(k), Text(p.name), *cells)
     return table
 
 
@@ -712,7 +733,8 @@ def _print_speed(console: Console, played: int, elapsed: float, workers: int,
     rate = played / elapsed if elapsed > 0 else 0.0
     speed = f"{rate:,.0f}" if rate >= 10 or rate == 0 else f"{rate:.2g}"  # searches: slow
     more = f"; {reused:,} more read from the journal" if reused else ""
-    console.print(f"{played:,} games played in {elapsed:.1f} s ({speed} games/s, "
+    console.print(f"{played:,} game{'' if played == 1 else 's'} played in {elapsed:.1f} s "
+                  f"({speed} games/s, "
                   f"{workers} worker{'s' if workers != 1 else ''}){more}", style="dim",
                   markup=False)  # fmt: skip
 
@@ -798,12 +820,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
     who = ", ".join(seat(state, p) for p in humans)
-    _print_header(console, state, f"Dominion: {who} at the keyboard" if humans else
-                  "Dominion: a bot game")  # fmt: skip
-    if humans:
-        console.print(Text("Type an action ('buy Silver', prefixes like 'b sil' work), "
-                           "'help' for the legal actions, 'quit' to stop.", style="dim"))
     with _kept_if_stopped(record_path, state):
+        _print_header(console, state, f"Dominion: {who} at the keyboard" if humans else
+                      "Dominion: a bot game")  # fmt: skip
+        if humans:
+            console.print(Text("Type an action ('buy Silver', prefixes like 'b sil' work), "
+                               "'help' for the legal actions, 'quit' to stop.", style="dim"))
         finished = _play_loop(console, state, seats, sys.stdin, sys.stderr)
     if finished:
         _print_scores(console, state)
@@ -816,15 +838,15 @@ def cmd_play(args: argparse.Namespace) -> int:
 @contextlib.contextmanager
 def _kept_if_stopped(record_path: Path | None, state: DominionState | DominationsState
                      ) -> Iterator[None]:
-    """Write the game so far to ``record_path`` if play is stopped by Ctrl-C or ``kill``,
-    as ``quit`` does, then let the stop go on."""
+    """Write the game so far to ``record_path`` if play is stopped by Ctrl-C, ``kill`` or
+    a closed output (``| head``), as ``quit`` does, then let the stop go on."""
     try:
         yield
-    except (KeyboardInterrupt, _Terminated):
+    except (KeyboardInterrupt, _Terminated, BrokenPipeError, SystemExit):  # rich: SystemExit
         if record_path is not None:
             with contextlib.suppress(OSError):
                 write_json_atomic(record_path, state.record())
-                sys.stderr.write(f"\n{PROG}: the game so far is in {record_path}")
+                sys.stderr.write(f"\n{PROG}: the game so far is in {record_path}\n")
         raise
 
 
@@ -987,14 +1009,14 @@ def _play_dominations(args: argparse.Namespace) -> int:
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
     who = ", ".join(config.player_names()[p] for p in humans)
-    console.print(Text(f"Dominations: {who} at the keyboard" if humans else
-                       "Dominations: a bot game", style="bold"))  # fmt: skip
-    _print_dominations_header(console, state)
-    if humans:
-        console.print(Text("Type an action ('L07 2,0 r1 via 1,0', 'city 2,0', 'pass' …); "
-                           "'help' lists the legal actions, 'help L07' those starting with "
-                           "L07; 'quit' stops.", style="dim"))  # fmt: skip
     with _kept_if_stopped(record_path, state):
+        console.print(Text(f"Dominations: {who} at the keyboard" if humans else
+                           "Dominations: a bot game", style="bold"))  # fmt: skip
+        _print_dominations_header(console, state)
+        if humans:
+            console.print(Text("Type an action ('L07 2,0 r1 via 1,0', 'city 2,0', 'pass' …); "
+                               "'help' lists the legal actions, 'help L07' those starting "
+                               "with L07; 'quit' stops.", style="dim"))  # fmt: skip
         finished = _play_dominations_loop(console, state, seats, sys.stdin, sys.stderr,
                                           svg_path)  # fmt: skip
     if finished:

@@ -104,7 +104,7 @@ def test_record_of_unseeded_game_keeps_the_seed(kit) -> None:
         (lambda r: r.update(game="dominations"), "not dominion"),
         (lambda r: r["config"].update(seed=None), "no seed"),
         (lambda r: r["config"].update(players=7), "record config"),
-        (lambda r: r["config"].update(colour="red"), "unknown field"),
+        (lambda r: r["config"].update(colour="red"), "unknown config field"),
         (lambda r: r.update(actions="end"), "list of strings"),
         (lambda r: r["actions"].insert(0, "fly away"), "action 1"),
         (lambda r: r["actions"].insert(0, "buy Province"), "action 1"),

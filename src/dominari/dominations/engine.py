@@ -761,6 +761,9 @@ class DominationsState(GameState):
 
     def apply(self, action: Any) -> None:
         if not isinstance(action, Action):
+            if isinstance(action, str):
+                raise IllegalActionError(f"apply() takes an Action, not the text {action!r}: "
+                                         f"state.parse_action({action!r}) reads it")
             raise IllegalActionError(f"not a Dominations action: {action!r}")
         kind = action.kind
         if not 0 <= kind < len(FIELD_COUNTS):

@@ -94,5 +94,9 @@ class Rules:
             if not sep or not name.strip() or not value.strip():
                 raise ConfigError(f"bad rule option {item!r}: expected name=value, "
                                   "for example connection=all-sides")
-            options[name.strip().replace("-", "_")] = value.strip()
+            key = name.strip().replace("-", "_")
+            if key in options:
+                raise ConfigError(f"rule option {name.strip()!r} is given twice "
+                                  f"({options[key]} and {value.strip()}): give it once")
+            options[key] = value.strip()
         return cls().with_options(options)

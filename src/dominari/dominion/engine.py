@@ -656,6 +656,9 @@ class DominionState(GameState):
         if self.phase == OVER:
             raise IllegalActionError("the game is over")
         if not isinstance(action, Action):
+            if isinstance(action, str):
+                raise IllegalActionError(f"apply() takes an Action, not the text {action!r}: "
+                                         f"state.parse_action({action!r}) reads it")
             raise IllegalActionError(f"not a Dominion action: {action!r}")
         for c in action.cards:
             if type(c) is not int or not 0 <= c < NUM_CARDS:

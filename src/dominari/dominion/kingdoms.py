@@ -46,7 +46,10 @@ def resolve(spec: str | Sequence[str], seed: int) -> tuple[int, ...]:
         elif key == "random":
             names = []
         else:
-            names = [part.strip() for part in spec.split(",") if part.strip()]
+            names = [part.strip() for part in spec.split(",")]
+            if not all(names):
+                raise ConfigError(f"kingdom {spec!r}: an empty card name; give card names "
+                                  "separated by single commas")  # fmt: skip
             if len(names) == 1 and "," not in spec and not _is_card(names[0]):
                 raise ConfigError(
                     f"unknown kingdom {spec!r}: use 'random', one of "

@@ -133,7 +133,8 @@ def scores_text(state: DominionState) -> str:
     out = state.outcome()
     lines = []
     for p in range(state.num_players):
-        line = f"{seat(state, p)}: {state.score(p)} VP in {state.players[p].turns} turns"
+        turns = state.players[p].turns
+        line = f"{seat(state, p)}: {state.score(p)} VP in {turns} turn{'' if turns == 1 else 's'}"
         if out is not None and out.ranks[p] == 1:
             line += "  (shared win)" if out.is_shared_win else "  (wins)"
         lines.append(line)
