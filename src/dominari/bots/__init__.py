@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Literal, overload
 
 from dominari.bots.base import Bot, DominationsBot, GameBot
-from dominari.bots.mcts import SEARCH_BOTS, mcts_bot, search_spec
+from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, mcts_bot, search_spec
 from dominari.bots.random_bot import RandomBot
 from dominari.bots.strategy import (
     Strategy,
@@ -42,7 +42,7 @@ GAME_BOTS: dict[str, tuple[str, ...]] = {"dominion": BUILTIN_BOTS,
 def bot_names(game: str = "dominion") -> tuple[str, ...]:
     """The built-in bot names of ``game`` (the search levels last); :class:`ConfigError`
     for an unknown game."""
-    names = GAME_BOTS.get(game)
+    names = GAME_BOTS.get(game) if isinstance(game, str) else None
     if names is None:
         raise ConfigError(f"unknown game {game!r}: available games are {', '.join(GAME_BOTS)}")
     return (*names, *SEARCH_BOTS)
@@ -111,7 +111,12 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
     >>> load_bot("mcts-hard:seconds=2", "dominations").seconds
     2.0
     """
+    if isinstance(game, str):
+        game = game.strip().lower()  # any case, as for the command line's games
     names = bot_names(game)
+    if not isinstance(spec, str):
+        raise StrategyError(f"a bot is named by a string (one of {', '.join(names)} or a "
+                            f"strategy file's path), not {type(spec).__name__} {spec!r}")
     key = spec.strip().lower()
     if search_spec(key) is not None:  # a level, or a level with options
         return mcts_bot(spec, game)
@@ -147,6 +152,7 @@ __all__ = [
     "Bot",
     "DominationsBot",
     "GameBot",
+    "MCTSBot",
     "RandomBot",
     "Strategy",
     "StrategyBot",

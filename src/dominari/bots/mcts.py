@@ -58,6 +58,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dominari.core.checks import real, whole
+from dominari.core.checks import seed as seed_value
 from dominari.core.errors import ConfigError, DominariError
 
 LEVELS: dict[str, dict[str, dict[str, Any]]] = {
@@ -85,6 +87,8 @@ ROLLOUT_COST = 4
 """What setting up one rollout's world (sampling, copying) counts against a ``steps``
 budget, in rollout actions (about the time it takes)."""
 SEARCH_BOTS: tuple[str, ...] = ("mcts-easy", "mcts", "mcts-hard")
+_DEFAULT: Any = object()
+"""``iterations`` not given: 200, unless a budget of ``seconds`` or ``steps`` is."""
 FOLLOW = "follow the policy"
 """The edge of a decision below the root that plays the policy's action in each world."""
 
@@ -318,9 +322,10 @@ HOOKS: dict[str, GameHooks] = {
 class MCTSBot:
     """A search bot for ``game`` (``dominion`` or ``dominations``).
 
-    ``iterations`` (default, rollouts), ``steps`` (actions played in rollouts, each
-    rollout also counting :data:`ROLLOUT_COST` for setting up its world) or ``seconds``
-    per decision bound the search, whichever runs out first; ``c`` is the
+    ``iterations`` (rollouts), ``steps`` (actions played in rollouts, each rollout also
+    counting :data:`ROLLOUT_COST` for setting up its world) or ``seconds`` per decision
+    bound the search, whichever runs out first (without any, 200 iterations; with
+    ``seconds`` or ``steps`` alone, no cap of iterations); ``c`` is the
     exploration constant; ``cutoff`` stops rollouts after that many actions and scores the
     position with the game's heuristic (None: play to the end); ``cutoff_turns`` stops them
     once every player has had that many more turns (the searcher's own turn is finished
@@ -354,44 +359,51 @@ class MCTSBot:
     out by the policy.
     """
 
-    def __init__(self, game: str, iterations: int | None = 200, seconds: float | None = None,
+    def __init__(self, game: str, iterations: Any = _DEFAULT, seconds: float | None = None,
                  c: float = 0.7, cutoff: int | None = None, seed: int | None = None,
                  name: str = "mcts", tree: str = "mine", margin: float = 0.2,
                  widen: float = 0.0, trust: float = 1.0, width: int | None = None,
                  paired: bool = False, steps: int | None = None,
                  prune: float = 0.0, cutoff_turns: int | None = None,
                  own: str | None = None, shared: float | None = None) -> None:
-        if game not in HOOKS:
+        if not isinstance(game, str) or game.strip().lower() not in HOOKS:
             raise ConfigError(f"no search for the game {game!r}: dominion or dominations")
+        game = game.strip().lower()
+        if iterations is _DEFAULT:  # a budget of seconds or steps alone is not capped
+            iterations = 200 if seconds is None and steps is None else None
         if iterations is None and seconds is None and steps is None:
             raise ConfigError("a search needs a budget: iterations, steps or seconds per "
                               "decision")
-        if iterations is not None and iterations < 1:
-            raise ConfigError(f"iterations must be at least 1, not {iterations}")
-        if steps is not None and steps < 1:
-            raise ConfigError(f"steps must be at least 1, not {steps}")
-        if prune < 0.0:
-            raise ConfigError(f"prune must be 0 or more standard errors, not {prune}")
-        if trust < 0.0:
-            raise ConfigError(f"trust must be 0 or more standard errors, not {trust}")
-        if c < 0.0:
-            raise ConfigError(f"the exploration constant c must be 0 or more, not {c}")
-        if widen < 0.0:
-            raise ConfigError(f"widen must be 0 or more, not {widen}")
-        if seconds is not None and seconds <= 0:
-            raise ConfigError(f"seconds per decision must be positive, not {seconds}")
+        if iterations is not None:
+            iterations = whole(iterations, "iterations", 1)
+        if steps is not None:
+            steps = whole(steps, "steps", 1)
+        prune = real(prune, "prune (standard errors)", 0.0)
+        trust = real(trust, "trust (standard errors)", 0.0)
+        c = real(c, "the exploration constant c", 0.0)
+        widen = real(widen, "widen", 0.0)
+        if seconds is not None:
+            seconds = real(seconds, "seconds per decision")
+            if seconds <= 0:
+                raise ConfigError(f"seconds per decision must be positive, not {seconds:g}")
         if tree not in ("mine", "all"):
             raise ConfigError(f"tree must be 'mine' or 'all', not {tree!r}")
-        if width is not None and width < 1:
-            raise ConfigError(f"width must be at least 1, not {width}")
-        if not 0.0 <= margin <= 1.0:
-            raise ConfigError(f"margin must be between 0 and 1, not {margin}")
-        if shared is not None and not 0.0 <= shared <= 1.0:
-            raise ConfigError(f"shared must be between 0 and 1, not {shared}")
-        if cutoff is not None and cutoff < 1:
-            raise ConfigError(f"cutoff must be at least 1 action, not {cutoff}")
-        if cutoff_turns is not None and cutoff_turns < 1:
-            raise ConfigError(f"cutoff_turns must be at least 1 turn, not {cutoff_turns}")
+        if width is not None:
+            width = whole(width, "width", 1)
+        margin = real(margin, "margin", 0.0, 1.0)
+        if shared is not None:
+            shared = real(shared, "shared", 0.0, 1.0)
+        if cutoff is not None:
+            cutoff = whole(cutoff, "cutoff", 1)
+        if cutoff_turns is not None:
+            cutoff_turns = whole(cutoff_turns, "cutoff_turns", 1)
+        if not isinstance(paired, bool):
+            raise ConfigError(f"paired must be True or False, not {paired!r}")
+        if seed is not None:
+            seed = seed_value(seed, "the search's seed")
+        if own is not None and not isinstance(own, str):
+            raise ConfigError(f"own names a rule bot (a name or a strategy file's path), not "
+                              f"{type(own).__name__} {own!r}")
         self._own: Any = None
         if own is not None:
             from dominari.bots import GAME_BOTS, load_bot

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dominari.core.errors import IllegalActionError, ParseError, RecordError
+from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
 from dominari.core.game import GameState
 
 RECORD_FORMAT = "dominari-record"
@@ -41,6 +41,8 @@ def replay(state: GameState, record: dict[str, Any], upto: int | None,
     actions = record.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("record 'actions' must be a list of strings")
+    if upto is not None and (type(upto) is not int or upto < 0):  # -1 would slice
+        raise ConfigError(f"upto must be a number of actions, 0 or more, not {upto!r}")
     for i, text in enumerate(actions if upto is None else actions[:upto]):
         try:
             state.apply(parse(text))

@@ -40,6 +40,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
+from dominari.core.checks import is_whole
+from dominari.core.checks import player as player_index
+from dominari.core.checks import seed as seed_value
 from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
 from dominari.core.game import TERMINAL, GameState, Outcome
 from dominari.core.records import RECORD_FORMAT, RECORD_VERSION, check_header, replay
@@ -297,8 +300,16 @@ class DominationsConfig:
     """Keep the event log (bots in simulation turn it off)."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
+        if not is_whole(self.players) or not 2 <= int(self.players) <= 4:
             raise ConfigError(f"Dominations is for 2 to 4 players, not {self.players!r}")
+        object.__setattr__(self, "players", int(self.players))
+        object.__setattr__(self, "seed", seed_value(self.seed, "the seed"))
+        if not isinstance(self.rules, Rules):
+            raise ConfigError(f"rules must be a Rules object (Rules.parse, Rules.from_json, "
+                              f"Rules().with_options), not {type(self.rules).__name__}")
+        if self.data is not None and not isinstance(self.data, str):
+            raise ConfigError(f"data must be a folder's path (a string) or None, not "
+                              f"{self.data!r}")
         if self.names and len(self.names) != self.players:
             raise ConfigError(f"{len(self.names)} names given for {self.players} players")
         if len(set(m.upper() for m in self.monuments)) != len(self.monuments):
@@ -2133,6 +2144,10 @@ class DominationsState(GameState):
         During a setup draft the cards the other players drew, and the one each kept, are
         hidden too (D-SET-3, revealed together): they are drawn again from the cards
         ``player`` has not seen, and each who has chosen keeps one of the two at random."""
+        if type(player) is not int or not 0 <= player < self.config.players:
+            player_index(player, self.config.players)  # ConfigError naming the players
+        if not isinstance(rng, random.Random):
+            raise ConfigError(f"determinize needs a random.Random, not {rng!r}")
         s = self.copy()
         shuffle(rng, s.supply)
         if s.phase == SETUP:
@@ -2168,6 +2183,8 @@ class DominationsState(GameState):
                 self.levels_taken[kept] = 0
 
     def parse_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise ParseError(f"an action's notation is a string, not {text!r}")
         action = parse(text, self._tile_index, self.catalog)
         if action.kind == PLACE and action.d == LINK_UNSPECIFIED:
             links = self.board.links(action.b, self.rules.all_sides)
@@ -2203,6 +2220,9 @@ class DominationsState(GameState):
               ) -> list[dict[str, Any]]:
         """:meth:`view` of each of ``players``; their public parts are built once and
         shared (read-only). The views carry no log (``log`` changes nothing)."""
+        for player in players:
+            if player is not None:
+                player_index(player, self.config.players)  # ConfigError naming the players
         names = self.config.player_names()
         tiles = self.data.tiles
         board = self.board

@@ -19,6 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dominari.core.checks import is_whole
+from dominari.core.checks import player as player_index
+from dominari.core.checks import seed as seed_value
 from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
 from dominari.core.game import TERMINAL, GameState, Outcome
 from dominari.core.records import RECORD_FORMAT, RECORD_VERSION, check_header, replay
@@ -97,15 +100,21 @@ class DominionConfig:
     log: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
+        if not is_whole(self.players) or not 2 <= int(self.players) <= 4:
             raise ConfigError(f"Dominion is for 2 to 4 players, not {self.players!r}")
-        if self.max_turns is not None and (not isinstance(self.max_turns, int)
-                                           or isinstance(self.max_turns, bool)
-                                           or self.max_turns < 1):
+        object.__setattr__(self, "players", int(self.players))
+        if self.max_turns is not None and (not is_whole(self.max_turns)
+                                           or int(self.max_turns) < 1):
             raise ConfigError(f"max_turns must be a positive integer, not {self.max_turns!r}")
-        if self.seed is not None and (not isinstance(self.seed, int)
-                                      or isinstance(self.seed, bool)):
-            raise ConfigError(f"seed must be an integer, not {self.seed!r}")
+        if self.max_turns is not None:
+            object.__setattr__(self, "max_turns", int(self.max_turns))
+        if self.seed is not None:  # random.Random would play -5 as 5
+            object.__setattr__(self, "seed", seed_value(self.seed, "the seed"))
+        if not isinstance(self.kingdom, str) and (
+                not isinstance(self.kingdom, (list, tuple))
+                or not all(isinstance(c, str) for c in self.kingdom)):
+            raise ConfigError(f"kingdom must be a set's name, 'random' or a list of card "
+                              f"names, not {self.kingdom!r}")
         if self.names and len(self.names) != self.players:
             raise ConfigError(f"{len(self.names)} names given for {self.players} players")
         if not isinstance(self.kingdom, str):
@@ -797,6 +806,8 @@ class DominionState(GameState):
     def parse_action(self, text: str) -> Action:
         """Parse notation here, allowing unambiguous prefixes of verbs and card names
         among the legal actions (``b prov`` → ``buy Province``)."""
+        if not isinstance(text, str):
+            raise ParseError(f"an action's notation is a string, not {text!r}")
         words = text.split()
         if not words:
             raise ParseError("empty action; type 'help' to list the legal actions")
@@ -853,8 +864,8 @@ class DominionState(GameState):
         """:meth:`view` of each of ``players``; their public parts are built once and
         shared (read-only). ``log=False`` leaves the log out."""
         for player in players:
-            if player is not None and not 0 <= player < self.num_players:
-                raise ValueError(f"no player {player} in a {self.num_players}-player game")
+            if player is not None:
+                player_index(player, self.num_players)  # ConfigError naming the players
         from dominari.dominion.render import describe_decision, log_lines
 
         piles = []
@@ -927,6 +938,10 @@ class DominionState(GameState):
         had one (only such deals are kept; after ``tries`` failed deals their hand is
         kept).
         """
+        if type(player) is not int or not 0 <= player < self.num_players:
+            player_index(player, self.num_players)  # ConfigError naming the players
+        if not isinstance(rng, random.Random):
+            raise ConfigError(f"determinize needs a random.Random, not {rng!r}")
         s = self._copy(random.Random(rng.getrandbits(64)))  # not a clone, replaced at once
         pinned = E.pinned_cards(s)
         decider = s.current_player()

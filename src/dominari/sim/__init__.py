@@ -27,6 +27,7 @@ from dominari.sim.runner import (
 )
 from dominari.sim.stats import PlayerResult, SimResult, Tally, wilson
 from dominari.sim.tournament import (
+    MatchupResult,
     Shard,
     Standing,
     TournamentResult,
@@ -48,6 +49,7 @@ __all__ = [
     "GameResult",
     "Journal",
     "JournalError",
+    "MatchupResult",
     "PlayerResult",
     "Shard",
     "SimResult",

@@ -23,13 +23,15 @@ import contextlib
 import hashlib
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard, TypeVar
 
 from dominari.bots.base import GameBot
 from dominari.bots.playout import can_play_out, play_out
+from dominari.core.checks import is_whole, whole
+from dominari.core.checks import seed as seed_value
 from dominari.core.errors import ConfigError, DominariError, StrategyError
 from dominari.core.game import GameState
 from dominari.dominion.engine import DominionConfig, DominionState
@@ -92,7 +94,7 @@ def record_name(index: int) -> str:
 
 def check_game(name: str) -> str:
     """The canonical name of a game (any case); :class:`ConfigError` for an unknown one."""
-    key = name.strip().lower()
+    key = name.strip().lower() if isinstance(name, str) else None
     if key not in GAMES:
         raise ConfigError(f"unknown game {name!r}: available games are {', '.join(GAMES)}")
     return key
@@ -225,6 +227,11 @@ def game_options(game: str, *, kingdom: str | Sequence[str] | None = None,
         if rules is not None or data is not None:
             raise ConfigError("rule options and data folders are Dominations options; "
                               "Dominion takes a kingdom and a turn limit")
+        if kingdom is not None and not isinstance(kingdom, str) and (
+                not isinstance(kingdom, (list, tuple))
+                or not all(isinstance(c, str) for c in kingdom)):
+            raise ConfigError(f"kingdom must be a set's name, 'random' or a list of card "
+                              f"names, not {kingdom!r}")
         spec: str | tuple[str, ...] = "random" if kingdom is None else (
             kingdom if isinstance(kingdom, str) else tuple(kingdom))
         return DominionOptions(spec, max_turns)
@@ -350,7 +357,7 @@ def run_chunk(chunk: Chunk) -> Tally:
 
 
 def _count(value: object) -> TypeGuard[int]:
-    return not isinstance(value, bool) and isinstance(value, int)
+    return is_whole(value)
 
 
 def check_run(games: object, workers: object, seed: object, backend: str,
@@ -358,17 +365,47 @@ def check_run(games: object, workers: object, seed: object, backend: str,
     """Check the numbers of a run of many games (``what`` names ``games`` in the message,
     at most ``limit``, default :data:`MAX_GAMES`); return the canonical backend name.
     Raises :class:`ConfigError`."""
-    if not _count(games) or games < 1:
-        raise ConfigError(f"{what} must be at least 1, not {games!r}")
+    games = whole(games, what, 1)
     limit = MAX_GAMES if limit is None else limit
     if games > limit:
         raise ConfigError(f"{what} must be at most {limit:,}, not {games:,}: split the "
                           "run into several with different seeds")  # fmt: skip
-    if not _count(workers) or workers < 1:
-        raise ConfigError(f"the number of workers must be at least 1, not {workers!r}")
-    if not _count(seed):
-        raise ConfigError(f"the seed must be an integer, not {seed!r}")
+    whole(workers, "the number of workers", 1)
+    seed_value(seed, "the seed")
     return check_backend(backend)
+
+
+def check_request(players: object, options: object, keywords: dict[str, object],
+                  progress: object, start_method: object) -> tuple[str, ...]:
+    """The checks :func:`simulate` and :func:`~dominari.sim.tournament.tournament` share:
+    ``players`` is a list of bot specs (strings), ``options`` a game's options and not
+    given beside the keywords that would make them, ``progress`` callable,
+    ``start_method`` a multiprocessing start method; returns the specs."""
+    if isinstance(players, str):
+        raise ConfigError(f"players is a list of bot specs, one per seat, not the string "
+                          f"{players!r}: {[p.strip() for p in players.split(',')]!r}")
+    if not isinstance(players, Iterable):
+        raise ConfigError(f"players must be a list of bot specs, not {players!r}")
+    specs = tuple(players)
+    for spec in specs:
+        if not isinstance(spec, str):
+            raise ConfigError(f"players are named by their specs (a bot's name or a strategy "
+                              f"file's path, as load_bot takes), not {type(spec).__name__} "
+                              "objects: every game needs its own bots, made in its worker")
+    if options is not None:
+        if not isinstance(options, (DominionOptions, DominationsOptions)):
+            raise ConfigError(f"options must be game_options(...), not {options!r}")
+        given = [k for k, v in keywords.items()
+                 if v is not None and not (k == "max_turns" and v == DEFAULT_MAX_TURNS)]
+        if given:
+            raise ConfigError(f"give the game's options as options= or as keywords, not "
+                              f"both: {', '.join(given)} given beside options")  # fmt: skip
+    if progress is not None and not callable(progress):
+        raise ConfigError(f"progress must be a function of the games done, not {progress!r}")
+    if start_method is not None and start_method not in ("spawn", "fork", "forkserver"):
+        raise ConfigError(f"start_method must be spawn, fork or forkserver, not "
+                          f"{start_method!r}")
+    return specs
 
 
 def chunk_size(games: int, workers: int) -> int:
@@ -436,8 +473,12 @@ def simulate(
     Raises :class:`DominariError` subclasses for bad input, before any game is
     played or file written.
     """
-    specs = tuple(players)
+    specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
+                                             "rules": rules, "data": data},
+                          progress, start_method)  # fmt: skip
     backend = check_run(games, workers, seed, backend, "the number of games")
+    games, workers, seed = (whole(games, 'games'), whole(workers, 'workers'),
+                            whole(seed, 'seed'))  # a NumPy integer too: plain ints
     if options is None:
         options = game_options(game or "dominion", kingdom=kingdom, max_turns=max_turns,
                                rules=rules, data=data)  # fmt: skip

@@ -62,6 +62,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from dominari.core.checks import whole
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import (
     GameResult,
@@ -78,6 +79,7 @@ from dominari.sim.runner import (
     GameOptions,
     bots_for,
     check_game,
+    check_request,
     check_run,
     chunk_size,
     derive_seed,
@@ -456,9 +458,13 @@ def tournament(
     :class:`~dominari.sim.journal.JournalError` names the first that did not, and the
     file is left as it was.
     """
-    specs = tuple(players)
+    specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
+                                             "rules": rules, "data": data},
+                          progress, start_method)  # fmt: skip
     backend = check_run(games, workers, seed, backend, "the number of games per match-up",
                         MAX_MATCHUP_GAMES)
+    games, workers, seed = (whole(games, 'games'), whole(workers, 'workers'),
+                            whole(seed, 'seed'))  # a NumPy integer too: plain ints
     if isinstance(recheck, bool) or not isinstance(recheck, int) or recheck < 0:
         raise ConfigError(f"the number of games to recheck must be 0 or more, not "
                           f"{recheck!r}")  # fmt: skip
