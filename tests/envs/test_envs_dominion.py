@@ -232,3 +232,16 @@ def test_an_agent_that_never_buys_is_truncated_by_the_default_turn_limit() -> No
         steps += 1
     assert not env.agents and steps < 10_000
     assert all(env.truncations.values())
+
+
+def test_bad_seeds_and_agent_names_are_one_clear_error() -> None:
+    env = dominion_env(num_players=2, kingdom="first-game")
+    for bad in ("1", 1.0, True, -1):
+        with pytest.raises(ConfigError, match="a seed is a non-negative integer"):
+            env.reset(seed=bad)  # type: ignore[arg-type]
+    env.reset(seed=np.int64(3))
+    assert env.game_seed == 3 and type(env.game_seed) is int
+    for call in (env.view, env.observe):
+        with pytest.raises(ConfigError, match="no agent 'player_9': the agents are player_0, "
+                           "player_1"):
+            call("player_9")

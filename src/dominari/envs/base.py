@@ -280,12 +280,20 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
     def view(self, agent: str) -> dict[str, Any]:
         """The engine's raw view of ``agent`` (what that player may see), now."""
-        return self.game.view(self._seat[agent])
+        return self.game.view(self._player(agent))
+
+    def _player(self, agent: str) -> int:
+        """The seat of ``agent``; :class:`ConfigError` naming the agents for another name."""
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise ConfigError(f"no agent {agent!r}: the agents are "
+                              f"{', '.join(self.possible_agents)}")
+        return seat
 
     # ------------------------------------------------------------------ AEC API
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            if isinstance(seed, bool | np.bool_):
+            if isinstance(seed, bool | np.bool_) or not hasattr(seed, "__index__"):
                 raise ConfigError(f"a seed is a non-negative integer, not {seed!r}")
             seed = operator.index(seed)
             if seed < 0:  # Random(-s) plays Random(s)'s game: a sweep would repeat games
@@ -306,7 +314,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self._after_move()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        player = self._seat[agent]
+        player = self._player(agent)
         obs = self._obs_cache.get(player)
         if obs is None:
             obs = self._observation(self.game, player)
