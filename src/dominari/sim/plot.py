@@ -85,7 +85,8 @@ def tournament_figure(result: TournamentResult) -> Figure:
     rating_ax.set_xlabel("OpenSkill Plackett-Luce rating")
     rating_ax.set_title("Rating")
     rating_ax.grid(axis="x", alpha=0.3)
-    rating_ax.legend(loc="best", fontsize="small")
+    fig.legend(*rating_ax.get_legend_handles_labels(), loc="outside lower right", ncol=2,
+               fontsize="small", frameon=False)  # below the charts: never over a bar
 
     fig.suptitle(f"{title(result)} · seed {result.seed}")
     return fig
