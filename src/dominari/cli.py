@@ -656,7 +656,8 @@ def tournament_table(result: TournamentResult) -> Table:
     rating mu - 3 sigma): outright wins and ties, win rate with its Wilson 95%
     interval, mean VP and the rating."""
     each = result.players[0].games  # every player plays as many games
-    table = Table(title=Text(f"{title(result)}: {each:,} games each"), title_style="bold",
+    table = Table(title=Text(f"{title(result)}: {each:,} game{'s' if each != 1 else ''} each"),
+                  title_style="bold",
                   box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("Player", style="bold", overflow="fold",  # long names wrap rather
@@ -721,7 +722,8 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
                   "the start), updated game by game in rounds; players are ranked by μ − 3σ",
                   markup=False)  # fmt: skip
     if not result.seat_balanced:
-        console.print(f"{result.games_per_matchup} games per match-up is not a multiple of "
+        n = result.games_per_matchup
+        console.print(f"{n:,} game{'s' if n != 1 else ''} per match-up is not a multiple of "
                       f"{result.seats}: the seats are not exactly balanced",
                       style="yellow", markup=False)  # fmt: skip
     _print_speed(console, result.games - result.reused, elapsed, workers, result.reused)

@@ -195,7 +195,7 @@ def test_a_changed_strategy_file_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("", "empty"),
+    ("\n\n", "holds only blank lines"),
     ("hello\n", "is not a Dominari tournament journal"),
     ("\x89PNG\x1a\n", "is not a Dominari tournament journal"),  # a chart, not a journal
     ('{"name": "a record"}\n', "is not a Dominari tournament journal"),
@@ -417,3 +417,32 @@ def test_a_journal_made_by_a_run_that_fails_at_once_is_removed(
     with pytest.raises(ConfigError, match="no Ray cluster"):
         run(path, games=4)
     assert path.read_bytes() == before
+
+
+def test_a_journal_goes_on_from_another_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               counted: list[int]) -> None:
+    """Its paths are kept as the files they name, so the tournament run again from
+    elsewhere (with the paths spelled from there) reuses its games; a built-in name is
+    never taken for a file that happens to bear it."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "mine.toml").write_text(MINE, encoding="utf-8")
+    (work / "bm").write_text("not a bot", encoding="utf-8")
+    monkeypatch.chdir(work)
+    run(tmp_path / "t.jsonl", games=2, players=["mine.toml", "bm"])
+    head = json.loads((tmp_path / "t.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert head["key"]["players"] == [str((work / "mine.toml").resolve()), "bm"]
+    monkeypatch.chdir(tmp_path)
+    counted.clear()
+    again = run(tmp_path / "t.jsonl", games=2, players=["work/mine.toml", "bm"])
+    assert sum(counted) == 0 and again.reused == 2
+
+
+def test_an_empty_file_becomes_a_journal_and_another_games_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.touch()
+    assert run(path, games=2).reused == 0
+    assert run(path, games=2).reused == 6
+    with pytest.raises(JournalError, match="a dominion tournament's journal, for a "
+                       "dominations tournament"):
+        tournament(["random", "random"], 1, 5, workers=1, game="dominations", journal=path)

@@ -123,6 +123,8 @@ def spec_files(specs: Iterable[str]) -> dict[str, str]:
             search = None
         # A search bot's own seat may be played by a strategy file (mcts:own=FILE).
         path = search[1].get("own", "") if search is not None else spec
+        if _builtin(path):  # a bot's name, even beside a file of that name
+            continue
         if os.path.isfile(path):
             h = hashlib.sha256(Path(path).read_bytes())
             policy = _named_policy(Path(path))
@@ -188,9 +190,13 @@ class Journal:
         :class:`JournalError` if any comes out otherwise; if it returns, the journal is
         stamped with ``key`` (its first line rewritten, the games kept) and served."""
         p = Path(path)
-        key = json.loads(json.dumps(key))  # as it reads back: tuples become lists
+        # As it reads back (tuples become lists), its paths as the files they name: the
+        # same tournament run again from another folder, or with ./x for x, matches.
+        key = _comparable(json.loads(json.dumps(key)))
         if p.is_dir():
             raise JournalError(f"journal {p}: is a folder, not a file")
+        if p.is_file() and p.stat().st_size == 0:  # made empty (touch): nothing to lose
+            p.unlink()
         if not p.exists():
             if not p.parent.is_dir():  # a typo in the path, not a folder to make
                 what = "is a file, not a folder" if p.parent.exists() else "does not exist"
@@ -219,7 +225,8 @@ class Journal:
             lines.pop()
         lines = [line for line in lines if line.strip()]
         if not lines and not data.strip():
-            raise JournalError(f"journal {p}: empty; delete it or give another file")
+            raise JournalError(f"journal {p}: holds only blank lines, not a journal; delete "
+                               "it or give another file")  # fmt: skip
         try:
             head = json.loads(lines[0]) if lines else None
         except ValueError:
@@ -344,6 +351,29 @@ def _path_key(path: Any) -> Any:
     return path
 
 
+def _builtin(spec: str) -> bool:
+    """Whether ``spec`` is a built-in bot's name (which the bot loader never reads as a
+    file's path)."""
+    from dominari.bots import GAME_BOTS
+
+    return any(spec.strip().lower() in names for names in GAME_BOTS.values())
+
+
+def _spec_key(spec: Any) -> Any:
+    """A bot spec as a key compares it: a strategy file's path as the file it names; a
+    built-in name or a search level as it is (even beside a file of that name)."""
+    from dominari.bots.mcts import search_spec
+
+    if not isinstance(spec, str) or _builtin(spec):
+        return spec
+    try:
+        if search_spec(spec) is not None:
+            return spec
+    except DominariError:
+        return spec
+    return _path_key(spec) if os.path.isfile(spec) else spec
+
+
 def _comparable(key: Any) -> Any:
     """A journal key with its paths (file specs, their hashes' keys, the data folder) as
     :func:`_path_key` gives them, so that the same tournament matches however typed."""
@@ -351,9 +381,9 @@ def _comparable(key: Any) -> Any:
         return key
     out = dict(key)
     if isinstance(out.get("players"), list):
-        out["players"] = [_path_key(s) for s in out["players"]]
+        out["players"] = [_spec_key(s) for s in out["players"]]
     if isinstance(out.get("files"), dict):
-        out["files"] = {_path_key(k): v for k, v in out["files"].items()}
+        out["files"] = {_spec_key(k): v for k, v in out["files"].items()}
     options = out.get("options")
     if isinstance(options, dict) and "data" in options:
         out["options"] = {**options, "data": _path_key(options["data"])}
@@ -365,6 +395,8 @@ def _differences(old: Any, new: Mapping[str, Any]) -> str:
     if not isinstance(old, dict):
         return "it has no key"
     old, new = _comparable(old), _comparable(new)
+    if old.get("game") != new.get("game"):  # then the code and all else differ as well
+        return f"a {old.get('game')} tournament's journal, for a {new.get('game')} tournament"
     names = {"code": "the code has changed since", "files": "strategy files have changed",
              "data_files": "the data folder's files have changed"}
     diff = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]

@@ -592,5 +592,5 @@ def title(result: TournamentResult) -> str:
     """A one-line title: ``Dominion tournament: 4 players, 6 match-ups × 40 games``."""
     return (f"{GAME_TITLES.get(result.game, result.game)} tournament: "
             f"{len(result.players)} players, {len(result.matchups)} match-up"
-            f"{'s' if len(result.matchups) != 1 else ''} × {result.games_per_matchup:,} games "
-            f"at {result.seats} seats")
+            f"{'s' if len(result.matchups) != 1 else ''} × {result.games_per_matchup:,} "
+            f"game{'s' if result.games_per_matchup != 1 else ''} at {result.seats} seats")
