@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 
 import pytest
 
@@ -149,3 +150,24 @@ def test_tally_breakdown_is_integer_and_grouping_independent() -> None:
     assert dominion.to_json()["kingdom"] == ["Witch", "Moat"]
     assert dominion.kingdom == ("Witch", "Moat") and dominion.max_turns == 9
     assert "vp_breakdown" not in dominion.to_json()["players"][0]
+
+
+def test_the_mean_vp_has_a_95_percent_interval_from_the_games_spread(tmp_path: Path) -> None:
+    """Computed from the tallies (sums and sums of squares, merged across workers) as from
+    the games themselves."""
+    import json
+    import math
+    import statistics
+
+    from dominari.sim import simulate
+
+    result = simulate(["bm", "witch"], 40, 3, workers=2, kingdom="first-game",
+                      record_dir=tmp_path)  # fmt: skip
+    for p in result.players:
+        vps = [json.loads(f.read_text(encoding="utf-8"))["outcome"]["scores"][p.seat]
+               for f in sorted(tmp_path.glob("game-*.json"))]
+        half = 1.959963984540054 * statistics.stdev(vps) / math.sqrt(len(vps))
+        low, high = p.mean_vp_ci95
+        assert low == pytest.approx(statistics.mean(vps) - half)
+        assert high == pytest.approx(statistics.mean(vps) + half)
+        assert p.to_json()["mean_vp_ci95"] == [low, high]

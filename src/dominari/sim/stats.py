@@ -50,7 +50,8 @@ class Tally:
     """Integer totals over some games between ``players`` seats.
 
     ``wins[p]`` counts games seat ``p`` won alone, ``ties[p]`` games it shared
-    the win; ``vp[p]`` and ``turns[p]`` are sums over games; ``rounds`` sums
+    the win; ``vp[p]`` and ``turns[p]`` are sums over games, ``vp_sq[p]`` the sum of the
+    squared VP (for the spread of the mean); ``rounds`` sums
     each game's longest turn count; ``reasons`` counts how games ended.
     ``breakdown[source][p]`` sums seat ``p``'s VP from ``source`` (games whose
     outcome itemises VP, such as Dominations; sources in the order first seen).
@@ -67,12 +68,13 @@ class Tally:
     ties: list[int] = field(default_factory=list)
     vp: list[int] = field(default_factory=list)
     turns: list[int] = field(default_factory=list)
+    vp_sq: list[int] = field(default_factory=list)
     rounds: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
     breakdown: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for name in ("wins", "ties", "vp", "turns"):
+        for name in ("wins", "ties", "vp", "turns", "vp_sq"):
             if not getattr(self, name):
                 setattr(self, name, [0] * self.players)
 
@@ -88,6 +90,7 @@ class Tally:
                 else:
                     self.wins[p] += 1
             self.vp[p] += scores[p]
+            self.vp_sq[p] += scores[p] * scores[p]
             self.turns[p] += turns[p]
         self.rounds += max(turns)
         self.reasons[reason] = self.reasons.get(reason, 0) + 1
@@ -111,6 +114,7 @@ class Tally:
             self.wins[p] += other.wins[p]
             self.ties[p] += other.ties[p]
             self.vp[p] += other.vp[p]
+            self.vp_sq[p] += other.vp_sq[p]
             self.turns[p] += other.turns[p]
         self.rounds += other.rounds
         for reason, k in other.reasons.items():
@@ -170,10 +174,29 @@ class PlayerResult(WinCounts):
     total_turns: int
     total_breakdown: tuple[tuple[str, int], ...] = ()
     """(source, VP summed over games) for games that itemise VP; empty otherwise."""
+    total_vp_sq: int = 0
+    """The sum over games of the squared VP (0: unknown)."""
 
     @property
     def mean_vp(self) -> float:
         return self.total_vp / self.games if self.games else 0.0
+
+    @property
+    def mean_vp_ci95(self) -> tuple[float, float]:
+        """A 95% interval of the mean VP (normal, from the games' spread; the mean itself
+        when fewer than 2 games or the spread is unknown).
+
+        >>> r = PlayerResult(0, "a", "a", games=4, wins=0, ties=0, total_vp=40,
+        ...                  total_turns=0, total_vp_sq=416)  # VP 8, 8, 12, 12
+        >>> [round(x, 2) for x in r.mean_vp_ci95]
+        [7.74, 12.26]
+        """
+        mean = self.mean_vp
+        if self.games < 2 or not self.total_vp_sq:
+            return (mean, mean)
+        var = max(0.0, (self.total_vp_sq - self.games * mean * mean) / (self.games - 1))
+        half = 1.959963984540054 * math.sqrt(var / self.games)
+        return (mean - half, mean + half)
 
     @property
     def mean_turns(self) -> float:
@@ -192,6 +215,7 @@ class PlayerResult(WinCounts):
             "spec": self.spec,
             **self.counts_json(),
             "mean_vp": self.mean_vp,
+            "mean_vp_ci95": list(self.mean_vp_ci95),
             "mean_turns": self.mean_turns,
         }
         if self.total_breakdown:
@@ -231,7 +255,7 @@ class SimResult:
         players = tuple(
             PlayerResult(seat=p, name=names[p], spec=specs[p], games=tally.games,
                          wins=tally.wins[p], ties=tally.ties[p], total_vp=tally.vp[p],
-                         total_turns=tally.turns[p],
+                         total_turns=tally.turns[p], total_vp_sq=tally.vp_sq[p],
                          total_breakdown=tuple((source, sums[p])
                                                for source, sums in tally.breakdown.items()))
             for p in range(tally.players)
