@@ -446,3 +446,23 @@ def test_an_empty_file_becomes_a_journal_and_another_games_is_named(tmp_path: Pa
     with pytest.raises(JournalError, match="a dominion tournament's journal, for a "
                        "dominations tournament"):
         tournament(["random", "random"], 1, 5, workers=1, game="dominations", journal=path)
+
+
+def test_a_standings_mean_score_has_a_95_percent_interval(tmp_path: Path) -> None:
+    """From the games' spread: the same as computed from the journal's own scores."""
+    import math
+    import statistics
+
+    path = tmp_path / "t.jsonl"
+    result = run(path, games=6)
+    scores: dict[int, list[int]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        for seating, _ranks, points, _reason in json.loads(line)["games"]:
+            for entry, score in zip(seating, points, strict=True):
+                scores.setdefault(entry, []).append(score)
+    for s in result.players:
+        got = scores[s.entry]
+        half = 1.959963984540054 * statistics.stdev(got) / math.sqrt(len(got))
+        assert s.mean_score_ci95 == pytest.approx((statistics.mean(got) - half,
+                                                   statistics.mean(got) + half))
+        assert s.to_json()["mean_score_ci95"] == list(s.mean_score_ci95)

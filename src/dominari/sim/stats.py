@@ -125,6 +125,21 @@ class Tally:
                 mine[p] += sums[p]
 
 
+def mean_ci95(total: float, total_sq: float, n: int) -> tuple[float, float]:
+    """A 95% interval (normal) of a mean from the sum and the sum of squares of ``n``
+    values; the mean itself for fewer than 2 values or no sum of squares.
+
+    >>> [round(x, 2) for x in mean_ci95(40, 416, 4)]  # 8, 8, 12, 12
+    [7.74, 12.26]
+    """
+    mean = total / n if n else 0.0
+    if n < 2 or not total_sq:
+        return (mean, mean)
+    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    half = 1.959963984540054 * math.sqrt(var / n)
+    return (mean - half, mean + half)
+
+
 class WinCounts:
     """Rates and intervals of a player's ``wins`` (outright) and ``ties`` (shared wins)
     over ``games`` (a mixin of the result records of simulations and tournaments)."""
@@ -191,12 +206,7 @@ class PlayerResult(WinCounts):
         >>> [round(x, 2) for x in r.mean_vp_ci95]
         [7.74, 12.26]
         """
-        mean = self.mean_vp
-        if self.games < 2 or not self.total_vp_sq:
-            return (mean, mean)
-        var = max(0.0, (self.total_vp_sq - self.games * mean * mean) / (self.games - 1))
-        half = 1.959963984540054 * math.sqrt(var / self.games)
-        return (mean - half, mean + half)
+        return mean_ci95(self.total_vp, self.total_vp_sq, self.games)
 
     @property
     def mean_turns(self) -> float:

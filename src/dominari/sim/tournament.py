@@ -88,7 +88,7 @@ from dominari.sim.runner import (
     play_game,
     seat_names,
 )
-from dominari.sim.stats import WinCounts, _plain
+from dominari.sim.stats import WinCounts, _plain, mean_ci95
 
 if TYPE_CHECKING:
     from dominari.dominations.rules import Rules
@@ -255,10 +255,17 @@ class Standing(WinCounts):
     total_score: int
     mu: float
     sigma: float
+    total_score_sq: int = 0
+    """The sum over games of the squared score (0: unknown)."""
 
     @property
     def mean_score(self) -> float:
         return self.total_score / self.games if self.games else 0.0
+
+    @property
+    def mean_score_ci95(self) -> tuple[float, float]:
+        """A 95% interval of the mean score, from the games' spread."""
+        return mean_ci95(self.total_score, self.total_score_sq, self.games)
 
     @property
     def ordinal(self) -> float:
@@ -273,6 +280,7 @@ class Standing(WinCounts):
             "games": self.games,
             **self.counts_json(),
             "mean_score": self.mean_score,
+            "mean_score_ci95": list(self.mean_score_ci95),
             "rating": {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal},
         }
 
@@ -325,6 +333,7 @@ class TournamentResult:
         match-up ``m``, all match-ups with the same number of games)."""
         n = len(specs)
         wins, ties, score, played = [0] * n, [0] * n, [0] * n, [0] * n
+        score_sq = [0] * n
         better = [[0] * n for _ in range(n)]
         met = [[0] * n for _ in range(n)]
         reasons: dict[str, int] = {}
@@ -338,6 +347,7 @@ class TournamentResult:
                 for p, e in enumerate(g.seating):
                     played[e] += 1
                     score[e] += g.scores[p]
+                    score_sq[e] += g.scores[p] * g.scores[p]
                     ms[pos[e]] += g.scores[p]
                     if g.ranks[p] == 1:
                         if shared:
@@ -359,7 +369,8 @@ class TournamentResult:
         rated = rate_games(in_rounds, n)
         players = tuple(
             Standing(entry=e, spec=specs[e], name=names[e], games=played[e], wins=wins[e],
-                     ties=ties[e], total_score=score[e], mu=rated[e][0], sigma=rated[e][1])
+                     ties=ties[e], total_score=score[e], mu=rated[e][0], sigma=rated[e][1],
+                     total_score_sq=score_sq[e])
             for e in range(n)
         )  # fmt: skip
         return cls(game=game, seed=seed, seats=seats, games_per_matchup=rounds,
