@@ -48,7 +48,7 @@ from dominari import __version__
 from dominari.bots import load_bot
 from dominari.bots.base import Bot, DominationsBot, GameBot
 from dominari.bots.dominations_random import DominationsRandomBot
-from dominari.bots.mcts import SEARCH_BOTS, MCTSBot
+from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, mcts_bot, search_spec
 from dominari.core.errors import (
     ConfigError,
     DominariError,
@@ -95,7 +95,6 @@ from dominari.sim.runner import (
     check_game,
     default_workers,
     game_options,
-    load_bots,
     parse_players,
     seat_names,
     simulate,
@@ -456,6 +455,11 @@ _NAME_WIDTH = 16
 options, a strategy file's path)."""
 
 
+def _name_width(players: Sequence[Any]) -> int:
+    """The least width of a table's column of ``players``' names (each has a ``name``)."""
+    return min(_NAME_WIDTH, max(len(p.name) for p in players))
+
+
 def _stdout_console() -> Console:
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
@@ -484,9 +488,9 @@ def _run_games(label: str, total: int, progress: bool, run: Callable[..., R]) ->
 def _note_clock(specs: Sequence[str], game: str) -> None:
     """Say on stderr when a search bot among ``specs`` stops its search by the clock
     (``mcts:seconds=…``): its games then depend on the machine, not only on the seed. A
-    bad spec fails here, before anything is said."""
-    timed = [b.name for b in load_bots(specs, game)
-             if isinstance(b, MCTSBot) and b.seconds is not None]  # fmt: skip
+    bad search spec fails here, before anything is said (other bots load in the run)."""
+    searches = [mcts_bot(spec, game) for spec in specs if search_spec(spec) is not None]
+    timed = [b.name for b in searches if b.seconds is not None]
     if timed:
         sys.stderr.write(f"dominari: note: {', '.join(dict.fromkeys(timed))} stops its "
                          "search by the clock: its games depend on the machine's speed and "
@@ -533,7 +537,7 @@ def sim_table(result: SimResult) -> Table:
     table = Table(title=f"{vs}: {result.games:,} games", title_style="bold",
                   box=box.SIMPLE_HEAVY, pad_edge=False)  # fmt: skip
     table.add_column("Player", style="bold", overflow="fold",  # a long name wraps
-                     min_width=min(_NAME_WIDTH, max(len(p.name) for p in result.players)))
+                     min_width=_name_width(result.players))
     table.add_column("Wins", justify="right", no_wrap=True)
     table.add_column("Win % [95% CI]", justify="right", no_wrap=True)
     table.add_column("Ties", justify="right", no_wrap=True)
@@ -661,7 +665,7 @@ def tournament_table(result: TournamentResult) -> Table:
                   box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("Player", style="bold", overflow="fold",  # long names wrap rather
-                     min_width=min(_NAME_WIDTH, max(len(p.name) for p in result.players)))
+                     min_width=_name_width(result.players))
     for col in ("Wins", "Win % [95% CI]", "Ties", "Mean VP", "μ − 3σ", "μ ± σ"):
         table.add_column(col, justify="right", no_wrap=True)
     for k, p in enumerate(result.leaderboard, 1):
@@ -681,7 +685,7 @@ def head_to_head_table(result: TournamentResult) -> Table:
     board = result.leaderboard
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("Player", style="bold", overflow="fold",
-                     min_width=min(_NAME_WIDTH, max(len(p.name) for p in board)))
+                     min_width=_name_width(board))
     for k in range(1, len(board) + 1):
         table.add_column(f"#{k}", justify="right", no_wrap=True)
     for k, p in enumerate(board, 1):

@@ -60,7 +60,7 @@ from typing import Any
 
 from dominari.core.checks import real, whole
 from dominari.core.checks import seed as seed_value
-from dominari.core.errors import ConfigError, DominariError
+from dominari.core.errors import ConfigError, DominariError, StrategyError
 
 LEVELS: dict[str, dict[str, dict[str, Any]]] = {
     "dominion": {  # a rollout action costs about 5 us: whole games, candidates raced
@@ -407,7 +407,6 @@ class MCTSBot:
         self._own: Any = None
         if own is not None:
             from dominari.bots import GAME_BOTS, load_bot
-            from dominari.core.errors import StrategyError
 
             if search_spec(own) is not None:
                 raise ConfigError(f"own must be a rule bot, not the search bot {own!r}")

@@ -28,11 +28,12 @@ from dominari.core.errors import ConfigError
 
 def is_whole(value: object) -> bool:
     """Whether ``value`` is an integer of any integer type, not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, numbers.Integral)
+                                  and not isinstance(value, bool))
 
 
 def _int(value: object) -> int:
-    return operator.index(cast(SupportsIndex, value))
+    return value if type(value) is int else operator.index(cast(SupportsIndex, value))
 
 
 def whole(value: object, what: str, minimum: int | None = None) -> int:

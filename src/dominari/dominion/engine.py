@@ -67,6 +67,7 @@ from dominari.dominion.events import (
     EV_TREASURES,
     EV_TURN,
 )
+from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
 
 _INTERNED_BUY: dict[int, int] = {id(a): a.cards[0] for a in BUY_A}
@@ -100,25 +101,24 @@ class DominionConfig:
     log: bool = False
 
     def __post_init__(self) -> None:
-        if not is_whole(self.players) or not 2 <= int(self.players) <= 4:
-            raise ConfigError(f"Dominion is for 2 to 4 players, not {self.players!r}")
-        object.__setattr__(self, "players", int(self.players))
-        if self.max_turns is not None and (not is_whole(self.max_turns)
-                                           or int(self.max_turns) < 1):
-            raise ConfigError(f"max_turns must be a positive integer, not {self.max_turns!r}")
-        if self.max_turns is not None:
-            object.__setattr__(self, "max_turns", int(self.max_turns))
-        if self.seed is not None:  # random.Random would play -5 as 5
+        # One config per simulated game: plain ints pass at once, other integer types
+        # (NumPy's) are checked and stored as ints.
+        if type(self.players) is not int or not 2 <= self.players <= 4:
+            if not is_whole(self.players) or not 2 <= int(self.players) <= 4:
+                raise ConfigError(f"Dominion is for 2 to 4 players, not {self.players!r}")
+            object.__setattr__(self, "players", int(self.players))
+        turns = self.max_turns
+        if turns is not None and (type(turns) is not int or turns < 1):
+            if not is_whole(turns) or int(turns) < 1:
+                raise ConfigError(f"max_turns must be a positive integer, not {turns!r}")
+            object.__setattr__(self, "max_turns", int(turns))
+        if self.seed is not None and (type(self.seed) is not int or self.seed < 0):
+            # random.Random would play -5 as 5
             object.__setattr__(self, "seed", seed_value(self.seed, "the seed"))
-        if not isinstance(self.kingdom, str) and (
-                not isinstance(self.kingdom, (list, tuple))
-                or not all(isinstance(c, str) for c in self.kingdom)):
-            raise ConfigError(f"kingdom must be a set's name, 'random' or a list of card "
-                              f"names, not {self.kingdom!r}")
         if self.names and len(self.names) != self.players:
             raise ConfigError(f"{len(self.names)} names given for {self.players} players")
-        if not isinstance(self.kingdom, str):
-            object.__setattr__(self, "kingdom", tuple(self.kingdom))
+        if type(self.kingdom) is not str:
+            object.__setattr__(self, "kingdom", check_spec(self.kingdom))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -30,6 +30,17 @@ RECOMMENDED: dict[str, tuple[str, ...]] = {
 KINGDOM_SIZE = 10
 
 
+def check_spec(spec: object) -> str | tuple[str, ...]:
+    """A kingdom spec as configs keep it: a set's name or ``random`` (a string), or card
+    names (a tuple); :class:`ConfigError` for anything else."""
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, (list, tuple)) and all(isinstance(c, str) for c in spec):
+        return tuple(spec)
+    raise ConfigError(f"kingdom must be a set's name, 'random' or a list of card names, "
+                      f"not {spec!r}")
+
+
 def resolve(spec: str | Sequence[str], seed: int) -> tuple[int, ...]:
     """The 10 kingdom card ids for a spec, sorted by id.
 

@@ -113,19 +113,10 @@ def spec_files(specs: Iterable[str]) -> dict[str, str]:
     """The SHA-256 of every bot spec that is a file (a strategy file, followed by the
     learned buy policy it names, if any) or a search bot whose own seat is one
     (``mcts:own=FILE``), by spec."""
-    from dominari.bots.mcts import search_spec
-
     out = {}
     for spec in specs:
-        try:
-            search = search_spec(spec)
-        except DominariError:  # a bad spec is the bot loader's to report
-            search = None
-        # A search bot's own seat may be played by a strategy file (mcts:own=FILE).
-        path = search[1].get("own", "") if search is not None else spec
-        if _builtin(path):  # a bot's name, even beside a file of that name
-            continue
-        if os.path.isfile(path):
+        path = _spec_file(spec)
+        if path is not None:
             h = hashlib.sha256(Path(path).read_bytes())
             policy = _named_policy(Path(path))
             if policy is not None:
@@ -237,12 +228,12 @@ class Journal:
         if head["dominari_journal"] != FORMAT:
             raise JournalError(f"journal {p}: format {head['dominari_journal']!r}, this "
                                f"version reads format {FORMAT}")  # fmt: skip
-        old = head.get("key")
-        same = _comparable(old) == _comparable(key)
+        old = _comparable(head.get("key"))  # ``key`` already is
+        same = old == key
         # Games whose code or files alone changed may still be the same: a recheck tells.
         played_otherwise = isinstance(old, dict) and not same and (
-            _comparable({k: v for k, v in old.items() if k not in REPLAYED})
-            == _comparable({k: v for k, v in key.items() if k not in REPLAYED}))
+            {k: v for k, v in old.items() if k not in REPLAYED}
+            == {k: v for k, v in key.items() if k not in REPLAYED})
         if not same and not (played_otherwise and recheck is not None):
             hint = (", or replay some of them with this code to keep it if they come out "
                     "the same (--recheck N)") if played_otherwise else ""
@@ -351,27 +342,28 @@ def _path_key(path: Any) -> Any:
     return path
 
 
-def _builtin(spec: str) -> bool:
-    """Whether ``spec`` is a built-in bot's name (which the bot loader never reads as a
-    file's path)."""
+def _spec_file(spec: str) -> str | None:
+    """The strategy file a bot spec plays with: the spec itself when it is a file's path,
+    a search bot's own seat (``mcts:own=FILE``); None for a built-in bot's name (never read
+    as a path, even beside a file of that name) or a bad spec (the bot loader's to
+    report)."""
     from dominari.bots import GAME_BOTS
+    from dominari.bots.mcts import search_spec
 
-    return any(spec.strip().lower() in names for names in GAME_BOTS.values())
+    try:
+        search = search_spec(spec)
+    except DominariError:
+        return None
+    path = search[1].get("own", "") if search is not None else spec
+    if any(path.strip().lower() in names for names in GAME_BOTS.values()):
+        return None
+    return path if os.path.isfile(path) else None
 
 
 def _spec_key(spec: Any) -> Any:
-    """A bot spec as a key compares it: a strategy file's path as the file it names; a
-    built-in name or a search level as it is (even beside a file of that name)."""
-    from dominari.bots.mcts import search_spec
-
-    if not isinstance(spec, str) or _builtin(spec):
-        return spec
-    try:
-        if search_spec(spec) is not None:
-            return spec
-    except DominariError:
-        return spec
-    return _path_key(spec) if os.path.isfile(spec) else spec
+    """A bot spec as a key compares it: a strategy file's path as the file it names, any
+    other spec as it is."""
+    return _path_key(spec) if isinstance(spec, str) and _spec_file(spec) == spec else spec
 
 
 def _comparable(key: Any) -> Any:
@@ -391,10 +383,10 @@ def _comparable(key: Any) -> Any:
 
 
 def _differences(old: Any, new: Mapping[str, Any]) -> str:
-    """Which fields of the key differ, in words."""
+    """Which fields of the key differ, in words (both keys as :func:`_comparable` gives
+    them)."""
     if not isinstance(old, dict):
         return "it has no key"
-    old, new = _comparable(old), _comparable(new)
     if old.get("game") != new.get("game"):  # then the code and all else differ as well
         return f"a {old.get('game')} tournament's journal, for a {new.get('game')} tournament"
     names = {"code": "the code has changed since", "files": "strategy files have changed",

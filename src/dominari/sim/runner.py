@@ -26,15 +26,16 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from dominari.bots.base import GameBot
 from dominari.bots.playout import can_play_out, play_out
-from dominari.core.checks import is_whole, whole
 from dominari.core.checks import seed as seed_value
+from dominari.core.checks import whole
 from dominari.core.errors import ConfigError, DominariError, StrategyError
 from dominari.core.game import GameState
 from dominari.dominion.engine import DominionConfig, DominionState
+from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
 from dominari.sim.pool import check_backend, run_tasks
 from dominari.sim.records import prepare_dir, write_json_atomic
@@ -227,14 +228,8 @@ def game_options(game: str, *, kingdom: str | Sequence[str] | None = None,
         if rules is not None or data is not None:
             raise ConfigError("rule options and data folders are Dominations options; "
                               "Dominion takes a kingdom and a turn limit")
-        if kingdom is not None and not isinstance(kingdom, str) and (
-                not isinstance(kingdom, (list, tuple))
-                or not all(isinstance(c, str) for c in kingdom)):
-            raise ConfigError(f"kingdom must be a set's name, 'random' or a list of card "
-                              f"names, not {kingdom!r}")
-        spec: str | tuple[str, ...] = "random" if kingdom is None else (
-            kingdom if isinstance(kingdom, str) else tuple(kingdom))
-        return DominionOptions(spec, max_turns)
+        return DominionOptions("random" if kingdom is None else check_spec(kingdom),
+                               max_turns)  # fmt: skip
     if kingdom is not None:
         raise ConfigError("Dominations has no kingdom: the kingdom option is Dominion's")
     if max_turns != DEFAULT_MAX_TURNS and max_turns is not None:
@@ -356,23 +351,18 @@ def run_chunk(chunk: Chunk) -> Tally:
     return tally
 
 
-def _count(value: object) -> TypeGuard[int]:
-    return is_whole(value)
-
-
 def check_run(games: object, workers: object, seed: object, backend: str,
-              what: str, limit: int | None = None) -> str:
+              what: str, limit: int | None = None) -> tuple[int, int, int, str]:
     """Check the numbers of a run of many games (``what`` names ``games`` in the message,
-    at most ``limit``, default :data:`MAX_GAMES`); return the canonical backend name.
-    Raises :class:`ConfigError`."""
-    games = whole(games, what, 1)
+    at most ``limit``, default :data:`MAX_GAMES`); return them as plain ints (a NumPy
+    integer too) with the canonical backend name. Raises :class:`ConfigError`."""
+    n = whole(games, what, 1)
     limit = MAX_GAMES if limit is None else limit
-    if games > limit:
-        raise ConfigError(f"{what} must be at most {limit:,}, not {games:,}: split the "
+    if n > limit:
+        raise ConfigError(f"{what} must be at most {limit:,}, not {n:,}: split the "
                           "run into several with different seeds")  # fmt: skip
-    whole(workers, "the number of workers", 1)
-    seed_value(seed, "the seed")
-    return check_backend(backend)
+    return (n, whole(workers, "the number of workers", 1), seed_value(seed, "the seed"),
+            check_backend(backend))
 
 
 def check_request(players: object, options: object, keywords: dict[str, object],
@@ -476,9 +466,8 @@ def simulate(
     specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
                                              "rules": rules, "data": data},
                           progress, start_method)  # fmt: skip
-    backend = check_run(games, workers, seed, backend, "the number of games")
-    games, workers, seed = (whole(games, 'games'), whole(workers, 'workers'),
-                            whole(seed, 'seed'))  # a NumPy integer too: plain ints
+    games, workers, seed, backend = check_run(games, workers, seed, backend,
+                                              "the number of games")  # fmt: skip
     if options is None:
         options = game_options(game or "dominion", kingdom=kingdom, max_turns=max_turns,
                                rules=rules, data=data)  # fmt: skip

@@ -136,7 +136,7 @@ def mean_ci95(total: float, total_sq: float, n: int) -> tuple[float, float]:
     if n < 2 or not total_sq:
         return (mean, mean)
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
-    half = 1.959963984540054 * math.sqrt(var / n)
+    half = Z95 * math.sqrt(var / n)
     return (mean - half, mean + half)
 
 

@@ -62,7 +62,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from dominari.core.checks import whole
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import (
     GameResult,
@@ -472,10 +471,9 @@ def tournament(
     specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
                                              "rules": rules, "data": data},
                           progress, start_method)  # fmt: skip
-    backend = check_run(games, workers, seed, backend, "the number of games per match-up",
-                        MAX_MATCHUP_GAMES)
-    games, workers, seed = (whole(games, 'games'), whole(workers, 'workers'),
-                            whole(seed, 'seed'))  # a NumPy integer too: plain ints
+    games, workers, seed, backend = check_run(games, workers, seed, backend,
+                                              "the number of games per match-up",
+                                              MAX_MATCHUP_GAMES)  # fmt: skip
     if isinstance(recheck, bool) or not isinstance(recheck, int) or recheck < 0:
         raise ConfigError(f"the number of games to recheck must be 0 or more, not "
                           f"{recheck!r}")  # fmt: skip
