@@ -52,6 +52,18 @@ def crash_on(task: tuple[str, int, int]) -> int:
     return value * value
 
 
+def crash_slowly_on(task: tuple[str, int, int]) -> int:
+    """:func:`crash_on`, but the worker dies a second after the task starts."""
+    import time
+
+    folder, value, bad = task
+    _start(folder, value)
+    if value == bad:
+        time.sleep(1.0)
+        os._exit(1)
+    return value * value
+
+
 def fail_on(task: tuple[str, int, int]) -> int:
     """Raise :class:`ConfigError` for a negative value and ``ValueError`` for ``bad``."""
     folder, value, bad = task

@@ -22,6 +22,7 @@ from pool_tasks import (
     crash_always,
     crash_on,
     crash_once,
+    crash_slowly_on,
     crashy_chunk,
     fail_on,
     runs,
@@ -162,6 +163,85 @@ def test_a_failed_run_stops_the_tasks_still_running(tmp_path: Path) -> None:
             break
         time.sleep(0.01)
     assert multiprocessing.active_children() == []
+
+
+class _LateWorkers(dict[int, Any]):
+    """The worker table of a ``ProcessPoolExecutor`` (CPython 3.11's internals) playing
+    a race seen under load: the second worker, started by ``submit`` while the first
+    dies, is entered only once the pool broke and its manager thread stopped the workers
+    it knew and told those alive to end. The manager then waits for the lock ``submit``
+    holds, and at last joins every worker of the table: this one too, which nobody
+    stopped and which waits for a task forever."""
+
+    def __init__(self, pool: Any) -> None:
+        super().__init__()
+        self.pool = pool
+        self.late = 0
+
+    def __setitem__(self, pid: int, proc: Any) -> None:
+        if len(self) == 1 and not self.late:
+            manager = self.pool._executor_manager_thread
+            for _ in range(3000):  # the first worker dies on its task; the manager stops
+                # the others, tells those alive to end, and waits for the lock
+                frame = sys._current_frames().get(manager.ident)
+                if frame is not None and frame.f_code.co_name == "join_executor_internals":
+                    break
+                time.sleep(0.01)
+            self.late = pid
+        super().__setitem__(pid, proc)
+
+    def values(self) -> Any:
+        """The workers, each that has ended reaped first (else the manager may count a
+        worker that just died as alive, and tell it to end: the other one gets that)."""
+        from multiprocessing.connection import wait as ready
+
+        for proc in super().values():
+            if ready([proc.sentinel], 0):
+                proc.join(1.0)
+        return super().values()
+
+
+def test_no_worker_outlives_a_broken_pool(monkeypatch: pytest.MonkeyPatch,
+                                          tmp_path: Path) -> None:  # fmt: skip
+    """A worker that was starting when another died (so the pool's own clean-up did not
+    see it) is stopped all the same: none is left waiting for a task, which would also
+    keep this process waiting for it at exit."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from dominari.sim import pool as pool_module
+
+    tables: list[_LateWorkers] = []
+
+    class LatePool(ProcessPoolExecutor):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            if not tables:  # the first pool only
+                tables.append(_LateWorkers(self))
+                self._processes = tables[0]  # type: ignore[assignment]
+
+        def _spawn_process(self) -> None:
+            if self._processes is tables[0] and len(tables[0]) == 1:
+                for _ in range(3000):  # the first worker has the task that kills it
+                    if runs(tmp_path, 0):
+                        break
+                    time.sleep(0.01)
+            super()._spawn_process()  # type: ignore[misc]
+
+    monkeypatch.setattr(pool_module, "ProcessPoolExecutor", LatePool)
+    tasks = [(str(tmp_path), v, 0) for v in range(2)]  # value 0 kills its worker every time
+    try:
+        with pytest.raises(PoolError, match="task 1 of 2"):
+            run_tasks(crash_slowly_on, tasks, workers=2, retries=1)
+        assert tables[0].late  # the race was played
+        for _ in range(1000):
+            if not multiprocessing.active_children():
+                break
+            time.sleep(0.01)
+        assert multiprocessing.active_children() == []
+    finally:  # on a failure, do not leave this process waiting for the worker at exit
+        for child in multiprocessing.active_children():
+            child.kill()
 
 
 def test_a_worker_ends_when_the_process_that_started_it_is_gone() -> None:

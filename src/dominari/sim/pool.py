@@ -237,11 +237,16 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                    initializer=_init_worker, initargs=(started, os.getpid()))
         finished = False
+        broken: BrokenProcessPool | None = None
         try:
             broken, lost = _local_round(fn, out, pool, todo, alone, workers * _QUEUED_PER_WORKER)
             finished = True
         finally:  # every result is in, or the run failed: do not wait for the workers
-            if not finished:  # an error or an interrupt: stop the tasks running now too
+            if not finished or broken is not None:
+                # An error or an interrupt: stop the tasks running now too. A broken pool:
+                # its own clean-up can miss a worker that was still starting when another
+                # died (added to the pool after it stopped the others), which would then
+                # wait for a task forever and this process for it at exit.
                 terminate_workers(pool)
             pool.shutdown(wait=False, cancel_futures=True)
         if broken is None:
