@@ -11,7 +11,7 @@ import pytest
 
 from dominari.bots import bot_names, load_bot
 from dominari.bots.mcts import FOLLOW, LEVELS, MCTSBot, mcts_bot
-from dominari.core.errors import ConfigError, StrategyError
+from dominari.core.errors import ConfigError, StrategyError, UnknownBotError
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominations.rules import Rules
 from dominari.dominion import cards as C
@@ -258,6 +258,17 @@ def test_an_own_bot_must_be_a_rule_bot() -> None:
         MCTSBot("dominion", own="mcts-easy")
     with pytest.raises(ConfigError, match="own bot 'nobody' is not a rule bot of dominion"):
         MCTSBot("dominion", own="nobody")
+
+
+def test_a_broken_own_strategy_file_says_what_is_wrong_with_it(tmp_path: Path) -> None:
+    """Only an unknown name becomes "not a rule bot"; a file's own error is kept."""
+    bad = tmp_path / "unknown.toml"
+    bad.write_text('name = "x"\n[[buy]]\ncard = "Nonesuch"\n', encoding="utf-8")
+    with pytest.raises(StrategyError, match="unknown card 'Nonesuch'") as caught:
+        MCTSBot("dominion", own=str(bad))
+    assert not isinstance(caught.value, (ConfigError, UnknownBotError))
+    with pytest.raises(StrategyError, match="cannot read strategy file"):
+        MCTSBot("dominion", own=str(tmp_path / "missing.toml"))
 
 
 def test_every_decision_can_be_a_node() -> None:

@@ -13,7 +13,7 @@ import pytest
 from dominari.bots import load_bot
 from dominari.bots.mcts import LEVELS, SEARCH_OPTIONS, MCTSBot, mcts_bot, search_spec
 from dominari.cli import main
-from dominari.core.errors import ConfigError, StrategyError
+from dominari.core.errors import ConfigError, UnknownBotError
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import RECOMMENDED
 from dominari.sim.journal import spec_files
@@ -104,7 +104,7 @@ def test_a_bad_option_is_refused_naming_the_spec_and_why(spec: str, message: str
 
 
 def test_a_bad_level_with_options_is_an_unknown_bot() -> None:
-    with pytest.raises(StrategyError, match="unknown bot 'mcts-insane:steps=1'"):
+    with pytest.raises(UnknownBotError, match="unknown bot 'mcts-insane:steps=1'"):
         load_bot("mcts-insane:steps=1")
     with pytest.raises(ConfigError, match="greedy"):  # a Dominion bot in a Dominations seat
         load_bot("mcts:own=smithy", "dominations")

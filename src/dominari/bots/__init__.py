@@ -28,7 +28,7 @@ from dominari.bots.strategy import (
     load_strategy,
     parse_strategy_text,
 )
-from dominari.core.errors import ConfigError, StrategyError
+from dominari.core.errors import ConfigError, StrategyError, UnknownBotError
 
 BUILTIN_STRATEGIES: tuple[str, ...] = ("bm", "bmu", "smithy", "smithy-market", "witch")
 BUILTIN_BOTS: tuple[str, ...] = ("random", *BUILTIN_STRATEGIES)
@@ -105,8 +105,9 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
     Dominion: ``random``, ``bm``, ``bmu``, ``smithy``, ``smithy-market``, ``witch`` or
     the path of a ``.toml`` strategy file. Dominations: ``random`` or ``greedy``. Both:
     the search levels, alone or with options (``mcts:steps=200000:width=8``, see
-    :func:`dominari.bots.mcts.mcts_bot`). Raises :class:`StrategyError` naming the known
-    bots for an unknown name, :class:`ConfigError` for a bad search option.
+    :func:`dominari.bots.mcts.mcts_bot`). Raises :class:`UnknownBotError` (a
+    :class:`StrategyError`) naming the known bots for an unknown name, :class:`StrategyError`
+    for a bad strategy file, :class:`ConfigError` for a bad search option.
 
     >>> load_bot("mcts-hard:seconds=2", "dominations").seconds
     2.0
@@ -127,14 +128,14 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
             return DominationsRandomBot()
         if key == "greedy":
             return _greedy_bot()
-        raise StrategyError(f"unknown Dominations bot {spec!r}: use one of {', '.join(names)}")
+        raise UnknownBotError(f"unknown Dominations bot {spec!r}: use one of {', '.join(names)}")
     if key == "random":
         return RandomBot()
     if key in BUILTIN_STRATEGIES:
         return StrategyBot(builtin_strategy(key))
     if key.endswith(".toml") or Path(spec).is_file():
         return load_strategy(spec.strip())
-    raise StrategyError(f"unknown bot {spec!r}: use one of {', '.join(names)} "
+    raise UnknownBotError(f"unknown bot {spec!r}: use one of {', '.join(names)} "
                         "or the path of a .toml strategy file")
 
 

@@ -60,7 +60,7 @@ from typing import Any
 
 from dominari.core.checks import real, whole
 from dominari.core.checks import seed as seed_value
-from dominari.core.errors import ConfigError, DominariError, StrategyError
+from dominari.core.errors import ConfigError, DominariError, UnknownBotError
 
 LEVELS: dict[str, dict[str, dict[str, Any]]] = {
     "dominion": {  # a rollout action costs about 5 us: whole games, candidates raced
@@ -412,9 +412,7 @@ class MCTSBot:
                 raise ConfigError(f"own must be a rule bot, not the search bot {own!r}")
             try:
                 self._own = load_bot(own, game)  # names resolve as everywhere else
-            except StrategyError as exc:
-                if not str(exc).startswith("unknown"):
-                    raise  # a strategy file that is wrong says what is wrong with it
+            except UnknownBotError:  # a wrong strategy file says what is wrong with it
                 files = " or the path of a .toml strategy file" if game == "dominion" else ""
                 raise ConfigError(f"own bot {own!r} is not a rule bot of {game}: use one of "
                                   f"{', '.join(GAME_BOTS[game])}{files}") from None

@@ -7,6 +7,7 @@ from dominari.core.errors import (
     ParseError,
     RecordError,
     StrategyError,
+    UnknownBotError,
 )
 from dominari.core.game import TERMINAL, GameState, Outcome
 
@@ -20,4 +21,5 @@ __all__ = [
     "ParseError",
     "RecordError",
     "StrategyError",
+    "UnknownBotError",
 ]

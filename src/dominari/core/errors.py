@@ -23,3 +23,7 @@ class RecordError(DominariError, ValueError):
 
 class StrategyError(DominariError, ValueError):
     """A bot strategy file that is malformed or names something unknown."""
+
+
+class UnknownBotError(StrategyError):
+    """A bot name that is neither a built-in bot of the game nor a strategy file's path."""
