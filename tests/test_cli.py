@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from dominari import __version__
+from dominari.bots import load_bot
 from dominari.bots.mcts import MCTSBot
 from dominari.cli import main
 from dominari.dominion.engine import DominionState
@@ -343,7 +344,7 @@ def test_play_bot_seconds_caps_each_search_decision(capsys: pytest.CaptureFixtur
                          "3", "--kingdom", "first-game", "--bot-seconds", "0.02")
     assert code == 0, err
     assert "Game over" in out
-    assert seen and set(seen) == {("mcts-easy", 0.02)}
+    assert seen and set(seen) == {("mcts-easy:seconds=0.02", 0.02)}
     # A whole Dominations game takes seconds: its first search decision is enough.
     seen.clear()
 
@@ -355,7 +356,20 @@ def test_play_bot_seconds_caps_each_search_decision(capsys: pytest.CaptureFixtur
     with pytest.raises(_Stop):
         main(["play", "dominations", "--players", "greedy,mcts", "--seed", "3",
               "--bot-seconds", "0.5"])
-    assert seen == [("mcts", 0.5)]
+    assert seen == [("mcts:seconds=0.5", 0.5)]
+
+
+def test_a_capped_search_bot_is_named_by_its_budget_in_the_record(tmp_path: Path) -> None:
+    """The seat names of a record say the time a search bot played with: a spec that
+    loads the same bot; a bot's own shorter budget is kept."""
+    record = tmp_path / "game.json"
+    code = main(["play", "dominion", "--players", "mcts-easy:seconds=0.01,mcts-easy:width=2",
+                 "--seed", "3", "--kingdom", "first-game", "--max-turns", "2",
+                 "--bot-seconds", "0.05", "--record", str(record)])  # fmt: skip
+    assert code == 0
+    names = json.loads(record.read_text(encoding="utf-8"))["config"]["names"]
+    assert names == ["mcts-easy:seconds=0.01", "mcts-easy:width=2:seconds=0.05"]
+    assert load_bot(names[1]).seconds == 0.05
 
 
 class _Stop(Exception):

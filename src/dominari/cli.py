@@ -801,17 +801,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if game == "dominations":
         return _play_dominations(args)
     specs = parse_players(DEFAULT_PLAYERS[game] if args.players is None else args.players, game)
-    seats: list[Bot | None] = []
-    names: list[str] = []
-    for spec in specs:
-        if spec.lower() == HUMAN:
-            seats.append(None)
-            names.append(HUMAN)
-        else:
-            bot = load_bot(spec)
-            seats.append(bot)
-            names.append(bot.name)
+    seats: list[Bot | None] = [None if spec.lower() == HUMAN else load_bot(spec)
+                               for spec in specs]  # fmt: skip
     _cap_search(seats, args.bot_seconds)
+    names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
     record_path = check_writable_file(args.record) if args.record is not None else None
     seed = args.seed if args.seed is not None else _random_seed()
     max_turns = DEFAULT_MAX_TURNS if args.max_turns is None else args.max_turns
@@ -866,7 +859,24 @@ def _cap_search(seats: Sequence[GameBot | None], seconds: float | None) -> None:
         raise ConfigError("--bot-seconds: no search bot among the players; it applies to "
                           f"{', '.join(SEARCH_BOTS)}")
     for bot in searches:  # a bot's own time budget (mcts:seconds=…) may be shorter
-        bot.seconds = seconds if bot.seconds is None else min(bot.seconds, seconds)
+        if bot.seconds is None or seconds < bot.seconds:
+            bot.seconds = seconds
+            bot.name = _with_seconds(bot.name, seconds)
+
+
+def _with_seconds(name: str, seconds: float) -> str:
+    """A search bot's name (its spec) with its ``seconds`` option set, so that the seat
+    names of a game's record say the budget the bot played with.
+
+    >>> _with_seconds("mcts-hard:width=5:seconds=3", 0.5)
+    'mcts-hard:width=5:seconds=0.5'
+    """
+    parsed = search_spec(name)
+    if parsed is None:  # a search bot built with a name of its own: keep it
+        return name
+    level, options = parsed
+    options["seconds"] = f"{seconds:g}"
+    return ":".join([level, *(f"{k}={v}" for k, v in options.items())])
 
 
 def _play_loop(console: Console, state: DominionState, seats: Sequence[Bot | None],
@@ -990,17 +1000,11 @@ def _play_dominations(args: argparse.Namespace) -> int:
     game = "dominations"
     specs = parse_players(DEFAULT_PLAYERS[game] if args.players is None else args.players, game)
     rules = _rules(args)
-    seats: list[DominationsBot | None] = []
-    names: list[str] = []
-    for spec in specs:
-        if spec.strip().lower() == HUMAN:
-            seats.append(None)
-            names.append(HUMAN)
-        else:
-            bot = load_bot(spec, "dominations")
-            seats.append(bot)
-            names.append(bot.name)
+    seats: list[DominationsBot | None] = [
+        None if spec.strip().lower() == HUMAN else load_bot(spec, "dominations")
+        for spec in specs]  # fmt: skip
     _cap_search(seats, args.bot_seconds)
+    names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
     svg_path = check_writable_file(args.svg) if args.svg is not None else None
     record_path = check_writable_file(args.record) if args.record is not None else None
     seed = args.seed if args.seed is not None else _random_seed()
