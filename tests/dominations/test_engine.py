@@ -363,6 +363,8 @@ def test_record_replays_and_rejects_tampering() -> None:
     again = DominationsState.from_record(rec)
     assert again.outcome() == s.outcome()
     assert again.history == s.history
+    assert again.seed == s.seed == rec["config"]["seed"] == 16  # as a Dominion state's
+    assert s.copy().seed == 16
     bad = dict(rec, actions=[*rec["actions"][:5], "city 40,40", *rec["actions"][6:]])
     with pytest.raises(RecordError, match="action 6"):
         DominationsState.from_record(bad)

@@ -2388,6 +2388,12 @@ class DominationsState(GameState):
             "outcome": out.to_json() if out is not None else None,
         }
 
+    @property
+    def seed(self) -> int:
+        """The seed the game was dealt with (its config's): with :attr:`history`, the
+        game record."""
+        return self.config.seed
+
     def data_digest(self) -> str:
         """A short fingerprint of the component data the game was played with."""
         return data_digest(self.data)
