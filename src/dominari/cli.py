@@ -859,24 +859,7 @@ def _cap_search(seats: Sequence[GameBot | None], seconds: float | None) -> None:
         raise ConfigError("--bot-seconds: no search bot among the players; it applies to "
                           f"{', '.join(SEARCH_BOTS)}")
     for bot in searches:  # a bot's own time budget (mcts:seconds=…) may be shorter
-        if bot.seconds is None or seconds < bot.seconds:
-            bot.seconds = seconds
-            bot.name = _with_seconds(bot.name, seconds)
-
-
-def _with_seconds(name: str, seconds: float) -> str:
-    """A search bot's name (its spec) with its ``seconds`` option set, so that the seat
-    names of a game's record say the budget the bot played with.
-
-    >>> _with_seconds("mcts-hard:width=5:seconds=3", 0.5)
-    'mcts-hard:width=5:seconds=0.5'
-    """
-    parsed = search_spec(name)
-    if parsed is None:  # a search bot built with a name of its own: keep it
-        return name
-    level, options = parsed
-    options["seconds"] = f"{seconds:g}"
-    return ":".join([level, *(f"{k}={v}" for k, v in options.items())])
+        bot.cap_seconds(seconds)
 
 
 def _play_loop(console: Console, state: DominionState, seats: Sequence[Bot | None],

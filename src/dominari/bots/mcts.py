@@ -443,6 +443,24 @@ class MCTSBot:
     def __repr__(self) -> str:
         return f"MCTSBot({self.game!r}, {self.name!r})"
 
+    def cap_seconds(self, seconds: float) -> None:
+        """Think at most ``seconds`` a decision (a shorter budget of its own is kept); a
+        name that is a spec says the new budget, so that a record names what played.
+
+        >>> bot = mcts_bot("mcts-hard:width=5:seconds=3", "dominion")
+        >>> bot.cap_seconds(0.5)
+        >>> bot.seconds, bot.name
+        (0.5, 'mcts-hard:width=5:seconds=0.5')
+        """
+        if self.seconds is not None and self.seconds <= seconds:
+            return
+        self.seconds = seconds
+        parsed = search_spec(self.name)
+        if parsed is not None:  # not a name of its own
+            level, options = parsed
+            options["seconds"] = f"{seconds:g}"
+            self.name = spec_name(level, options)
+
     def reset(self, seed: int) -> None:
         self._rng.seed(seed)
 
@@ -838,6 +856,15 @@ def search_spec(spec: str) -> tuple[str, dict[str, str]] | None:
     return level, options
 
 
+def spec_name(level: str, options: dict[str, str]) -> str:
+    """The spec of a level with options, as :func:`search_spec` reads it.
+
+    >>> spec_name("mcts", {"steps": "400000", "width": "8"})
+    'mcts:steps=400000:width=8'
+    """
+    return ":".join([level, *(f"{k}={v}" for k, v in options.items())])
+
+
 def mcts_bot(name: str, game: str) -> MCTSBot:
     """The bot of a difficulty level name (:data:`LEVELS`) for ``game``, or of a level with
     options changed: ``LEVEL:option=value:…`` (:data:`SEARCH_OPTIONS`), for example
@@ -866,7 +893,7 @@ def mcts_bot(name: str, game: str) -> MCTSBot:
         except ValueError as exc:
             raise ConfigError(f"search bot {name.strip()!r}: {option}={text!r} is not "
                               f"{exc} ({option}: {meaning})") from None
-    label = ":".join([key, *(f"{k}={v if k == 'own' else v.lower()}" for k, v in raw.items())])
+    label = spec_name(key, {k: v if k == "own" else v.lower() for k, v in raw.items()})
     try:
         return MCTSBot(game, name=label, **settings)
     except DominariError as exc:  # a bad budget, an unknown own bot
