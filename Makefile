@@ -39,6 +39,7 @@ run: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/dominations.py
+	$(BIN)/python benchmarks/kingdom_bots.py
 	$(BIN)/python benchmarks/scale.py
 	$(BIN)/python benchmarks/server_load.py
 

@@ -45,7 +45,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dominari import __version__
-from dominari.bots import load_bot
+from dominari.bots import BUILTIN_STRATEGIES, load_bot
 from dominari.bots.base import Bot, DominationsBot, GameBot
 from dominari.bots.dominations_random import DominationsRandomBot
 from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, mcts_bot, search_spec
@@ -206,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("game", help="the game: dominion or dominations")
     sim.add_argument("--players", required=True, metavar="A,B",
                      help="comma-separated bots, one per seat (2 to 4): for dominion random, "
-                     "bm, bmu, smithy, smithy-market, witch or strategy file paths; for "
+                     f"{', '.join(BUILTIN_STRATEGIES)} or strategy file paths; for "
                      "dominations random, greedy; for both the search levels mcts-easy, "
                      "mcts, mcts-hard, with options as in mcts:steps=200000:width=8")  # fmt: skip
     sim.add_argument("-n", "--games", type=_positive, default=1000, metavar="N",
@@ -228,8 +228,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("game", help="the game: dominion or dominations")
     tour.add_argument("--players", required=True, metavar="A,B,C",
                       help="comma-separated bots, at least SEATS of them (a repeated bot is "
-                      "a separate entry): for dominion random, bm, bmu, smithy, smithy-market, "
-                      "witch, mcts-easy, mcts, mcts-hard or strategy file paths; for "
+                      "a separate entry): for dominion random, "
+                      f"{', '.join(BUILTIN_STRATEGIES)}, mcts-easy, mcts, mcts-hard or "
+                      "strategy file paths; for "
                       "dominations random, greedy and the mcts levels; a level takes "
                       "options: mcts:steps=200000:width=8")  # fmt: skip
     tour.add_argument("-n", "--games", type=_positive, default=100, metavar="N",

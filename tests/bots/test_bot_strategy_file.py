@@ -9,6 +9,7 @@ import pytest
 
 from dominari.bots import (
     BUILTIN_BOTS,
+    BUILTIN_STRATEGIES,
     Bot,
     RandomBot,
     StrategyBot,
@@ -160,11 +161,13 @@ def test_parse_text_source_name() -> None:
 def test_builtins_ship_as_package_data() -> None:
     folder = resources.files("dominari.bots").joinpath("strategies")
     shipped = sorted(p.name for p in folder.iterdir() if p.name.endswith(".toml"))
-    assert shipped == ["bm.toml", "bmu.toml", "smithy-market.toml", "smithy.toml", "witch.toml"]
-    assert BUILTIN_BOTS == ("random", "bm", "bmu", "smithy", "smithy-market", "witch")
+    assert shipped == sorted(f"{name}.toml" for name in BUILTIN_STRATEGIES)
+    assert ("random", *BUILTIN_STRATEGIES) == BUILTIN_BOTS
+    assert BUILTIN_STRATEGIES[:5] == ("bm", "bmu", "smithy", "smithy-market", "witch")
+    assert len(set(BUILTIN_STRATEGIES)) == 14
 
 
-@pytest.mark.parametrize("name", ["bm", "bmu", "smithy", "smithy-market", "witch"])
+@pytest.mark.parametrize("name", BUILTIN_STRATEGIES)
 def test_builtins_load(name: str) -> None:
     bot = load_bot(name)
     assert isinstance(bot, StrategyBot) and isinstance(bot, Bot)

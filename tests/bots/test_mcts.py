@@ -222,15 +222,20 @@ def _market_or_silver() -> DominionState:
 @pytest.mark.parametrize(("kingdom", "mine", "theirs"), [
     ("first-game", "Smithy-Market", "Smithy"),
     ("village-square", "Smithy-Market", "Smithy"),
-    ("size-distortion", "Witch", "Witch"),  # Witch-BM is the kingdom's best bot
+    # Workshop/Gardens beats Witch-BM there, but a player is modelled as a Gardens rush
+    # only once its buys show one: the bots here have bought no Kingdom card.
+    ("size-distortion", "Witch", "Witch"),
+    ("interaction", "Council Room", "Council Room"),  # no Witch, Smithy or Gardens
+    ("big-money", "Market", "Market"),
     (("Smithy", "Village", "Cellar", "Moat", "Militia", "Mine", "Remodel", "Woodcutter",
       "Workshop", "Chapel"), "Smithy", "Smithy"),  # no Market: Smithy-BM plays both seats
 ])
 def test_the_search_models_its_own_seat_by_the_kingdom(
         kingdom: str | tuple[str, ...], mine: str, theirs: str) -> None:
-    """Without ``own``, a Dominion search plays its own seat as Smithy-Market where Smithy
-    and Market are in the kingdom and Witch is not (in the rollouts and outside the
-    tree); the opponent keeps the kingdom's best rule bot."""
+    """Without ``own``, a Dominion search plays its own seat as Smithy-Market where a player
+    is modelled as Smithy-BM and Market is in the kingdom (in the rollouts and outside the
+    tree); the opponent, having bought no Kingdom card, is the kingdom's first ranked money
+    strategy (``dominari.bots.kingdom.model_bot``)."""
     cards = RECOMMENDED[kingdom] if isinstance(kingdom, str) else kingdom
     s = DominionState.new(DominionConfig(players=2, seed=4, kingdom=cards))
     while not (s.phase == 1 and not s.stack and s.coins >= 5):

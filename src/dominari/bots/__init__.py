@@ -2,7 +2,7 @@
 Dominations a random bot and a greedy one; for both, information-set Monte Carlo tree
 search at three levels (``mcts-easy``, ``mcts``, ``mcts-hard``). Bot names are per game.
 
->>> BUILTIN_BOTS
+>>> BUILTIN_BOTS[:6]
 ('random', 'bm', 'bmu', 'smithy', 'smithy-market', 'witch')
 >>> load_bot("bmu").name
 'BMU'
@@ -30,7 +30,10 @@ from dominari.bots.strategy import (
 )
 from dominari.core.errors import ConfigError, StrategyError, UnknownBotError
 
-BUILTIN_STRATEGIES: tuple[str, ...] = ("bm", "bmu", "smithy", "smithy-market", "witch")
+BUILTIN_STRATEGIES: tuple[str, ...] = (
+    "bm", "bmu", "smithy", "smithy-market", "witch", "militia", "council-room", "library",
+    "laboratory", "market", "moat", "bureaucrat", "moneylender", "workshop-gardens",
+)  # fmt: skip
 BUILTIN_BOTS: tuple[str, ...] = ("random", *BUILTIN_STRATEGIES)
 """The Dominion bots by name (strategy file paths work too)."""
 DOMINATIONS_BOTS: tuple[str, ...] = ("random", "greedy")
@@ -56,6 +59,15 @@ _BLURBS: dict[str, dict[str, str]] = {
         "smithy": "Smithy Big Money",
         "smithy-market": "a Smithy and Markets",
         "witch": "Double Witch",
+        "militia": "Double Militia",
+        "council-room": "Council Room Big Money",
+        "library": "Library Big Money",
+        "laboratory": "Laboratory Big Money",
+        "market": "Market Big Money",
+        "moat": "Double Moat",
+        "bureaucrat": "Double Bureaucrat",
+        "moneylender": "Moneylender Big Money",
+        "workshop-gardens": "Workshop/Gardens",
     },
     "dominations": {
         "random": "random moves",
@@ -102,12 +114,15 @@ def load_bot(spec: str, game: str) -> GameBot: ...
 def load_bot(spec: str, game: str = "dominion") -> GameBot:
     """A new bot of ``game`` from a built-in name (any case).
 
-    Dominion: ``random``, ``bm``, ``bmu``, ``smithy``, ``smithy-market``, ``witch`` or
-    the path of a ``.toml`` strategy file. Dominations: ``random`` or ``greedy``. Both:
-    the search levels, alone or with options (``mcts:steps=200000:width=8``, see
-    :func:`dominari.bots.mcts.mcts_bot`). Raises :class:`UnknownBotError` (a
-    :class:`StrategyError`) naming the known bots for an unknown name, :class:`StrategyError`
-    for a bad strategy file, :class:`ConfigError` for a bad search option.
+    Dominion: ``random``, a built-in strategy (:data:`BUILTIN_STRATEGIES`: ``bm``, ``bmu``,
+    ``smithy``, ``smithy-market``, ``witch``, ``militia``, ``council-room``, ``library``,
+    ``laboratory``, ``market``, ``moat``, ``bureaucrat``, ``moneylender``,
+    ``workshop-gardens``) or the path of a ``.toml`` strategy file. Dominations:
+    ``random`` or ``greedy``. Both: the search levels, alone or with options
+    (``mcts:steps=200000:width=8``, see :func:`dominari.bots.mcts.mcts_bot`). Raises
+    :class:`UnknownBotError` (a :class:`StrategyError`) naming the known bots for an
+    unknown name, :class:`StrategyError` for a bad strategy file, :class:`ConfigError` for
+    a bad search option.
 
     >>> load_bot("mcts-hard:seconds=2", "dominations").seconds
     2.0

@@ -178,24 +178,39 @@ def _strategy_bot(name: str) -> Any:
 
 
 def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:
-    """The best rule bot for the kingdom, in every seat: Witch-BM where Witch is in the
-    kingdom, else Smithy-BM where Smithy is, else BMU (the bots are deterministic)."""
-    from dominari.dominion.cards import SMITHY, WITCH
+    """A ranked rule bot in every seat (the bots are deterministic): for each other player
+    the one that best explains the Kingdom cards that player owns (all gains are public),
+    for the player to move the one it is assumed to play before it has bought anything
+    (:func:`~dominari.bots.kingdom.model_bot`: Witch-BM where Witch is in the kingdom,
+    else Smithy-BM where Smithy is, else Council Room, Library, Militia ... down to BMU;
+    Workshop/Gardens once a player has bought a Workshop or a Gardens)."""
+    from dominari.bots.kingdom import model_bot
 
     kingdom = state.kingdom
-    name = "witch" if WITCH in kingdom else "smithy" if SMITHY in kingdom else "bmu"
-    return [_strategy_bot(name)] * state.num_players
+    me = state.current_player()
+    bots: dict[str, Any] = {}
+    out = []
+    for p, ps in enumerate(state.players):
+        owned = () if p == me else [c for c in kingdom if ps.owned[c]]
+        name = model_bot(kingdom, owned)
+        bot = bots.get(name)
+        if bot is None:
+            bot = bots[name] = _strategy_bot(name)
+        out.append(bot)
+    return out
 
 
 def _dominion_own(state: Any) -> Any:
     """The rule bot that models the searcher's own seat where one plays better than the
-    policy: Smithy-Market where Smithy and Market are in the kingdom and Witch is not (it
-    beats Smithy-BM on First Game, and the search plays more like it than like Smithy-BM:
-    it most often leaves Smithy-BM to take a Market at 5), else None (the policy)."""
-    from dominari.dominion.cards import MARKET, SMITHY, WITCH
+    policy: Smithy-Market where the policy's model of a player who has bought nothing is
+    Smithy-BM and Market is in the kingdom (it beats Smithy-BM on First Game, and the
+    search plays more like it than like Smithy-BM: it most often leaves Smithy-BM to take
+    a Market at 5), else None (the policy)."""
+    from dominari.bots.kingdom import model_bot
+    from dominari.dominion.cards import MARKET
 
     kingdom = state.kingdom
-    if SMITHY in kingdom and MARKET in kingdom and WITCH not in kingdom:
+    if MARKET in kingdom and model_bot(kingdom) == "smithy":
         return _strategy_bot("smithy-market")
     return None
 
@@ -348,7 +363,7 @@ class MCTSBot:
     in every rollout. The other seats keep the policy, the model of the opponents. A
     searcher that plays better than the policy is better modelled by a better own bot.
     Without ``own`` the game's hooks may name one for the position (in Dominion,
-    Smithy-Market where Smithy and Market are in the kingdom and Witch is not).
+    Smithy-Market where the model of a player is Smithy-BM and Market is in the kingdom).
 
     ``paired`` plays the root's candidates in the same sampled worlds instead of choosing
     among them by the tree's statistics; ``prune`` then races them: a candidate behind the

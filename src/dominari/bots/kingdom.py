@@ -1,0 +1,114 @@
+"""The best rule bot for a Dominion kingdom: what a search models every seat with.
+
+The built-in strategies are ranked by how they play against each other
+(:data:`KINGDOM_ORDER`, measured by ``benchmarks/kingdom_bots.py``: two-player
+matches of every pair on a kingdom holding both bots' cards, seats rotating; each bot
+of the order beats every bot after it). A strategy *fits* a kingdom when every Kingdom
+card its buy rules name is in it (read from the strategy file itself, so a ranked
+file that starts to buy another card is judged by it); the best rule bot is the first
+of the order that fits. BMU buys no Kingdom card and fits every kingdom.
+
+A search models each other player with the ranked bot that best explains what that
+player has bought (:func:`model_bot`): until a player owns a Kingdom card, the first
+fitting *money* strategy (a Gardens rush, which few players take, is assumed only once
+the player's own buys show it), then the fitting bot that buys the most of the Kingdom
+cards the player owns.
+
+>>> best_rule_bot("first-game")
+'smithy'
+>>> best_rule_bot(["Witch", "Smithy"]), best_rule_bot(["Witch", "Workshop", "Gardens"])
+('witch', 'workshop-gardens')
+>>> best_rule_bot(["Library", "Militia"]), best_rule_bot(["Chapel", "Thief"])
+('library', 'bmu')
+>>> sorted(kingdom_cards("workshop-gardens"))
+['Gardens', 'Workshop']
+>>> size = "size-distortion"  # Witch, Workshop and Gardens among its cards
+>>> best_rule_bot(size), model_bot(size, []), model_bot(size, ["Witch"])
+('workshop-gardens', 'witch', 'witch')
+>>> model_bot(size, ["Workshop"]), model_bot(size, ["Village"])
+('workshop-gardens', 'witch')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from dominari.dominion import cards as C
+
+KINGDOM_ORDER: tuple[str, ...] = (
+    "workshop-gardens", "witch", "smithy", "council-room", "library", "militia",
+    "market", "laboratory", "moat", "bureaucrat", "moneylender", "bmu",
+)  # fmt: skip
+"""The built-in strategies from the strongest down, as measured two by two (2 players):
+Workshop/Gardens beats even Double Witch, whose Curses swell its Gardens."""
+
+
+_KINGDOM = frozenset(C.KINGDOM)
+
+
+@cache
+def _needs(name: str) -> frozenset[int]:
+    from dominari.bots import builtin_strategy
+
+    return frozenset(r.card for r in builtin_strategy(name).buy if r.card in _KINGDOM)
+
+
+def kingdom_cards(name: str) -> frozenset[str]:
+    """The Kingdom cards that the built-in strategy ``name`` buys (it fits a kingdom
+    holding them all)."""
+    return frozenset(C.NAME[c] for c in _needs(name))
+
+
+def _ids(kingdom: str | Iterable[int | str]) -> frozenset[int]:
+    if isinstance(kingdom, str):
+        from dominari.dominion.kingdoms import RECOMMENDED
+
+        key = kingdom.strip().lower()
+        kingdom = RECOMMENDED[key] if key in RECOMMENDED else kingdom.split(",")
+    return frozenset(k if isinstance(k, int) else C.card_id(k) for k in kingdom)
+
+
+@cache
+def _best(kingdom: frozenset[int]) -> str:
+    for name in KINGDOM_ORDER:
+        if _needs(name) <= kingdom:
+            return name
+    raise AssertionError("unreachable: BMU fits every kingdom")
+
+
+RUSHES: frozenset[str] = frozenset({"workshop-gardens"})
+"""Strategies a model assumes only once a player's buys show them."""
+
+
+@cache
+def _model(kingdom: frozenset[int], owned: frozenset[int]) -> str:
+    fitting = [n for n in KINGDOM_ORDER if _needs(n) <= kingdom]
+    prior = next(n for n in fitting if n not in RUSHES)
+    best, overlap = prior, 0
+    for name in fitting:  # the first of the order wins a tie
+        k = len(_needs(name) & owned)
+        if k > overlap:
+            best, overlap = name, k
+    return best
+
+
+def model_bot(kingdom: str | Iterable[int | str], owned: Iterable[int | str] = ()) -> str:
+    """The name of the ranked bot that models a player who owns the Kingdom cards
+    ``owned`` (ids or names; other cards are ignored) in ``kingdom``: of the strategies
+    that fit the kingdom, the first of :data:`KINGDOM_ORDER` among those that buy the
+    most kinds of the cards owned; with none of them owned, the first that is not one of
+    the :data:`RUSHES`."""
+    k = _ids(kingdom)
+    return _model(k, _ids(owned) & k)
+
+
+def best_rule_bot(kingdom: str | Iterable[int | str]) -> str:
+    """The name of the best built-in rule bot for ``kingdom`` (card ids or names, a
+    recommended set's name or card names separated by commas): the first strategy of
+    :data:`KINGDOM_ORDER` whose Kingdom cards are all in it. An unknown card name raises
+    :class:`~dominari.core.errors.ParseError`."""
+    return _best(_ids(kingdom))
+
+
+__all__ = ["KINGDOM_ORDER", "RUSHES", "best_rule_bot", "kingdom_cards", "model_bot"]

@@ -1,0 +1,107 @@
+"""The best rule bot for a Dominion kingdom, and how a search models each seat with the
+ranked strategies (issue 6: the search is guided by the best rule bot for the kingdom)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dominari.bots import BUILTIN_STRATEGIES, builtin_strategy, load_bot
+from dominari.bots.kingdom import KINGDOM_ORDER, RUSHES, best_rule_bot, kingdom_cards, model_bot
+from dominari.bots.mcts import MCTSBot
+from dominari.core.errors import ParseError
+from dominari.dominion import cards as C
+from dominari.dominion.engine import DominionConfig, DominionState
+from dominari.dominion.kingdoms import RECOMMENDED
+from dominari.sim import tournament
+
+
+def test_every_ranked_strategy_is_built_in_and_bmu_fits_every_kingdom() -> None:
+    assert set(KINGDOM_ORDER) <= set(BUILTIN_STRATEGIES)
+    assert len(set(KINGDOM_ORDER)) == len(KINGDOM_ORDER)
+    # Unranked: plain Big Money (BMU plays it better) and Smithy-Market (a model of the
+    # searcher's own seat, not of an opponent).
+    assert set(BUILTIN_STRATEGIES) - set(KINGDOM_ORDER) == {"bm", "smithy-market"}
+    assert KINGDOM_ORDER[-1] == "bmu" and kingdom_cards("bmu") == frozenset()
+    assert all(kingdom_cards(n) for n in KINGDOM_ORDER[:-1])
+    assert set(KINGDOM_ORDER) >= RUSHES
+
+
+def test_a_strategys_cards_are_read_from_its_buy_rules() -> None:
+    assert kingdom_cards("council-room") == {"Council Room"}
+    assert kingdom_cards("workshop-gardens") == {"Workshop", "Gardens"}
+    for name in KINGDOM_ORDER:
+        bought = {C.NAME[r.card] for r in builtin_strategy(name).buy}
+        assert kingdom_cards(name) == {c for c in bought if C.card_id(c) in C.KINGDOM}
+
+
+@pytest.mark.parametrize(("kingdom", "best"), [
+    ("first-game", "smithy"),
+    ("big-money", "market"),
+    ("interaction", "council-room"),
+    ("size-distortion", "workshop-gardens"),  # Workshop, Gardens and Witch
+    ("village-square", "smithy"),
+    (["Witch", "Smithy", "Council Room"], "witch"),
+    (["Library", "Militia", "Village"], "library"),
+    (["Militia", "Laboratory", "Market"], "militia"),
+    (["Gardens", "Woodcutter"], "bmu"),  # Gardens without Workshop: no rush ranked
+    ([], "bmu"),
+])  # fmt: skip
+def test_the_best_rule_bot_is_the_first_ranked_strategy_that_fits(
+        kingdom: str | list[str], best: str) -> None:
+    assert best_rule_bot(kingdom) == best
+
+
+def test_kingdoms_are_named_as_anywhere_else() -> None:
+    ids = RECOMMENDED["interaction"]
+    assert best_rule_bot(tuple(C.card_id(c) for c in ids)) == "council-room"
+    assert best_rule_bot(" Interaction ") == best_rule_bot(",".join(ids)) == "council-room"
+    assert best_rule_bot("witch, smithy") == "witch"
+    with pytest.raises(ParseError, match="unknown card 'Wizard'"):
+        best_rule_bot(["Smithy", "Wizard"])
+    with pytest.raises(ParseError, match="unknown card 'nonsense'"):
+        best_rule_bot("nonsense")
+
+
+def test_a_player_is_modelled_by_what_it_has_bought() -> None:
+    size = "size-distortion"
+    assert model_bot(size) == model_bot(size, ["Village", "Chapel"]) == "witch"
+    assert model_bot(size, ["Witch"]) == "witch"
+    assert model_bot(size, ["Gardens"]) == model_bot(size, [C.WORKSHOP]) == "workshop-gardens"
+    assert model_bot(size, ["Workshop", "Gardens", "Witch"]) == "workshop-gardens"
+    # Cards outside the kingdom are no evidence.
+    assert model_bot("first-game", ["Witch", "Library"]) == "smithy"
+    assert model_bot("first-game", ["Militia"]) == "militia"
+    # A tie goes to the stronger strategy.
+    assert model_bot(["Smithy", "Militia"], ["Smithy", "Militia"]) == "smithy"
+
+
+def test_the_search_models_each_opponent_by_its_buys() -> None:
+    """On Size Distortion a player who has bought a Workshop is modelled as the Gardens
+    rush; the searcher itself and players who have bought nothing as Witch-BM."""
+    s = DominionState.new(DominionConfig(players=3, seed=2, kingdom="size-distortion"))
+    rush, money = load_bot("workshop-gardens"), load_bot("bmu")
+    while True:
+        p = s.current_player()
+        if (p == 0 and s.phase == 1 and not s.stack
+                and s.players[1].owned[C.WORKSHOP] > 0):
+            break
+        s.apply((rush if p == 1 else money).act(s))
+    assert [b.name for b in MCTSBot("dominion").models(s)] == [
+        "Witch", "Workshop/Gardens", "Witch"]
+    assert MCTSBot("dominion", iterations=8, seed=1).act(s) in s.legal_actions()
+
+
+def test_each_ranked_strategy_beats_big_money_ultimate_on_its_cards() -> None:
+    for name in KINGDOM_ORDER[:-1]:
+        cards = sorted(kingdom_cards(name))
+        r = tournament([name, "bmu"], 200, 5, kingdom=cards)
+        m = r.matchups[0]
+        assert m.wins[0] > m.wins[1], (name, m.wins)
+
+
+def test_the_gardens_rush_beats_double_witch() -> None:
+    """Workshop/Gardens ranks above Witch-BM: the Curses swell its Gardens."""
+    r = tournament(["workshop-gardens", "witch"], 100, 5,
+                   kingdom=["Witch", "Workshop", "Gardens"])
+    wins = r.matchups[0].wins
+    assert wins[0] > 2 * wins[1]
