@@ -77,7 +77,8 @@ def test_a_player_is_modelled_by_what_it_has_bought() -> None:
 
 def test_the_search_models_each_opponent_by_its_buys() -> None:
     """On Size Distortion a player who has bought a Workshop is modelled as the Gardens
-    rush; the searcher itself and players who have bought nothing as Witch-BM."""
+    rush and players who have bought nothing as Witch-BM; the searcher plays the rush, the
+    kingdom's best rule bot."""
     s = DominionState.new(DominionConfig(players=3, seed=2, kingdom="size-distortion"))
     rush, money = load_bot("workshop-gardens"), load_bot("bmu")
     while True:
@@ -87,6 +88,8 @@ def test_the_search_models_each_opponent_by_its_buys() -> None:
             break
         s.apply((rush if p == 1 else money).act(s))
     assert [b.name for b in MCTSBot("dominion").models(s)] == [
+        "Workshop/Gardens", "Workshop/Gardens", "Witch"]
+    assert [b.name for b in MCTSBot("dominion", own="witch").models(s)] == [
         "Witch", "Workshop/Gardens", "Witch"]
     assert MCTSBot("dominion", iterations=8, seed=1).act(s) in s.legal_actions()
 

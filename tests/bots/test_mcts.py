@@ -222,9 +222,9 @@ def _market_or_silver() -> DominionState:
 @pytest.mark.parametrize(("kingdom", "mine", "theirs"), [
     ("first-game", "Smithy-Market", "Smithy"),
     ("village-square", "Smithy-Market", "Smithy"),
-    # Workshop/Gardens beats Witch-BM there, but a player is modelled as a Gardens rush
-    # only once its buys show one: the bots here have bought no Kingdom card.
-    ("size-distortion", "Witch", "Witch"),
+    # Workshop/Gardens beats Witch-BM there: the searcher plays it, but another player is
+    # modelled as a Gardens rush only once its buys show one (the bots here bought none).
+    ("size-distortion", "Workshop/Gardens", "Witch"),
     ("interaction", "Council Room", "Council Room"),  # no Witch, Smithy or Gardens
     ("big-money", "Market", "Market"),
     (("Smithy", "Village", "Cellar", "Moat", "Militia", "Mine", "Remodel", "Woodcutter",
@@ -232,10 +232,10 @@ def _market_or_silver() -> DominionState:
 ])
 def test_the_search_models_its_own_seat_by_the_kingdom(
         kingdom: str | tuple[str, ...], mine: str, theirs: str) -> None:
-    """Without ``own``, a Dominion search plays its own seat as Smithy-Market where a player
-    is modelled as Smithy-BM and Market is in the kingdom (in the rollouts and outside the
-    tree); the opponent, having bought no Kingdom card, is the kingdom's first ranked money
-    strategy (``dominari.bots.kingdom.model_bot``)."""
+    """Without ``own``, a Dominion search plays its own seat (in the rollouts and outside
+    the tree) as the kingdom's best rule bot, as Smithy-Market where that is Smithy-BM and
+    Market is in the kingdom; the opponent, having bought no Kingdom card, is the kingdom's
+    first ranked money strategy (``dominari.bots.kingdom.model_bot``)."""
     cards = RECOMMENDED[kingdom] if isinstance(kingdom, str) else kingdom
     s = DominionState.new(DominionConfig(players=2, seed=4, kingdom=cards))
     while not (s.phase == 1 and not s.stack and s.coins >= 5):

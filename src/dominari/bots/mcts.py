@@ -202,17 +202,19 @@ def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:
 
 def _dominion_own(state: Any) -> Any:
     """The rule bot that models the searcher's own seat where one plays better than the
-    policy: Smithy-Market where the policy's model of a player who has bought nothing is
-    Smithy-BM and Market is in the kingdom (it beats Smithy-BM on First Game, and the
-    search plays more like it than like Smithy-BM: it most often leaves Smithy-BM to take
-    a Market at 5), else None (the policy)."""
-    from dominari.bots.kingdom import model_bot
+    policy's model of a player who has bought nothing: the kingdom's best rule bot where
+    that is a rush (Workshop/Gardens, which the policy assumes of a player only once its
+    buys show it), Smithy-Market where that is Smithy-BM and Market is in the kingdom (it
+    beats Smithy-BM on First Game, and the search plays more like it than like Smithy-BM:
+    it most often leaves Smithy-BM to take a Market at 5), else None (the policy)."""
+    from dominari.bots.kingdom import best_rule_bot, model_bot
     from dominari.dominion.cards import MARKET
 
     kingdom = state.kingdom
-    if MARKET in kingdom and model_bot(kingdom) == "smithy":
+    best = best_rule_bot(kingdom)
+    if best == "smithy" and MARKET in kingdom:
         return _strategy_bot("smithy-market")
-    return None
+    return _strategy_bot(best) if best != model_bot(kingdom) else None
 
 
 def _dominations_policy(state: Any, rng: random.Random) -> list[Any]:
@@ -363,7 +365,8 @@ class MCTSBot:
     in every rollout. The other seats keep the policy, the model of the opponents. A
     searcher that plays better than the policy is better modelled by a better own bot.
     Without ``own`` the game's hooks may name one for the position (in Dominion,
-    Smithy-Market where the model of a player is Smithy-BM and Market is in the kingdom).
+    the kingdom's best rule bot where that is a rush, such as Workshop/Gardens, and
+    Smithy-Market where it is Smithy-BM and Market is in the kingdom).
 
     ``paired`` plays the root's candidates in the same sampled worlds instead of choosing
     among them by the tree's statistics; ``prune`` then races them: a candidate behind the
