@@ -1,18 +1,19 @@
-"""The best rule bot for a Dominion kingdom: what a search models every seat with.
+"""The best rule bot for a Dominion kingdom, and the rule bots a search models players with.
 
 The built-in strategies are ranked by how they play against each other
 (:data:`KINGDOM_ORDER`, measured by ``benchmarks/kingdom_bots.py``: two-player
-matches of every pair on a kingdom holding both bots' cards, seats rotating; each bot
-of the order beats every bot after it). A strategy *fits* a kingdom when every Kingdom
-card its buy rules name is in it (read from the strategy file itself, so a ranked
-file that starts to buy another card is judged by it); the best rule bot is the first
-of the order that fits. BMU buys no Kingdom card and fits every kingdom.
+matches of every pair on a kingdom holding both bots' cards, seats rotating; no bot of
+the order loses by more than two standard errors to a bot after it). A strategy *fits* a
+kingdom when every Kingdom card its buy rules name is in it (read from the strategy file
+itself, so a ranked file that starts to buy another card is judged by it); the best rule
+bot is the first of the order that fits. BMU buys no Kingdom card and fits every kingdom.
 
 A search models each other player with the ranked bot that best explains what that
 player has bought (:func:`model_bot`): until a player owns a Kingdom card, the first
 fitting *money* strategy (a Gardens rush, which few players take, is assumed only once
 the player's own buys show it), then the fitting bot that buys the most of the Kingdom
-cards the player owns.
+cards the player owns. The searcher's own seat is played by the best rule bot where that
+is one of the :data:`RUSHES` (``dominari.bots.mcts``).
 
 >>> best_rule_bot("first-game")
 'smithy'
