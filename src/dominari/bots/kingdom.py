@@ -70,23 +70,20 @@ def _ids(kingdom: str | Iterable[int | str]) -> frozenset[int]:
     return frozenset(k if isinstance(k, int) else C.card_id(k) for k in kingdom)
 
 
-@cache
-def _best(kingdom: frozenset[int]) -> str:
-    for name in KINGDOM_ORDER:
-        if _needs(name) <= kingdom:
-            return name
-    raise AssertionError("unreachable: BMU fits every kingdom")
-
-
 RUSHES: frozenset[str] = frozenset({"workshop-gardens"})
 """Strategies a model assumes only once a player's buys show them."""
 
 
 @cache
+def _fitting(kingdom: frozenset[int]) -> tuple[str, ...]:
+    """The ranked strategies that fit ``kingdom``, in order (BMU, last, fits any)."""
+    return tuple(n for n in KINGDOM_ORDER if _needs(n) <= kingdom)
+
+
+@cache
 def _model(kingdom: frozenset[int], owned: frozenset[int]) -> str:
-    fitting = [n for n in KINGDOM_ORDER if _needs(n) <= kingdom]
-    prior = next(n for n in fitting if n not in RUSHES)
-    best, overlap = prior, 0
+    fitting = _fitting(kingdom)
+    best, overlap = next(n for n in fitting if n not in RUSHES), 0
     for name in fitting:  # the first of the order wins a tie
         k = len(_needs(name) & owned)
         if k > overlap:
@@ -109,7 +106,7 @@ def best_rule_bot(kingdom: str | Iterable[int | str]) -> str:
     recommended set's name or card names separated by commas): the first strategy of
     :data:`KINGDOM_ORDER` whose Kingdom cards are all in it. An unknown card name raises
     :class:`~dominari.core.errors.ParseError`."""
-    return _best(_ids(kingdom))
+    return _fitting(_ids(kingdom))[0]
 
 
 __all__ = ["KINGDOM_ORDER", "RUSHES", "best_rule_bot", "kingdom_cards", "model_bot"]

@@ -207,14 +207,14 @@ def _dominion_own(state: Any) -> Any:
     buys show it), Smithy-Market where that is Smithy-BM and Market is in the kingdom (it
     beats Smithy-BM on First Game, and the search plays more like it than like Smithy-BM:
     it most often leaves Smithy-BM to take a Market at 5), else None (the policy)."""
-    from dominari.bots.kingdom import best_rule_bot, model_bot
+    from dominari.bots.kingdom import RUSHES, best_rule_bot
     from dominari.dominion.cards import MARKET
 
     kingdom = state.kingdom
     best = best_rule_bot(kingdom)
     if best == "smithy" and MARKET in kingdom:
         return _strategy_bot("smithy-market")
-    return _strategy_bot(best) if best != model_bot(kingdom) else None
+    return _strategy_bot(best) if best in RUSHES else None
 
 
 def _dominations_policy(state: Any, rng: random.Random) -> list[Any]:
