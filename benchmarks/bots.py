@@ -3,7 +3,8 @@ best rule bots, with seat rotation and Wilson 95% intervals, plus the time each 
 decision takes, written to BENCHMARKS.md.
 
 The matches are issue 6's goals: in Dominion the ``mcts`` level against Smithy-BM on First
-Game and against Witch-BM on Size Distortion (a recommended kingdom with Witch); in
+Game, against Witch-BM on Size Distortion (a recommended kingdom with Witch) and against
+``best`` (each game's kingdom's best rule bot) on random kingdoms, one a game; in
 Dominations ``mcts`` against ``greedy`` with 2 players, and against three ``greedy`` bots
 with 4. Games run through the tournament runner (seats rotate every game; results depend
 on the seed only). Each match's result is kept in ``benchmarks/results/bots.json`` (kept
@@ -69,6 +70,7 @@ played: the journal is kept (stamped with the new code) if all come out the same
 MATCHES = (
     Match("dominion-smithy", "dominion", ("mcts", "smithy"), "first-game", 1000, 0.60),
     Match("dominion-witch", "dominion", ("mcts", "witch"), "size-distortion", 1000, 0.60),
+    Match("dominion-random", "dominion", ("mcts", "best"), "random", 1000, 0.60),
     Match("dominations-2p", "dominations", ("mcts", "greedy"), None, 1000, 0.75, 2),
     Match("dominations-4p", "dominations", ("mcts", "greedy", "greedy", "greedy"), None, 1000,
           0.40, 1),
@@ -192,6 +194,8 @@ def own_model(m: Match) -> str | None:
     bot = load_bot(m.players[0], m.game)
     if not isinstance(bot, MCTSBot):
         return None
+    if m.kingdom == "random":
+        return "each kingdom's own model (`dominari.bots.mcts`)"
     state = game_options(m.game, kingdom=m.kingdom).new_game(len(m.players), 1, tuple(
         f"p{k}" for k in range(len(m.players))))
     models = [b.name for b in bot.models(state)]

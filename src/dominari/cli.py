@@ -206,7 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("game", help="the game: dominion or dominations")
     sim.add_argument("--players", required=True, metavar="A,B",
                      help="comma-separated bots, one per seat (2 to 4): for dominion random, "
-                     f"{', '.join(BUILTIN_STRATEGIES)} or strategy file paths; for "
+                     f"{', '.join(BUILTIN_STRATEGIES)}, best (the kingdom's best rule bot) "
+                     "or strategy file paths; for "
                      "dominations random, greedy; for both the search levels mcts-easy, "
                      "mcts, mcts-hard, with options as in mcts:steps=200000:width=8")  # fmt: skip
     sim.add_argument("-n", "--games", type=_positive, default=1000, metavar="N",
@@ -229,7 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--players", required=True, metavar="A,B,C",
                       help="comma-separated bots, at least SEATS of them (a repeated bot is "
                       "a separate entry): for dominion random, "
-                      f"{', '.join(BUILTIN_STRATEGIES)}, mcts-easy, mcts, mcts-hard or "
+                      f"{', '.join(BUILTIN_STRATEGIES)}, best (the kingdom's best rule "
+                      "bot), mcts-easy, mcts, mcts-hard or "
                       "strategy file paths; for "
                       "dominations random, greedy and the mcts levels; a level takes "
                       "options: mcts:steps=200000:width=8")  # fmt: skip

@@ -162,7 +162,7 @@ def test_builtins_ship_as_package_data() -> None:
     folder = resources.files("dominari.bots").joinpath("strategies")
     shipped = sorted(p.name for p in folder.iterdir() if p.name.endswith(".toml"))
     assert shipped == sorted(f"{name}.toml" for name in BUILTIN_STRATEGIES)
-    assert ("random", *BUILTIN_STRATEGIES) == BUILTIN_BOTS
+    assert ("random", *BUILTIN_STRATEGIES, "best") == BUILTIN_BOTS
     assert BUILTIN_STRATEGIES[:5] == ("bm", "bmu", "smithy", "smithy-market", "witch")
     assert len(set(BUILTIN_STRATEGIES)) == 14
 

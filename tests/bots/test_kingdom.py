@@ -108,3 +108,60 @@ def test_the_gardens_rush_beats_double_witch() -> None:
                    kingdom=["Witch", "Workshop", "Gardens"])
     wins = r.matchups[0].wins
     assert wins[0] > 2 * wins[1]
+
+
+def _played(bots: list, seed: int, kingdom: str) -> DominionState:
+    s = DominionState.new(DominionConfig(players=len(bots), kingdom=kingdom, seed=seed))
+    while not s.is_terminal():
+        s.apply(bots[s.current_player()].act(s))
+    return s
+
+
+@pytest.mark.parametrize("kingdom", ["first-game", "size-distortion", "interaction", "random"])
+def test_best_plays_each_game_as_its_kingdoms_best_rule_bot(kingdom: str) -> None:
+    best = load_bot("best")
+    assert best.name == "Best" and repr(best) == "KingdomBestBot()"
+    for seed in range(6):
+        game = _played([best, load_bot("bmu")], seed, kingdom)
+        own = load_bot(best_rule_bot(game.kingdom))
+        assert game.history == _played([own, load_bot("bmu")], seed, kingdom).history
+    assert best.fallbacks == 0
+
+
+def test_best_changes_with_the_kingdom_from_game_to_game() -> None:
+    best = load_bot("best")
+    names = []
+    plain = ["Chapel", "Thief", "Spy", "Adventurer", "Chancellor", "Feast", "Festival", "Mine",
+             "Remodel", "Village"]  # no ranked strategy's card: BMU
+    for kingdom in ["first-game", "size-distortion", "first-game", plain]:
+        s = DominionState.new(DominionConfig(kingdom=kingdom, seed=3))
+        names.append(best.for_game(s).name)
+        s.apply(best.act(s))  # it acts as that bot
+    assert names == ["Smithy", "Workshop/Gardens", "Smithy", "BMU"]
+
+
+def test_simulations_play_best_at_a_strategy_bots_speed_and_the_same_games() -> None:
+    """The runner hands the game to the fast playout with the kingdom's strategy bot in
+    ``best``'s seat: the results are those of the step-by-step games."""
+    from dominari.bots.playout import can_play_out
+    from dominari.sim.runner import play_game
+
+    for seed in range(8):
+        bots = [load_bot("best"), load_bot("witch")]
+        config = DominionConfig(players=2, kingdom="random", seed=seed)
+        fast = play_game(bots, DominionState.new(config))
+        assert not can_play_out(fast, bots)  # not as it is: the runner unwraps it
+        assert fast.history == _played(bots, seed, "random").history
+
+
+def test_best_is_a_bot_name_of_dominion_only() -> None:
+    from dominari.bots import bot_blurbs, bot_names
+    from dominari.core.errors import UnknownBotError
+
+    assert "best" in bot_names("dominion") and "best" not in bot_names("dominations")
+    assert bot_blurbs()["best"] == "the kingdom's best rule bot"
+    assert load_bot(" BEST ").name == "Best"
+    with pytest.raises(UnknownBotError, match="unknown Dominations bot 'best'"):
+        load_bot("best", "dominations")
+    r = tournament(["best", "bmu"], 40, 9, kingdom="random")
+    assert r.matchups[0].wins[0] > r.matchups[0].wins[1]

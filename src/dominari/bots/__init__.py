@@ -34,8 +34,9 @@ BUILTIN_STRATEGIES: tuple[str, ...] = (
     "bm", "bmu", "smithy", "smithy-market", "witch", "militia", "council-room", "library",
     "laboratory", "market", "moat", "bureaucrat", "moneylender", "workshop-gardens",
 )  # fmt: skip
-BUILTIN_BOTS: tuple[str, ...] = ("random", *BUILTIN_STRATEGIES)
-"""The Dominion bots by name (strategy file paths work too)."""
+BUILTIN_BOTS: tuple[str, ...] = ("random", *BUILTIN_STRATEGIES, "best")
+"""The Dominion bots by name (strategy file paths work too); ``best`` plays each game as
+its kingdom's best rule bot (:class:`~dominari.bots.kingdom.KingdomBestBot`)."""
 DOMINATIONS_BOTS: tuple[str, ...] = ("random", "greedy")
 """The Dominations bots by name."""
 GAME_BOTS: dict[str, tuple[str, ...]] = {"dominion": BUILTIN_BOTS,
@@ -68,6 +69,7 @@ _BLURBS: dict[str, dict[str, str]] = {
         "bureaucrat": "Double Bureaucrat",
         "moneylender": "Moneylender Big Money",
         "workshop-gardens": "Workshop/Gardens",
+        "best": "the kingdom's best rule bot",
     },
     "dominations": {
         "random": "random moves",
@@ -117,7 +119,8 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
     Dominion: ``random``, a built-in strategy (:data:`BUILTIN_STRATEGIES`: ``bm``, ``bmu``,
     ``smithy``, ``smithy-market``, ``witch``, ``militia``, ``council-room``, ``library``,
     ``laboratory``, ``market``, ``moat``, ``bureaucrat``, ``moneylender``,
-    ``workshop-gardens``) or the path of a ``.toml`` strategy file. Dominations:
+    ``workshop-gardens``), ``best`` (each game played as its kingdom's best rule bot, see
+    :mod:`dominari.bots.kingdom`) or the path of a ``.toml`` strategy file. Dominations:
     ``random`` or ``greedy``. Both: the search levels, alone or with options
     (``mcts:steps=200000:width=8``, see :func:`dominari.bots.mcts.mcts_bot`). Raises
     :class:`UnknownBotError` (a :class:`StrategyError`) naming the known bots for an
@@ -148,6 +151,10 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
         return RandomBot()
     if key in BUILTIN_STRATEGIES:
         return StrategyBot(builtin_strategy(key))
+    if key == "best":
+        from dominari.bots.kingdom import KingdomBestBot
+
+        return KingdomBestBot()
     if key.endswith(".toml") or Path(spec).is_file():
         return load_strategy(spec.strip())
     raise UnknownBotError(f"unknown bot {spec!r}: use one of {', '.join(names)} "

@@ -28,14 +28,30 @@ is one of the :data:`RUSHES` (``dominari.bots.mcts``).
 ('workshop-gardens', 'witch', 'witch')
 >>> model_bot(size, ["Workshop"]), model_bot(size, ["Village"])
 ('workshop-gardens', 'witch')
+
+The bot named ``best`` (:class:`KingdomBestBot`) plays every game as that game's best
+rule bot, whatever its kingdom:
+
+>>> from dominari.dominion.engine import DominionConfig, DominionState
+>>> best = KingdomBestBot()
+>>> best.for_game(DominionState.new(DominionConfig(kingdom=size, seed=1))).name
+'Workshop/Gardens'
+>>> best.for_game(DominionState.new(DominionConfig(kingdom="first-game", seed=1))).name
+'Smithy'
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from dominari.dominion import cards as C
+
+if TYPE_CHECKING:
+    from dominari.bots.strategy import StrategyBot
+    from dominari.dominion.actions import Action
+    from dominari.dominion.engine import DominionState
 
 KINGDOM_ORDER: tuple[str, ...] = (
     "workshop-gardens", "witch", "smithy", "council-room", "library", "militia",
@@ -74,13 +90,13 @@ RUSHES: frozenset[str] = frozenset({"workshop-gardens"})
 """Strategies a model assumes only once a player's buys show them."""
 
 
-@cache
+@lru_cache(maxsize=4096)  # bounded: a simulation of random kingdoms meets millions
 def _fitting(kingdom: frozenset[int]) -> tuple[str, ...]:
     """The ranked strategies that fit ``kingdom``, in order (BMU, last, fits any)."""
     return tuple(n for n in KINGDOM_ORDER if _needs(n) <= kingdom)
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _model(kingdom: frozenset[int], owned: frozenset[int]) -> str:
     fitting = _fitting(kingdom)
     best, overlap = next(n for n in fitting if n not in RUSHES), 0
@@ -109,4 +125,50 @@ def best_rule_bot(kingdom: str | Iterable[int | str]) -> str:
     return _fitting(_ids(kingdom))[0]
 
 
-__all__ = ["KINGDOM_ORDER", "RUSHES", "best_rule_bot", "kingdom_cards", "model_bot"]
+class KingdomBestBot:
+    """The bot ``best``: each game played as :func:`best_rule_bot` of that game's kingdom
+    (Smithy-BM on First Game, Double Witch where Witch is in the kingdom ...), so that
+    one name is "the strongest rule bot" over random kingdoms. It is deterministic, as the
+    strategies are; :meth:`for_game` is the strategy bot that plays a game, which a
+    simulation plays at a strategy bot's speed (``dominari.sim.runner.play_game``)."""
+
+    name = "Best"
+
+    def __init__(self) -> None:
+        self._bots: dict[str, StrategyBot] = {}
+        self._kingdom: tuple[int, ...] | None = None
+        self._bot: StrategyBot | None = None
+
+    def __repr__(self) -> str:
+        return "KingdomBestBot()"
+
+    @property
+    def fallbacks(self) -> int:
+        """The answers that fell back to the first legal action, over every game."""
+        return sum(bot.fallbacks for bot in self._bots.values())
+
+    def reset(self, seed: int) -> None:
+        """Nothing to reset: the strategies are deterministic."""
+
+    def for_game(self, state: DominionState) -> StrategyBot:
+        """The strategy bot that plays ``state``'s game (one per strategy, kept)."""
+        kingdom = state.kingdom
+        bot = self._bot
+        if kingdom is not self._kingdom or bot is None:
+            name = best_rule_bot(kingdom)
+            bot = self._bots.get(name)
+            if bot is None:
+                from dominari.bots import builtin_strategy
+                from dominari.bots.strategy import StrategyBot
+
+                bot = self._bots[name] = StrategyBot(builtin_strategy(name))
+            self._kingdom, self._bot = kingdom, bot
+        return bot
+
+    def act(self, state: DominionState) -> Action:
+        """The action of the kingdom's best rule bot."""
+        return self.for_game(state).act(state)
+
+
+__all__ = ["KINGDOM_ORDER", "RUSHES", "KingdomBestBot", "best_rule_bot", "kingdom_cards",
+           "model_bot"]

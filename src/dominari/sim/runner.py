@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from dominari.bots.base import GameBot
+from dominari.bots.kingdom import KingdomBestBot
 from dominari.bots.playout import can_play_out, play_out
 from dominari.core.checks import seed as seed_value
 from dominari.core.checks import whole
@@ -296,14 +297,18 @@ def play_game(bots: Sequence[GameBot], state: S) -> S:
 
     Works on any state with the core protocol (``current_player``, ``apply``).
     Raises :class:`BotError` when a bot chooses an action the engine rejects.
-    A Dominion game between strategy bots is played by :func:`dominari.bots.playout.
-    play_out`: the same game, faster (their actions are always legal).
+    A Dominion game between strategy bots (``best`` among them: each game its kingdom's)
+    is played by :func:`dominari.bots.playout.play_out`: the same game, faster (their
+    actions are always legal).
     """
     try:
-        if isinstance(state, DominionState) and can_play_out(state, bots):
-            play_out(state, bots)
-        else:
-            _play_steps(bots, state)
+        if isinstance(state, DominionState):
+            # ``best`` is the strategy bot of this game's kingdom: played as one, fast
+            bots = [b.for_game(state) if type(b) is KingdomBestBot else b for b in bots]
+            if can_play_out(state, bots):
+                play_out(state, bots)
+                return state
+        _play_steps(bots, state)
     except (DominariError, MemoryError):
         raise
     except Exception as exc:  # a bug in a bot or its strategy (or, rarely, the engine)
