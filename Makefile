@@ -40,6 +40,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/dominations.py
 	$(BIN)/python benchmarks/kingdom_bots.py
+	$(BIN)/python benchmarks/kingdom_bots.py --seats 3
+	$(BIN)/python benchmarks/kingdom_bots.py --seats 4
 	$(BIN)/python benchmarks/scale.py
 	$(BIN)/python benchmarks/server_load.py
 

@@ -1,7 +1,8 @@
-"""The built-in Dominion strategies, two by two: does ``KINGDOM_ORDER`` hold?
+"""The built-in Dominion strategies, two by two: does ``KINGDOM_ORDERS`` hold?
 
-``dominari.bots.kingdom.KINGDOM_ORDER`` ranks the built-in strategies from the strongest
-down; the search models a seat with the first one that fits the kingdom. This plays
+``dominari.bots.kingdom.KINGDOM_ORDERS`` ranks the built-in strategies from the strongest
+down, per number of players; ``best`` plays, and the search models a seat with, the first
+one that fits the kingdom. This plays
 every pair of the ranked strategies in a 2-player match (``dominari.sim.tournament``,
 seats rotating every game) on a kingdom holding the Kingdom cards both buy, completed
 with cards neither buys, and checks that no strategy loses clearly (by more than two
@@ -9,11 +10,17 @@ standard errors, a shared win as half a win) to one ranked below it: strategies 
 play as well as each other within the noise may stand in either order. It writes the
 table of results between the ``kingdom-bots`` markers of BENCHMARKS.md and says on
 standard error, and in the table's notes, where the order does not hold (then
-``KINGDOM_ORDER`` is to be changed; the run still ends with 0, so that ``make bench`` goes
+``KINGDOM_ORDERS`` is to be changed; the run still ends with 0, so that ``make bench`` goes
 on to its other benchmarks).
 
-Usage: ``python benchmarks/kingdom_bots.py [-n GAMES] [--seed S] [--workers W]
-[--no-write]`` (about a minute with the defaults on 2 cores).
+With ``--seats 3`` or ``--seats 4`` the pairs play 3- or 4-player games: a pair's two
+strategies fill the table half and half (with 3 seats two tables, two of the first and
+one of the second, then one and two), and a strategy's result is its seats' share of the
+wins over both halves of the table, so that 50% is again an even match (the table goes
+between the ``kingdom-bots-3`` or ``kingdom-bots-4`` markers).
+
+Usage: ``python benchmarks/kingdom_bots.py [-n GAMES] [--seats 2|3|4] [--seed S]
+[--workers W] [--no-write]`` (about a minute with the defaults on 2 cores, 2 players).
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ import time
 from pathlib import Path
 
 from dominari.bots import builtin_strategy
-from dominari.bots.kingdom import KINGDOM_ORDER, kingdom_cards
+from dominari.bots.kingdom import KINGDOM_ORDERS, kingdom_cards
 from dominari.sim import tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -51,40 +58,67 @@ def score(wins: int, ties: int, games: int) -> float:
     return (wins + ties / 2) / games
 
 
+TABLES = {2: ((0, 1),), 3: ((0, 0, 1), (0, 1, 1)), 4: ((0, 0, 1, 1),)}
+"""Per number of seats, the tables a pair plays: 0 for the pair's first strategy, 1 for
+the second; every table together seats each strategy equally often."""
+
+
+def pair_score(a: str, b: str, games: int, seed: int, seats: int,
+               workers: int) -> tuple[float, float]:
+    """The shares of the wins (a shared win as half) of ``a``'s and ``b``'s seats over
+    :data:`TABLES` of ``seats``, ``games`` games split between the tables (they sum to 1
+    but for ties)."""
+    shares = [0.0, 0.0]
+    for table in TABLES[seats]:
+        pair = (a, b)
+        r = tournament([pair[k] for k in table], games // len(TABLES[seats]), seed,
+                       seats=seats, workers=workers, kingdom=kingdom_for(a, b))
+        m = r.matchups[0]  # one match-up: the whole table
+        for k, w, t in zip(table, m.wins, m.ties, strict=True):
+            shares[k] += score(w, t, m.games) / len(TABLES[seats])
+    return shares[0], shares[1]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", "--games", type=int, default=2000, help="games per pair")
+    ap.add_argument("--seats", type=int, choices=sorted(TABLES), default=2,
+                    help="players a game (default 2)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--no-write", action="store_true", help="do not write BENCHMARKS.md")
     args = ap.parse_args(argv)
 
-    names = KINGDOM_ORDER
+    names = KINGDOM_ORDERS[args.seats]
     label = {n: builtin_strategy(n).name for n in names}
     result: dict[tuple[str, str], float] = {}
     started = time.perf_counter()
     for a, b in itertools.combinations(names, 2):
-        r = tournament([a, b], args.games, args.seed, workers=args.workers,
-                       kingdom=kingdom_for(a, b))
-        m = r.matchups[0]
-        result[a, b] = score(m.wins[0], m.ties[0], m.games)
-        result[b, a] = score(m.wins[1], m.ties[1], m.games)
+        result[a, b], result[b, a] = pair_score(a, b, args.games, args.seed, args.seats,
+                                                args.workers)
         print(f"{label[a]:>18} {100 * result[a, b]:5.1f}%  {label[b]}", flush=True)
     elapsed = time.perf_counter() - started
 
-    se = 0.5 / math.sqrt(args.games)
+    played = args.games // len(TABLES[args.seats]) * len(TABLES[args.seats])  # a pair's
+    se = 0.5 / math.sqrt(played)
     pairs = list(itertools.combinations(names, 2))
     broken = [(a, b) for a, b in pairs if result[a, b] < 0.5 - 2 * se]
     close = [(a, b) for a, b in pairs if 0.5 - 2 * se <= result[a, b] <= 0.5 + 2 * se]
+    seats = "" if args.seats == 2 else f" --seats {args.seats}"
+    tables = {2: "", 3: " in 3-player games (two tables: two of the row and one of the "
+                     "column, then one and two; the share of the row's seats)",
+              4: " in 4-player games (two of the row and two of the column at a table; "
+                 "the share of the row's seats)"}[args.seats]
     lines = [
-        f"Measured {dt.date.today()} with `python benchmarks/kingdom_bots.py -n {args.games} "
-        f"--seed {args.seed}` on {machine()} ({elapsed:.0f} s on {args.workers} workers).",
+        f"Measured {dt.date.today()} with `python benchmarks/kingdom_bots.py -n {args.games}"
+        f"{seats} --seed {args.seed}` on {machine()} ({elapsed:.0f} s on {args.workers} "
+        "workers).",
         "",
-        f"Each cell: the row's share of its {args.games:,} games against the column (seats "
-        "rotating, a shared win as half), on a kingdom of the Kingdom cards both buy "
+        f"Each cell: the row's share of its {played:,} games against the column{tables} "
+        "(seats rotating, a shared win as half), on a kingdom of the Kingdom cards both buy "
         f"completed with cards neither buys; a standard error is about {100 * se:.1f} "
-        "points. Rows and columns are in `KINGDOM_ORDER`, so the order holds when no "
-        "cell right of the diagonal is below 50% by more than two standard errors.",
+        f"points. Rows and columns are in `KINGDOM_ORDERS[{args.seats}]`, so the order "
+        "holds when no cell right of the diagonal is below 50% by more than two standard errors.",
         "",
         "| strategy | " + " | ".join(label[n] for n in names) + " |",
         "|---|" + "---|" * len(names),
@@ -105,9 +139,15 @@ def main(argv: list[str] | None = None) -> int:
     section = "\n".join(lines)
     print(section)
     if not args.no_write:
-        print(f"wrote {replace_section('Rule bots by kingdom', START, END, section)}")
+        start, end = START, END
+        title = "Rule bots by kingdom"
+        if args.seats != 2:
+            start, end = (m.replace("kingdom-bots", f"kingdom-bots-{args.seats}")
+                          for m in (START, END))
+            title += f", {args.seats} players"
+        print(f"wrote {replace_section(title, start, end, section)}")
     if broken:
-        print("warning: KINGDOM_ORDER does not hold; see the table", file=sys.stderr)
+        print("warning: KINGDOM_ORDERS does not hold; see the table", file=sys.stderr)
     return 0
 
 

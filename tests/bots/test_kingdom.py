@@ -165,3 +165,48 @@ def test_best_is_a_bot_name_of_dominion_only() -> None:
         load_bot("best", "dominations")
     r = tournament(["best", "bmu"], 40, 9, kingdom="random")
     assert r.matchups[0].wins[0] > r.matchups[0].wins[1]
+
+
+def test_the_order_depends_on_the_number_of_players() -> None:
+    from dominari.bots.kingdom import KINGDOM_ORDERS
+
+    assert KINGDOM_ORDERS[2] == KINGDOM_ORDER
+    for players, order in KINGDOM_ORDERS.items():
+        assert sorted(order) == sorted(KINGDOM_ORDER), players
+        assert order[-1] == "bmu"
+    lab = ["Laboratory", "Militia"]
+    assert best_rule_bot(lab) == best_rule_bot(lab, 2) == "militia"
+    assert best_rule_bot(lab, 3) == best_rule_bot(lab, players=4) == "laboratory"
+    assert model_bot(lab, [], 4) == "laboratory" and model_bot(lab, ["Militia"], 4) == "militia"
+    assert best_rule_bot("first-game", 4) == "smithy"
+
+
+@pytest.mark.parametrize("players", [1, 5, "4", 4.0, True, None, [4]])
+def test_a_number_of_players_outside_2_to_4_is_refused(players: object) -> None:
+    from dominari.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="players must be 2, 3 or 4, not"):
+        best_rule_bot("first-game", players)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="players must be 2, 3 or 4, not"):
+        model_bot("first-game", (), players)  # type: ignore[arg-type]
+
+
+def test_why_the_orders_differ_laboratory_and_militia() -> None:
+    """Double Militia beats Laboratory-BM two-handed; at a table of four (two of each)
+    the Laboratories win more (KINGDOM_ORDERS, measured by benchmarks/kingdom_bots.py)."""
+    kingdom = ["Laboratory", "Militia"]
+    two = tournament(["militia", "laboratory"], 400, 5, kingdom=kingdom).matchups[0]
+    assert two.wins[0] > two.wins[1]
+    four = tournament(["laboratory", "laboratory", "militia", "militia"], 400, 5, seats=4,
+                      kingdom=kingdom).matchups[0]
+    assert four.wins[0] + four.wins[1] > four.wins[2] + four.wins[3]
+
+
+def test_best_and_the_search_use_the_order_for_the_tables_size() -> None:
+    plain = ["Laboratory", "Militia", "Chapel", "Thief", "Spy", "Adventurer", "Chancellor",
+             "Feast", "Festival", "Village"]
+    best = load_bot("best")
+    for players, name in [(2, "Militia"), (4, "Laboratory"), (3, "Laboratory")]:
+        s = DominionState.new(DominionConfig(players=players, kingdom=plain, seed=1))
+        assert best.for_game(s).name == name
+        assert {b.name for b in MCTSBot("dominion").models(s)} == {name}

@@ -1,9 +1,10 @@
 """The best rule bot for a Dominion kingdom, and the rule bots a search models players with.
 
-The built-in strategies are ranked by how they play against each other
-(:data:`KINGDOM_ORDER`, measured by ``benchmarks/kingdom_bots.py``: two-player
-matches of every pair on a kingdom holding both bots' cards, seats rotating; no bot of
-the order loses by more than two standard errors to a bot after it). A strategy *fits* a
+The built-in strategies are ranked by how they play against each other, per number of
+players (:data:`KINGDOM_ORDERS`, measured by ``benchmarks/kingdom_bots.py``: matches of
+every pair on a kingdom holding both bots' cards, seats rotating, with 3 and 4 players
+half the table each; no bot of an order loses by more than two standard errors to a bot
+after it). :data:`KINGDOM_ORDER` is the 2-player one. A strategy *fits* a
 kingdom when every Kingdom card its buy rules name is in it (read from the strategy file
 itself, so a ranked file that starts to buy another card is judged by it); the best rule
 bot is the first of the order that fits. BMU buys no Kingdom card and fits every kingdom.
@@ -28,6 +29,9 @@ is one of the :data:`RUSHES` (``dominari.bots.mcts``).
 ('workshop-gardens', 'witch', 'witch')
 >>> model_bot(size, ["Workshop"]), model_bot(size, ["Village"])
 ('workshop-gardens', 'witch')
+>>> lab = ["Laboratory", "Militia"]  # Militia hurts more with 2 players, Laboratory wins with 4
+>>> best_rule_bot(lab), best_rule_bot(lab, players=4)
+('militia', 'laboratory')
 
 The bot named ``best`` (:class:`KingdomBestBot`) plays every game as that game's best
 rule bot, whatever its kingdom:
@@ -46,6 +50,8 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from dominari.core.checks import is_whole
+from dominari.core.errors import ConfigError
 from dominari.dominion import cards as C
 
 if TYPE_CHECKING:
@@ -59,6 +65,18 @@ KINGDOM_ORDER: tuple[str, ...] = (
 )  # fmt: skip
 """The built-in strategies from the strongest down, as measured two by two (2 players):
 Workshop/Gardens beats even Double Witch, whose Curses swell its Gardens."""
+
+KINGDOM_ORDERS: dict[int, tuple[str, ...]] = {
+    2: KINGDOM_ORDER,
+    3: ("workshop-gardens", "witch", "smithy", "council-room", "library", "laboratory",
+        "militia", "market", "moneylender", "moat", "bureaucrat", "bmu"),
+    4: ("workshop-gardens", "witch", "smithy", "council-room", "library", "laboratory",
+        "militia", "market", "moneylender", "moat", "bureaucrat", "bmu"),
+}  # fmt: skip
+"""The orders by number of players. With 3 and 4 the Laboratory climbs over Militia and
+Market and the Moneylender over the Moat and the Bureaucrat: each attack hurts an
+opponent less (two copies of the attacker share the table), and a Gardens rush beats even
+Double Witch nearly always."""
 
 
 _KINGDOM = frozenset(C.KINGDOM)
@@ -90,15 +108,21 @@ RUSHES: frozenset[str] = frozenset({"workshop-gardens"})
 """Strategies a model assumes only once a player's buys show them."""
 
 
+def _players(players: object) -> int:
+    if not is_whole(players) or players not in KINGDOM_ORDERS:
+        raise ConfigError(f"players must be 2, 3 or 4, not {players!r}")
+    return int(players)  # a whole number of any integer type
+
+
 @lru_cache(maxsize=4096)  # bounded: a simulation of random kingdoms meets millions
-def _fitting(kingdom: frozenset[int]) -> tuple[str, ...]:
+def _fitting(kingdom: frozenset[int], players: int = 2) -> tuple[str, ...]:
     """The ranked strategies that fit ``kingdom``, in order (BMU, last, fits any)."""
-    return tuple(n for n in KINGDOM_ORDER if _needs(n) <= kingdom)
+    return tuple(n for n in KINGDOM_ORDERS[players] if _needs(n) <= kingdom)
 
 
 @lru_cache(maxsize=4096)
-def _model(kingdom: frozenset[int], owned: frozenset[int]) -> str:
-    fitting = _fitting(kingdom)
+def _model(kingdom: frozenset[int], owned: frozenset[int], players: int) -> str:
+    fitting = _fitting(kingdom, players)
     best, overlap = next(n for n in fitting if n not in RUSHES), 0
     for name in fitting:  # the first of the order wins a tie
         k = len(_needs(name) & owned)
@@ -107,27 +131,32 @@ def _model(kingdom: frozenset[int], owned: frozenset[int]) -> str:
     return best
 
 
-def model_bot(kingdom: str | Iterable[int | str], owned: Iterable[int | str] = ()) -> str:
+def model_bot(kingdom: str | Iterable[int | str], owned: Iterable[int | str] = (),
+              players: int = 2) -> str:
     """The name of the ranked bot that models a player who owns the Kingdom cards
-    ``owned`` (ids or names; other cards are ignored) in ``kingdom``: of the strategies
-    that fit the kingdom, the first of :data:`KINGDOM_ORDER` among those that buy the
-    most kinds of the cards owned; with none of them owned, the first that is not one of
-    the :data:`RUSHES`."""
+    ``owned`` (ids or names; other cards are ignored) in ``kingdom``, in a game of
+    ``players``: of the strategies that fit the kingdom, the first of the order for that
+    many players (:data:`KINGDOM_ORDERS`) among those that buy the most kinds of the
+    cards owned; with none of them owned, the first that is not one of the
+    :data:`RUSHES`."""
     k = _ids(kingdom)
-    return _model(k, _ids(owned) & k)
+    return _model(k, _ids(owned) & k, _players(players))
 
 
-def best_rule_bot(kingdom: str | Iterable[int | str]) -> str:
+def best_rule_bot(kingdom: str | Iterable[int | str], players: int = 2) -> str:
     """The name of the best built-in rule bot for ``kingdom`` (card ids or names, a
-    recommended set's name or card names separated by commas): the first strategy of
-    :data:`KINGDOM_ORDER` whose Kingdom cards are all in it. An unknown card name raises
-    :class:`~dominari.core.errors.ParseError`."""
-    return _fitting(_ids(kingdom))[0]
+    recommended set's name or card names separated by commas) in a game of ``players``
+    (2 to 4): the first strategy of the order for that many players
+    (:data:`KINGDOM_ORDERS`) whose Kingdom cards are all in it. An unknown card name
+    raises :class:`~dominari.core.errors.ParseError`, another number of players
+    :class:`~dominari.core.errors.ConfigError`."""
+    return _fitting(_ids(kingdom), _players(players))[0]
 
 
 class KingdomBestBot:
     """The bot ``best``: each game played as :func:`best_rule_bot` of that game's kingdom
-    (Smithy-BM on First Game, Double Witch where Witch is in the kingdom ...), so that
+    and number of players (Smithy-BM on First Game, Double Witch where Witch is in the
+    kingdom ...), so that
     one name is "the strongest rule bot" over random kingdoms. It is deterministic, as the
     strategies are; :meth:`for_game` is the strategy bot that plays a game, which a
     simulation plays at a strategy bot's speed (``dominari.sim.runner.play_game``)."""
@@ -137,6 +166,7 @@ class KingdomBestBot:
     def __init__(self) -> None:
         self._bots: dict[str, StrategyBot] = {}
         self._kingdom: tuple[int, ...] | None = None
+        self._players = 0
         self._bot: StrategyBot | None = None
 
     def __repr__(self) -> str:
@@ -154,8 +184,9 @@ class KingdomBestBot:
         """The strategy bot that plays ``state``'s game (one per strategy, kept)."""
         kingdom = state.kingdom
         bot = self._bot
-        if kingdom is not self._kingdom or bot is None:
-            name = best_rule_bot(kingdom)
+        if kingdom is not self._kingdom or bot is None or state.num_players != self._players:
+            self._players = state.num_players
+            name = best_rule_bot(kingdom, self._players)
             bot = self._bots.get(name)
             if bot is None:
                 from dominari.bots import builtin_strategy
@@ -170,5 +201,5 @@ class KingdomBestBot:
         return self.for_game(state).act(state)
 
 
-__all__ = ["KINGDOM_ORDER", "RUSHES", "KingdomBestBot", "best_rule_bot", "kingdom_cards",
-           "model_bot"]
+__all__ = ["KINGDOM_ORDER", "KINGDOM_ORDERS", "RUSHES", "KingdomBestBot", "best_rule_bot",
+           "kingdom_cards", "model_bot"]

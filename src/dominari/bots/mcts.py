@@ -182,8 +182,9 @@ def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:
     the one that best explains the Kingdom cards that player owns (all gains are public),
     for the player to move the one it is assumed to play before it has bought anything
     (:func:`~dominari.bots.kingdom.model_bot`: Witch-BM where Witch is in the kingdom,
-    else Smithy-BM where Smithy is, else Council Room, Library, Militia ... down to BMU;
-    Workshop/Gardens once a player has bought a Workshop or a Gardens)."""
+    else Smithy-BM where Smithy is, else Council Room, Library ... down to BMU, in the
+    order for the game's number of players; Workshop/Gardens once a player has bought a
+    Workshop or a Gardens)."""
     from dominari.bots.kingdom import model_bot
 
     kingdom = state.kingdom
@@ -192,7 +193,7 @@ def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:
     out = []
     for p, ps in enumerate(state.players):
         owned = () if p == me else [c for c in kingdom if ps.owned[c]]
-        name = model_bot(kingdom, owned)
+        name = model_bot(kingdom, owned, state.num_players)
         bot = bots.get(name)
         if bot is None:
             bot = bots[name] = _strategy_bot(name)
@@ -211,7 +212,7 @@ def _dominion_own(state: Any) -> Any:
     from dominari.dominion.cards import MARKET
 
     kingdom = state.kingdom
-    best = best_rule_bot(kingdom)
+    best = best_rule_bot(kingdom, state.num_players)
     if best == "smithy" and MARKET in kingdom:
         return _strategy_bot("smithy-market")
     return _strategy_bot(best) if best in RUSHES else None
