@@ -37,6 +37,7 @@ from dominari.bots.mcts import LEVELS, MCTSBot
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import JournalError
 from dominari.sim.runner import bot_seed, game_options, game_seed
+from dominari.sim.stats import wilson
 from dominari.sim.tournament import tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -63,6 +64,8 @@ class Match:
     timed_games: int = 4
 
 
+SEED = 2026
+"""Every match's tournament seed."""
 RECHECK = 16
 """Games of a match's journal played again when the code has changed since they were
 played: the journal is kept (stamped with the new code) if all come out the same."""
@@ -128,7 +131,7 @@ def measure(m: Match, games: int, workers: int, fresh: bool = False) -> dict[str
     book = JOURNALS / f"{m.name}.jsonl"
     if fresh:
         book.unlink(missing_ok=True)
-    run = partial(tournament, list(m.players), games, seed=2026, seats=len(m.players),
+    run = partial(tournament, list(m.players), games, seed=SEED, seats=len(m.players),
                   workers=workers, game=m.game, kingdom=m.kingdom, progress=progress,
                   journal=book, recheck=RECHECK)  # fmt: skip
     try:
@@ -149,9 +152,37 @@ def measure(m: Match, games: int, workers: int, fresh: bool = False) -> dict[str
         "others_mean_score": sum(o.mean_score for o in others) / len(others),
         **timing(m, m.timed_games if games >= 100 else 1),
         "level": LEVELS[m.game].get(m.players[0]), "own": own_model(m),
+        "by_best": by_best(m, me.games),
         "wall_s": wall, "workers": workers, "machine": machine(),
         "date": dt.date.today().isoformat(),
     }  # fmt: skip
+
+
+def by_best(m: Match, games: int) -> dict[str, list[int]]:
+    """For a match on random kingdoms, its games grouped by the best rule bot of each
+    game's kingdom (what ``best`` played): per bot, ``[games, search bot's outright wins,
+    shared wins]``, from the match's journal (its first ``games`` games)."""
+    if m.kingdom != "random":
+        return {}
+    from dominari.bots.kingdom import best_rule_bot
+    from dominari.dominion.kingdoms import resolve
+    from dominari.sim.tournament import tournament_game_seed
+
+    entries = tuple(range(len(m.players)))
+    lines = (JOURNALS / f"{m.name}.jsonl").read_text(encoding="utf-8").splitlines()[1:]
+    out: dict[str, list[int]] = {}
+    for line in lines:
+        run = json.loads(line)
+        for j, (seating, ranks, _scores, _reason) in enumerate(run["games"], run["start"]):
+            if j >= games:
+                continue
+            kingdom = resolve("random", tournament_game_seed(SEED, entries, j))
+            row = out.setdefault(best_rule_bot(kingdom, len(m.players)), [0, 0, 0])
+            mine = ranks[seating.index(0)]
+            row[0] += 1
+            if mine == 1:
+                row[1 if ranks.count(1) == 1 else 2] += 1
+    return dict(sorted(out.items(), key=lambda kv: -kv[1][0]))
 
 
 def timing(m: Match, games: int) -> dict[str, Any]:
@@ -265,6 +296,19 @@ def render(results: dict[str, dict[str, Any]]) -> str:
             f"{r['decision_max_s']:.3f} ({r['decisions_timed']} timed{_pace(r)}"
             f"{_timed(r)}) "
             f"| {r['machine'].split(',')[0]}, {r['workers']} workers, {r['date']} |")
+    for m in MATCHES:
+        r = results.get(m.name)
+        if r is None or not r.get("by_best"):
+            continue
+        lines += ["", f"{' vs '.join(r['players'])} ({r['kingdom']}), by the best rule bot "
+                  "of each game's kingdom (what `best` played):", "",
+                  "| best rule bot | games | search bot wins | win rate [95% CI] |",
+                  "|---|---|---|---|"]
+        for name, (n, won, tied) in r["by_best"].items():
+            lo, hi = wilson(won, n)
+            shared = f" (+{tied} shared)" if tied else ""
+            lines.append(f"| {name} | {n} | {won}{shared} | {100 * won / n:.1f}% "
+                         f"[{100 * lo:.1f}, {100 * hi:.1f}] |")
     levels = [f"{r['players'][0]} in {m.name}: {_budget(r['level'], r.get('own'))}"
               for m in MATCHES
               if (r := results.get(m.name)) is not None and r.get("level")]
