@@ -105,17 +105,17 @@ def main(argv: list[str] | None = None) -> int:
     broken = [(a, b) for a, b in pairs if result[a, b] < 0.5 - 2 * se]
     close = [(a, b) for a, b in pairs if 0.5 - 2 * se <= result[a, b] <= 0.5 + 2 * se]
     seats = "" if args.seats == 2 else f" --seats {args.seats}"
-    tables = {2: "", 3: " in 3-player games (two tables: two of the row and one of the "
-                     "column, then one and two; the share of the row's seats)",
+    tables = {2: " (", 3: " in 3-player games (two tables: two of the row and one of the "
+                          "column, then one and two; the share of the row's seats; ",
               4: " in 4-player games (two of the row and two of the column at a table; "
-                 "the share of the row's seats)"}[args.seats]
+                 "the share of the row's seats; "}[args.seats]
     lines = [
         f"Measured {dt.date.today()} with `python benchmarks/kingdom_bots.py -n {args.games}"
         f"{seats} --seed {args.seed}` on {machine()} ({elapsed:.0f} s on {args.workers} "
         "workers).",
         "",
-        f"Each cell: the row's share of its {played:,} games against the column{tables} "
-        "(seats rotating, a shared win as half), on a kingdom of the Kingdom cards both buy "
+        f"Each cell: the row's share of its {played:,} games against the column{tables}"
+        "seats rotating, a shared win as half), on a kingdom of the Kingdom cards both buy "
         f"completed with cards neither buys; a standard error is about {100 * se:.1f} "
         f"points. Rows and columns are in `KINGDOM_ORDERS[{args.seats}]`, so the order "
         "holds when no cell right of the diagonal is below 50% by more than two standard errors.",
