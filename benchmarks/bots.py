@@ -59,8 +59,9 @@ class Match:
     players: tuple[str, ...]
     kingdom: str | None
     games: int
-    goal: float
-    """The win rate the issue asks of the search bot (the first entry)."""
+    goal: float | None
+    """The win rate the issue asks of the search bot (the first entry); None where it
+    asks none (Dominion with 4 players: measured for the players' sake)."""
     timed_games: int = 4
 
 
@@ -74,6 +75,8 @@ MATCHES = (
     Match("dominion-smithy", "dominion", ("mcts", "smithy"), "first-game", 1000, 0.60),
     Match("dominion-witch", "dominion", ("mcts", "witch"), "size-distortion", 1000, 0.60),
     Match("dominion-random", "dominion", ("mcts", "best"), "random", 1000, 0.60),
+    Match("dominion-4p", "dominion", ("mcts", "best", "best", "best"), "random", 1000, None,
+          2),
     Match("dominations-2p", "dominations", ("mcts", "greedy"), None, 1000, 0.75, 2),
     Match("dominations-4p", "dominations", ("mcts", "greedy", "greedy", "greedy"), None, 1000,
           0.40, 1),
@@ -286,11 +289,12 @@ def render(results: dict[str, dict[str, Any]]) -> str:
         lo, hi = r["ci"]
         where = f" ({r['kingdom']})" if r["kingdom"] else ""
         shared = f" (+{r['ties']} shared)" if r["ties"] else ""
-        met = "met" if lo >= r["goal"] else ("not met" if hi < r["goal"] else "open")
+        goal = r["goal"]
+        met = ("met" if lo >= goal else ("not met" if hi < goal else "open")) if goal else ""
         lines.append(
             f"| {' vs '.join(r['players'])}{where} | {r['games']} | {r['wins']}{shared} "
             f"| {100 * r['rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
-            f"| ≥ {100 * r['goal']:.0f}% ({met}) "
+            f"| {f'≥ {100 * goal:.0f}% ({met})' if goal else '—'} "
             f"| {r['mean_score']:.1f} vs {r['others_mean_score']:.1f} "
             f"| {r['decision_mean_s']:.3f} / {r['decision_p95_s']:.3f} / "
             f"{r['decision_max_s']:.3f} ({r['decisions_timed']} timed{_pace(r)}"
