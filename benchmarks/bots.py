@@ -35,7 +35,7 @@ from typing import Any
 from dominari.bots import load_bot
 from dominari.bots.mcts import LEVELS, MCTSBot
 from dominari.core.errors import ConfigError
-from dominari.sim.journal import JournalError
+from dominari.sim.journal import Journal, JournalError
 from dominari.sim.runner import bot_seed, game_options, game_seed
 from dominari.sim.stats import wilson
 from dominari.sim.tournament import tournament
@@ -171,20 +171,19 @@ def by_best(m: Match, games: int) -> dict[str, list[int]]:
     from dominari.dominion.kingdoms import resolve
     from dominari.sim.tournament import tournament_game_seed
 
-    entries = tuple(range(len(m.players)))
-    lines = (JOURNALS / f"{m.name}.jsonl").read_text(encoding="utf-8").splitlines()[1:]
+    book = JOURNALS / f"{m.name}.jsonl"
+    with book.open(encoding="utf-8") as f:  # read as the journal of its own key
+        key = json.loads(f.readline())["key"]
+    entries = tuple(range(len(m.players)))  # one match-up: every entry at the table
     out: dict[str, list[int]] = {}
-    for line in lines:
-        run = json.loads(line)
-        for j, (seating, ranks, _scores, _reason) in enumerate(run["games"], run["start"]):
-            if j >= games:
-                continue
-            kingdom = resolve("random", tournament_game_seed(SEED, entries, j))
-            row = out.setdefault(best_rule_bot(kingdom, len(m.players)), [0, 0, 0])
-            mine = ranks[seating.index(0)]
-            row[0] += 1
-            if mine == 1:
-                row[1 if ranks.count(1) == 1 else 2] += 1
+    for (_, j), game in sorted(Journal.open(book, key).known.items()):
+        if j >= games:
+            continue
+        kingdom = resolve("random", tournament_game_seed(SEED, entries, j))
+        row = out.setdefault(best_rule_bot(kingdom, len(m.players)), [0, 0, 0])
+        row[0] += 1
+        if game.ranks[game.seating.index(0)] == 1:
+            row[1 if game.ranks.count(1) == 1 else 2] += 1
     return dict(sorted(out.items(), key=lambda kv: -kv[1][0]))
 
 

@@ -69,8 +69,8 @@ def pair_score(a: str, b: str, games: int, seed: int, seats: int,
     :data:`TABLES` of ``seats``, ``games`` games split between the tables (they sum to 1
     but for ties)."""
     shares = [0.0, 0.0]
+    pair = (a, b)
     for table in TABLES[seats]:
-        pair = (a, b)
         r = tournament([pair[k] for k in table], games // len(TABLES[seats]), seed,
                        seats=seats, workers=workers, kingdom=kingdom_for(a, b))
         m = r.matchups[0]  # one match-up: the whole table

@@ -114,7 +114,7 @@ def _players(players: object) -> int:
 
 
 @lru_cache(maxsize=4096)  # bounded: a simulation of random kingdoms meets millions
-def _fitting(kingdom: frozenset[int], players: int = 2) -> tuple[str, ...]:
+def _fitting(kingdom: frozenset[int], players: int) -> tuple[str, ...]:
     """The ranked strategies that fit ``kingdom``, in order (BMU, last, fits any)."""
     return tuple(n for n in KINGDOM_ORDERS[players] if _needs(n) <= kingdom)
 
@@ -150,6 +150,15 @@ def best_rule_bot(kingdom: str | Iterable[int | str], players: int = 2) -> str:
     raises :class:`~dominari.core.errors.ParseError`, another number of players
     :class:`~dominari.core.errors.ConfigError`."""
     return _fitting(_ids(kingdom), _players(players))[0]
+
+
+def rule_bot(name: str) -> StrategyBot:
+    """A new bot of the built-in strategy ``name`` (what ``best`` plays, and a search's
+    model of a seat)."""
+    from dominari.bots import builtin_strategy
+    from dominari.bots.strategy import StrategyBot
+
+    return StrategyBot(builtin_strategy(name))
 
 
 class KingdomBestBot:
@@ -188,10 +197,7 @@ class KingdomBestBot:
             name = best_rule_bot(kingdom, self._players)
             bot = self._bots.get(name)
             if bot is None:
-                from dominari.bots import builtin_strategy
-                from dominari.bots.strategy import StrategyBot
-
-                bot = self._bots[name] = StrategyBot(builtin_strategy(name))
+                bot = self._bots[name] = rule_bot(name)
             self._kingdom, self._bot = kingdom, bot
         return bot
 
@@ -201,4 +207,4 @@ class KingdomBestBot:
 
 
 __all__ = ["KINGDOM_ORDER", "KINGDOM_ORDERS", "RUSHES", "KingdomBestBot", "best_rule_bot",
-           "kingdom_cards", "model_bot"]
+           "kingdom_cards", "model_bot", "rule_bot"]

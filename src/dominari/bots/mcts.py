@@ -169,14 +169,6 @@ def _objective_outlook(state: Any, p: int) -> float:
     return objective_vp(met, table) + OUTLOOK_SHARE * ahead
 
 
-def _strategy_bot(name: str) -> Any:
-    """A new bot of the built-in Dominion strategy ``name`` (a search's model of a seat)."""
-    from dominari.bots import builtin_strategy
-    from dominari.bots.strategy import StrategyBot
-
-    return StrategyBot(builtin_strategy(name))
-
-
 def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:
     """A ranked rule bot in every seat (the bots are deterministic): for each other player
     the one that best explains the Kingdom cards that player owns (all gains are public),
@@ -185,7 +177,7 @@ def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:
     else Smithy-BM where Smithy is, else Council Room, Library ... down to BMU, in the
     order for the game's number of players; Workshop/Gardens once a player has bought a
     Workshop or a Gardens)."""
-    from dominari.bots.kingdom import model_bot
+    from dominari.bots.kingdom import model_bot, rule_bot
 
     kingdom = state.kingdom
     me = state.current_player()
@@ -196,7 +188,7 @@ def _dominion_policy(state: Any, rng: random.Random) -> list[Any]:
         name = model_bot(kingdom, owned, state.num_players)
         bot = bots.get(name)
         if bot is None:
-            bot = bots[name] = _strategy_bot(name)
+            bot = bots[name] = rule_bot(name)
         out.append(bot)
     return out
 
@@ -208,14 +200,14 @@ def _dominion_own(state: Any) -> Any:
     buys show it), Smithy-Market where that is Smithy-BM and Market is in the kingdom (it
     beats Smithy-BM on First Game, and the search plays more like it than like Smithy-BM:
     it most often leaves Smithy-BM to take a Market at 5), else None (the policy)."""
-    from dominari.bots.kingdom import RUSHES, best_rule_bot
+    from dominari.bots.kingdom import RUSHES, best_rule_bot, rule_bot
     from dominari.dominion.cards import MARKET
 
     kingdom = state.kingdom
     best = best_rule_bot(kingdom, state.num_players)
     if best == "smithy" and MARKET in kingdom:
-        return _strategy_bot("smithy-market")
-    return _strategy_bot(best) if best in RUSHES else None
+        return rule_bot("smithy-market")
+    return rule_bot(best) if best in RUSHES else None
 
 
 def _dominations_policy(state: Any, rng: random.Random) -> list[Any]:
