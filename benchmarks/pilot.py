@@ -7,8 +7,10 @@ by game (``--lines`` prints each game as a JSON line: game, seat, ranks, scores,
 seconds). The summary gives the outright wins with their Wilson 95% interval and the
 mean score lead over the mean and over the best other player, which is far less noisy
 than the win rate: a pilot of 40 four-player games has a win rate interval of about
-±15 points. The matches of record are ``benchmarks/bots.py``; this is for choosing what
-they should measure.
+±15 points. ``--exact-model`` has the search model the other seats as the opponent
+itself (the bot it really plays), to measure what a perfect opponent model is worth.
+The matches of record are ``benchmarks/bots.py``; this is for choosing what they should
+measure.
 
 Usage::
 
@@ -16,11 +18,14 @@ Usage::
         --level '{"iterations": 4, "cutoff": 24, "width": 2, "paired": true, "trust": 0}'
     python benchmarks/pilot.py dominion --opponent smithy --kingdom first-game -n 200 \\
         --level mcts
+    python benchmarks/pilot.py dominion --kingdom first-game -n 400 --seed 9000 \\
+        --opponent benchmarks/strategies/smithy_market_militia.toml --exact-model
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -40,13 +45,28 @@ def _options(game: str, kingdom: str | None) -> Any:
     return game_options(game, kingdom=kingdom or ("first-game" if game == "dominion" else None))
 
 
-def play(job: tuple[str, int, str, dict[str, Any], str | None, int, int]) -> list[Any]:
+def exact_model(bot: MCTSBot, opponent: Any) -> None:
+    """Make ``bot``'s search model every other seat as ``opponent`` itself (what a perfect
+    model of the opponents is worth), its own seat as before."""
+    hooks = bot._hooks  # an experiment of the pilot's, not an option of the bot
+    policy = hooks.policy
+
+    def exact(state: Any, rng: Any) -> list[Any]:
+        me = state.current_player()
+        return [model if p == me else opponent for p, model in enumerate(policy(state, rng))]
+
+    bot._hooks = dataclasses.replace(hooks, policy=exact)
+
+
+def play(job: tuple[str, int, str, dict[str, Any], str | None, int, int, bool]) -> list[Any]:
     """One game: (game index, seat, ranks, scores, CPU seconds of the whole game)."""
-    game, seats, opponent, level, kingdom, seed, g = job
+    game, seats, opponent, level, kingdom, seed, g, exact = job
     seat = g % seats
     state = _options(game, kingdom).new_game(seats, seed + g, tuple(f"p{k}" for k in range(seats)))
     bots: list[Any] = [load_bot(opponent, game) for _ in range(seats)]
     bots[seat] = MCTSBot(game, seed=seed + g, **level)
+    if exact:
+        exact_model(bots[seat], load_bot(opponent, game))
     for i, b in enumerate(bots):
         b.reset(seed + g + 1000 * (i + 1))
     t = time.process_time()
@@ -86,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=5000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--lines", action="store_true", help="print every game as a JSON line")
+    ap.add_argument("--exact-model", action="store_true", help="the search models the "
+                    "other seats as the opponent itself (a perfect opponent model)")
     args = ap.parse_args(argv)
     try:
         level = level_of(args.level, args.game)
@@ -97,8 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     except DominariError as e:
         print(f"pilot: {e}", file=sys.stderr)
         return 2
-    jobs = [(args.game, args.seats, opponent, level, args.kingdom, args.seed, g)
-            for g in range(args.games)]
+    jobs = [(args.game, args.seats, opponent, level, args.kingdom, args.seed, g,
+             args.exact_model) for g in range(args.games)]
     wins = shared = 0
     lead_mean = lead_best = cpu = 0.0
     with Pool(args.workers) as pool:
