@@ -188,6 +188,51 @@ def test_a_bot_that_fails_is_a_clear_error_naming_it_and_the_game(
             simulate(["x", "y"], 2, seed=1, workers=workers, start_method="fork")
 
 
+class _Handing:
+    """A bot that hands each game to another: here always ``inner``."""
+
+    name = "hands over"
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def reset(self, seed: int) -> None:
+        self.inner.reset(seed)
+
+    def for_game(self, state: DominionState) -> Any:
+        return self.inner
+
+    def act(self, state: DominionState) -> Any:
+        raise AssertionError("a bot that hands its games over is never asked to act")
+
+
+def test_a_bot_that_hands_its_games_over_plays_them_as_the_other_bot() -> None:
+    """The runner asks ``for_game`` once a game (as it does for ``best``): the games are
+    those of the bot it names, played at its speed, whatever bot hands them over."""
+    from dominari.bots import load_bot
+    from dominari.dominion.engine import DominionConfig
+    from dominari.sim.runner import play_game
+
+    for seed in range(4):
+        plain = play_game([load_bot("smithy"), load_bot("bm")],
+                          DominionState.new(DominionConfig(kingdom="first-game", seed=seed)))
+        handed = play_game([_Handing(load_bot("smithy")), load_bot("bm")],
+                           DominionState.new(DominionConfig(kingdom="first-game", seed=seed)))
+        assert handed.history == plain.history
+        assert handed.outcome() == plain.outcome()
+
+
+def test_a_failure_in_a_handed_over_game_names_both_bots() -> None:
+    from dominari.bots import load_bot
+    from dominari.dominion.engine import DominionConfig
+    from dominari.sim.runner import play_game
+
+    state = DominionState.new(DominionConfig(kingdom="first-game", seed=1))
+    with pytest.raises(BotError, match=r"stopped while bot 'hands over' playing 'broken' "
+                       r"\(seat \d\) was deciding: ZeroDivisionError"):  # fmt: skip
+        play_game([_Handing(_Broken()), load_bot("bm")], state)
+
+
 def test_a_condition_number_out_of_range_is_refused_when_the_file_is_read(
         tmp_path: Path) -> None:
     strategy = tmp_path / "boom.toml"

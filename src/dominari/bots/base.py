@@ -7,6 +7,11 @@ game, so a simulation is reproducible from its seed.
 
 :class:`Bot` is a Dominion bot, :class:`DominationsBot` a Dominations one;
 :class:`GameBot` is either (what the game-agnostic simulation runner needs).
+
+A bot may hand each whole game to another bot: its ``for_game(state)`` names the bot that
+plays ``state``'s game (``best`` plays each Dominion game as its kingdom's best rule
+bot). The runner asks :func:`playing` once a game, so that such a game is played at the
+speed of the bot that really plays it.
 """
 
 from __future__ import annotations
@@ -57,3 +62,17 @@ class GameBot(Protocol):
 
     def act(self, state: Any) -> Any:
         """The action for ``state.current_player()`` in ``state``."""
+
+
+def playing(bot: GameBot, state: Any) -> GameBot:
+    """The bot that plays ``state``'s game in ``bot``'s seat: ``bot.for_game(state)``
+    where ``bot`` hands each game to another, else ``bot`` itself.
+
+    >>> from dominari.bots import load_bot
+    >>> from dominari.dominion.engine import DominionConfig, DominionState
+    >>> s = DominionState.new(DominionConfig(kingdom="first-game", seed=1))
+    >>> playing(load_bot("best"), s).name, playing(load_bot("bmu"), s).name
+    ('Smithy', 'BMU')
+    """
+    for_game = getattr(bot, "for_game", None)
+    return bot if for_game is None else for_game(state)

@@ -166,8 +166,8 @@ class KingdomBestBot:
     and number of players (Smithy-BM on First Game, Double Witch where Witch is in the
     kingdom ...), so that one name is "the strongest rule bot" over random kingdoms. It is
     deterministic, as the strategies are; :meth:`for_game` is the strategy bot that plays
-    a game, which a simulation plays at a strategy bot's speed
-    (``dominari.sim.runner.play_game``)."""
+    a game, to which a simulation hands the game (:func:`dominari.bots.base.playing`), so
+    that it is played at a strategy bot's speed."""
 
     name = "Best"
 

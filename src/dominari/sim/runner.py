@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from dominari.bots.base import GameBot
-from dominari.bots.kingdom import KingdomBestBot
+from dominari.bots.base import GameBot, playing
 from dominari.bots.playout import can_play_out, play_out
 from dominari.core.checks import seed as seed_value
 from dominari.core.checks import whole
@@ -301,19 +300,22 @@ def play_game(bots: Sequence[GameBot], state: S) -> S:
     is played by :func:`dominari.bots.playout.play_out`: the same game, faster (their
     actions are always legal).
     """
+    players = list(bots)
     try:
-        if isinstance(state, DominionState):
-            # ``best`` is the strategy bot of this game's kingdom: played as one, fast
-            bots = [b.for_game(state) if type(b) is KingdomBestBot else b for b in bots]
-            if can_play_out(state, bots):
-                play_out(state, bots)
-                return state
-        _play_steps(bots, state)
+        players = [playing(b, state) for b in bots]  # ``best``: the kingdom's strategy bot
+        if isinstance(state, DominionState) and can_play_out(state, players):
+            play_out(state, players)
+            return state
+        _play_steps(players, state)
     except (DominariError, MemoryError):
         raise
     except Exception as exc:  # a bug in a bot or its strategy (or, rarely, the engine)
         p = state.current_player()
-        who = f"bot {bots[p].name!r} (seat {p + 1})" if 0 <= p < len(bots) else "a bot"
+        who = "a bot"
+        if 0 <= p < len(bots):
+            name, plays = bots[p].name, players[p].name
+            as_ = "" if plays == name else f" playing {plays!r}"
+            who = f"bot {name!r}{as_} (seat {p + 1})"
         raise BotError(f"the game with seed {_seed_of(state)} stopped while {who} was "
                        f"deciding: {type(exc).__name__}: {exc}") from exc
     return state
