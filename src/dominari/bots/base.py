@@ -10,8 +10,9 @@ game, so a simulation is reproducible from its seed.
 
 A bot may hand each whole game to another bot: its ``for_game(state)`` names the bot that
 plays ``state``'s game (``best`` plays each Dominion game as its kingdom's best rule
-bot). The runner asks :func:`playing` once a game, so that such a game is played at the
-speed of the bot that really plays it.
+bot). The runner asks :func:`playing` once a game, after ``reset(seed)``, so that such a
+game is played at the speed of the bot that really plays it; passing the reset on to that
+bot is the handing bot's own business (``best``'s strategies have nothing to reset).
 """
 
 from __future__ import annotations
