@@ -20,16 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from multiprocessing import Pool
+from pathlib import Path
 from typing import Any
 
-from dominari.bots import load_bot
 from dominari.bots.kingdom import KINGDOM_ORDER, best_rule_bot
-from dominari.bots.mcts import LEVELS, MCTSBot
+from dominari.bots.mcts import LEVELS
 from dominari.dominion.kingdoms import names, resolve
-from dominari.sim.runner import game_options, play_game
 from dominari.sim.stats import wilson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pilot import play as play_one  # benchmarks/ is not a package: its folder is on the path
 
 TRIES = 100_000
 """Random kingdoms drawn for a game at most (the rarest kind, BMU's, is about 1 in 500)."""
@@ -45,20 +46,13 @@ def kingdom_for(bot: str, seed: int, g: int) -> tuple[int, ...]:
 
 
 def play(job: tuple[str, str, int, int]) -> list[Any]:
-    """One game: (game, seat, ranks, scores, CPU seconds, the kingdom's cards)."""
+    """One game: (game, seat, ranks, scores, CPU seconds, the kingdom's cards), played as
+    ``benchmarks/pilot.py`` plays one against ``best``."""
     bot, level, seed, g = job
     kingdom = names(kingdom_for(bot, seed, g))
-    seat = g % 2
-    state = game_options("dominion", kingdom=kingdom).new_game(2, seed + g, ("p0", "p1"))
-    bots: list[Any] = [load_bot("best") for _ in range(2)]
-    bots[seat] = MCTSBot("dominion", seed=seed + g, **LEVELS["dominion"][level])
-    for i, b in enumerate(bots):
-        b.reset(seed + g + 1000 * (i + 1))
-    t = time.process_time()
-    out = play_game(bots, state).outcome()
-    assert out is not None  # a game played to its end has an outcome
-    return [g, seat, list(out.ranks), [int(x) for x in out.scores],
-            round(time.process_time() - t, 2), kingdom]
+    game = play_one(("dominion", 2, "best", dict(LEVELS["dominion"][level]), kingdom, seed,
+                     g, False))
+    return [*game, kingdom]
 
 
 def main(argv: list[str] | None = None) -> int:

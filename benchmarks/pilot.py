@@ -29,6 +29,7 @@ import dataclasses
 import json
 import sys
 import time
+from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
@@ -41,7 +42,7 @@ from dominari.sim.stats import wilson
 OPPONENT = {"dominations": "greedy", "dominion": "smithy"}
 
 
-def _options(game: str, kingdom: str | None) -> Any:
+def _options(game: str, kingdom: str | Sequence[str] | None) -> Any:
     return game_options(game, kingdom=kingdom or ("first-game" if game == "dominion" else None))
 
 
@@ -58,7 +59,8 @@ def exact_model(bot: MCTSBot, opponent: Any) -> None:
     bot._hooks = dataclasses.replace(hooks, policy=exact)
 
 
-def play(job: tuple[str, int, str, dict[str, Any], str | None, int, int, bool]) -> list[Any]:
+def play(job: tuple[str, int, str, dict[str, Any], str | Sequence[str] | None, int, int, bool],
+         ) -> list[Any]:
     """One game: (game index, seat, ranks, scores, CPU seconds of the whole game)."""
     game, seats, opponent, level, kingdom, seed, g, exact = job
     seat = g % seats
