@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from dominari.bots.mcts import LEVELS, MCTSBot
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import Journal, JournalError
 from dominari.sim.runner import bot_seed, game_options, game_seed
-from dominari.sim.stats import wilson
+from dominari.sim.stats import Z95, wilson
 from dominari.sim.tournament import tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -275,11 +276,38 @@ def _timed(r: dict[str, Any]) -> str:
     return f", {when}" if when and when != r["date"] else ""
 
 
+def half_credit(wins: int, ties: int, games: int) -> tuple[float, float, float]:
+    """The mean score of a 2-player match where a win is 1, a shared win ½ and a loss 0,
+    and its 95% interval (normal: the score is not a yes or no, so Wilson's does not
+    apply; with hundreds of games the two agree to a tenth of a point).
+
+    >>> [round(100 * x, 1) for x in half_credit(1535, 94, 2600)]
+    [60.8, 59.0, 62.7]
+    """
+    mean = (wins + ties / 2) / games
+    square = (wins + ties / 4) / games  # the mean of the squared scores
+    var = max(0.0, square - mean * mean) * games / (games - 1) if games > 1 else 0.25
+    half = Z95 * math.sqrt(var / games)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def _half_cell(r: dict[str, Any]) -> str:
+    """The table's cell for a shared win counted as ½ (2-player matches only: with more
+    players a win is shared two or three ways, which the totals do not say)."""
+    if len(r["players"]) != 2 or not r["games"]:
+        return "—"
+    mean, lo, hi = half_credit(r["wins"], r["ties"], r["games"])
+    goal = r["goal"]
+    met = (" (met)" if lo >= goal else (" (not met)" if hi < goal else " (open)")) if goal else ""
+    return f"{100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]{met}"
+
+
 def render(results: dict[str, dict[str, Any]]) -> str:
     lines = [
-        "| match | games | search bot wins | win rate [95% CI] | goal | mean score "
-        "(search vs others) | s per search decision: mean / p95 / max | machine, date |",
-        "|---|---|---|---|---|---|---|---|",
+        "| match | games | search bot wins | win rate [95% CI] | goal | a shared win as ½ "
+        "[95% CI] | mean score (search vs others) | s per search decision: mean / p95 / "
+        "max | machine, date |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for m in MATCHES:
         r = results.get(m.name)
@@ -293,7 +321,7 @@ def render(results: dict[str, dict[str, Any]]) -> str:
         lines.append(
             f"| {' vs '.join(r['players'])}{where} | {r['games']} | {r['wins']}{shared} "
             f"| {100 * r['rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
-            f"| {f'≥ {100 * goal:.0f}% ({met})' if goal else '—'} "
+            f"| {f'≥ {100 * goal:.0f}% ({met})' if goal else '—'} | {_half_cell(r)} "
             f"| {r['mean_score']:.1f} vs {r['others_mean_score']:.1f} "
             f"| {r['decision_mean_s']:.3f} / {r['decision_p95_s']:.3f} / "
             f"{r['decision_max_s']:.3f} ({r['decisions_timed']} timed{_pace(r)}"
@@ -322,7 +350,10 @@ def render(results: dict[str, dict[str, Any]]) -> str:
         "Command: `make bench-bots` (`python benchmarks/bots.py`; `--only NAME` measures "
         "one match again). Games go through `dominari.sim.tournament` with seats rotated "
         "every game; the interval is Wilson's. \"met\" means the whole interval is above the "
-        "goal, \"not met\" that it is below, \"open\" that it straddles it. Decision "
+        "goal, \"not met\" that it is below, \"open\" that it straddles it. The goal "
+        "counts a win won outright; \"a shared win as ½\" is the mean score with a win "
+        "worth 1, a shared win ½ and a loss 0 (a normal interval), the goal judged by "
+        "it the same way. Decision "
         "times are measured apart, in one process, on the decisions where the bot had a "
         "choice; the machine's speed beside them is its BM-vs-BM games per second at the "
         f"time, against the {REFERENCE_GAMES_PER_S:,} of the machine the levels were set "
