@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import math
 import sys
 import time
 from dataclasses import dataclass
@@ -38,7 +37,7 @@ from dominari.bots.mcts import LEVELS, MCTSBot
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import Journal, JournalError
 from dominari.sim.runner import bot_seed, game_options, game_seed
-from dominari.sim.stats import Z95, wilson
+from dominari.sim.stats import mean_ci95, wilson
 from dominari.sim.tournament import tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -278,17 +277,22 @@ def _timed(r: dict[str, Any]) -> str:
 
 def half_credit(wins: int, ties: int, games: int) -> tuple[float, float, float]:
     """The mean score of a 2-player match where a win is 1, a shared win ½ and a loss 0,
-    and its 95% interval (normal: the score is not a yes or no, so Wilson's does not
-    apply; with hundreds of games the two agree to a tenth of a point).
+    and its 95% interval (normal, :func:`~dominari.sim.stats.mean_ci95`: the score is not
+    a yes or no, so Wilson's does not apply; with hundreds of games the two agree to a
+    tenth of a point).
 
     >>> [round(100 * x, 1) for x in half_credit(1535, 94, 2600)]
     [60.8, 59.0, 62.7]
     """
-    mean = (wins + ties / 2) / games
-    square = (wins + ties / 4) / games  # the mean of the squared scores
-    var = max(0.0, square - mean * mean) * games / (games - 1) if games > 1 else 0.25
-    half = Z95 * math.sqrt(var / games)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
+    lo, hi = mean_ci95(wins + ties / 2, wins + ties / 4, games)  # the scores and squares
+    return (wins + ties / 2) / games, max(0.0, lo), min(1.0, hi)
+
+
+def _status(lo: float, hi: float, goal: float | None) -> str:
+    """A goal's status for an interval: met, not met or open ("" without a goal)."""
+    if goal is None:
+        return ""
+    return "met" if lo >= goal else ("not met" if hi < goal else "open")
 
 
 def _half_cell(r: dict[str, Any]) -> str:
@@ -297,9 +301,8 @@ def _half_cell(r: dict[str, Any]) -> str:
     if len(r["players"]) != 2 or not r["games"]:
         return "—"
     mean, lo, hi = half_credit(r["wins"], r["ties"], r["games"])
-    goal = r["goal"]
-    met = (" (met)" if lo >= goal else (" (not met)" if hi < goal else " (open)")) if goal else ""
-    return f"{100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]{met}"
+    met = _status(lo, hi, r["goal"])
+    return f"{100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]{f' ({met})' if met else ''}"
 
 
 def render(results: dict[str, dict[str, Any]]) -> str:
@@ -317,7 +320,7 @@ def render(results: dict[str, dict[str, Any]]) -> str:
         where = f" ({r['kingdom']})" if r["kingdom"] else ""
         shared = f" (+{r['ties']} shared)" if r["ties"] else ""
         goal = r["goal"]
-        met = ("met" if lo >= goal else ("not met" if hi < goal else "open")) if goal else ""
+        met = _status(lo, hi, goal)
         lines.append(
             f"| {' vs '.join(r['players'])}{where} | {r['games']} | {r['wins']}{shared} "
             f"| {100 * r['rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
