@@ -9,7 +9,13 @@ random, then locally around the best, then the best 16 and Smithy-Market are pla
 on 20,000 common deals (seed 11, as every rule bot in BENCHMARKS.md). Results count a shared
 win as half a win.
 
+``--family engine`` searches Village/Smithy engines instead (16 settings: at least 3 to 7
+Villages, Smithies per Village, Markets, Militias, a Remodel, a Cellar, Workshops, capped
+Gold and Silver, when to start on Provinces, among them only with 16 coins and 2 Buys): the
+"First Game engine" that is said to beat Smithy-BM, written as buy rules.
+
     python benchmarks/rule_search.py                 # about 25 minutes on 2 cores
+    python benchmarks/rule_search.py --family engine # about 5 minutes
     python benchmarks/rule_search.py --random 40 --rounds 1 --games 1000 --final 2000
 """
 
@@ -54,10 +60,53 @@ SMITHIES = {"one": "count('Smithy') < 1", "two": "count('Smithy') < 2",
             "one + per 16": "count('Smithy') < 1 + count_treasures / 16"}  # fmt: skip
 
 
+ENGINE_SPACE: dict[str, list[Any]] = {
+    "villages": [3, 4, 5, 6, 7],        # Villages until this many, then one per terminal
+    "village_at": ["over Silver", "under Silver"],
+    "smithies": ["< villages", "<= villages", "< villages + 1, at most 3", "at most 2",
+                 "at most 3", "at most 4"],
+    "market": [0, 2, 4, 6, 99],         # at most this many Markets
+    "market_at": ["over Smithy", "under Smithy"],
+    "gold": [0, 1, 2, 99],              # at most this many Golds over the Actions
+    "militia": [0, 1, 2],
+    "remodel": [0, 1],
+    "cellar": [0, 1],
+    "workshop": [0, 1, 2],
+    "silver": [0, 2, 3, 5, 99],         # at most this many Silvers over the Villages
+    "green": ["always", "double", "from turn", "from actions"],
+    "turn": [8, 10, 12, 14],            # "from turn": Provinces from this turn on
+    "actions": [6, 8, 10, 12],          # "from actions": once this many Actions are owned
+    "duchy": [2, 3, 4, 5],
+    "estate": [0, 1, 2],
+}
+"""The engine family (``--family engine``). Every bot of it buys Villages and Smithies."""
+
+ENGINE: Config = {"villages": 5, "village_at": "over Silver", "smithies": "< villages",
+                  "market": 4, "market_at": "over Smithy", "gold": 99, "militia": 1,
+                  "remodel": 0, "cellar": 0, "workshop": 0, "silver": 3, "green": "double",
+                  "turn": 12, "actions": 8, "duchy": 4, "estate": 2}  # fmt: skip
+"""The engine family's hand-written member, searched from with the random ones."""
+
+ENGINE_SMITHIES = {"< villages": "count('Smithy') < count('Village')",
+                   "<= villages": "count('Smithy') <= count('Village')",
+                   "< villages + 1, at most 3":
+                       "count('Smithy') < count('Village') + 1 and count('Smithy') < 3",
+                   "at most 2": "count('Smithy') < 2", "at most 3": "count('Smithy') < 3",
+                   "at most 4": "count('Smithy') < 4"}  # fmt: skip
+
+
 def normal(c: Config) -> Config:
     """``c`` with the settings that cannot matter set to one value, so that the same bot is
     played once."""
     c = dict(c)
+    if "villages" in c:  # the engine family
+        if c["green"] != "from turn":
+            c["turn"] = 12
+        if c["green"] != "from actions":
+            c["actions"] = 8
+        if not c["market"]:
+            c["market_at"] = "over Smithy"
+        return c
     if not c["militia"]:
         c["militia_at"], c["militia_gate"] = "after Smithy", "any"
     if not c["market"]:
@@ -68,7 +117,9 @@ def normal(c: Config) -> Config:
 
 
 def strategy(c: Config) -> str:
-    """The strategy file of the bot ``c``."""
+    """The strategy file of the bot ``c`` (of either family)."""
+    if "villages" in c:
+        return _file(engine_rules(c))
     rules: list[tuple[str, str | None]] = [
         ("Province", f"total_money > {c['province']} and (provinces_left > 1 or vp_lead + 6 > 0)"),
         ("Duchy", f"provinces_left <= {c['duchy']}"),
@@ -100,6 +151,47 @@ def strategy(c: Config) -> str:
     rules.append(("Silver", None))
     if c["moat"]:
         rules.append(("Moat", "count('Moat') < 1 and provinces_left > 4"))
+    return _file(rules)
+
+
+def engine_rules(c: Config) -> list[tuple[str, str | None]]:
+    """The buy rules of the engine ``c``."""
+    province = {"always": None,
+                "double": "coins >= 16 or (buys == 1 and count('Province') >= 1) "
+                          "or provinces_left <= 5",
+                "from turn": f"turn >= {c['turn']} or provinces_left <= 6",
+                "from actions": f"count_actions >= {c['actions']} or provinces_left <= 6"}
+    rules: list[tuple[str, str | None]] = [
+        ("Province", province[c["green"]]), ("Duchy", f"provinces_left <= {c['duchy']}")]
+    if c["estate"]:
+        rules.append(("Estate", f"provinces_left <= {c['estate']}"))
+    if c["gold"]:
+        rules.append(("Gold", f"count('Gold') < {c['gold']}"))
+    if c["militia"]:
+        rules.append(("Militia", f"count('Militia') < {c['militia']}"))
+    smithy = ("Smithy", f"count('Smithy') < 1 or {ENGINE_SMITHIES[c['smithies']]}")
+    market = [("Market", f"count('Market') < {c['market']}")] if c["market"] else []
+    rules += [*market, smithy] if c["market_at"] == "over Smithy" else [smithy, *market]
+    if c["remodel"]:
+        rules.append(("Remodel", "count('Remodel') < 1"))
+    village = ("Village", f"count('Village') < {c['villages']} or count('Village') < "
+                          "count('Smithy') + count('Militia') + count('Workshop') "
+                          "+ count('Remodel')")
+    if c["village_at"] == "over Silver":
+        rules.append(village)
+    if c["workshop"]:
+        rules.append(("Workshop", f"count('Workshop') < {c['workshop']}"))
+    rules.append(("Gold", None))
+    if c["silver"]:
+        rules.append(("Silver", f"count('Silver') < {c['silver']}"))
+    if c["village_at"] == "under Silver":
+        rules.append(village)
+    if c["cellar"]:
+        rules.append(("Cellar", "count('Cellar') < 1"))
+    return rules
+
+
+def _file(rules: list[tuple[str, str | None]]) -> str:
     lines = ['name = "Candidate"', ""]
     for card, when in rules:
         lines += ["[[buy]]", f'card = "{card}"'] + ([f'when = "{when}"'] if when else []) + [""]
@@ -155,12 +247,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=4000, help="games a bot in the search")
     ap.add_argument("--final", type=int, default=20000, help="games a bot at the end")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--family", choices=("money", "engine"), default="money",
+                    help="money decks around Smithy-Market, or Village/Smithy engines")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
+    space, first = (ENGINE_SPACE, ENGINE) if args.family == "engine" else (SPACE, SMITHY_MARKET)
     seen: Tally = {}
     with tempfile.TemporaryDirectory() as folder, Pool(args.workers) as pool:
-        start = [SMITHY_MARKET] + [{k: rng.choice(v) for k, v in SPACE.items()}
-                                   for _ in range(args.random - 1)]  # fmt: skip
+        start = [first] + [{k: rng.choice(v) for k, v in space.items()}
+                           for _ in range(args.random - 1)]  # fmt: skip
         unique = list({key(c): c for c in start}.values())
         seen.update(play(pool, unique, 100, args.games, folder))
         print(f"{len(seen)} random bots; the best: {leaders(seen)}", flush=True)
@@ -171,22 +266,24 @@ def main(argv: list[str] | None = None) -> None:
                 for _ in range(8):
                     kid = dict(parent)
                     for _ in range(rng.choice([1, 1, 2])):
-                        f = rng.choice(list(SPACE))
-                        kid[f] = rng.choice(SPACE[f])
+                        f = rng.choice(list(space))
+                        kid[f] = rng.choice(space[f])
                     if key(kid) not in seen:
                         kids[key(kid)] = kid
             seen.update(play(pool, list(kids.values()), 200 + 10 * r, args.games, folder))
             print(f"round {r + 1}: {len(kids)} new bots, {len(seen)} in all; the best: "
                   f"{leaders(seen)}", flush=True)
         best = [json.loads(k) for k in sorted(seen, key=lambda k: -rate(seen[k]))[:16]]
-        if key(SMITHY_MARKET) not in {key(c) for c in best}:
-            best.append(SMITHY_MARKET)
+        for ref in (first, SMITHY_MARKET):  # the references, played again beside them
+            if key(ref) not in {key(c) for c in best}:
+                best.append(ref)
         final = play(pool, best, 11, args.final, folder, parts=4)
     print(f"\nplayed again, {args.final} games each against Smithy-BM on First Game "
           "(seed 11), a shared win as 1/2:")
     for k in sorted(final, key=lambda k: -rate(final[k])):
         t = final[k]
-        mark = "  <- Smithy-Market" if k == key(SMITHY_MARKET) else ""
+        mark = ("  <- Smithy-Market" if k == key(SMITHY_MARKET)
+                else "  <- the hand-written engine" if k == key(ENGINE) else "")
         print(f"{100 * rate(t):5.2f}%  won {t[0]}, shared {t[1]}  {k}{mark}")
 
 
