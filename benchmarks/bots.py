@@ -6,7 +6,9 @@ The matches are issue 6's goals: in Dominion the ``mcts`` level against Smithy-B
 Game, against Witch-BM on Size Distortion (a recommended kingdom with Witch) and against
 ``best`` (each game's kingdom's best rule bot) on random kingdoms, one a game; in
 Dominations ``mcts`` against ``greedy`` with 2 players, and against three ``greedy`` bots
-with 4. Games run through the tournament runner (seats rotate every game; results depend
+with 4; and, for the levels' sake, ``mcts-easy`` against Smithy-BM on First Game and
+against ``greedy``. Games
+run through the tournament runner (seats rotate every game; results depend
 on the seed only). Each match's result is kept in ``benchmarks/results/bots.json`` (kept
 in git: the section is rendered from it) so a match can be measured again alone
 (``--only``) without losing the others, and every
@@ -61,7 +63,8 @@ class Match:
     games: int
     goal: float | None
     """The win rate the issue asks of the search bot (the first entry); None where it
-    asks none (Dominion with 4 players: measured for the players' sake)."""
+    asks none (Dominion with 4 players, and ``mcts-easy``: measured for the players'
+    sake)."""
     timed_games: int = 4
 
 
@@ -73,11 +76,13 @@ played: the journal is kept (stamped with the new code) if all come out the same
 
 MATCHES = (
     Match("dominion-smithy", "dominion", ("mcts", "smithy"), "first-game", 1000, 0.60),
+    Match("dominion-easy", "dominion", ("mcts-easy", "smithy"), "first-game", 1000, None),
     Match("dominion-witch", "dominion", ("mcts", "witch"), "size-distortion", 1000, 0.60),
     Match("dominion-random", "dominion", ("mcts", "best"), "random", 1000, 0.60),
     Match("dominion-4p", "dominion", ("mcts", "best", "best", "best"), "random", 1000, None,
           2),
     Match("dominations-2p", "dominations", ("mcts", "greedy"), None, 1000, 0.75, 2),
+    Match("dominations-easy", "dominations", ("mcts-easy", "greedy"), None, 1000, None, 2),
     Match("dominations-4p", "dominations", ("mcts", "greedy", "greedy", "greedy"), None, 1000,
           0.40, 1),
 )

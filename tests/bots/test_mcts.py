@@ -64,6 +64,23 @@ def test_levels_are_bot_names_of_both_games() -> None:
         "iterations"]
 
 
+def test_dominion_levels_search_more_worlds_level_by_level() -> None:
+    """The levels are budgets: ``mcts-easy`` races its 4 candidates through about 30
+    worlds in all (so few that it is clearly weaker, BENCHMARKS.md), ``mcts`` and
+    ``mcts-hard`` through many more."""
+    s = _dominion_buy()
+    worlds = {}
+    for level in ("mcts-easy", "mcts", "mcts-hard"):
+        bot = mcts_bot(level, "dominion")
+        bot.reset(1)
+        assert bot.act(s) in s.legal_actions()
+        root = bot.last_root
+        assert root is not None
+        worlds[level] = sum(ch.visits for ch in root.children.values())
+    assert 30 <= worlds["mcts-easy"] < 30 + 4  # whole worlds for each of 4 candidates
+    assert worlds["mcts-easy"] * 10 < worlds["mcts"] <= worlds["mcts-hard"]
+
+
 def test_bad_budgets_and_names_are_refused() -> None:
     with pytest.raises(ConfigError, match="budget"):
         MCTSBot("dominion", iterations=None)

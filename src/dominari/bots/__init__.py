@@ -77,7 +77,7 @@ _BLURBS: dict[str, dict[str, str]] = {
     },
 }
 _SEARCH_BLURBS: dict[str, str] = {
-    "mcts-easy": "search, quick",
+    "mcts-easy": "search, easiest",
     "mcts": "search, strong",
     "mcts-hard": "search, strongest",
 }
