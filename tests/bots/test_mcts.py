@@ -590,7 +590,7 @@ def test_a_race_of_one_world_takes_its_best_candidate_unless_told_to_trust_the_p
             best = max(root.children.values(), key=lambda ch: ch.value)
             assert choice == best.action
             left += choice != greedy.act(s)
-            trusting = MCTSBot("dominations", iterations=2, cutoff=16, width=2, paired=True,
+            trusting = MCTSBot("dominations", iterations=2, cutoff=8, width=2, paired=True,
                                trust=1.0, seed=1)  # one world shows no spread to trust
             assert trusting.act(s) == greedy.act(s)
         s.apply(greedy.act(s))

@@ -74,9 +74,9 @@ LEVELS: dict[str, dict[str, dict[str, Any]]] = {
     },
     "dominations": {  # greedy rollouts cost about 5 ms an action: the greedy bot's best
         # options, each played on in the same few worlds (only the tile supply is hidden)
-        # until every player has had one more turn (easy: for 16 actions), then judged by
+        # until every player has had one more turn (easy: for 8 actions), then judged by
         # the leads in an estimate of the final score (:func:`_dominations_scores`)
-        "mcts-easy": {"iterations": 2, "cutoff": 16, "width": 2, "paired": True,
+        "mcts-easy": {"iterations": 2, "cutoff": 8, "width": 2, "paired": True,
                       "trust": 0.0},
         "mcts": {"iterations": 4, "cutoff_turns": 1, "width": 2, "paired": True,
                  "trust": 0.0},
