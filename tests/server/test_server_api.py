@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from server_client import Api, auth, make_client
 
-from conftest import Api, auth, make_client
 from dominari.dominion.engine import DominionState
 
 

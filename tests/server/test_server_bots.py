@@ -10,7 +10,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from conftest import make_client
+from server_client import make_client
+
 from dominari.bots import load_bot
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominion.engine import DominionConfig, DominionState

@@ -12,8 +12,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
-
-from conftest import auth, make_client
+from server_client import auth, make_client
 
 # schemathesis starts and stops the app it fuzzes around every call: an app of its own.
 schema = schemathesis.openapi.from_asgi("/openapi.json", make_client().app)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from conftest import Api, make_client
+from server_client import Api, make_client
+
 from dominari.server.tables import chance_key
 
 

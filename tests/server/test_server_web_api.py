@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from conftest import Api, auth
+from server_client import Api, auth
 
 
 def _finish(api: Api, gid: str, tokens: list[str], seed: int = 1) -> None:

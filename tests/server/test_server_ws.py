@@ -9,8 +9,8 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
+from server_client import Api, make_client
 
-from conftest import Api, make_client
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominations.text import event_lines
 from dominari.dominion.cards import NAME
