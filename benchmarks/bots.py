@@ -7,14 +7,13 @@ Game, against Witch-BM on Size Distortion (a recommended kingdom with Witch) and
 ``best`` (each game's kingdom's best rule bot) on random kingdoms, one a game; in
 Dominations ``mcts`` against ``greedy`` with 2 players, and against three ``greedy`` bots
 with 4; and, for the levels' sake, ``mcts-easy`` against Smithy-BM on First Game and
-against ``greedy``. Games
-run through the tournament runner (seats rotate every game; results depend
-on the seed only). Each match's result is kept in ``benchmarks/results/bots.json`` (kept
-in git: the section is rendered from it) so a match can be measured again alone
-(``--only``) without losing the others, and every
-finished game is journaled in ``benchmarks/results/journals/`` (in git too) so that a run
-stopped part-way (a match takes hours) goes on where it stopped, on a fresh clone too; the
-journal is started anew when the code or the level has changed (``--fresh`` forces it).
+against ``greedy``. Games run through the tournament runner (seats rotate every game;
+results depend on the seed only). Each match's result is kept in
+``benchmarks/results/bots.json`` (kept in git: the section is rendered from it) so a match
+can be measured again alone (``--only``) without losing the others, and every finished
+game is journaled in ``benchmarks/results/journals/`` (in git too) so that a run stopped
+part-way (a match takes hours) goes on where it stopped, on a fresh clone too; the journal
+is started anew when the code or the level has changed (``--fresh`` forces it).
 
 Usage: ``python benchmarks/bots.py [--only NAME ...] [--games N] [--quick] [--no-write]
 [--workers W] [--fresh] [--render] [--retime]`` (``--render`` measures nothing: it writes

@@ -77,7 +77,8 @@ def test_dominion_levels_search_more_worlds_level_by_level() -> None:
         root = bot.last_root
         assert root is not None
         worlds[level] = sum(ch.visits for ch in root.children.values())
-    assert 30 <= worlds["mcts-easy"] < 30 + 4  # whole worlds for each of 4 candidates
+    easy = LEVELS["dominion"]["mcts-easy"]  # whole worlds for each of its candidates
+    assert easy["iterations"] <= worlds["mcts-easy"] < easy["iterations"] + easy["width"]
     assert worlds["mcts-easy"] * 10 < worlds["mcts"] <= worlds["mcts-hard"]
 
 
@@ -590,8 +591,8 @@ def test_a_race_of_one_world_takes_its_best_candidate_unless_told_to_trust_the_p
             best = max(root.children.values(), key=lambda ch: ch.value)
             assert choice == best.action
             left += choice != greedy.act(s)
-            trusting = MCTSBot("dominations", iterations=2, cutoff=8, width=2, paired=True,
-                               trust=1.0, seed=1)  # one world shows no spread to trust
+            trusting = MCTSBot("dominations", **{**LEVELS["dominations"]["mcts-easy"],
+                                                 "trust": 1.0}, seed=1)  # no spread to trust
             assert trusting.act(s) == greedy.act(s)
         s.apply(greedy.act(s))
     assert left > 0  # the search does leave the greedy bot's choice
