@@ -205,31 +205,40 @@ def _journal(name: str) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
     return games
 
 
-def _record_game(job: tuple[int, str, dict[str, Any]]) -> tuple[int, int, int, float]:
-    """Game ``j`` of the match of record (mcts vs smithy, seed 2026), the search's own
-    seat played by the learned policy: (j, won outright, shared, CPU seconds)."""
-    import time
-
-    from dominari.sim.runner import play_game
+def match_deal(j: int, search: MCTSBot) -> tuple[DominionState, list[Any], int]:
+    """Deal ``j`` of the match of record (mcts vs smithy on First Game, seed 2026), with
+    ``search`` in the search's seat: the new game, the bots by seat (reset with the
+    match's seeds) and the search's seat."""
     from dominari.sim.tournament import seating, tournament_bot_seed, tournament_game_seed
 
-    j, weights_path, level = job
     seats = seating((0, 1), j)
     options = game_options("dominion", kingdom="first-game")
     state = options.new_game(2, tournament_game_seed(2026, (0, 1), j),
                              tuple(("mcts", "smithy")[e] for e in seats))
+    table: list[Any] = [search if e == 0 else load_bot("smithy", "dominion") for e in seats]
+    for p, bot in enumerate(table):
+        bot.reset(tournament_bot_seed(2026, (0, 1), j, p))
+    return state, table, seats.index(0)
+
+
+def _record_game(job: tuple[int, str, dict[str, Any]]) -> tuple[int, int, int, float]:
+    """Game ``j`` of the match of record, the search's own seat played by the learned
+    policy: (j, won outright, shared, CPU seconds)."""
+    import time
+
+    from dominari.sim.runner import play_game
+
+    j, weights_path, level = job
     search = MCTSBot("dominion", **level)
     if weights_path:
         search._own = load_bot("smithy-market", "dominion")
         search._own.learned = BuyPolicy.load(weights_path)
-    table: list[Any] = [search if e == 0 else load_bot("smithy", "dominion") for e in seats]
-    for p, bot in enumerate(table):
-        bot.reset(tournament_bot_seed(2026, (0, 1), j, p))
+    state, table, seat = match_deal(j, search)
     t = time.process_time()
     play_game(table, state)
     out = state.outcome()
     assert out is not None
-    return (j, *_result(out.ranks, seats.index(0)), time.process_time() - t)
+    return (j, *_result(out.ranks, seat), time.process_time() - t)
 
 
 def _read(path: Path) -> list[dict[str, Any]]:

@@ -29,6 +29,8 @@ are played out.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
 import tempfile
 from collections import Counter
@@ -42,10 +44,9 @@ from dominari.bots.strategy import read_strategy
 from dominari.dominion.actions import BUY_A, Action
 from dominari.dominion.cards import MINE, NAME
 from dominari.sim.runner import game_options, simulate
-from dominari.sim.tournament import seating, tournament_bot_seed, tournament_game_seed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expert import _journal, _result  # benchmarks/ is not a package: on the path
+from expert import _journal, _result, match_deal  # benchmarks/ is not a package: on the path
 
 OWN = Path(__file__).resolve().parent.parent / "src/dominari/bots/strategies/smithy-market.toml"
 
@@ -167,14 +168,8 @@ def record_game(job: tuple[int, bool]) -> tuple[int, bool, int, int]:
     shared); an unchanged deal is stopped at the searcher's third turn (0, 0) unless
     ``full``."""
     j, full = job
-    seats = seating((0, 1), j)
-    state = game_options("dominion", kingdom="first-game").new_game(
-        2, tournament_game_seed(2026, (0, 1), j), tuple(("mcts", "smithy")[e] for e in seats))
     search = BookBot(dict(LEVELS["dominion"]["mcts"]))
-    table: list[Any] = [search if e == 0 else load_bot("smithy", "dominion") for e in seats]
-    for p, bot in enumerate(table):
-        bot.reset(tournament_bot_seed(2026, (0, 1), j, p))
-    me = seats.index(0)
+    state, table, me = match_deal(j, search)
     while not state.is_terminal():
         state.apply(table[state.current_player()].act(state))
         if not (full or search.changed) and state.players[me].turns > 2:
@@ -188,46 +183,36 @@ def record(deals: int, verify: int, workers: int, out: Path | None) -> None:
     """Deals 0 to ``deals`` - 1 with the book, each compared with the journal's game; with
     ``out``, one JSON line a deal: ``[deal, changed, won outright, shared, the level won
     outright, the level shared]``."""
-    import json
-
     book = {j: _result(ranks, seats.index(0)) for j, (seats, ranks) in _journal(
         "dominion-smithy").items()}
     if deals > len(book):
         raise SystemExit(f"openings.py: error: --record takes at most {len(book)} deals, the "
                          "games of the journal")
-    moved_deals: set[int] = set()
-    changed = won = shared = old_won = old_shared = only_new = only_old = 0
-    lines = out.open("w") if out is not None else None
-    with Pool(workers) as pool:
+    changed = won = shared = old_won = old_shared = only_new = only_old = same = 0
+    unchanged: list[int] = []
+    with Pool(workers) as pool, out.open("w") if out else contextlib.nullcontext() as lines:
         for j, moved, w, sh in pool.imap_unordered(record_game,
                                                    [(j, False) for j in range(deals)]):
             ow, osh = book[j]
+            if not moved:  # the journal's game
+                unchanged.append(j)
+                w, sh = ow, osh
             if lines is not None:
-                row = [j, int(moved), *((w, sh) if moved else (ow, osh)), ow, osh]
-                lines.write(json.dumps(row) + "\n")
+                lines.write(json.dumps([j, int(moved), w, sh, ow, osh]) + "\n")
                 lines.flush()
             old_won += ow
             old_shared += osh
-            if not moved:
-                won += ow
-                shared += osh
-                continue
-            changed += 1
-            moved_deals.add(j)
+            if moved:
+                changed += 1
+                only_new += w and not ow
+                only_old += ow and not w
             won += w
             shared += sh
-            only_new += w and not ow
-            only_old += ow and not w
-        unchanged = [j for j in range(deals) if j not in moved_deals]
-        same = 0
-        if verify:  # unchanged deals played out: each must be the journal's game
-            jobs = [(j, True) for j in unchanged[:verify]]
-            for j, _moved, w, sh in pool.imap(record_game, jobs):
-                if (w, sh) != book[j]:
-                    raise SystemExit(f"openings.py: deal {j} is not the journal's game")
-                same += 1
-    if lines is not None:
-        lines.close()
+        checks = [(j, True) for j in sorted(unchanged)[:verify]]
+        for j, _moved, w, sh in pool.imap(record_game, checks):  # each the journal's game
+            if (w, sh) != book[j]:
+                raise SystemExit(f"openings.py: deal {j} is not the journal's game")
+            same += 1
     print(f"{deals} deals of the match of record: the book changed the opening of {changed}")
     print(f"with the book: {won} won outright ({100 * won / deals:.1f}%), {shared} shared; "
           f"the level: {old_won} ({100 * old_won / deals:.1f}%), {old_shared} shared")
