@@ -261,6 +261,8 @@ def _budget(level: dict[str, Any], own: str | None = None) -> str:
         parts.append(f"dropped {level['prune']} standard errors behind")
     if own:
         parts.append(f"its own seat played by {own} in the search")
+    if level.get("book"):
+        parts.append("the opening book's buys on its first turns where the book has a line")
     return ", ".join(parts) or "default"
 
 

@@ -10,19 +10,23 @@ of them; 4/3 or 3/4: the rest), so the difference to Smithy-Market is counted in
 
 ``--level`` then asks the search level what it buys on its first turn with 5 or 4 coins, on
 that many deals of its own (seeds 1 on, the deals whose first hand has those coins), each
-search a fresh bot seeded by the deal.
+search a fresh bot seeded by the deal, with the opening book off (``book=no``: the
+search's own answer).
 
-``--record N`` plays deals 0 to N - 1 of the First Game match of record (``benchmarks/bots.py
---only dominion-smithy``: the same deals, seats and seeds) with the level and an opening
-book (:class:`BookBot`: a Mine with 5 coins, else Smithy-Market's buy, on its first two
-turns) and compares each with the journaled game. The book bot still searches at the
-book's decisions, so its random numbers stay those of the level's game: a deal whose
-opening the book does not change is the journal's game, stopped once the searcher's third
-turn begins (``--verify K`` plays K of them to the end to show it), and only the others
-are played out.
+What the rule bots found is the opening book's line for First Game
+(``src/dominari/bots/opening-book.toml``), which the levels ``mcts`` and ``mcts-hard`` play.
+``--apply MATCH ...`` puts the book into the journals of the Dominion matches of record
+(``benchmarks/bots.py``) without playing them all again. The search runs at a book
+decision all the same, so its random numbers stay those of the game without the book: a
+game whose buys the book does not change is the journal's game (``--verify K`` plays K
+of them to the end to show it). Only the games of a kingdom that the book has a line
+for are played, up to the searcher's third turn, and only those whose buys it changed
+are played out; their results replace the journal's. ``benchmarks/bots.py --only MATCH``
+then plays 16 of the journal's games again at random, finds them as the journal has
+them, and stamps the journal with the code as it is now.
 
     python benchmarks/openings.py --level 40         # about 7 minutes on 2 cores
-    python benchmarks/openings.py --games 0 --record 2600 --verify 10 \\
+    python benchmarks/openings.py --games 0 --apply dominion-smithy --verify 10 \\
         --out benchmarks/results/pilots/opening-book.jsonl    # about 45 minutes
 """
 
@@ -39,14 +43,18 @@ from pathlib import Path
 from typing import Any
 
 from dominari.bots import load_bot
-from dominari.bots.mcts import LEVELS, MCTSBot, mcts_bot
+from dominari.bots.base import playing
+from dominari.bots.book import default_book
+from dominari.bots.mcts import mcts_bot
 from dominari.bots.strategy import read_strategy
-from dominari.dominion.actions import BUY_A, Action
-from dominari.dominion.cards import MINE, NAME
-from dominari.sim.runner import game_options, simulate
+from dominari.dominion.cards import NAME
+from dominari.sim.journal import GameResult, Journal
+from dominari.sim.runner import game_options, play_game, seat_names, simulate
+from dominari.sim.tournament import seating, tournament_bot_seed, tournament_game_seed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expert import _journal, _result, match_deal  # benchmarks/ is not a package: on the path
+from bots import JOURNALS, MATCHES, SEED, Match  # benchmarks/ is not a package: on the path
+from expert import _result
 
 OWN = Path(__file__).resolve().parent.parent / "src/dominari/bots/strategies/smithy-market.toml"
 
@@ -131,96 +139,126 @@ def level_choices(level: str, deals: int, coins: int) -> Counter[str]:
             state.apply(model.act(state))
         if state.coins != coins:
             continue
-        bot = mcts_bot(level, "dominion")
+        bot = mcts_bot(level if "book=" in level else f"{level}:book=no", "dominion")
         bot.reset(seed)
         action = bot.act(state)
         found[NAME[action.cards[0]] if action.cards else "nothing"] += 1
     return found
 
 
-class BookBot(MCTSBot):
-    """A Dominion search level whose buys on its first two turns come from the opening
-    book: a Mine with 5 coins where the kingdom has one, else its own model's buy
-    (Smithy-Market on First Game). It searches those decisions all the same, and throws
-    the answer away, so that its random numbers afterwards are the level's; ``changed``
-    says whether the book overruled the search."""
-
-    def __init__(self, level: dict[str, Any]) -> None:
-        super().__init__("dominion", **level)
-        self.changed = False
-
-    def act(self, state: Any) -> Any:
-        action = super().act(state)
-        me = state.current_player()
-        if state.phase == 1 and not state.stack and state.players[me].turns <= 2:
-            if state.coins == 5 and state.supply[MINE] > 0:
-                book: Action = BUY_A[MINE]
-            else:
-                book = self.models(state)[me].act(state)
-            if book != action:
-                self.changed = True
-                return book
-        return action
+DOMINION = {m.name: m for m in MATCHES if m.game == "dominion"}
+"""The Dominion matches of record (``benchmarks/bots.py``), by name."""
 
 
-def record_game(job: tuple[int, bool]) -> tuple[int, bool, int, int]:
-    """Deal ``j`` of the match of record with the book bot: (j, changed, won outright,
-    shared); an unchanged deal is stopped at the searcher's third turn (0, 0) unless
-    ``full``."""
-    j, full = job
-    search = BookBot(dict(LEVELS["dominion"]["mcts"]))
-    state, table, me = match_deal(j, search)
-    while not state.is_terminal():
-        state.apply(table[state.current_player()].act(state))
-        if not (full or search.changed) and state.players[me].turns > 2:
-            return j, False, 0, 0
+def deal(m: Match, j: int) -> tuple[Any, list[Any], tuple[int, ...]]:
+    """Game ``j`` of the match of record ``m`` as its tournament deals it (seats, seeds,
+    kingdom), with new bots: the state, the bots by seat and the seating (entries by
+    seat; the search bot is entry 0)."""
+    entries = tuple(range(len(m.players)))
+    seats = seating(entries, j)
+    bots = [load_bot(spec, m.game) for spec in m.players]
+    names = seat_names([b.name for b in bots])
+    state = game_options(m.game, kingdom=m.kingdom).new_game(
+        len(seats), tournament_game_seed(SEED, entries, j), tuple(names[e] for e in seats))
+    table = [bots[e] for e in seats]
+    for p, bot in enumerate(table):
+        bot.reset(tournament_bot_seed(SEED, entries, j, p))
+    return state, table, seats
+
+
+def apply_game(job: tuple[str, int, bool]) -> tuple[int, bool, GameResult | None]:
+    """Game ``j`` of match ``name`` with the level as it is now, book and all: (j, whether
+    the book changed a buy, the game's result). A game the book cannot change (no line
+    for its kingdom and players, or none of its buys changed by the end of the book's
+    turns) is not played on, and its result is None, unless ``full``."""
+    name, j, full = job
+    state, table, seats = deal(DOMINION[name], j)
+    me = seats.index(0)
+    search = table[me]
+    book = default_book()
+    if book.for_game(state):
+        players = [playing(b, state) for b in table]
+        while not state.is_terminal() and state.players[me].turns <= book.turns:
+            state.apply(players[state.current_player()].act(state))
+    changed = search.book_moves > 0
+    if not (changed or full):
+        return j, False, None
+    play_game(table, state)
     out = state.outcome()
     assert out is not None
-    return (j, search.changed, *_result(out.ranks, me))
+    return j, changed, GameResult(seats, tuple(out.ranks), tuple(out.scores), out.reason)
 
 
-def record(deals: int, verify: int, workers: int, out: Path | None) -> None:
-    """Deals 0 to ``deals`` - 1 with the book, each compared with the journal's game; with
-    ``out``, one JSON line a deal: ``[deal, changed, won outright, shared, the level won
-    outright, the level shared]``."""
-    book = {j: _result(ranks, seats.index(0)) for j, (seats, ranks) in _journal(
-        "dominion-smithy").items()}
-    if deals > len(book):
-        raise SystemExit(f"openings.py: error: --record takes at most {len(book)} deals, the "
-                         "games of the journal")
-    changed = won = shared = old_won = old_shared = only_new = only_old = same = 0
+def patch_journal(path: Path, games: dict[int, GameResult]) -> None:
+    """Replace the games ``games`` (by index, of the one match-up) in the journal at
+    ``path``, its other games and its first line (the key) as they were; the file is
+    written whole to a new file and then moved over the old one."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = [lines[0]]
+    for line in lines[1:]:
+        chunk = json.loads(line)
+        for k in range(len(chunk["games"])):
+            game = games.get(chunk["start"] + k)
+            if game is not None:
+                chunk["games"][k] = [list(game.seating), list(game.ranks), list(game.scores),
+                                     game.reason]
+        out.append(json.dumps(chunk, separators=(",", ":")))
+    new = path.with_suffix(".patched")
+    new.write_text("\n".join(out) + "\n", encoding="utf-8")
+    new.replace(path)
+
+
+def apply(name: str, verify: int, workers: int, out: Path | None) -> None:
+    """Put the opening book into the journal of the match of record ``name``: every game
+    that the book changes is played again with it and replaces the journal's; ``verify``
+    games that it does not change are played to the end, and must come out as the
+    journal has them. With ``out``, one JSON line a game: ``[game, changed, won outright,
+    shared, before: won outright, shared]`` (the search bot's)."""
+    path = JOURNALS / f"{name}.jsonl"
+    with path.open(encoding="utf-8") as f:  # read as the journal of its own key
+        key = json.loads(f.readline())["key"]
+    known = {j: g for (_, j), g in Journal.open(path, key).known.items()}
+    deals = len(known)
+    new: dict[int, GameResult] = {}
     unchanged: list[int] = []
+    won = shared = old_won = old_shared = only_new = only_old = same = 0
     with Pool(workers) as pool, out.open("w") if out else contextlib.nullcontext() as lines:
-        for j, moved, w, sh in pool.imap_unordered(record_game,
-                                                   [(j, False) for j in range(deals)]):
-            ow, osh = book[j]
-            if not moved:  # the journal's game
+        jobs = [(name, j, False) for j in sorted(known)]
+        for j, changed, game in pool.imap(apply_game, jobs, chunksize=4):
+            old = known[j]
+            ow, osh = _result(old.ranks, old.seating.index(0))
+            w, sh = (ow, osh) if game is None else _result(game.ranks, game.seating.index(0))
+            if game is None:
                 unchanged.append(j)
-                w, sh = ow, osh
-            if lines is not None:
-                lines.write(json.dumps([j, int(moved), w, sh, ow, osh]) + "\n")
-                lines.flush()
-            old_won += ow
-            old_shared += osh
-            if moved:
-                changed += 1
+            else:
+                new[j] = game
                 only_new += w and not ow
                 only_old += ow and not w
-            won += w
-            shared += sh
-        checks = [(j, True) for j in sorted(unchanged)[:verify]]
-        for j, _moved, w, sh in pool.imap(record_game, checks):  # each the journal's game
-            if (w, sh) != book[j]:
-                raise SystemExit(f"openings.py: deal {j} is not the journal's game")
+            if lines is not None:
+                lines.write(json.dumps([j, int(changed), w, sh, ow, osh]) + "\n")
+            won, shared = won + w, shared + sh
+            old_won, old_shared = old_won + ow, old_shared + osh
+            print(f"\r{name}: {j + 1}/{deals} games, {len(new)} changed", end="",
+                  file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        checks = [(name, j, True) for j in unchanged[:verify]]
+        for j, _changed, game in pool.imap(apply_game, checks):
+            if game != known[j]:
+                raise SystemExit(f"openings.py: game {j} of {name}, which the book does not "
+                                 f"change, is not the journal's game: {game} here, "
+                                 f"{known[j]} there")
             same += 1
-    print(f"{deals} deals of the match of record: the book changed the opening of {changed}")
+    if new:
+        patch_journal(path, new)
+    print(f"{name}: {deals} games; the book changed {len(new)} of them (journal "
+          f"{'patched' if new else 'unchanged'})")
     print(f"with the book: {won} won outright ({100 * won / deals:.1f}%), {shared} shared; "
-          f"the level: {old_won} ({100 * old_won / deals:.1f}%), {old_shared} shared")
-    print(f"won only with the book {only_new}, only by the level {only_old}: "
+          f"before: {old_won} ({100 * old_won / deals:.1f}%), {old_shared} shared")
+    print(f"won only with the book {only_new}, only before {only_old}: "
           f"{100 * (only_new - only_old) / deals:+.2f} ± "
           f"{100 * (only_new + only_old) ** 0.5 / deals:.2f} points (one standard error)")
     if verify:
-        print(f"{same} deals the book does not change, played to the end: the journal's games")
+        print(f"{same} games the book does not change, played to the end: the journal's")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -231,14 +269,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--level", type=int, default=0, metavar="DEALS",
                     help="also ask the search level its first buy on this many deals each")
     ap.add_argument("--name", default="mcts", help="the search level asked (default mcts)")
-    ap.add_argument("--record", type=int, default=0, metavar="DEALS",
-                    help="play the match of record's first DEALS deals with the book")
-    ap.add_argument("--out", type=Path, help="with --record: a JSON line a deal, to this file")
+    ap.add_argument("--apply", nargs="+", default=[], choices=list(DOMINION), metavar="MATCH",
+                    help="put the opening book into these matches' journals (the games "
+                         "it changes played again): " + ", ".join(DOMINION))
+    ap.add_argument("--out", type=Path,
+                    help="with one --apply match: a JSON line a game, to this file")
     ap.add_argument("--verify", type=int, default=0, metavar="K",
-                    help="with --record: play K unchanged deals to the end as a check")
+                    help="with --apply: play K games the book does not change to the end, "
+                         "as a check")
     args = ap.parse_args(argv)
-    if min(args.games, args.level, args.record, args.verify) < 0:
-        ap.error("--games, --level, --record and --verify take 0 or more")
+    if min(args.games, args.level, args.verify) < 0:
+        ap.error("--games, --level and --verify take 0 or more")
+    if args.out is not None and len(args.apply) != 1:
+        ap.error("--out takes the games of one --apply match")
     if args.games:
         rule_bots(args.games, args.seed, args.workers)
     if args.level:
@@ -248,8 +291,8 @@ def main(argv: list[str] | None = None) -> None:
             told = ", ".join(f"{card} {k}" for card, k in found.most_common())
             print(f"{args.name}, first turn with {coins} coins, {args.level} deals: {told}",
                   flush=True)
-    if args.record:
-        record(args.record, args.verify, args.workers, args.out)
+    for name in args.apply:
+        apply(name, args.verify, args.workers, args.out)
 
 
 if __name__ == "__main__":

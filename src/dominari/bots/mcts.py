@@ -60,17 +60,19 @@ from typing import Any
 
 from dominari.core.checks import real, whole
 from dominari.core.checks import seed as seed_value
-from dominari.core.errors import ConfigError, DominariError, UnknownBotError
+from dominari.core.errors import ConfigError, DominariError, StrategyError, UnknownBotError
 
 LEVELS: dict[str, dict[str, dict[str, Any]]] = {
     "dominion": {  # a rollout action costs about 5 us: whole games, candidates raced
         # easy: so few worlds that a candidate ahead by luck is often taken, which makes
         # it weaker than its own rule bot (BENCHMARKS.md: the levels as a ladder)
         "mcts-easy": {"iterations": 30, "width": 4, "paired": True, "margin": 0.0},
+        # mcts and mcts-hard play the opening book's buys where it has a line (on First
+        # Game: :mod:`dominari.bots.book`); easy plays its own
         "mcts": {"iterations": None, "steps": 100_000, "width": 7, "paired": True,
-                 "margin": 0.0, "prune": 2.5},
+                 "margin": 0.0, "prune": 2.5, "book": True},
         "mcts-hard": {"iterations": None, "steps": 400_000, "width": 8, "paired": True,
-                      "margin": 0.0, "prune": 3.0},
+                      "margin": 0.0, "prune": 3.0, "book": True},
     },
     "dominations": {  # greedy rollouts cost about 5 ms an action: the greedy bot's best
         # options, each played on in the same few worlds (only the tile supply is hidden)
@@ -370,6 +372,11 @@ class MCTSBot:
     each candidate's worlds grow a tree of the searcher's later decisions below it, so
     that a candidate is judged with a future that searches too; with 0 they are played
     out by the policy.
+
+    ``book`` (Dominion: ``True`` for the built-in opening book, or a book file's path)
+    plays the book's buys where it has a line for the game (:mod:`dominari.bots.book`:
+    on the first turns of a kingdom whose openings were measured with rule bots) instead
+    of the search's; :attr:`book_moves` counts those that differ.
     """
 
     def __init__(self, game: str, iterations: Any = _DEFAULT, seconds: float | None = None,
@@ -378,7 +385,8 @@ class MCTSBot:
                  widen: float = 0.0, trust: float = 1.0, width: int | None = None,
                  paired: bool = False, steps: int | None = None,
                  prune: float = 0.0, cutoff_turns: int | None = None,
-                 own: str | None = None, shared: float | None = None) -> None:
+                 own: str | None = None, shared: float | None = None,
+                 book: bool | str = False) -> None:
         if not isinstance(game, str) or game.strip().lower() not in HOOKS:
             raise ConfigError(f"no search for the game {game!r}: dominion or dominations")
         game = game.strip().lower()
@@ -430,6 +438,13 @@ class MCTSBot:
                 raise ConfigError(f"own bot {own!r} is not a rule bot of {game}: use one of "
                                   f"{', '.join(GAME_BOTS[game])}{files}") from None
         self.own = own
+        self._book: Any = None
+        if book is not False:
+            self._book = _opening_book(game, book)
+        self.book = book
+        self.book_moves = 0
+        """How many of its buys the opening book has changed (where the book's buy was not
+        the search's)."""
         self.game = game
         self.name = name
         self.iterations = iterations
@@ -478,6 +493,21 @@ class MCTSBot:
         self._rng.seed(seed)
 
     def act(self, state: Any) -> Any:
+        action = self._search(state)
+        book = self._book
+        if book is not None and book.covers(state):
+            # The search ran all the same, so that its random numbers, and with them every
+            # later decision, are those of the game without the book: a game whose buys
+            # the book leaves alone is that game, and the book's worth can be measured on
+            # the same deals (benchmarks/openings.py). It costs the first turns' searches.
+            move = book.move(state, self.models(state)[state.current_player()])
+            if move is not None and move != action:
+                self.book_moves += 1
+                return move
+        return action
+
+    def _search(self, state: Any) -> Any:
+        """The search's action at ``state`` (:meth:`act` before the book)."""
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -817,6 +847,32 @@ def _bot_name(text: str) -> str | None:
     return None if text == "none" else text
 
 
+def _book_spec(text: str) -> bool | str:
+    try:
+        return _yes_no(text.lower())
+    except ValueError:
+        if not text.lower().endswith(".toml"):
+            raise ValueError("yes, no or the path of a .toml book file") from None
+        return text
+
+
+def _opening_book(game: str, book: object) -> Any:
+    """The opening book a search plays with: the built-in one for ``True``, else the
+    book file at the path ``book`` (:mod:`dominari.bots.book`)."""
+    if game != "dominion":
+        raise ConfigError("book: only Dominion's search has an opening book")
+    from dominari.bots.book import default_book, read_book
+
+    if book is True:
+        return default_book()
+    if not isinstance(book, str) or not book.strip():
+        raise ConfigError(f"book must be True, False or a book file's path, not {book!r}")
+    try:
+        return read_book(book)
+    except StrategyError as exc:
+        raise ConfigError(f"book: {exc}") from None
+
+
 SEARCH_OPTIONS: dict[str, tuple[Callable[[str], Any], str]] = {
     "iterations": (_whole, "rollouts a decision (none: no limit)"),
     "steps": (_whole, "rollout actions a decision (none: no limit)"),
@@ -834,6 +890,8 @@ SEARCH_OPTIONS: dict[str, tuple[Callable[[str], Any], str]] = {
     "widen": (_real, "later decisions of the searcher searched too (0: the policy's)"),
     "tree": (_tree, "whose decisions are nodes: mine or all"),
     "own": (_bot_name, "the rule bot that plays the searcher's seat in the search"),
+    "book": (_book_spec, "the opening book's buys on the first turns: yes, no or a book "
+             "file"),
 }
 """The options a search bot spec may set (``mcts:steps=200000:width=8``): name → (parser
 of its value, what it means). They are :class:`MCTSBot`'s arguments of the same names."""
@@ -902,11 +960,12 @@ def mcts_bot(name: str, game: str) -> MCTSBot:
     for option, text in raw.items():
         parse, meaning = SEARCH_OPTIONS[option]
         try:
-            settings[option] = parse(text.lower() if option != "own" else text)
+            settings[option] = parse(text.lower() if option not in ("own", "book") else text)
         except ValueError as exc:
             raise ConfigError(f"search bot {name.strip()!r}: {option}={text!r} is not "
                               f"{exc} ({option}: {meaning})") from None
-    label = spec_name(key, {k: v if k == "own" else v.lower() for k, v in raw.items()})
+    label = spec_name(key, {k: v if k in ("own", "book") else v.lower()
+                            for k, v in raw.items()})
     try:
         return MCTSBot(game, name=label, **settings)
     except DominariError as exc:  # a bad budget, an unknown own bot

@@ -264,16 +264,21 @@ def parse_strategy_text(text: str, source: str = "<strategy>",
     return parse_strategy(data, source, default_name, folder)
 
 
+def read_text(path: Path, what: str) -> str:
+    """The text of the ``what`` file (a strategy file, a book file) at ``path``, or a
+    StrategyError saying why it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise StrategyError(f"{path}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise StrategyError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
+
+
 def read_strategy(path: str | Path) -> Strategy:
     """Read and validate a strategy file."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise StrategyError(f"{p}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise StrategyError(f"{p}: cannot read strategy file: {exc.strerror or exc}") from None
-    return parse_strategy_text(text, str(p), p.stem, p.parent)
+    return parse_strategy_text(read_text(p, "strategy file"), str(p), p.stem, p.parent)
 
 
 def load_strategy(path: str | Path) -> StrategyBot:

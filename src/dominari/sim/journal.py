@@ -69,7 +69,8 @@ class JournalError(ConfigError):
 _OTHER_GAME = {
     "dominion": ("dominations/", "bots/dominations_"),
     "dominations": ("dominion/", "bots/strategy.py", "bots/conditions.py",
-                    "bots/strategies/", "bots/random_bot.py"),
+                    "bots/strategies/", "bots/random_bot.py", "bots/book.py",
+                    "bots/opening-book.toml"),
 }
 """Per game, the source (paths under dominari) that only the *other* game plays with: left
 out of that game's fingerprint, so work on one game does not void the other's journals."""
@@ -112,18 +113,35 @@ def _hash_tree(root: Path, keep: Callable[[Path], bool]) -> str:
 def spec_files(specs: Iterable[str]) -> dict[str, str]:
     """The SHA-256 of every bot spec that is a file (a strategy file, followed by the
     learned buy policy it names, if any) or a search bot whose own seat is one
-    (``mcts:own=FILE``), by spec."""
+    (``mcts:own=FILE``) or that plays an opening book of its own (``mcts:book=FILE``,
+    after the own seat's file), by spec."""
     out = {}
     for spec in specs:
         path = _spec_file(spec)
-        if path is not None:
-            h = hashlib.sha256(Path(path).read_bytes())
-            policy = _named_policy(Path(path))
-            if policy is not None:
+        book = _book_file(spec)
+        if path is None and book is None:
+            continue
+        h = hashlib.sha256(Path(path).read_bytes() if path is not None else b"")
+        policy = None if path is None else _named_policy(Path(path))
+        for extra in (policy, book):
+            if extra is not None:
                 h.update(b"\0")
-                h.update(policy.read_bytes())
-            out[spec] = h.hexdigest()
+                h.update(extra.read_bytes())
+        out[spec] = h.hexdigest()
     return out
+
+
+def _book_file(spec: str) -> Path | None:
+    """The opening book file a search bot spec names (``mcts:book=FILE``), if it is a
+    readable file (a bad one is the bot loader's to report)."""
+    from dominari.bots.mcts import search_spec
+
+    try:
+        search = search_spec(spec)
+    except DominariError:
+        return None
+    path = search[1].get("book", "") if search is not None else ""
+    return Path(path) if path.lower().endswith(".toml") and os.path.isfile(path) else None
 
 
 def folder_files(folder: str | os.PathLike[str]) -> str:
