@@ -37,9 +37,14 @@ from dominari.bots import load_bot
 from dominari.bots.mcts import LEVELS, MCTSBot
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import Journal, JournalError
-from dominari.sim.runner import bot_seed, game_options, game_seed
+from dominari.sim.runner import bot_seed, game_options, game_seed, seat_names
 from dominari.sim.stats import mean_ci95, wilson
-from dominari.sim.tournament import tournament
+from dominari.sim.tournament import (
+    seating,
+    tournament,
+    tournament_bot_seed,
+    tournament_game_seed,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import machine, replace_section, speed
@@ -165,6 +170,24 @@ def measure(m: Match, games: int, workers: int, fresh: bool = False) -> dict[str
     }  # fmt: skip
 
 
+def match_game(m: Match, j: int, search: Any = None) -> tuple[Any, list[Any], tuple[int, ...]]:
+    """Game ``j`` of match ``m`` as its tournament deals it (seats, seeds, kingdom), with
+    new bots (``search``, if given, in the place of the first entry's): the state, the
+    bots by seat, reset with the tournament's seeds, and the seating (entries by seat)."""
+    entries = tuple(range(len(m.players)))
+    seats = seating(entries, j)
+    bots = [load_bot(spec, m.game) for spec in m.players]
+    if search is not None:
+        bots[0] = search
+    names = seat_names([b.name for b in bots])
+    state = game_options(m.game, kingdom=m.kingdom).new_game(
+        len(seats), tournament_game_seed(SEED, entries, j), tuple(names[e] for e in seats))
+    table = [bots[e] for e in seats]
+    for p, bot in enumerate(table):
+        bot.reset(tournament_bot_seed(SEED, entries, j, p))
+    return state, table, seats
+
+
 def by_best(m: Match, games: int) -> dict[str, list[int]]:
     """For a match on random kingdoms, its games grouped by the best rule bot of each
     game's kingdom (what ``best`` played): per bot, ``[games, search bot's outright wins,
@@ -173,14 +196,10 @@ def by_best(m: Match, games: int) -> dict[str, list[int]]:
         return {}
     from dominari.bots.kingdom import best_rule_bot
     from dominari.dominion.kingdoms import resolve
-    from dominari.sim.tournament import tournament_game_seed
 
-    book = JOURNALS / f"{m.name}.jsonl"
-    with book.open(encoding="utf-8") as f:  # read as the journal of its own key
-        key = json.loads(f.readline())["key"]
     entries = tuple(range(len(m.players)))  # one match-up: every entry at the table
     out: dict[str, list[int]] = {}
-    for (_, j), game in sorted(Journal.open(book, key).known.items()):
+    for (_, j), game in sorted(Journal.read(JOURNALS / f"{m.name}.jsonl").known.items()):
         if j >= games:
             continue
         kingdom = resolve("random", tournament_game_seed(SEED, entries, j))

@@ -52,10 +52,12 @@ from dominari.bots.mcts import MCTSBot
 from dominari.bots.playout import play_out
 from dominari.core.errors import ConfigError, DominariError
 from dominari.dominion.engine import DominionState
+from dominari.sim.journal import Journal
 from dominari.sim.runner import game_options
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from deviations import searched_game  # benchmarks/ is not a package: on the path
+from bots import MATCHES, match_game  # benchmarks/ is not a package: on the path
+from deviations import searched_game
 from pilot import level_of
 
 
@@ -197,27 +199,15 @@ def _eval_game(job: tuple[int, int, str, str, str]) -> tuple[int, int]:
 def _journal(name: str) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
     """The match of record's games by index: (entries by seat, ranks by seat)."""
     path = Path(__file__).resolve().parent / "results" / "journals" / f"{name}.jsonl"
-    games: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-    for line in path.read_text().splitlines()[1:]:
-        chunk = json.loads(line)
-        for k, (seats, ranks, _scores, _reason) in enumerate(chunk["games"]):
-            games[chunk["start"] + k] = (tuple(seats), tuple(ranks))
-    return games
+    return {j: (g.seating, g.ranks) for (_, j), g in Journal.read(path).known.items()}
 
 
 def match_deal(j: int, search: MCTSBot) -> tuple[DominionState, list[Any], int]:
     """Deal ``j`` of the match of record (mcts vs smithy on First Game, seed 2026), with
     ``search`` in the search's seat: the new game, the bots by seat (reset with the
     match's seeds) and the search's seat."""
-    from dominari.sim.tournament import seating, tournament_bot_seed, tournament_game_seed
-
-    seats = seating((0, 1), j)
-    options = game_options("dominion", kingdom="first-game")
-    state = options.new_game(2, tournament_game_seed(2026, (0, 1), j),
-                             tuple(("mcts", "smithy")[e] for e in seats))
-    table: list[Any] = [search if e == 0 else load_bot("smithy", "dominion") for e in seats]
-    for p, bot in enumerate(table):
-        bot.reset(tournament_bot_seed(2026, (0, 1), j, p))
+    m = next(m for m in MATCHES if m.name == "dominion-smithy")
+    state, table, seats = match_game(m, j, search)
     return state, table, seats.index(0)
 
 

@@ -40,7 +40,6 @@ import tempfile
 from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
 
 from dominari.bots import load_bot
 from dominari.bots.base import playing
@@ -49,11 +48,10 @@ from dominari.bots.mcts import mcts_bot
 from dominari.bots.strategy import read_strategy
 from dominari.dominion.cards import NAME
 from dominari.sim.journal import GameResult, Journal
-from dominari.sim.runner import game_options, play_game, seat_names, simulate
-from dominari.sim.tournament import seating, tournament_bot_seed, tournament_game_seed
+from dominari.sim.runner import game_options, play_game, simulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bots import JOURNALS, MATCHES, SEED, Match  # benchmarks/ is not a package: on the path
+from bots import JOURNALS, MATCHES, match_game  # benchmarks/ is not a package: on the path
 from expert import _result
 
 OWN = Path(__file__).resolve().parent.parent / "src/dominari/bots/strategies/smithy-market.toml"
@@ -150,29 +148,13 @@ DOMINION = {m.name: m for m in MATCHES if m.game == "dominion"}
 """The Dominion matches of record (``benchmarks/bots.py``), by name."""
 
 
-def deal(m: Match, j: int) -> tuple[Any, list[Any], tuple[int, ...]]:
-    """Game ``j`` of the match of record ``m`` as its tournament deals it (seats, seeds,
-    kingdom), with new bots: the state, the bots by seat and the seating (entries by
-    seat; the search bot is entry 0)."""
-    entries = tuple(range(len(m.players)))
-    seats = seating(entries, j)
-    bots = [load_bot(spec, m.game) for spec in m.players]
-    names = seat_names([b.name for b in bots])
-    state = game_options(m.game, kingdom=m.kingdom).new_game(
-        len(seats), tournament_game_seed(SEED, entries, j), tuple(names[e] for e in seats))
-    table = [bots[e] for e in seats]
-    for p, bot in enumerate(table):
-        bot.reset(tournament_bot_seed(SEED, entries, j, p))
-    return state, table, seats
-
-
 def apply_game(job: tuple[str, int, bool]) -> tuple[int, bool, GameResult | None]:
     """Game ``j`` of match ``name`` with the level as it is now, book and all: (j, whether
     the book changed a buy, the game's result). A game the book cannot change (no line
     for its kingdom and players, or none of its buys changed by the end of the book's
     turns) is not played on, and its result is None, unless ``full``."""
     name, j, full = job
-    state, table, seats = deal(DOMINION[name], j)
+    state, table, seats = match_game(DOMINION[name], j)
     me = seats.index(0)
     search = table[me]
     book = default_book()
@@ -189,35 +171,14 @@ def apply_game(job: tuple[str, int, bool]) -> tuple[int, bool, GameResult | None
     return j, changed, GameResult(seats, tuple(out.ranks), tuple(out.scores), out.reason)
 
 
-def patch_journal(path: Path, games: dict[int, GameResult]) -> None:
-    """Replace the games ``games`` (by index, of the one match-up) in the journal at
-    ``path``, its other games and its first line (the key) as they were; the file is
-    written whole to a new file and then moved over the old one."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    out = [lines[0]]
-    for line in lines[1:]:
-        chunk = json.loads(line)
-        for k in range(len(chunk["games"])):
-            game = games.get(chunk["start"] + k)
-            if game is not None:
-                chunk["games"][k] = [list(game.seating), list(game.ranks), list(game.scores),
-                                     game.reason]
-        out.append(json.dumps(chunk, separators=(",", ":")))
-    new = path.with_suffix(".patched")
-    new.write_text("\n".join(out) + "\n", encoding="utf-8")
-    new.replace(path)
-
-
 def apply(name: str, verify: int, workers: int, out: Path | None) -> None:
     """Put the opening book into the journal of the match of record ``name``: every game
     that the book changes is played again with it and replaces the journal's; ``verify``
     games that it does not change are played to the end, and must come out as the
     journal has them. With ``out``, one JSON line a game: ``[game, changed, won outright,
     shared, before: won outright, shared]`` (the search bot's)."""
-    path = JOURNALS / f"{name}.jsonl"
-    with path.open(encoding="utf-8") as f:  # read as the journal of its own key
-        key = json.loads(f.readline())["key"]
-    known = {j: g for (_, j), g in Journal.open(path, key).known.items()}
+    journal = Journal.read(JOURNALS / f"{name}.jsonl")
+    known = {j: g for (_, j), g in journal.known.items()}
     deals = len(known)
     new: dict[int, GameResult] = {}
     unchanged: list[int] = []
@@ -248,8 +209,8 @@ def apply(name: str, verify: int, workers: int, out: Path | None) -> None:
                                  f"change, is not the journal's game: {game} here, "
                                  f"{known[j]} there")
             same += 1
-    if new:
-        patch_journal(path, new)
+    if new:  # the one match-up's games, its key kept: bots.py rechecks and stamps it
+        journal.rewrite({(0, j): game for j, game in new.items()})
     print(f"{name}: {deals} games; the book changed {len(new)} of them (journal "
           f"{'patched' if new else 'unchanged'})")
     print(f"with the book: {won} won outright ({100 * won / deals:.1f}%), {shared} shared; "

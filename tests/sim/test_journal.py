@@ -466,3 +466,25 @@ def test_a_standings_mean_score_has_a_95_percent_interval(tmp_path: Path) -> Non
         assert s.mean_score_ci95 == pytest.approx((statistics.mean(got) - half,
                                                    statistics.mean(got) + half))
         assert s.to_json()["mean_score_ci95"] == list(s.mean_score_ci95)
+
+
+def test_a_journal_read_by_its_own_key_and_games_rewritten(tmp_path: Path) -> None:
+    path = tmp_path / "j.jsonl"
+    key = {"seed": 3, "players": ["a", "b"]}
+    j = Journal.open(path, key)
+    first = [GameResult((0, 1), (1, 2), (30, 20), "provinces"),
+             GameResult((1, 0), (2, 1), (25, 31), "provinces")]
+    j.record(0, 0, first)
+    j.record(0, 2, [GameResult((0, 1), (1, 1), (22, 22), "piles")])
+    again = Journal.read(path)
+    assert again.known == j.known
+    new = GameResult((1, 0), (1, 2), (33, 30), "provinces")
+    again.rewrite({(0, 1): new})
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["key"] == key and len(lines) == 3
+    assert Journal.open(path, key).known == {(0, 0): first[0], (0, 1): new,
+                                             (0, 2): j.known[(0, 2)]}
+    with pytest.raises(JournalError, match="holds no game 5 of match-up 0 to rewrite"):
+        again.rewrite({(0, 5): new})
+    with pytest.raises(JournalError, match="cannot be read as a journal"):
+        Journal.read(tmp_path / "none.jsonl")

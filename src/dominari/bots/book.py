@@ -45,7 +45,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from dominari.bots.strategy import BuyRule, StrategyBot, _type_name, parse_strategy, read_text
+from dominari.bots.strategy import (
+    BuyRule,
+    Strategy,
+    StrategyBot,
+    _type_name,
+    parse_strategy,
+    read_text,
+)
 from dominari.core.errors import ConfigError, StrategyError
 from dominari.dominion.actions import Action
 from dominari.dominion.engine import BUY_PHASE, DominionState
@@ -67,15 +74,16 @@ class Line:
     buy: tuple[BuyRule, ...]
     kingdom_name: str = ""
     """The kingdom as the file names it (a set's name, or its cards joined by commas)."""
-    _bots: dict[str, StrategyBot] = field(default_factory=dict, compare=False, repr=False)
+    _bots: dict[Strategy, StrategyBot] = field(default_factory=dict, compare=False,
+                                               repr=False)
 
     def bot(self, own: StrategyBot) -> StrategyBot:
         """The rule bot that plays this line for a search whose own model is ``own``: the
-        line's buy rules, then the own model's (made once per own model)."""
-        bot = self._bots.get(own.name)
-        if bot is None or bot.strategy.buy[len(self.buy):] != own.strategy.buy:
+        line's buy rules, then the own model's (made once per own strategy)."""
+        bot = self._bots.get(own.strategy)
+        if bot is None:
             strategy = own.strategy
-            bot = self._bots[own.name] = StrategyBot(replace(
+            bot = self._bots[strategy] = StrategyBot(replace(
                 strategy, name=f"{strategy.name} (opening book)",
                 buy=self.buy + strategy.buy))
         return bot

@@ -895,6 +895,8 @@ SEARCH_OPTIONS: dict[str, tuple[Callable[[str], Any], str]] = {
 }
 """The options a search bot spec may set (``mcts:steps=200000:width=8``): name → (parser
 of its value, what it means). They are :class:`MCTSBot`'s arguments of the same names."""
+_VERBATIM = ("own", "book")
+"""The options whose values are kept as given (they may be file paths), not lower-cased."""
 
 
 def search_spec(spec: str) -> tuple[str, dict[str, str]] | None:
@@ -960,12 +962,11 @@ def mcts_bot(name: str, game: str) -> MCTSBot:
     for option, text in raw.items():
         parse, meaning = SEARCH_OPTIONS[option]
         try:
-            settings[option] = parse(text.lower() if option not in ("own", "book") else text)
+            settings[option] = parse(text if option in _VERBATIM else text.lower())
         except ValueError as exc:
             raise ConfigError(f"search bot {name.strip()!r}: {option}={text!r} is not "
                               f"{exc} ({option}: {meaning})") from None
-    label = spec_name(key, {k: v if k in ("own", "book") else v.lower()
-                            for k, v in raw.items()})
+    label = spec_name(key, {k: v if k in _VERBATIM else v.lower() for k, v in raw.items()})
     try:
         return MCTSBot(game, name=label, **settings)
     except DominariError as exc:  # a bad budget, an unknown own bot

@@ -273,17 +273,56 @@ class Journal:
                 f.truncate(data.rfind(b"\n") + 1)
         return cls(p, known)
 
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> Journal:
+        """The journal at ``path`` opened for the tournament it was written for (its own
+        key): to read its games, or to :meth:`rewrite` some of them."""
+        p = Path(path)
+        try:
+            with p.open(encoding="utf-8") as f:
+                key = json.loads(f.readline())["key"]
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
+            raise JournalError(f"journal {p}: cannot be read as a journal ({e})") from None
+        return cls.open(p, key)
+
+    def rewrite(self, games: Mapping[tuple[int, int], GameResult]) -> None:
+        """Put ``games`` (by match-up and game index, each one the journal holds) in place
+        of the journal's, its key and its other games as they were; the file is replaced
+        at once, so a stop halfway leaves the old one whole."""
+        missing = sorted(set(games) - set(self.known))
+        if missing:
+            m, j = missing[0]
+            raise JournalError(f"journal {self.path}: holds no game {j} of match-up {m} "
+                               "to rewrite")
+        lines = self.path.read_bytes().splitlines()
+        out = [lines[0]]
+        for line in lines[1:]:
+            entry = json.loads(line)
+            m, start = entry["matchup"], entry["start"]
+            run = range(start, start + len(entry["games"]))
+            if any((m, j) in games for j in run):
+                line = _run_line(m, start, [games.get((m, j), self.known[(m, j)])
+                                            for j in run]).encode()
+            out.append(line)
+        _replace(self.path, b"".join(line + b"\n" for line in out))
+        self.known.update(games)
+
     def record(self, matchup: int, start: int, games: Sequence[GameResult]) -> None:
         """Append games ``start``… of match-up ``matchup`` and make sure they are on disk."""
-        line = json.dumps({"matchup": matchup, "start": start,
-                           "games": [[list(g.seating), list(g.ranks), list(g.scores), g.reason]
-                                     for g in games]}, separators=(",", ":"))  # fmt: skip
+        line = _run_line(matchup, start, games)
         with self.path.open("a", encoding="utf-8") as f:
             f.write(line + "\n")
             f.flush()
             os.fsync(f.fileno())
         for k, g in enumerate(games):
             self.known[(matchup, start + k)] = g
+
+
+def _run_line(matchup: int, start: int, games: Sequence[GameResult]) -> str:
+    """The journal line of a run of games of one match-up from game ``start`` on."""
+    return json.dumps({"matchup": matchup, "start": start,
+                       "games": [[list(g.seating), list(g.ranks), list(g.scores), g.reason]
+                                 for g in games]}, separators=(",", ":"))  # fmt: skip
 
 
 def _replace(path: Path, data: bytes) -> None:
