@@ -13,6 +13,15 @@ first ``--judge-width`` in the search's own order (7, the level's width; 0: ever
 action, to see what a wider search could find). Games are stored as records
 (seed and actions), so a decision is rebuilt by replaying its game.
 
+``summary`` adds the collected decisions up per game, in points of win rate: what the
+level's own choices in those games gained over its own rule bot's, and what the best judged
+candidate would have (with ``--judge-width 0``, also the best of the first ``--width`` in
+the search's order: what a wider root could add). Summed over a game's decisions, those
+gains are the level's whole lead over its own rule bot in the model (the performance
+difference lemma: a policy's advantage over another, summed along its own games, is the
+difference of their values); on First Game the model's other seat is the opponent itself,
+so the sum predicts the match.
+
 ``eval`` runs one or more levels ``--runs`` times (seeds 1000 on) on every decision and
 prints, per level, the true value gained over the searcher's own rule bot's action per
 decision (early: the first 20 turns; late: the rest), the regret against the best
@@ -23,6 +32,7 @@ Usage::
 
     python benchmarks/decisions.py collect -n 6 --worlds 3000 --out /tmp/decisions.json
     python benchmarks/decisions.py collect -n 8 --worlds 1500 --judge-width 0 --out /tmp/all.json
+    python benchmarks/decisions.py summary /tmp/all.json --width 7
     python benchmarks/decisions.py eval /tmp/decisions.json --runs 4 \\
         --level mcts --level '{"iterations": null, "steps": 100000, "width": 7, \\
         "paired": true, "margin": 0.0, "prune": 3.5}'
@@ -140,6 +150,11 @@ def main(argv: list[str] | None = None) -> int:
                         "width by default; 0: every legal action, to see what a wider "
                         "search could find)")
     c.add_argument("--out", required=True, type=Path)
+    m = sub.add_parser("summary", help="the collected decisions' gains, added up per game")
+    m.add_argument("file", type=Path)
+    m.add_argument("--width", type=int, default=7, metavar="K",
+                   help="with a file judged on every legal action: also the best of the "
+                        "first K candidates in the search's order (the level's width)")
     e = sub.add_parser("eval", help="run levels on the collected decisions")
     e.add_argument("file", type=Path)
     e.add_argument("--level", action="append", required=True)
@@ -147,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
     try:
-        if args.workers < 1:
+        if getattr(args, "workers", 1) < 1:
             raise ConfigError("--workers must be at least 1")
         if args.command == "collect":
             if args.games < 1 or args.worlds < 2:
@@ -160,15 +175,15 @@ def main(argv: list[str] | None = None) -> int:
             load_bot(args.opponent, "dominion")
             game_options("dominion", kingdom=args.kingdom).new_game(2, args.seed, ("a", "b"))
             return _collect(args, level)
+        data = _read(args.file)
+        if args.command == "summary":
+            if args.width < 1:
+                raise ConfigError("--width must be at least 1")
+            return _summary(data, args.width)
         if args.runs < 1:
             raise ConfigError("--runs must be at least 1")
         levels = [level_of(text, "dominion") for text in args.level]
-        try:
-            data = json.loads(args.file.read_text())
-            games = data["games"]
-        except (OSError, ValueError, KeyError, TypeError) as err:
-            raise ConfigError(f"{args.file}: not a file written by 'collect' ({err})") from err
-        return _evaluate(games, levels, args.runs, args.workers)
+        return _evaluate(data["games"], levels, args.runs, args.workers)
     except DominariError as err:
         print(f"decisions: {err}", file=sys.stderr)
         return 2
@@ -187,6 +202,64 @@ def _collect(args: argparse.Namespace, level: dict[str, Any]) -> int:
                                     "seed": args.seed, "games": games}))
     print(f"{len(games)} games, {n} searched decisions judged with {args.worlds} worlds "
           f"each, in {time.time() - t:.0f} s: {args.out}")
+    return 0
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """A file written by ``collect``, checked for what ``summary`` and ``eval`` read."""
+    try:
+        data = json.loads(path.read_text())
+        for x in data["games"]:
+            for d in x["decisions"]:
+                truth = d["truth"]
+                if not (d["policy"] in truth and d["level"] in truth
+                        and isinstance(d["turn"], int)):
+                    raise ValueError(f"a decision of game {x['game']} lacks its truth")
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise ConfigError(f"{path}: not a file written by 'collect' ({err!r})") from err
+    return data  # type: ignore[no-any-return]
+
+
+def _first_candidates(record: dict[str, Any], decision: dict[str, Any], width: int
+                      ) -> list[str]:
+    """The level's root candidates at a decision: the own rule bot's action, then the
+    game's order (as :meth:`MCTSBot._paired` ranks them), the first ``width``."""
+    from dominari.bots.mcts import HOOKS
+
+    state = DominionState.from_record(record, upto=decision["upto"])
+    order = HOOKS["dominion"].order
+    assert order is not None
+    first = decision["policy"]
+    ranked = [str(a) for a in order(state, state.legal_actions())]
+    return [first, *(a for a in ranked if a != first)][:width]
+
+
+def _summary(data: dict[str, Any], width: int) -> int:
+    games = data["games"]
+    wide = data.get("judge_width") == 0
+    print(f"{len(games)} games of {json.dumps(data.get('level'))} against "
+          f"{data.get('opponent')} on {data.get('kingdom')}, each decision judged with "
+          f"{data.get('worlds')} worlds; gains over the own rule bot's action, a decision "
+          f"(± a standard error) and summed per game in points of win rate")
+    parts = (("early", lambda t: t < EARLY_TURNS), ("late", lambda t: t >= EARLY_TURNS),
+             ("all", lambda t: True))
+    for name, keep in parts:
+        rows = [(x, d) for x in games for d in x["decisions"] if keep(d["turn"])]
+        if not rows:
+            continue
+        per_game = len(rows) / len(games)
+        columns = [("the level's choices", [d["truth"][d["level"]] for _, d in rows]),
+                   ("the best judged", [max(d["truth"].values()) for _, d in rows])]
+        if wide:
+            columns.append((f"the best of the first {width}", [
+                max(d["truth"][a] for a in _first_candidates(x["record"], d, width))
+                for x, d in rows]))
+        text = []
+        for label, values in columns:
+            m, se = _mean_se([v - d["truth"][d["policy"]]
+                              for v, (_, d) in zip(values, rows, strict=True)])
+            text.append(f"{label} {m:+.4f} ± {se:.4f} ({100 * m * per_game:+.1f} points)")
+        print(f"{name}: {len(rows)} decisions, {per_game:.1f} a game; " + "; ".join(text))
     return 0
 
 
