@@ -15,7 +15,7 @@ from dominari.bots.playout import play_out
 from dominari.bots.strategy import StrategyBot, parse_strategy_text
 from dominari.dominion.engine import DominionConfig, DominionState
 
-BOTS = ("bm", "bmu", "smithy", "smithy-market", "witch")
+BOTS = ("bm", "bmu", "smithy", "smithy-market", "witch", "workshop-gardens")
 
 ENGINE = """
 name = "Engine"
@@ -158,6 +158,67 @@ def test_a_fast_playout_plays_the_game_that_step_by_step_play_plays(
     for x, y in zip(scratch.players, slow.players, strict=True):
         x.hidden = y.hidden
     _same(scratch, slow)
+
+
+GAINER = """
+name = "Gainer"
+[[buy]]
+card = "Province"
+when = "total_money > 15"
+[[buy]]
+card = "Duchy"
+when = "provinces_left <= 4"
+[[buy]]
+card = "Gold"
+[[buy]]
+card = "Remodel"
+when = "count('Remodel') < 2"
+[[buy]]
+card = "Feast"
+when = "count('Feast') < 2"
+[[buy]]
+card = "Workshop"
+when = "count('Workshop') < 2"
+[[buy]]
+card = "Silver"
+"""
+"""Two each of the cards that gain (Remodel, Feast, Workshop), for the gain fast path."""
+
+
+@pytest.mark.rule("N-CARD-FEAST", "N-CARD-REMODEL")
+def test_gains_are_answered_without_act_and_play_the_same_game() -> None:
+    """A gain decision (Workshop, Feast, Remodel) is answered in the playout with the
+    strategy's own card (:meth:`StrategyBot.gain_card`), not through ``act``: the same
+    cards gained, a Province from a late Remodel included, and the same game."""
+    from dominari.dominion.effects import GAIN_CARD
+
+    kingdom = "Remodel,Feast,Workshop,Witch,Gardens,Village,Smithy,Market,Moat,Militia"
+    gainer = StrategyBot(parse_strategy_text(GAINER, "gainer.toml", "gainer"))
+    gains = 0
+    asked: list[int] = []
+    act = StrategyBot.act
+
+    def watched(bot: StrategyBot, state: DominionState) -> Any:
+        if state.stack and state.stack[-1].kind == GAIN_CARD:
+            asked.append(1)
+        return act(bot, state)
+
+    for seed in range(12):
+        bots: list[Any] = [gainer, load_bot("witch", "dominion")]
+        fast = DominionState.new(DominionConfig(players=2, kingdom=kingdom, seed=seed))
+        slow = fast.copy()
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(StrategyBot, "act", watched)
+            steps = play_out(fast, bots)
+        assert not asked  # no gain went through act
+        n = 0
+        while not slow.is_terminal():
+            slow.apply(bots[slow.current_player()].act(slow))
+            n += 1
+        assert steps == n
+        _same(fast, slow)
+        gains += sum(1 for a in slow.history if str(a).startswith("gain"))
+    assert gains > 50 and gainer.fallbacks == 0
 
 
 def test_other_bots_and_logged_games_are_played_step_by_step() -> None:

@@ -32,7 +32,7 @@ from typing import Any
 from dominari.bots.learned import NOTHING
 from dominari.bots.strategy import StrategyBot
 from dominari.dominion import effects as E
-from dominari.dominion.actions import BUY_A, END_A
+from dominari.dominion.actions import BUY_A, END_A, GAIN_A
 from dominari.dominion.cards import CARDS, COPPER, COST, IS_ACTION
 from dominari.dominion.engine import ACTION_PHASE, OVER, DominionState
 
@@ -67,8 +67,17 @@ def play_out(state: DominionState, bots: Sequence[Any], record: bool = True) -> 
             return steps
         if state.stack:  # a pending decision (an attack, a gain): as usual (the bot's
             # answer is legal: StrategyBot.act checks it)
-            state.apply_legal(bots[state.current_player()].act(state))
             steps += 1
+            f = state.stack[-1]
+            p = state.current_player()
+            if f.kind == E.GAIN_CARD:  # Workshop, Feast, Remodel: the bot's card, checked
+                # as E.check would (in the supply, affordable), without describing the
+                # decision and listing its options; anything else: StrategyBot.act
+                card = bots[p].gain_card(state, p, f.card, f.n)
+                if card >= 0 and supply[card] > 0 and COST[card] <= f.n:
+                    state.apply_legal(GAIN_A[card])
+                    continue
+            state.apply_legal(bots[p].act(state))
             continue
         tp = state.turn_player
         bot: StrategyBot = bots[tp]

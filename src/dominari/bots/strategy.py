@@ -602,12 +602,18 @@ class StrategyBot:
 
     def _gain(self, s: DominionState, p: int) -> Action:
         d = s.decision()
-        limit = d.count
-        if (d.card == C.REMODEL and limit >= COST[PROVINCE] and s.supply[PROVINCE] > 0
-                and self._late(s)):
-            return GAIN_A[PROVINCE]
-        card = self._gain_choice(s, p, limit)
+        card = self.gain_card(s, p, d.card, d.count)
         return GAIN_A[card] if card >= 0 else PASS_A
+
+    def gain_card(self, s: DominionState, p: int, source: int, limit: int) -> int:
+        """The card this bot gains with ``source`` (Workshop, Feast, Remodel) costing up to
+        ``limit`` (-1: none): a Province from a Remodel in the late game, else
+        :meth:`_gain_choice`. What :meth:`act` answers to a gain decision, for the
+        playout's fast path."""
+        if (source == C.REMODEL and limit >= COST[PROVINCE] and s.supply[PROVINCE] > 0
+                and self._late(s)):
+            return PROVINCE
+        return self._gain_choice(s, p, limit)
 
     def _remodel(self, s: DominionState, p: int) -> Action:
         hand = s.players[p].hand

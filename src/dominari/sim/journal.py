@@ -70,7 +70,7 @@ _OTHER_GAME = {
     "dominion": ("dominations/", "bots/dominations_"),
     "dominations": ("dominion/", "bots/strategy.py", "bots/conditions.py",
                     "bots/strategies/", "bots/random_bot.py", "bots/book.py",
-                    "bots/opening-book.toml"),
+                    "bots/opening-book.toml", "bots/playout.py", "bots/learned.py"),
 }
 """Per game, the source (paths under dominari) that only the *other* game plays with: left
 out of that game's fingerprint, so work on one game does not void the other's journals."""
