@@ -98,6 +98,8 @@ def collect_game(job: tuple[int, int, dict[str, Any], str, str, int, int | None,
             decisions.append({
                 "upto": len(start.history), "turn": start.turn_number,
                 "policy": str(policy), "level": str(action), "worlds": root.visits,
+                # in the search's order (the children's): the own bot's action, then the
+                # game's order, so a level of width K had the first K as its candidates
                 "truth": {str(c.action): c.value / c.visits for c in root.children.values()},
             })
         else:
@@ -162,9 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
     try:
-        if getattr(args, "workers", 1) < 1:
-            raise ConfigError("--workers must be at least 1")
         if args.command == "collect":
+            if args.workers < 1:
+                raise ConfigError("--workers must be at least 1")
             if args.games < 1 or args.worlds < 2:
                 raise ConfigError("--games must be at least 1 and --worlds at least 2")
             if args.before_turn is not None and args.before_turn < 1:
@@ -175,15 +177,16 @@ def main(argv: list[str] | None = None) -> int:
             load_bot(args.opponent, "dominion")
             game_options("dominion", kingdom=args.kingdom).new_game(2, args.seed, ("a", "b"))
             return _collect(args, level)
-        data = _read(args.file)
         if args.command == "summary":
             if args.width < 1:
                 raise ConfigError("--width must be at least 1")
-            return _summary(data, args.width)
+            return _summary(_read(args.file), args.width)
+        if args.workers < 1:
+            raise ConfigError("--workers must be at least 1")
         if args.runs < 1:
             raise ConfigError("--runs must be at least 1")
         levels = [level_of(text, "dominion") for text in args.level]
-        return _evaluate(data["games"], levels, args.runs, args.workers)
+        return _evaluate(_read(args.file)["games"], levels, args.runs, args.workers)
     except DominariError as err:
         print(f"decisions: {err}", file=sys.stderr)
         return 2
@@ -220,20 +223,6 @@ def _read(path: Path) -> dict[str, Any]:
     return data  # type: ignore[no-any-return]
 
 
-def _first_candidates(record: dict[str, Any], decision: dict[str, Any], width: int
-                      ) -> list[str]:
-    """The level's root candidates at a decision: the own rule bot's action, then the
-    game's order (as :meth:`MCTSBot._paired` ranks them), the first ``width``."""
-    from dominari.bots.mcts import HOOKS
-
-    state = DominionState.from_record(record, upto=decision["upto"])
-    order = HOOKS["dominion"].order
-    assert order is not None
-    first = decision["policy"]
-    ranked = [str(a) for a in order(state, state.legal_actions())]
-    return [first, *(a for a in ranked if a != first)][:width]
-
-
 def _summary(data: dict[str, Any], width: int) -> int:
     games = data["games"]
     wide = data.get("judge_width") == 0
@@ -244,20 +233,19 @@ def _summary(data: dict[str, Any], width: int) -> int:
     parts = (("early", lambda t: t < EARLY_TURNS), ("late", lambda t: t >= EARLY_TURNS),
              ("all", lambda t: True))
     for name, keep in parts:
-        rows = [(x, d) for x in games for d in x["decisions"] if keep(d["turn"])]
+        rows = [d for x in games for d in x["decisions"] if keep(d["turn"])]
         if not rows:
             continue
         per_game = len(rows) / len(games)
-        columns = [("the level's choices", [d["truth"][d["level"]] for _, d in rows]),
-                   ("the best judged", [max(d["truth"].values()) for _, d in rows])]
-        if wide:
-            columns.append((f"the best of the first {width}", [
-                max(d["truth"][a] for a in _first_candidates(x["record"], d, width))
-                for x, d in rows]))
+        columns = [("the level's choices", [d["truth"][d["level"]] for d in rows]),
+                   ("the best judged", [max(d["truth"].values()) for d in rows])]
+        if wide:  # the truth is in the search's order: the level's candidates come first
+            columns.append((f"the best of the first {width}",
+                            [max(list(d["truth"].values())[:width]) for d in rows]))
         text = []
         for label, values in columns:
             m, se = _mean_se([v - d["truth"][d["policy"]]
-                              for v, (_, d) in zip(values, rows, strict=True)])
+                              for v, d in zip(values, rows, strict=True)])
             text.append(f"{label} {m:+.4f} ± {se:.4f} ({100 * m * per_game:+.1f} points)")
         print(f"{name}: {len(rows)} decisions, {per_game:.1f} a game; " + "; ".join(text))
     return 0
