@@ -611,3 +611,70 @@ def test_a_time_cap_shorter_than_one_world_keeps_the_policys_action() -> None:
     root = bot.last_root
     assert root is not None
     assert [ch.visits for ch in root.children.values()] == [1, 0, 0]  # one candidate played
+
+
+def _dominion_endgame() -> DominionState:
+    """A First Game position near the end (two Provinces left), the player to move buying
+    with a real choice: rollouts of a few actions, where setting up the worlds costs most."""
+    s = dominion()
+    smithy = load_bot("smithy")
+    while not (s.supply[C.PROVINCE] <= 2 and s.phase == 1 and not s.stack
+               and s.coins >= 5):
+        s.apply(smithy.act(s))
+    return s
+
+
+def _root_stats(bot: MCTSBot, state: Any) -> tuple[Any, ...]:
+    action = bot.act(state.copy())
+    root = bot.last_root
+    assert root is not None
+    return action, bot._steps_done, [(a, ch.visits, ch.value)
+                                     for a, ch in root.children.items()]
+
+
+@pytest.mark.parametrize("position", ["early", "endgame", "dominations"])
+def test_forked_worlds_and_fast_winners_search_as_plain_copies_and_outcomes(
+        position: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A race plays its candidates in one world through :func:`fork` (copies with one
+    snapshot of the world's generator, the world itself last) and reads a finished
+    rollout's winners through the game's fast hook: the same search, statistic for
+    statistic, as a copy of the world for each candidate and the outcome's ranks."""
+    import dataclasses
+
+    from dominari.bots import mcts
+
+    if position == "dominations":
+        state: Any = _at_growth()
+        spec: dict[str, Any] = {"iterations": 4, "cutoff": 10, "width": 2, "paired": True,
+                                "trust": 0.0}
+    else:
+        state = _dominion_buy() if position == "early" else _dominion_endgame()
+        spec = {"iterations": None, "steps": 6000, "width": 4, "paired": True,
+                "prune": 2.5}
+    game = state.game_name
+    fast = _root_stats(MCTSBot(game, seed=8, **spec), state)
+    monkeypatch.setattr(mcts, "fork", lambda world, n: [world.copy() for _ in range(n)])
+    plain = MCTSBot(game, seed=8, **spec)
+    plain._hooks = dataclasses.replace(plain._hooks, winners=None)
+    assert _root_stats(plain, state) == fast
+    assert len(fast[2]) >= 2  # a race indeed
+
+
+@pytest.mark.parametrize("make", [dominion, dominations])
+def test_forked_states_play_the_same_game(make: Callable[[], Any]) -> None:
+    from dominari.bots.mcts import fork
+
+    state = make()
+    game = state.game_name
+    bot = load_bot("smithy" if game == "dominion" else "greedy", game)
+    copies = fork(state, 3)
+    assert copies[-1] is state and len({id(c.rng) for c in copies}) == 3
+    for _ in range(500 if game == "dominion" else 12):
+        if state.is_terminal():
+            break
+        actions = {str(bot.act(c)) for c in copies}
+        assert len(actions) == 1
+        for c in copies:
+            c.apply(bot.act(c))
+    assert len({c.rng.random() for c in copies}) == 1
+    assert len({str(c.outcome()) for c in copies}) == 1

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dominari.core.errors import IllegalActionError
+from dominari.core.rng import clone
 from dominari.dominion import cards as C
 from dominari.dominion.actions import VERBS, Action, parse
 from dominari.dominion.engine import TERMINAL, DominionState
@@ -193,9 +194,15 @@ def test_copy_is_independent(kit, seed: int, n: int, k: int, more: int) -> None:
     done = kit.play_random(c, random.Random(seed + 1), more)
     assert kit.snapshot(s) == before
     # The same actions from the original reach the same state (the RNG is copied too).
+    rng = clone(s.rng)
+    given_rng = s.copy(rng)  # a copy drawing from the generator it is given
+    assert given_rng.rng is rng
     for a in done:
         s.apply(a)
     assert kit.snapshot(s) == kit.snapshot(c)
+    for a in done:
+        given_rng.apply(a)
+    assert kit.snapshot(given_rng) == kit.snapshot(s)
 
 
 def _random_game(kit, seed: int) -> DominionState:
@@ -214,6 +221,7 @@ def _check_finished(kit, s: DominionState, expected: Counter[int]) -> None:
     best = max(zip(out.scores, (-t for t in out.turns), strict=True))
     assert all((out.ranks[q] == 1) == ((out.scores[q], -out.turns[q]) == best)
                for q in range(s.num_players))  # fmt: skip
+    assert s.winners() == list(out.winners)  # a search's rollouts read only this
     if s.reason == "provinces":
         assert s.supply[C.PROVINCE] == 0
     elif s.reason == "three-piles":
@@ -227,11 +235,14 @@ def _check_finished(kit, s: DominionState, expected: Counter[int]) -> None:
 @pytest.mark.rule("N-END-1", "N-END-2")
 def test_thousands_of_random_games(kit) -> None:
     reasons: Counter[str] = Counter()
+    shared = 0
     for seed in range(3000):
         s = _random_game(kit, seed)
         _check_finished(kit, s, initial_totals(s))
         reasons[s.reason] += 1
+        shared += len(s.winners()) > 1
     assert reasons["three-piles"] > 0 and reasons["turn-limit"] > 0
+    assert shared > 0  # shared victories are among them
 
 
 @pytest.mark.slow

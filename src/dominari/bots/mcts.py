@@ -61,6 +61,7 @@ from typing import Any
 from dominari.core.checks import real, whole
 from dominari.core.checks import seed as seed_value
 from dominari.core.errors import ConfigError, DominariError, StrategyError, UnknownBotError
+from dominari.core.rng import restore, snapshot
 
 LEVELS: dict[str, dict[str, dict[str, Any]]] = {
     "dominion": {  # a rollout action costs about 5 us: whole games, candidates raced
@@ -228,6 +229,10 @@ def _dominion_playout(state: Any, bots: Sequence[Any]) -> int:
     return play_out(state, bots, record=False)  # a rollout's end alone is read
 
 
+def _dominion_winners(state: Any) -> list[int]:
+    return state.winners()  # type: ignore[no-any-return]
+
+
 def _dominion_searched(state: Any) -> bool:
     # The buy phase's choices decide a Dominion game; the rest is left to the rule bot.
     return state.phase == 1 and not state.stack
@@ -322,12 +327,15 @@ class GameHooks:
     """Plays a rollout that is not cut off to the end with the seats' bots and returns
     the actions it took, exactly as applying each bot's action in turn would, only faster
     (None: that loop)."""
+    winners: Callable[[Any], list[int]] | None = None
+    """The winners of a finished game, as ``outcome()`` ranks them, only faster: what a
+    rollout's end is read for (None: the outcome)."""
 
 
 HOOKS: dict[str, GameHooks] = {
     "dominion": GameHooks(_dominion_scores, _dominion_policy, _dominion_searched, 8.0,
                           _dominion_observe, _dominion_order, _dominion_own,
-                          _dominion_playout),
+                          _dominion_playout, _dominion_winners),
     "dominations": GameHooks(_dominations_scores, _dominations_policy, _dominations_searched,
                              30.0, _nothing, _dominations_order),
 }
@@ -608,14 +616,15 @@ class MCTSBot:
         done = 0
         r = [0.0] * m
         while len(alive) > 1 and self._budget_left(done, deadline):
-            world = state.determinize(me, rng)
-            for k in alive:
+            # One sampled world: the same deals and the same random numbers for every
+            # candidate still in the race (:func:`fork`).
+            copies = fork(state.determinize(me, rng), len(alive))
+            for k, w in zip(alive, copies, strict=True):
                 if worlds == 0 and k and deadline is not None and time.perf_counter() > deadline:
                     # Out of time before the first world was played for every candidate:
                     # they cannot be compared, so the policy's action it is.
                     self.last_root = root
                     return candidates[0]
-                w = world.copy()  # the same deals and the same RNG state for every candidate
                 w.apply(candidates[k])
                 r[k] = (self._descend(children[k], None, w, me, policy, rng)[me] if deep
                         else self._rollout(w, policy)[me])
@@ -768,11 +777,15 @@ class MCTSBot:
                 world.apply(policy[world.current_player()].act(world))
                 steps += 1
         self._steps_done += steps + ROLLOUT_COST
-        out = world.outcome()
-        winners = [p for p in range(n) if out.ranks[p] == 1]
+        m = self.margin
+        fast = self._hooks.winners
+        if m == 0.0 and fast is not None:  # the winners alone are read
+            winners = fast(world)
+        else:
+            out = world.outcome()
+            winners = [p for p in range(n) if out.ranks[p] == 1]
         share = 1.0 / len(winners) if self.shared is None or len(winners) == 1 else self.shared
         win = [share if p in winners else 0.0 for p in range(n)]
-        m = self.margin
         if m == 0.0:
             return win
         final = [float(x) for x in out.scores]
@@ -782,6 +795,25 @@ class MCTSBot:
             lead = final[p] - max(final[q] for q in range(n) if q != p)
             rewards.append((1.0 - m) * win[p] + m * 0.5 * (1.0 + math.tanh(lead / scale)))
         return rewards
+
+
+def fork(world: Any, n: int) -> list[Any]:
+    """``n`` states in the state of ``world``, its generator's included, to play ``n``
+    candidates in one sampled world: copies whose generators are restored from one
+    snapshot of the world's (reading a generator's state takes longer than the rest of a
+    copy), and the world itself last. The same games as ``n`` copies of the world.
+
+    >>> import random
+    >>> from dominari.dominion.engine import DominionConfig, DominionState
+    >>> world = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=3))
+    >>> a, b, c = fork(world, 3)
+    >>> c is world and a.rng is not b.rng
+    True
+    >>> a.rng.random() == b.rng.random() == c.rng.random()
+    True
+    """
+    seeds = snapshot(world.rng)
+    return [*(world.copy(restore(seeds)) for _ in range(n - 1)), world]
 
 
 def _behind(dsum: float, dsq: float, n: int, z: float) -> bool:

@@ -14,6 +14,7 @@ re-deals everything that player cannot see, for search bots.
 from __future__ import annotations
 
 import abc
+import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
@@ -82,8 +83,10 @@ class GameState(abc.ABC):
         """Apply ``action``; raise ``IllegalActionError`` saying why if it is illegal."""
 
     @abc.abstractmethod
-    def copy(self: S) -> S:
-        """An independent deep copy, RNG included."""
+    def copy(self: S, rng: random.Random | None = None) -> S:
+        """An independent deep copy, RNG included: a clone of the state's generator, or
+        ``rng`` if given (a search plays each candidate in one sampled world with a
+        generator restored from one snapshot, :mod:`dominari.core.rng`)."""
 
     @abc.abstractmethod
     def is_terminal(self) -> bool: ...

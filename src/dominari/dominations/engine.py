@@ -2100,7 +2100,9 @@ class DominationsState(GameState):
 
     # -- copies, views, notation ---------------------------------------------------------------
 
-    def copy(self) -> DominationsState:
+    def copy(self, rng: random.Random | None = None) -> DominationsState:
+        """An independent copy, drawing its random numbers from a clone of this state's
+        generator, or from ``rng`` if given."""
         s = DominationsState.__new__(DominationsState)
         s.config = self.config
         s.data = self.data
@@ -2110,7 +2112,7 @@ class DominationsState(GameState):
         s.players = [p.copy() for p in self.players]
         s.board = self.board.copy()
         s.supply = self.supply.copy()
-        s.rng = clone(self.rng)
+        s.rng = clone(self.rng) if rng is None else rng
         s.order = self.order.copy()
         s.age = self.age
         s.round = self.round

@@ -358,8 +358,11 @@ class DominionState(GameState):
         self._advance()
         return self
 
-    def copy(self) -> DominionState:
-        return self._copy(clone(self.rng))
+    def copy(self, rng: random.Random | None = None) -> DominionState:
+        """An independent copy, drawing its random numbers from a clone of this state's
+        generator, or from ``rng`` if given (a search's candidates in one sampled world:
+        :func:`dominari.core.rng.restore` of one snapshot each)."""
+        return self._copy(clone(self.rng) if rng is None else rng)
 
     def _copy(self, rng: random.Random) -> DominionState:
         """A copy that draws its random numbers from ``rng``."""
@@ -784,6 +787,29 @@ class DominionState(GameState):
             ranks = tuple(1 + sum(1 for k in keys if k > keys[p]) for p in range(self.num_players))
             self._outcome = Outcome(scores=scores, ranks=ranks, reason=self.reason, turns=turns)
         return self._outcome
+
+    def winners(self) -> list[int]:
+        """The players ranked first in a finished game, as :meth:`outcome` ranks them
+        (highest VP, then fewer turns: N-END-2), without building the outcome: a search
+        reads only this at the end of each rollout.
+
+        >>> s = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=1))
+        >>> s.players[1].owned[C.PROVINCE] += 1
+        >>> s._finish("provinces")
+        >>> s.winners(), s.outcome().winners
+        ([1], (1,))
+        """
+        players = self.players
+        best = (-(1 << 30), 0)
+        out: list[int] = []
+        for p in range(self.num_players):
+            key = (self.score(p), -players[p].turns)
+            if key > best:
+                best = key
+                out = [p]
+            elif key == best:
+                out.append(p)
+        return out
 
     def treasure_value(self, p: int) -> int:
         """Total coins of all Treasures ``p`` owns (the 'total money' of bots)."""
