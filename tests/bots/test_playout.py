@@ -15,7 +15,8 @@ from dominari.bots.playout import play_out
 from dominari.bots.strategy import StrategyBot, parse_strategy_text
 from dominari.dominion.engine import DominionConfig, DominionState
 
-BOTS = ("bm", "bmu", "smithy", "smithy-market", "witch", "workshop-gardens")
+BOTS = ("bm", "bmu", "smithy", "smithy-market", "witch", "workshop-gardens", "militia",
+        "moat")
 
 ENGINE = """
 name = "Engine"
@@ -219,6 +220,77 @@ def test_gains_are_answered_without_act_and_play_the_same_game() -> None:
         _same(fast, slow)
         gains += sum(1 for a in slow.history if str(a).startswith("gain"))
     assert gains > 50 and gainer.fallbacks == 0
+
+
+SIFTER = """
+name = "Sifter"
+play = ["Throne Room", "Cellar", "Militia", "Chapel", "Remodel", "Moat"]
+[[buy]]
+card = "Province"
+when = "total_money > 15"
+[[buy]]
+card = "Gold"
+[[buy]]
+card = "Throne Room"
+when = "count('Throne Room') < 1"
+[[buy]]
+card = "Militia"
+when = "count('Militia') < 2"
+[[buy]]
+card = "Chapel"
+when = "count('Chapel') < 1"
+[[buy]]
+card = "Cellar"
+when = "count('Cellar') < 2"
+[[buy]]
+card = "Remodel"
+when = "count('Remodel') < 1"
+[[buy]]
+card = "Moat"
+when = "count('Moat') < 2"
+[[buy]]
+card = "Silver"
+"""
+"""The cards whose decisions the playout checks by their shortcuts (effects.ANSWERS)."""
+
+
+@pytest.mark.rule("N-CARD-MILITIA", "N-CARD-MOAT", "N-CARD-CELLAR", "N-CARD-CHAPEL",
+                  "N-CARD-THRONEROOM", "N-CARD-REMODEL")
+def test_decisions_with_a_shortcut_skip_act_and_play_the_same_game() -> None:
+    """A Militia discard, a Moat, a Cellar, a Chapel, a Throne Room or a Remodel is
+    answered in the playout by the bot's own decider, checked by the decision's shortcut
+    (``effects.ANSWERS``), not through ``act``: the same answers and the same game."""
+    from dominari.dominion import effects as E
+
+    kingdom = "Militia,Moat,Cellar,Chapel,Throne Room,Remodel,Village,Smithy,Market,Witch"
+    sifters = [StrategyBot(parse_strategy_text(SIFTER, "sifter.toml", "sifter"))
+               for _ in range(2)]
+    asked: list[int] = []
+    act = StrategyBot.act
+
+    def watched(bot: StrategyBot, state: DominionState) -> Any:
+        if state.stack and state.stack[-1].kind in E.ANSWERS:
+            asked.append(state.stack[-1].kind)
+        return act(bot, state)
+
+    seen: set[str] = set()
+    for seed in range(12):
+        fast = DominionState.new(DominionConfig(players=2, kingdom=kingdom, seed=seed))
+        slow = fast.copy()
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(StrategyBot, "act", watched)
+            steps = play_out(fast, sifters)
+        assert not asked  # none went through act
+        n = 0
+        while not slow.is_terminal():
+            if slow.stack:
+                seen.add(E.KIND_NAMES[slow.stack[-1].kind])
+            slow.apply(sifters[slow.current_player()].act(slow))
+            n += 1
+        assert steps == n
+        _same(fast, slow)
+    assert {"militia", "moat", "cellar", "chapel", "throne-room", "remodel"} <= seen
+    assert all(b.fallbacks == 0 for b in sifters)
 
 
 def test_other_bots_and_logged_games_are_played_step_by_step() -> None:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from dominari.core.errors import IllegalActionError
 from dominari.core.rng import clone
 from dominari.dominion import cards as C
+from dominari.dominion import effects as E
 from dominari.dominion.actions import VERBS, Action, parse
 from dominari.dominion.engine import TERMINAL, DominionState
 
@@ -104,6 +105,42 @@ def test_legal_actions_match_is_legal_and_illegal_changes_nothing(
     kit.play_random(s, random.Random(seed), k, each=check)
     if s.is_terminal():
         assert s.legal_actions() == [] and s.current_player() == TERMINAL
+
+
+_ONE_CARD = [Action(v) for v in ("end", "done", "pass", "discard-deck")] + [
+    Action(v, (c,)) for v in VERBS if v not in ("end", "done", "pass", "discard-deck")
+    for c in range(C.NUM_CARDS)]
+"""Every answer of at most one card."""
+
+
+@pytest.mark.rule("N-CARD-CELLAR", "N-CARD-CHAPEL", "N-CARD-MILITIA", "N-CARD-MOAT",
+                  "N-CARD-REMODEL", "N-CARD-THRONEROOM", "N-CARD-FEAST")
+@SETTINGS
+@given(seeds, players, steps)
+def test_the_decisions_shortcuts_agree_with_their_options(
+        kit, seed: int, n: int, k: int) -> None:
+    """``effects.ANSWERS`` and ``effects.MANY`` spare the hot path listing a decision's
+    options. They may answer only what the options say: here every decision of their
+    kinds, for every player's hand of a random game and counts around the limits, against
+    every answer of one card or none. Where they are exact (all but ``MANY`` for gains,
+    which only looks at Copper and Curse), they must also say every "yes"."""
+    s = walk(kit, seed, n, k)
+    if s.is_terminal():
+        return
+    for kind in set(E.ANSWERS) | set(E.MANY):
+        for p in range(n):
+            for count in range(7):
+                f = E.Frame(kind, p, p, C.CHAPEL, count)
+                opts = E.OPTIONS[kind](s, f)
+                many = E.MANY.get(kind)
+                if many is not None:
+                    assert many(s, f) <= (len(opts) >= 2), (kind, count)
+                    if kind != E.GAIN_CARD:
+                        assert many(s, f) == (len(opts) >= 2), (kind, count)
+                sure = E.ANSWERS.get(kind)
+                if sure is not None:
+                    for a in _ONE_CARD:
+                        assert sure(s, f, a) == (a in opts), (kind, count, a)
 
 
 @pytest.mark.rule("N-HIDDEN")

@@ -373,6 +373,9 @@ class StrategyBot:
             "thief": self._thief,
             "thief-gain": self._thief_gain,
         }
+        self._by_kind: dict[int, _Decide] = {
+            kind: self._decide[name] for kind, name in KIND_NAMES.items()}
+        """The deciders of pending decisions by kind id (``Frame.kind``)."""
 
     def __repr__(self) -> str:
         return f"StrategyBot({self.name!r})"
@@ -394,8 +397,7 @@ class StrategyBot:
             return END_A if learned is None else _learned_buy(learned, state, p, NOTHING)
         p = state.current_player()
         stack = state.stack
-        kind = KIND_NAMES[stack[-1].kind] if stack else "action"  # state.decision().kind
-        decide = self._decide.get(kind)
+        decide = self._by_kind.get(stack[-1].kind) if stack else self._action_phase
         answer = decide(state, p) if decide is not None else None
         if answer is not None and state.is_legal(answer):
             return answer

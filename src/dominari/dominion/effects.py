@@ -51,6 +51,7 @@ from dominari.dominion.actions import (
     GAIN_A,
     KEEP_A,
     PASS_A,
+    PLAY,
     PLAY_A,
     REVEAL,
     REVEAL_A,
@@ -562,6 +563,98 @@ RESOLVE: dict[int, Resolve] = {
     REMODEL: _res_remodel, MINE: _res_mine, MINE_GAIN: _res_mine_gain, THRONE: _res_throne,
     BUREAUCRAT: _res_bureaucrat, SPY: _res_spy, THIEF: _res_thief, THIEF_GAIN: _res_thief_gain,
 }  # fmt: skip
+# Shortcuts for the hot path (every rollout of a search, every simulated attack), kind by
+# kind. Each answers "yes" only where the options say so (the answer is among them; there
+# are two options or more) and "not known" (False) otherwise, for the caller to list the
+# options as before: a shortcut can make a test faster, never change its answer.
+
+
+def _hand(s: DominionState, f: Frame) -> list[int]:
+    return s.players[f.player].hand
+
+
+def _one_card(a: Action, verb: str) -> bool:
+    return a.verb == verb and len(a.cards) == 1
+
+
+def _answers_cellar(s: DominionState, f: Frame, a: Action) -> bool:
+    return a == DONE_A or (_one_card(a, DISCARD) and a.cards[0] in _hand(s, f))
+
+
+def _answers_chapel(s: DominionState, f: Frame, a: Action) -> bool:
+    return f.n < CHAPEL_LIMIT and (a == DONE_A or (_one_card(a, TRASH)
+                                                   and a.cards[0] in _hand(s, f)))
+
+
+def _answers_militia(s: DominionState, f: Frame, a: Action) -> bool:
+    hand = _hand(s, f)
+    return len(hand) > MILITIA_HAND and _one_card(a, DISCARD) and a.cards[0] in hand
+
+
+def _answers_moat(s: DominionState, f: Frame, a: Action) -> bool:
+    return a == PASS_A or (a == REVEAL_A[MOAT] and MOAT in _hand(s, f))
+
+
+def _answers_gain(s: DominionState, f: Frame, a: Action) -> bool:
+    if not _one_card(a, GAIN):
+        return False
+    c = a.cards[0]
+    return s.supply[c] > 0 and COST[c] <= f.n and c in s.in_supply
+
+
+def _answers_remodel(s: DominionState, f: Frame, a: Action) -> bool:
+    return _one_card(a, TRASH) and a.cards[0] in _hand(s, f)
+
+
+def _answers_throne(s: DominionState, f: Frame, a: Action) -> bool:
+    return _one_card(a, PLAY) and IS_ACTION[a.cards[0]] and a.cards[0] in _hand(s, f)
+
+
+def _two_cards(hand: list[int]) -> bool:
+    """Whether ``hand`` holds two different cards."""
+    return bool(hand) and hand.count(hand[0]) != len(hand)
+
+
+def _many_cellar(s: DominionState, f: Frame) -> bool:
+    return bool(_hand(s, f))  # a card to discard, and done
+
+
+def _many_chapel(s: DominionState, f: Frame) -> bool:
+    return f.n < CHAPEL_LIMIT and bool(_hand(s, f))
+
+
+def _many_militia(s: DominionState, f: Frame) -> bool:
+    hand = _hand(s, f)
+    return len(hand) > MILITIA_HAND and _two_cards(hand)
+
+
+def _many_moat(s: DominionState, f: Frame) -> bool:
+    return MOAT in _hand(s, f)
+
+
+def _many_gain(s: DominionState, f: Frame) -> bool:
+    supply = s.supply
+    return supply[C.COPPER] > 0 and supply[C.CURSE] > 0  # both cost 0, always in the Supply
+
+
+def _many_remodel(s: DominionState, f: Frame) -> bool:
+    return _two_cards(_hand(s, f))
+
+
+ANSWERS: dict[int, Callable[[DominionState, Frame, Action], bool]] = {
+    CELLAR: _answers_cellar, CHAPEL: _answers_chapel, MILITIA: _answers_militia,
+    MOAT_REVEAL: _answers_moat, GAIN_CARD: _answers_gain, REMODEL: _answers_remodel,
+    THRONE: _answers_throne,
+}  # fmt: skip
+"""``ANSWERS[kind](s, f, a)``: ``a`` (of at most one card) is surely among the options of
+the decision ``f`` (False: not known; list them)."""
+MANY: dict[int, Callable[[DominionState, Frame], bool]] = {
+    CELLAR: _many_cellar, CHAPEL: _many_chapel, MILITIA: _many_militia, MOAT_REVEAL: _many_moat,
+    GAIN_CARD: _many_gain, REMODEL: _many_remodel,
+}  # fmt: skip
+"""``MANY[kind](s, f)``: the decision ``f`` surely has two options or more, a real choice
+(False: not known; list them)."""
+
 CONTINUE: dict[int, Callable[[DominionState, Frame], None]] = {
     REPLAY: _cont_replay, ATTACK: _cont_attack, LIBRARY_DRAW: _cont_library,
     THIEF_DISCARD: _cont_thief_discard,
@@ -594,6 +687,9 @@ def check(s: DominionState, f: Frame, a: Action) -> None:
         if why is None:
             return
     else:
+        sure = ANSWERS.get(f.kind)
+        if sure is not None and sure(s, f, a):
+            return
         opts = OPTIONS[f.kind](s, f)
         if a in opts:
             return

@@ -532,6 +532,9 @@ class DominionState(GameState):
                     stack.pop()
                     E.CONTINUE[k](self, f)
                     continue
+                many = E.MANY.get(k)
+                if many is not None and many(self, f):
+                    return  # a real choice, known without listing it
                 opts = E.OPTIONS[k](self, f)
                 if len(opts) >= 2:
                     return
