@@ -181,26 +181,30 @@ when = "count('Feast') < 2"
 card = "Workshop"
 when = "count('Workshop') < 2"
 [[buy]]
+card = "Mine"
+when = "count('Mine') < 1"
+[[buy]]
 card = "Silver"
 """
-"""Two each of the cards that gain (Remodel, Feast, Workshop), for the gain fast path."""
+"""Two each of the cards that gain (Remodel, Feast, Workshop), and a Mine."""
 
 
-@pytest.mark.rule("N-CARD-FEAST", "N-CARD-REMODEL")
+@pytest.mark.rule("N-CARD-FEAST", "N-CARD-REMODEL", "N-CARD-MINE")
 def test_gains_are_answered_without_act_and_play_the_same_game() -> None:
-    """A gain decision (Workshop, Feast, Remodel) is answered in the playout with the
-    strategy's own card (:meth:`StrategyBot.gain_card`), not through ``act``: the same
-    cards gained, a Province from a late Remodel included, and the same game."""
-    from dominari.dominion.effects import GAIN_CARD
+    """A gain decision (Workshop, Feast, Remodel) and a Mine's two decisions are answered
+    in the playout by the strategy's own decider, checked by the decision's shortcut
+    (``effects.ANSWERS``), not through ``act``: the same cards gained, a Province from a
+    late Remodel and a Gold from a Mine included, and the same game."""
+    from dominari.dominion.effects import GAIN_CARD, MINE, MINE_GAIN
 
-    kingdom = "Remodel,Feast,Workshop,Witch,Gardens,Village,Smithy,Market,Moat,Militia"
+    kingdom = "Remodel,Feast,Workshop,Witch,Gardens,Village,Smithy,Market,Mine,Militia"
     gainer = StrategyBot(parse_strategy_text(GAINER, "gainer.toml", "gainer"))
-    gains = 0
+    gains = mined = 0
     asked: list[int] = []
     act = StrategyBot.act
 
     def watched(bot: StrategyBot, state: DominionState) -> Any:
-        if state.stack and state.stack[-1].kind == GAIN_CARD:
+        if state.stack and state.stack[-1].kind in (GAIN_CARD, MINE, MINE_GAIN):
             asked.append(1)
         return act(bot, state)
 
@@ -219,7 +223,8 @@ def test_gains_are_answered_without_act_and_play_the_same_game() -> None:
         assert steps == n
         _same(fast, slow)
         gains += sum(1 for a in slow.history if str(a).startswith("gain"))
-    assert gains > 50 and gainer.fallbacks == 0
+        mined += sum(1 for a in slow.history if str(a) == "gain Gold")
+    assert gains > 50 and mined > 5 and gainer.fallbacks == 0
 
 
 SIFTER = """

@@ -114,7 +114,7 @@ _ONE_CARD = [Action(v) for v in ("end", "done", "pass", "discard-deck")] + [
 
 
 @pytest.mark.rule("N-CARD-CELLAR", "N-CARD-CHAPEL", "N-CARD-MILITIA", "N-CARD-MOAT",
-                  "N-CARD-REMODEL", "N-CARD-THRONEROOM", "N-CARD-FEAST")
+                  "N-CARD-REMODEL", "N-CARD-THRONEROOM", "N-CARD-FEAST", "N-CARD-MINE")
 @SETTINGS
 @given(seeds, players, steps)
 def test_the_decisions_shortcuts_agree_with_their_options(

@@ -32,15 +32,12 @@ from typing import Any
 from dominari.bots.learned import NOTHING
 from dominari.bots.strategy import StrategyBot
 from dominari.dominion import effects as E
-from dominari.dominion.actions import BUY_A, END_A, GAIN_A
+from dominari.dominion.actions import BUY_A, END_A
 from dominari.dominion.cards import CARDS, COPPER, COST, IS_ACTION
 from dominari.dominion.engine import ACTION_PHASE, OVER, DominionState
 
 _PLAIN = tuple(IS_ACTION[c] and E.SPECIAL[c] is None for c in range(len(IS_ACTION)))
 """Action cards whose whole effect is +Cards, +Actions, +Buys and +Coins."""
-_ANSWERS = {k: sure for k, sure in E.ANSWERS.items() if k != E.GAIN_CARD}
-"""The decisions whose answers the playout checks by the shortcut (gains have their own
-way: the bot's card, without describing the decision)."""
 _PLUS = tuple((c.plus_cards, c.plus_actions, c.plus_buys, c.plus_coins) for c in CARDS)
 
 
@@ -74,21 +71,13 @@ def play_out(state: DominionState, bots: Sequence[Any], record: bool = True) -> 
             f = state.stack[-1]
             p = state.current_player()
             kind = f.kind
-            if kind == E.GAIN_CARD:  # Workshop, Feast, Remodel: the bot's card, checked
-                # as E.check would (in the supply, affordable), without describing the
-                # decision and listing its options
-                card = bots[p].gain_card(state, p, f.card, f.n)
-                if card >= 0 and supply[card] > 0 and COST[card] <= f.n:
-                    state.apply_legal(GAIN_A[card])
+            sure = E.ANSWERS.get(kind)  # a Militia discard, a gain, a Mine...: where the
+            # decision's shortcut knows the answer legal, without the generic checks
+            if sure is not None:
+                answer = bots[p]._by_kind[kind](state, p)
+                if answer is not None and sure(state, f, answer):
+                    state.apply_legal(answer)
                     continue
-            else:  # a Militia discard, a Moat, a Cellar...: where the decision's shortcut
-                # (E.ANSWERS) knows the answer legal, without the generic checks
-                sure = _ANSWERS.get(kind)
-                if sure is not None:
-                    answer = bots[p]._by_kind[kind](state, p)
-                    if answer is not None and sure(state, f, answer):
-                        state.apply_legal(answer)
-                        continue
             state.apply_legal(bots[p].act(state))  # anything else: as act answers it
             continue
         tp = state.turn_player

@@ -599,19 +599,18 @@ class StrategyBot:
         return DISCARD_DECK_A if self._opts.chancellor and s.players[p].deck else PASS_A
 
     def _library(self, s: DominionState, p: int) -> Action:
-        card = s.decision().cards[0]
+        card = s.stack[-1].n  # the card drawn (the decision's frame, not described)
         return SET_ASIDE_A[card] if s.actions == 0 else KEEP_A[card]
 
     def _gain(self, s: DominionState, p: int) -> Action:
-        d = s.decision()
-        card = self.gain_card(s, p, d.card, d.count)
+        f = s.stack[-1]  # the source and the cost limit
+        card = self.gain_card(s, p, f.card, f.n)
         return GAIN_A[card] if card >= 0 else PASS_A
 
     def gain_card(self, s: DominionState, p: int, source: int, limit: int) -> int:
         """The card this bot gains with ``source`` (Workshop, Feast, Remodel) costing up to
         ``limit`` (-1: none): a Province from a Remodel in the late game, else
-        :meth:`_gain_choice`. What :meth:`act` answers to a gain decision, for the
-        playout's fast path."""
+        :meth:`_gain_choice`."""
         if (source == C.REMODEL and limit >= COST[PROVINCE] and s.supply[PROVINCE] > 0
                 and self._late(s)):
             return PROVINCE
@@ -633,7 +632,7 @@ class StrategyBot:
         return TRASH_A[card]
 
     def _mine_gain(self, s: DominionState, p: int) -> Action:
-        limit = s.decision().count
+        limit = s.stack[-1].n
         supply = s.supply
         for card in (GOLD, SILVER, COPPER):
             if COST[card] <= limit and supply[card] > 0:

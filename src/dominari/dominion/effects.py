@@ -569,45 +569,60 @@ RESOLVE: dict[int, Resolve] = {
 # options as before: a shortcut can make a test faster, never change its answer.
 
 
-def _hand(s: DominionState, f: Frame) -> list[int]:
-    return s.players[f.player].hand
-
-
-def _one_card(a: Action, verb: str) -> bool:
-    return a.verb == verb and len(a.cards) == 1
-
-
 def _answers_cellar(s: DominionState, f: Frame, a: Action) -> bool:
-    return a == DONE_A or (_one_card(a, DISCARD) and a.cards[0] in _hand(s, f))
+    if a == DONE_A:
+        return True
+    return a.verb == DISCARD and len(a.cards) == 1 and a.cards[0] in s.players[f.player].hand
 
 
 def _answers_chapel(s: DominionState, f: Frame, a: Action) -> bool:
-    return f.n < CHAPEL_LIMIT and (a == DONE_A or (_one_card(a, TRASH)
-                                                   and a.cards[0] in _hand(s, f)))
+    if f.n >= CHAPEL_LIMIT:
+        return False
+    if a == DONE_A:
+        return True
+    return a.verb == TRASH and len(a.cards) == 1 and a.cards[0] in s.players[f.player].hand
 
 
 def _answers_militia(s: DominionState, f: Frame, a: Action) -> bool:
-    hand = _hand(s, f)
-    return len(hand) > MILITIA_HAND and _one_card(a, DISCARD) and a.cards[0] in hand
+    hand = s.players[f.player].hand
+    return (len(hand) > MILITIA_HAND and a.verb == DISCARD and len(a.cards) == 1
+            and a.cards[0] in hand)  # fmt: skip
 
 
 def _answers_moat(s: DominionState, f: Frame, a: Action) -> bool:
-    return a == PASS_A or (a == REVEAL_A[MOAT] and MOAT in _hand(s, f))
+    return a == PASS_A or (a == REVEAL_A[MOAT] and MOAT in s.players[f.player].hand)
 
 
 def _answers_gain(s: DominionState, f: Frame, a: Action) -> bool:
-    if not _one_card(a, GAIN):
+    if a.verb != GAIN or len(a.cards) != 1:
         return False
     c = a.cards[0]
     return s.supply[c] > 0 and COST[c] <= f.n and c in s.in_supply
 
 
 def _answers_remodel(s: DominionState, f: Frame, a: Action) -> bool:
-    return _one_card(a, TRASH) and a.cards[0] in _hand(s, f)
+    return a.verb == TRASH and len(a.cards) == 1 and a.cards[0] in s.players[f.player].hand
+
+
+def _answers_mine(s: DominionState, f: Frame, a: Action) -> bool:
+    if a.verb != TRASH or len(a.cards) != 1:
+        return False
+    c = a.cards[0]
+    return IS_TREASURE[c] and c in s.players[f.player].hand
+
+
+def _answers_mine_gain(s: DominionState, f: Frame, a: Action) -> bool:
+    if a.verb != GAIN or len(a.cards) != 1:
+        return False
+    c = a.cards[0]
+    return IS_TREASURE[c] and s.supply[c] > 0 and COST[c] <= f.n and c in s.in_supply
 
 
 def _answers_throne(s: DominionState, f: Frame, a: Action) -> bool:
-    return _one_card(a, PLAY) and IS_ACTION[a.cards[0]] and a.cards[0] in _hand(s, f)
+    if a.verb != PLAY or len(a.cards) != 1:
+        return False
+    c = a.cards[0]
+    return IS_ACTION[c] and c in s.players[f.player].hand
 
 
 def _two_cards(hand: list[int]) -> bool:
@@ -616,20 +631,20 @@ def _two_cards(hand: list[int]) -> bool:
 
 
 def _many_cellar(s: DominionState, f: Frame) -> bool:
-    return bool(_hand(s, f))  # a card to discard, and done
+    return bool(s.players[f.player].hand)  # a card to discard, and done
 
 
 def _many_chapel(s: DominionState, f: Frame) -> bool:
-    return f.n < CHAPEL_LIMIT and bool(_hand(s, f))
+    return f.n < CHAPEL_LIMIT and bool(s.players[f.player].hand)
 
 
 def _many_militia(s: DominionState, f: Frame) -> bool:
-    hand = _hand(s, f)
+    hand = s.players[f.player].hand
     return len(hand) > MILITIA_HAND and _two_cards(hand)
 
 
 def _many_moat(s: DominionState, f: Frame) -> bool:
-    return MOAT in _hand(s, f)
+    return MOAT in s.players[f.player].hand
 
 
 def _many_gain(s: DominionState, f: Frame) -> bool:
@@ -638,16 +653,17 @@ def _many_gain(s: DominionState, f: Frame) -> bool:
 
 
 def _many_remodel(s: DominionState, f: Frame) -> bool:
-    return _two_cards(_hand(s, f))
+    return _two_cards(s.players[f.player].hand)
 
 
 ANSWERS: dict[int, Callable[[DominionState, Frame, Action], bool]] = {
     CELLAR: _answers_cellar, CHAPEL: _answers_chapel, MILITIA: _answers_militia,
     MOAT_REVEAL: _answers_moat, GAIN_CARD: _answers_gain, REMODEL: _answers_remodel,
-    THRONE: _answers_throne,
+    MINE: _answers_mine, MINE_GAIN: _answers_mine_gain, THRONE: _answers_throne,
 }  # fmt: skip
-"""``ANSWERS[kind](s, f, a)``: ``a`` (of at most one card) is surely among the options of
-the decision ``f`` (False: not known; list them)."""
+"""``ANSWERS[kind](s, f, a)``: ``a`` (of at most one card, each a valid card id: the
+callers check that first) is surely among the options of the decision ``f`` (False: not
+known; list them)."""
 MANY: dict[int, Callable[[DominionState, Frame], bool]] = {
     CELLAR: _many_cellar, CHAPEL: _many_chapel, MILITIA: _many_militia, MOAT_REVEAL: _many_moat,
     GAIN_CARD: _many_gain, REMODEL: _many_remodel,
