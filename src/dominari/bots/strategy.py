@@ -603,18 +603,16 @@ class StrategyBot:
         return SET_ASIDE_A[card] if s.actions == 0 else KEEP_A[card]
 
     def _gain(self, s: DominionState, p: int) -> Action:
+        """The card gained from the decision's source (Workshop, Feast, Remodel) costing up
+        to its limit: a Province from a Remodel in the late game, else :meth:`_gain_choice`
+        (none there: pass)."""
         f = s.stack[-1]  # the source and the cost limit
-        card = self.gain_card(s, p, f.card, f.n)
-        return GAIN_A[card] if card >= 0 else PASS_A
-
-    def gain_card(self, s: DominionState, p: int, source: int, limit: int) -> int:
-        """The card this bot gains with ``source`` (Workshop, Feast, Remodel) costing up to
-        ``limit`` (-1: none): a Province from a Remodel in the late game, else
-        :meth:`_gain_choice`."""
-        if (source == C.REMODEL and limit >= COST[PROVINCE] and s.supply[PROVINCE] > 0
+        limit = f.n
+        if (f.card == C.REMODEL and limit >= COST[PROVINCE] and s.supply[PROVINCE] > 0
                 and self._late(s)):
-            return PROVINCE
-        return self._gain_choice(s, p, limit)
+            return GAIN_A[PROVINCE]
+        card = self._gain_choice(s, p, limit)
+        return GAIN_A[card] if card >= 0 else PASS_A
 
     def _remodel(self, s: DominionState, p: int) -> Action:
         hand = s.players[p].hand

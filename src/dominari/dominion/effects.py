@@ -612,10 +612,7 @@ def _answers_mine(s: DominionState, f: Frame, a: Action) -> bool:
 
 
 def _answers_mine_gain(s: DominionState, f: Frame, a: Action) -> bool:
-    if a.verb != GAIN or len(a.cards) != 1:
-        return False
-    c = a.cards[0]
-    return IS_TREASURE[c] and s.supply[c] > 0 and COST[c] <= f.n and c in s.in_supply
+    return _answers_gain(s, f, a) and IS_TREASURE[a.cards[0]]
 
 
 def _answers_throne(s: DominionState, f: Frame, a: Action) -> bool:
