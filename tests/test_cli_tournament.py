@@ -118,6 +118,9 @@ def test_dominations(capsys: pytest.CaptureFixture[str]) -> None:
     (["--players", "bmu,bm", "--data", ""], "argument --data: must not be empty"),
     (["--players", "bmu,bm", "--journal", ""], "argument --journal: must not be empty"),
     (["--players", "bmu,bm", "-n", "99999999999999999999"], "at most 1,000,000"),
+    (["--players", ",".join(["bm"] * 20), "--seats", "4", "-n", "1000000"],
+     "4,845 match-ups × 1,000,000 games = 4,845,000,000 games, and a tournament plays at "
+     "most 10,000,000"),
     (["--players", "bmu,bm", "--plot", "t.png", "--journal", "./t.png"],
      "would replace the journal"),
     (["--players", "human,bm"], "cannot play in a simulation or a tournament"),

@@ -379,6 +379,20 @@ def test_the_same_files_however_spelled_are_the_same_tournament(
     assert Journal.open(tmp_path / "k.jsonl", spelled).known == {}
 
 
+def test_the_same_bots_however_typed_are_the_same_tournament(
+        tmp_path: Path, counted: list[int]) -> None:
+    """Bot names are read in any case, and a search level's options in any order: the
+    journal serves them however typed, and a level with other options is refused."""
+    path = tmp_path / "t.jsonl"
+    first = run(path, games=2, players=["bm", "mcts-easy:iterations=3:width=2"])
+    counted.clear()
+    again = run(path, games=2, players=[" BM", "MCTS-Easy:Width=2:iterations=3"])
+    assert sum(counted) == 0 and again.reused == 2
+    assert again.to_json()["players"][0]["wins"] == first.to_json()["players"][0]["wins"]
+    with pytest.raises(JournalError, match="another tournament"):
+        run(path, games=2, players=["bm", "mcts-easy:iterations=4:width=2"])
+
+
 def test_a_changed_strategy_file_can_be_rechecked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   counted: list[int]) -> None:
     """Files, like code, play the games: an edit that plays the same games (a comment)

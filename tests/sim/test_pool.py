@@ -32,7 +32,7 @@ from pool_tasks import (
 
 from dominari.core.errors import ConfigError
 from dominari.sim import simulate
-from dominari.sim.pool import RAY_MISSING, PoolError, init_ray, run_tasks
+from dominari.sim.pool import RAY_MISSING, PoolError, _check_reachable, init_ray, run_tasks
 from dominari.sim.runner import Chunk, DominionOptions, record_name, run_chunk
 from dominari.sim.stats import Tally
 
@@ -285,6 +285,23 @@ def test_a_lost_task_is_named_by_its_games(tmp_path: Path) -> None:
         run_tasks(crash_always, [chunk, chunk], workers=2, retries=0)
 
 
+def test_too_many_workers_for_the_machine_is_one_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool the machine cannot start (out of file descriptors for its pipes) says how
+    many workers were asked for, rather than only the system's error."""
+    import errno
+    import importlib
+
+    pool_module = importlib.import_module("dominari.sim.pool")
+
+    def no_pipes(*args: object, **kw: object) -> object:
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(pool_module, "ProcessPoolExecutor", no_pipes)
+    with pytest.raises(PoolError, match=r"cannot start a pool of 300 worker processes \(Too "
+                                        r"many open files\): use fewer workers"):
+        run_tasks(abs, list(range(400)), workers=300)
+
+
 def test_an_unreachable_ray_address_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("ray")
     if sys.modules["ray"].is_initialized():
@@ -297,6 +314,56 @@ def test_an_unreachable_ray_address_fails_at_once(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
     with pytest.raises(PoolError, match=f"no Ray cluster answers at RAY_ADDRESS=127.0.0.1:{port}"):
         init_ray(2)
+
+
+@contextmanager
+def a_server(answer: bytes | None) -> Iterator[int]:
+    """A server on a free local port that answers every connection with ``answer`` once
+    it has read the client's first bytes (``b""``: hangs up; None: says nothing); its
+    port."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:  # closed: the test is over
+                return
+            held.append(conn)
+            conn.recv(64)
+            if answer is not None:
+                conn.sendall(answer)
+            if answer == b"":
+                conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+
+
+@pytest.mark.parametrize(("answer", "message"), [
+    (b"HTTP/1.0 400 Bad request\r\n\r\n", "something listens there, but not a Ray head"),
+    (b"", "something listens there, but not a Ray head"),  # closes at once
+    (None, "something listens there but says nothing"),
+])  # fmt: skip
+def test_a_ray_address_where_no_gcs_answers_fails_at_once(answer: bytes | None,
+                                                          message: str) -> None:
+    """A web server or Ray's dashboard at ``RAY_ADDRESS`` is no cluster: Ray would retry for
+    minutes, deaf to Ctrl-C; the check says so within its timeout."""
+    with a_server(answer) as port, pytest.raises(
+            PoolError, match=f"RAY_ADDRESS=127.0.0.1:{port} .*{message}"):
+        _check_reachable(f"127.0.0.1:{port}", timeout=0.5)
+    # a gRPC server (HTTP/2) answers the preface with a SETTINGS frame: it passes
+    with a_server(bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])) as port:
+        _check_reachable(f"127.0.0.1:{port}", timeout=0.5)
 
 
 # ------------------------------------------------------------------------ Ray

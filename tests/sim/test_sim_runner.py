@@ -277,9 +277,61 @@ def test_a_record_folder_made_by_a_run_that_fails_is_removed(
     folder = tmp_path / "recs" / "deeper"
     with pytest.raises(ConfigError, match="no Ray cluster"):
         runner.simulate(["bm", "bmu"], 2, 1, record_dir=folder)
-    assert not folder.exists()
+    assert not folder.exists() and not folder.parent.exists()  # nor the folder above
     mine = tmp_path / "mine"
     mine.mkdir()
     with pytest.raises(ConfigError, match="no Ray cluster"):
         runner.simulate(["bm", "bmu"], 2, 1, record_dir=mine)
     assert mine.is_dir()  # the user's own folder stays
+
+
+def test_a_run_that_cannot_write_a_record_leaves_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fills up during a run: one error naming the record it could not write,
+    and neither the records written before it nor the folders the run made are left, so
+    that the same run can be run again into the same folder."""
+    import errno
+    import importlib
+
+    runner = importlib.import_module("dominari.sim.runner")
+    real = runner.write_json_atomic
+    written: list[Path] = []
+
+    def fill_up(path: Path, data: Any) -> None:
+        if len(written) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, data)
+        written.append(path)
+
+    monkeypatch.setattr(runner, "write_json_atomic", fill_up)
+    folder = tmp_path / "runs" / "recs"
+    with pytest.raises(ConfigError, match=r"cannot write game record '.*game-000004\.json' "
+                                          r"\(No space left on device\)"):
+        simulate(["bm", "bmu"], 6, seed=1, record_dir=folder)
+    assert len(written) == 3 and not (tmp_path / "runs").exists()
+    mine = tmp_path / "mine"  # the user's own folder stays, emptied of this run's records
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine", encoding="utf-8")
+    written.clear()
+    with pytest.raises(ConfigError, match="No space left"):
+        simulate(["bm", "bmu"], 6, seed=1, record_dir=mine)
+    assert [f.name for f in mine.iterdir()] == ["notes.txt"]
+    monkeypatch.setattr(runner, "write_json_atomic", real)
+    simulate(["bm", "bmu"], 6, seed=1, record_dir=mine)  # the run again: not refused
+    assert len(list(mine.glob("game-*.json"))) == 6
+
+
+def test_a_record_folder_that_cannot_be_written_in_is_refused_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only folder fails before the first game, not at the first record."""
+    import errno
+    import tempfile
+
+    def read_only(*args: object, **kw: object) -> object:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    folder = tmp_path / "ro" / "recs"
+    with pytest.raises(ConfigError, match=r"cannot write in folder '.*recs': Read-only"):
+        simulate(["bm", "bmu"], 2, seed=1, record_dir=folder)
+    assert not (tmp_path / "ro").exists()

@@ -102,6 +102,10 @@ def test_seeds_are_deterministic_and_distinct() -> None:
 def test_seat_names_and_chunks() -> None:
     assert seat_names(["BMU", "Smithy"]) == ("BMU", "Smithy")
     assert seat_names(["BMU", "BMU", "Witch"]) == ("BMU#1", "BMU#2", "Witch")
+    # a strategy file may itself be named like a numbered seat: names stay distinct
+    assert seat_names(["BM#1", "BM", "BM"]) == ("BM#1", "BM#2", "BM#3")
+    assert seat_names(["BM", "BM", "BM#1"]) == ("BM#2", "BM#3", "BM#1")
+    assert seat_names(["a#1", "a", "a#1", "a"]) == ("a#1#1", "a#1", "a#1#2", "a#2")
     assert chunk_size(10, 2) == 1
     assert chunk_size(10_000, 2) == 250
     assert chunk_size(1, 16) == 1

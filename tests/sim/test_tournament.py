@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import sys
 from collections import Counter
@@ -20,7 +21,7 @@ from dominari.sim import (
     tournament,
     tournament_game_seed,
 )
-from dominari.sim.plot import check_plot_path, plot_tournament
+from dominari.sim.plot import check_plot_path, plot_tournament, tournament_figure
 from dominari.sim.runner import DominionOptions
 from dominari.sim.tournament import matchups, rate_games
 
@@ -191,6 +192,23 @@ def test_plot_writes_a_png(tmp_path: Path) -> None:
     plot_tournament(small(games=2, seats=3), target)
     assert target.read_bytes().startswith(PNG)
     assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
+
+
+def test_plot_shows_names_as_written(tmp_path: Path) -> None:
+    """A strategy's name is any text: a ``$`` in it (a Dominion price) is no formula for
+    matplotlib to parse, and a name it cannot parse fails nothing."""
+    bm = (Path(__file__).parents[2] / "src/dominari/bots/strategies/bm.toml").read_text()
+    names = ["Buy at $5 or $6", r"A $\frac{$ x"]
+    files = []
+    for k, name in enumerate(names):
+        f = tmp_path / f"s{k}.toml"
+        f.write_text(bm.replace('name = "BM"', f"name = {json.dumps(name)}"), encoding="utf-8")
+        files.append(str(f))
+    result = small([*files, "smithy"], games=2)
+    labels = {t.get_text() for t in tournament_figure(result).axes[0].get_yticklabels()}
+    assert labels == {*names, "Smithy"}
+    plot_tournament(result, tmp_path / "chart.png")
+    assert (tmp_path / "chart.png").read_bytes().startswith(PNG)
 
 
 def test_plot_errors_leave_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -418,9 +418,29 @@ def _spec_file(spec: str) -> str | None:
 
 
 def _spec_key(spec: Any) -> Any:
-    """A bot spec as a key compares it: a strategy file's path as the file it names, any
-    other spec as it is."""
-    return _path_key(spec) if isinstance(spec, str) and _spec_file(spec) == spec else spec
+    """A bot spec as a key compares it: a strategy file's path as the file it names, a
+    built-in bot's name in lower case (``BM`` plays as ``bm``), a search level's options
+    with their names in lower case and in order, any other spec as it is.
+
+    >>> [_spec_key(s) for s in (" BM", "MCTS:Width=8:steps=100", "mcts")]
+    ['bm', 'mcts:steps=100:width=8', 'mcts']
+    """
+    if not isinstance(spec, str):
+        return spec
+    if _spec_file(spec) == spec:
+        return _path_key(spec)
+    from dominari.bots import GAME_BOTS
+    from dominari.bots.mcts import search_spec
+
+    try:
+        search = search_spec(spec)
+    except DominariError:
+        return spec
+    if search is not None:
+        level, options = search
+        return ":".join([level, *(f"{k}={v}" for k, v in sorted(options.items()))])
+    name = spec.strip().lower()
+    return name if any(name in names for names in GAME_BOTS.values()) else spec
 
 
 def _comparable(key: Any) -> Any:

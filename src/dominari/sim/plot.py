@@ -73,7 +73,7 @@ def tournament_figure(result: TournamentResult) -> Figure:
     wins_ax.set_xlim(0, 100)
     wins_ax.set_xlabel("outright wins, % of games (95% Wilson interval)")
     wins_ax.set_title("Win rate")
-    wins_ax.set_yticks(ys, names)
+    wins_ax.set_yticks(ys, names, parse_math=False)  # a name's "$5" is no formula
     wins_ax.invert_yaxis()  # the best at the top
 
     mus = [s.mu for s in board]
@@ -88,7 +88,7 @@ def tournament_figure(result: TournamentResult) -> Figure:
     fig.legend(*rating_ax.get_legend_handles_labels(), loc="outside lower right", ncol=2,
                fontsize="small", frameon=False)  # below the charts: never over a bar
 
-    fig.suptitle(f"{title(result)} · seed {result.seed}")
+    fig.suptitle(f"{title(result)} · seed {result.seed}", parse_math=False)
     return fig
 
 

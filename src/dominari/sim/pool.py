@@ -178,6 +178,17 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
 
 
+def _on_one_line(exc: BaseException, limit: int = 400) -> str:
+    """``exc`` in one line, all of its message (a hint of several lines stays whole),
+    shortened past ``limit`` characters.
+
+    >>> _on_one_line(ValueError("Bad address. To fix this, either:\\n  1. unset it, or"))
+    'ValueError: Bad address. To fix this, either: 1. unset it, or'
+    """
+    text = " ".join(f"{type(exc).__name__}: {exc}".split()).rstrip(": ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 # ------------------------------------------------------------------ local processes
 _STARTED: Any = None
 """In a local worker process: one flag per task, set when the task starts (shared
@@ -233,9 +244,14 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     alone: deque[int] = deque()  # suspects of a crash, to be run one at a time
     idle_deaths = 0
     while out.left:
-        started = ctx.RawArray(ctypes.c_bool, len(out.tasks))
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                   initializer=_init_worker, initargs=(started, os.getpid()))
+        try:
+            started = ctx.RawArray(ctypes.c_bool, len(out.tasks))
+            pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                       initializer=_init_worker,
+                                       initargs=(started, os.getpid()))  # fmt: skip
+        except OSError as exc:  # out of file descriptors or memory: too many workers
+            raise PoolError(f"cannot start a pool of {workers} worker processes "
+                            f"({exc.strerror or exc}): use fewer workers") from None
         finished = False
         broken: BrokenProcessPool | None = None
         try:
@@ -343,23 +359,46 @@ def init_ray(num_cpus: int | None = None) -> Any:
             ray.init(**options)
         except Exception as exc:  # a bad RAY_ADDRESS, a cluster that cannot start
             raise PoolError(f"could not start or reach a Ray cluster: "
-                            f"{_first_line(exc)}") from exc  # fmt: skip
+                            f"{_on_one_line(exc)}") from exc  # fmt: skip
     return ray
 
 
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+"""An HTTP/2 client's preface and an empty SETTINGS frame: a gRPC server (a Ray head's
+GCS) answers with a SETTINGS frame of its own."""
+
+
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
-    """Fail fast when ``RAY_ADDRESS`` names a ``host:port`` where nothing listens: Ray itself
-    would wait for minutes, retrying (``auto``, ``local`` and ``ray://`` are Ray's to
-    check)."""
+    """Fail fast when ``RAY_ADDRESS`` names a ``host:port`` where no Ray cluster answers:
+    where nothing listens, or where something that is not a gRPC server does (a web
+    server, Ray's dashboard). Ray itself would wait for minutes, retrying, deaf to
+    Ctrl-C. (``auto``, ``local`` and ``ray://`` are Ray's to check.)"""
     host, sep, port = address.rpartition(":")
     if not sep or "://" in address or not port.isdigit():
         return
+    fix = ("start one with 'ray start --head' and give its address (host:6379 by "
+           "default), or unset RAY_ADDRESS to start a local one")
     try:
-        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout).close()
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)),
+                                      timeout) as conn:  # fmt: skip
+            conn.settimeout(timeout)
+            conn.sendall(_HTTP2_HELLO)
+            answer = b""
+            while len(answer) < 9:
+                chunk = conn.recv(9 - len(answer))
+                if not chunk:
+                    break
+                answer += chunk
+    except TimeoutError:
+        raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} (something "
+                        f"listens there but says nothing); {fix}") from None  # fmt: skip
     except OSError as exc:
         raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} "
-                        f"({exc.strerror or exc}); start one with 'ray start --head' or "
-                        "unset RAY_ADDRESS to start a local one") from None  # fmt: skip
+                        f"({exc.strerror or exc}); {fix}") from None  # fmt: skip
+    if len(answer) < 9 or answer[3] != 4:  # not an HTTP/2 SETTINGS frame
+        raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} (something "
+                        f"listens there, but not a Ray head's GCS: the dashboard's or "
+                        f"another server's port?); {fix}")  # fmt: skip
 
 
 def _apply(fn: Callable[[T], R], task: T) -> R:

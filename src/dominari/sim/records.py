@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -83,12 +84,37 @@ def check_writable_file(path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def prepare_dir(path: str | os.PathLike[str], fresh: str | None = None) -> Path:
-    """Create the folder ``path`` (and its parents) if needed.
+def missing_folders(path: str | os.PathLike[str]) -> list[Path]:
+    """The folders that creating the folder ``path`` makes: it and every missing parent,
+    the deepest first (for :func:`remove_folders` to take back).
 
-    Raises :class:`ConfigError` if it exists as a file or cannot be created, or, with a
-    glob pattern ``fresh``, if it already holds files matching it (the records of an
-    earlier run, which a new run's would overwrite in part and mix with).
+    >>> missing_folders("/")
+    []
+    """
+    out = []
+    target = Path(path).absolute()
+    while not target.exists() and target != target.parent:
+        out.append(target)
+        target = target.parent
+    return out
+
+
+def remove_folders(folders: Sequence[Path]) -> None:
+    """Remove ``folders`` (deepest first, as :func:`missing_folders` lists them) where they
+    are empty: what a failed run made, not left behind."""
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+def prepare_dir(path: str | os.PathLike[str], fresh: str | None = None) -> Path:
+    """Create the folder ``path`` (and its parents) if needed, and check that files can
+    be written in it (a file is made there and removed).
+
+    Raises :class:`ConfigError` if it exists as a file, cannot be created or written in
+    (then no folder it made is left), or, with a glob pattern ``fresh``, if it already
+    holds files matching it (the records of an earlier run, which a new run's would
+    overwrite in part and mix with).
     """
     target = Path(path)
     if target.exists() and not target.is_dir():
@@ -100,10 +126,20 @@ def prepare_dir(path: str | os.PathLike[str], fresh: str | None = None) -> Path:
                               f"record(s) ({found[0]} …) from an earlier run: name a new or "
                               "empty folder, or remove them, so that two runs' records do "
                               "not mix")
+    made = missing_folders(target)
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
+        remove_folders(made)
         raise ConfigError(f"cannot create folder {str(target)!r}: {exc.strerror}") from None
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".probe.", dir=target)
+    except OSError as exc:
+        remove_folders(made)
+        raise ConfigError(f"cannot write in folder {str(target)!r}: {exc.strerror}") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
     return target
 
 

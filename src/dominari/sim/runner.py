@@ -38,7 +38,12 @@ from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
 from dominari.sim.pool import check_backend, run_tasks
-from dominari.sim.records import prepare_dir, write_json_atomic
+from dominari.sim.records import (
+    missing_folders,
+    prepare_dir,
+    remove_folders,
+    write_json_atomic,
+)
 from dominari.sim.stats import SimResult, Tally
 
 if TYPE_CHECKING:
@@ -119,13 +124,25 @@ def load_bots(specs: Sequence[str], game: str = "dominion") -> list[GameBot]:
 
 
 def seat_names(names: Sequence[str]) -> tuple[str, ...]:
-    """Distinct display names: repeated names get ``#1``, ``#2``… by seat."""
+    """Distinct display names: repeated names get ``#1``, ``#2``… by seat, skipping a
+    number whose name another player already has.
+
+    >>> seat_names(["BMU", "Smithy", "BMU"])
+    ('BMU#1', 'Smithy', 'BMU#2')
+    >>> seat_names(["BM#1", "BM", "BM"])
+    ('BM#1', 'BM#2', 'BM#3')
+    """
+    taken = {n for n in names if names.count(n) == 1}  # kept as they are
     out = []
-    for p, n in enumerate(names):
-        if names.count(n) > 1:
-            out.append(f"{n}#{names[:p].count(n) + 1}")
-        else:
+    for n in names:
+        if n in taken and names.count(n) == 1:
             out.append(n)
+            continue
+        k = 1
+        while f"{n}#{k}" in taken:
+            k += 1
+        taken.add(f"{n}#{k}")
+        out.append(f"{n}#{k}")
     return tuple(out)
 
 
@@ -354,7 +371,12 @@ def run_chunk(chunk: Chunk) -> Tally:
         assert out is not None
         tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"))
         if record_dir is not None:
-            write_json_atomic(record_dir / record_name(i), state.record())
+            target = record_dir / record_name(i)
+            try:
+                write_json_atomic(target, state.record())
+            except OSError as exc:  # a full disk, a folder removed during the run …
+                raise ConfigError(f"cannot write game record {str(target)!r} "
+                                  f"({exc.strerror or exc})") from None  # fmt: skip
     return tally
 
 
@@ -464,9 +486,11 @@ def simulate(
     Dominations: ``rules`` are the rule options, ``data`` a folder of component
     files. ``options`` gives a game's options at once instead
     (:class:`DominionOptions`, :class:`DominationsOptions`). ``record_dir``
-    receives one record file per game. ``progress(k)`` is called in this process
-    each time ``k`` more games are done. ``backend`` is the pool that runs the
-    games (:data:`~dominari.sim.pool.BACKENDS`: ``local`` processes or ``ray``).
+    receives one record file per game (a run that fails or is interrupted removes those
+    it wrote, so that it can be run again into the same folder). ``progress(k)`` is
+    called in this process each time ``k`` more games are done. ``backend`` is the
+    pool that runs the games (:data:`~dominari.sim.pool.BACKENDS`: ``local``
+    processes or ``ray``).
     Raises :class:`DominariError` subclasses for bad input, before any game is
     played or file written.
     """
@@ -486,7 +510,7 @@ def simulate(
     bots = load_bots(specs, options.game)
     names = seat_names([b.name for b in bots])
     options.check(len(specs), names, seed)  # an unknown card, a bad data folder …
-    made = record_dir is not None and not os.path.exists(record_dir)
+    made = missing_folders(record_dir) if record_dir is not None else []
     rdir = (str(prepare_dir(record_dir, fresh=RECORD_GLOB)) if record_dir is not None
             else None)  # fmt: skip
 
@@ -503,9 +527,14 @@ def simulate(
         tallies = run_tasks(run_chunk, chunks, workers=workers, backend=backend,
                             progress=done, start_method=start_method)  # fmt: skip
     except BaseException:
-        if made and rdir is not None:  # a folder this run made, still empty: not left behind
-            with contextlib.suppress(OSError):
-                os.rmdir(rdir)
+        # A run that fails or is stopped leaves no records: the folder held none of an
+        # earlier run (else it was refused), so all are this run's, and the same run
+        # again would be refused for them; nor does it leave the folders it made.
+        if rdir is not None:
+            for f in Path(rdir).glob(RECORD_GLOB):
+                with contextlib.suppress(OSError):
+                    f.unlink()
+        remove_folders(made)
         raise
     total = Tally(len(specs))
     for t in tallies:  # in game order

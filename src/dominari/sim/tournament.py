@@ -95,6 +95,9 @@ if TYPE_CHECKING:
 MAX_MATCHUP_GAMES = 1_000_000
 """The most games a match-up plays in one tournament (every game's result is kept, for
 the ratings; a million already gives intervals of a tenth of a point)."""
+MAX_TOURNAMENT_GAMES = 10_000_000
+"""The most games of all match-ups together in one tournament: every game's result is
+kept, some 300 bytes each, so more would fill the memory rather than play."""
 SEATS: tuple[int, ...] = (2, 3, 4)
 """The table sizes a tournament can play (both games take 2 to 4 players)."""
 
@@ -490,6 +493,12 @@ def tournament(
     if len(specs) < seats:
         raise ConfigError(f"a tournament at {seats} seats needs at least {seats} players, "
                           f"not {len(specs)}")  # fmt: skip
+    count = math.comb(len(specs), seats)  # before listing them: 500 players make 2.6e9
+    if games * count > MAX_TOURNAMENT_GAMES:
+        raise ConfigError(f"{count:,} match-ups × {games:,} games = {games * count:,} "
+                          f"games, and a tournament plays at most "
+                          f"{MAX_TOURNAMENT_GAMES:,}: give fewer games per match-up or "
+                          "fewer players")  # fmt: skip
     bots = load_bots(specs, options.game)  # an unknown bot fails here
     names = seat_names([b.name for b in bots])
     combos = matchups(len(specs), seats)
