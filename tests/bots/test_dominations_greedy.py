@@ -91,3 +91,29 @@ def test_clearly_better_than_random() -> None:
         if out.ranks[seats.index(greedy)] == 1:
             won += 1
     assert won >= 17, f"greedy won only {won} of {games}"
+
+
+def test_what_it_weighed_before_does_not_change_its_ranking() -> None:
+    """The values the bot keeps through a turn belong to the state it weighed, not to its
+    ``id``: a state unpickled where another game's freed state lay (a server's worker
+    deciding for one table after another, a search's next world) is weighed afresh."""
+    import pickle
+
+    def position(seed: int) -> DominationsState:
+        s = DominationsState.new(DominationsConfig(players=3, seed=seed, log=False))
+        greedy = DominationsGreedyBot()
+        while not (s.turn_number >= 4 and not s.stack and s.phase in (0, 2, 3)
+                   and len(s.legal_actions()) > 1):
+            s.apply(greedy.act(s))
+        return s
+
+    mine, other = pickle.dumps(position(0)), pickle.dumps(position(100))
+
+    def ranked(blob: bytes, bot: DominationsGreedyBot) -> list[str]:
+        s = pickle.loads(blob)
+        return [str(s.format_action(a)) for a in bot.ranked(s, len(s.legal_actions()))]
+
+    fresh = ranked(mine, DominationsGreedyBot())
+    bot = DominationsGreedyBot()
+    ranked(other, bot)  # another game at the same turn, freed once weighed
+    assert ranked(mine, bot) == fresh

@@ -613,6 +613,34 @@ def test_a_time_cap_shorter_than_one_world_keeps_the_policys_action() -> None:
     assert [ch.visits for ch in root.children.values()] == [1, 0, 0]  # one candidate played
 
 
+def test_a_time_cap_begins_no_world_it_cannot_finish(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``seconds``, a race begins another world only if a world as long as the
+    longest so far would end in time: a world is played for every candidate or not at
+    all, so one begun late would run past the cap by a whole world. Here a clock that
+    moves only in rollouts, 0.1 s each: 3 candidates make worlds of 0.3 s, and a cap of
+    1 s plays 3 worlds (0.9 s), not a 4th that would end at 1.2 s."""
+    import types
+
+    from dominari.bots import mcts as mcts_module
+
+    clock = [0.0]
+    real = MCTSBot._rollout
+
+    def slow_rollout(self: MCTSBot, world: Any, policy: list[Any]) -> Any:
+        clock[0] += 0.1
+        return real(self, world, policy)
+
+    monkeypatch.setattr(mcts_module, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    monkeypatch.setattr(MCTSBot, "_rollout", slow_rollout)
+    bot = MCTSBot("dominations", iterations=None, cutoff_turns=1, width=3, paired=True,
+                  trust=0.0, seconds=1.0, seed=1)
+    bot.act(_at_growth())
+    root = bot.last_root
+    assert root is not None and root.visits == 3
+    assert [ch.visits for ch in root.children.values()] == [3, 3, 3]
+    assert clock[0] == pytest.approx(0.9)
+
+
 def _dominion_endgame() -> DominionState:
     """A First Game position near the end (two Provinces left), the player to move buying
     with a real choice: rollouts of a few actions, where setting up the worlds costs most."""

@@ -1042,8 +1042,11 @@ class DominationsGreedyBot:
         self.seed = seed
         self._targets: tuple[int, set[int]] = (-1, set())
         """Domains exchanged into this turn (turn number, domains): never paid away again."""
-        self._memo: tuple[tuple[int, int, int], dict[tuple[int, ...], float]] = ((-1, -1, -1),
-                                                                                 {})
+        self._memo: tuple[DominationsState | None, tuple[int, int], dict[tuple[int, ...], float]]
+        self._memo = (None, (-1, -1), {})
+        """The state weighed last, its turn and phase, and the values kept since then: held
+        by the state itself, not its ``id``, which a later state may get once it is gone
+        (another world of a search, another table's game in a server's worker)."""
         self._seen: list[tuple[float, Action]] | None = None
         """While :meth:`ranked` runs: every option valued, with its value."""
 
@@ -1053,14 +1056,17 @@ class DominationsGreedyBot:
     def reset(self, seed: int) -> None:
         self.seed = seed
         self._targets = (-1, set())
-        self._memo = ((-1, -1, -1), {})
+        self._memo = (None, (-1, -1), {})
 
     def _eval(self, state: DominationsState, p: int) -> _Eval:
-        """The evaluation for ``p`` now, sharing values kept since this turn began."""
-        key = (id(state), state.turn_number, state.phase if state.phase > 3 else -1)
-        if self._memo[0] != key:
-            self._memo = (key, {})
-        return _Eval(state, p, self._memo[1])
+        """The evaluation for ``p`` now, sharing values kept since this turn of this state
+        began."""
+        key = (state.turn_number, state.phase if state.phase > 3 else -1)
+        held, held_key, memo = self._memo
+        if held is not state or held_key != key:
+            memo = {}
+            self._memo = (state, key, memo)
+        return _Eval(state, p, memo)
 
     # -- dispatch ---------------------------------------------------------------------------
 

@@ -615,7 +615,13 @@ class MCTSBot:
         worlds = 0
         done = 0
         r = [0.0] * m
+        longest = 0.0  # the longest world so far, in seconds: under a deadline, no world
+        # is begun that would likely end past it (a world half played compares nothing)
         while len(alive) > 1 and self._budget_left(done, deadline):
+            if deadline is not None:
+                began = time.perf_counter()
+                if worlds and began + longest > deadline:
+                    break
             # One sampled world: the same deals and the same random numbers for every
             # candidate still in the race (:func:`fork`).
             copies = fork(state.determinize(me, rng), len(alive))
@@ -642,6 +648,8 @@ class MCTSBot:
             worlds += 1
             root.visits += 1
             done += len(alive)
+            if deadline is not None:
+                longest = max(longest, time.perf_counter() - began)
             if prune > 0.0 and worlds >= 32 and worlds % 8 == 0:
                 best = max(alive, key=lambda k: children[k].value)
                 alive = [k for k in alive
