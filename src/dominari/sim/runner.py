@@ -530,10 +530,11 @@ def simulate(
         # A run that fails or is stopped leaves no records: the folder held none of an
         # earlier run (else it was refused), so all are this run's, and the same run
         # again would be refused for them; nor does it leave the folders it made.
-        if rdir is not None:
-            for f in Path(rdir).glob(RECORD_GLOB):
-                with contextlib.suppress(OSError):
-                    f.unlink()
+        if rdir is not None:  # the records, and any a killed worker left half written
+            for pattern in (RECORD_GLOB, f".{RECORD_GLOB}.*.tmp"):
+                for f in Path(rdir).glob(pattern):
+                    with contextlib.suppress(OSError):
+                        f.unlink()
         remove_folders(made)
         raise
     total = Tally(len(specs))
