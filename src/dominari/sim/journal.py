@@ -430,7 +430,7 @@ def _spec_key(spec: Any) -> Any:
     if _spec_file(spec) == spec:
         return _path_key(spec)
     from dominari.bots import GAME_BOTS
-    from dominari.bots.mcts import search_spec
+    from dominari.bots.mcts import search_spec, spec_name
 
     try:
         search = search_spec(spec)
@@ -438,7 +438,7 @@ def _spec_key(spec: Any) -> Any:
         return spec
     if search is not None:
         level, options = search
-        return ":".join([level, *(f"{k}={v}" for k, v in sorted(options.items()))])
+        return spec_name(level, dict(sorted(options.items())))
     name = spec.strip().lower()
     return name if any(name in names for names in GAME_BOTS.values()) else spec
 

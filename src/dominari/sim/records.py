@@ -74,14 +74,19 @@ def check_writable_file(path: str | os.PathLike[str]) -> Path:
     if not parent.is_dir():
         raise ConfigError(f"cannot write {str(target)!r}: folder {str(parent)!r} does not exist")
     try:
-        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=parent)
+        _probe(parent, f".{target.name}.")
     except OSError as exc:
         raise ConfigError(f"cannot write {str(target)!r}: no file can be made in folder "
                           f"{str(parent)!r} ({exc.strerror})") from None
+    return target
+
+
+def _probe(folder: Path, prefix: str) -> None:
+    """Make a file in ``folder`` and remove it: :class:`OSError` if none can be made."""
+    fd, probe = tempfile.mkstemp(prefix=prefix, suffix=".probe", dir=folder)
     os.close(fd)
     with contextlib.suppress(OSError):
         os.unlink(probe)
-    return target
 
 
 def missing_folders(path: str | os.PathLike[str]) -> list[Path]:
@@ -133,13 +138,10 @@ def prepare_dir(path: str | os.PathLike[str], fresh: str | None = None) -> Path:
         remove_folders(made)
         raise ConfigError(f"cannot create folder {str(target)!r}: {exc.strerror}") from None
     try:
-        fd, probe = tempfile.mkstemp(prefix=".probe.", dir=target)
+        _probe(target, ".")
     except OSError as exc:
         remove_folders(made)
         raise ConfigError(f"cannot write in folder {str(target)!r}: {exc.strerror}") from None
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(probe)
     return target
 
 

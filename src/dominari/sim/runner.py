@@ -23,6 +23,7 @@ import contextlib
 import hashlib
 import math
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,10 +133,11 @@ def seat_names(names: Sequence[str]) -> tuple[str, ...]:
     >>> seat_names(["BM#1", "BM", "BM"])
     ('BM#1', 'BM#2', 'BM#3')
     """
-    taken = {n for n in names if names.count(n) == 1}  # kept as they are
+    counts = Counter(names)
+    taken = {n for n in names if counts[n] == 1}  # kept as they are
     out = []
     for n in names:
-        if n in taken and names.count(n) == 1:
+        if counts[n] == 1:
             out.append(n)
             continue
         k = 1
