@@ -117,3 +117,23 @@ def test_what_it_weighed_before_does_not_change_its_ranking() -> None:
     bot = DominationsGreedyBot()
     ranked(other, bot)  # another game at the same turn, freed once weighed
     assert ranked(mine, bot) == fresh
+
+
+def test_a_fresh_bot_answers_as_the_one_that_played_the_turn() -> None:
+    """The bot keeps nothing between decisions that changes an answer: the domains it
+    exchanged into this turn, never paid away again, are read from the state
+    (``state.exchanged``). So a server that asks a fresh or reset bot for each decision, and
+    a search that plays its worlds with one bot, get the greedy bot of ``simulate``. Seed 2
+    at four players is a game where keeping them in the bot made the two play differently."""
+    s = DominationsState.new(DominationsConfig(players=4, seed=2, log=False))
+    bots = [DominationsGreedyBot() for _ in range(4)]
+    fresh = DominationsGreedyBot()
+    exchanged_before = 0
+    while not s.is_terminal():
+        action = bots[s.current_player()].act(s)
+        fresh.reset(0)
+        assert fresh.act(s) == action
+        if action.kind == EXCHANGE and s.exchanged:
+            exchanged_before += 1
+        s.apply(action)
+    assert exchanged_before > 0  # a turn with a second exchange was played

@@ -267,8 +267,11 @@ def test_campfire_exchange_in_ones_own_turn() -> None:
     ps.knowledge[T] = 5
     assert {(a.a, a.b) for a in s.legal_actions() if a.kind == EXCHANGE} == {
         (T, b) for b in range(6) if b != T}
+    assert s.exchanged == 0
     do(s, "exchange T Science", "exchange T S")
     assert ps.knowledge[T] == 1 and ps.knowledge[S] == 2
+    assert s.exchanged == 1 << S  # the domains exchanged into this turn, for bots
+    assert s.copy().exchanged == 1 << S
     with pytest.raises(IllegalActionError, match="needs 2"):
         do(s, "exchange T S")
     with pytest.raises(ParseError, match="different domain"):
@@ -279,6 +282,7 @@ def test_campfire_exchange_in_ones_own_turn() -> None:
     give(s, "L16")
     do(s, "L16 2,0 r0")
     finish_turn(s)
+    assert s.exchanged == 0  # a new turn
     # q builds a city on 2,0, then p connects to it
     s.apply(next(a for a in s.placements() if a.b != Cell(3, 0).key))
     while s.phase == ASSIGN:

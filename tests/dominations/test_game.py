@@ -56,7 +56,7 @@ from dominari.dominations.objectives import goals_met, objective_vp
 from dominari.dominations.production import SETTLEMENT, SETTLEMENT_BONUS, reactivation_yields
 from dominari.dominations.rules import Rules
 
-from .helpers import assign_all, do, finish_age_start, grant, new, skip_setup
+from .helpers import assign_all, do, finish_age_start, grant, new, random_game, skip_setup
 
 T, C, A, S, G, R = range(6)
 
@@ -252,6 +252,42 @@ def test_the_mulligan_returns_tiles_under_the_supply_and_draws_back_up() -> None
         s.apply(Action(RETURN, t))
     assert len(s.players[q].hand) == HAND_SIZE and s.phase == GROWTH
     assert s.mover == s.order[0] and s.turn_number == 1
+
+
+@pytest.mark.rule("D-SET-5", "D-AGE-9")
+def test_determinize_keeps_the_tiles_put_back_where_everyone_saw_them_go() -> None:
+    """Hands are public (rules §13.10), so the tiles put back under the supply are known, in
+    order, until they are drawn: a sampled world reshuffles only the rest."""
+    import random
+
+    s = game(players=2, seed=3, objectives=("O01", "O02"), monuments=("M01", "M02"))
+    assert s.supply_known == 0
+    p = s.order[0]
+    for t in sorted(s.players[p].hand)[:2]:
+        s.apply(Action(RETURN, t))
+    s.apply(DONE_ACTION)
+    for t in sorted(s.players[s.order[1]].hand):
+        s.apply(Action(RETURN, t))
+    assert s.supply_known == 9 and s.phase == GROWTH
+    rng = random.Random(5)
+    rests = set()
+    for player in (0, 1, 0, 1, 0, 1):
+        d = s.determinize(player, rng)
+        assert d.supply[:9] == s.supply[:9] and d.supply_known == 9
+        assert sorted(d.supply) == sorted(s.supply)
+        rests.add(tuple(d.supply[9:]))
+    assert len(rests) == 6  # the unknown order is dealt again each time
+    # Drawn down into them, fewer are left to know: all of the supply.
+    s.supply = s.supply[:11]
+    s._draw(p, 4)
+    assert s.supply_known == len(s.supply) == 7
+    d = s.determinize(1, rng)
+    assert d.supply == s.supply
+    # Tiles put back at an age's refill are known the same way.
+    later = random_game(seed=8, stop=100)
+    assert later.age > 1 and later.supply_known > 0
+    k = later.supply_known
+    assert later.determinize(0, rng).supply[:k] == later.supply[:k]
 
 
 @pytest.mark.rule("D-SET-6", "D-SET-4", "D-SET-1")

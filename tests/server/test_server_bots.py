@@ -54,6 +54,21 @@ def test_concurrent_decisions_answer_as_one_at_a_time() -> None:
     assert together == alone
 
 
+def test_a_server_greedy_seat_plays_the_game_of_simulate() -> None:
+    """The server asks its worker's bot afresh for each decision, from a pickled state: the
+    greedy bot keeps nothing between decisions (the turn's exchanges are the state's), so its
+    game is the one ``simulate`` plays. Seed 2 at four players differed while it did."""
+    served = DominationsState.new(DominationsConfig(players=4, seed=2))
+    while not served.is_terminal():
+        blob = pickle.dumps(served)
+        served.apply(served.parse_action(choose("dominations", blob, "greedy", 7, 1.0)))
+    alone = DominationsState.new(DominationsConfig(players=4, seed=2))
+    bots = [load_bot("greedy", "dominations") for _ in range(4)]
+    while not alone.is_terminal():
+        alone.apply(bots[alone.current_player()].act(alone))
+    assert served.history == alone.history
+
+
 def test_each_worker_thread_has_its_own_bots() -> None:
     mine = _bot("dominion", "mcts", 2.0)
     assert _bot("dominion", "mcts", 2.0) is mine  # made once per thread

@@ -1040,8 +1040,6 @@ class DominationsGreedyBot:
     def __init__(self, seed: int | None = None, name: str = "greedy") -> None:
         self.name = name
         self.seed = seed
-        self._targets: tuple[int, set[int]] = (-1, set())
-        """Domains exchanged into this turn (turn number, domains): never paid away again."""
         self._memo: tuple[DominationsState | None, tuple[int, int], dict[tuple[int, ...], float]]
         self._memo = (None, (-1, -1), {})
         """The state weighed last, its turn and phase, and the values kept since then: held
@@ -1055,7 +1053,6 @@ class DominationsGreedyBot:
 
     def reset(self, seed: int) -> None:
         self.seed = seed
-        self._targets = (-1, set())
         self._memo = (None, (-1, -1), {})
 
     def _eval(self, state: DominationsState, p: int) -> _Eval:
@@ -1390,10 +1387,7 @@ class DominationsGreedyBot:
         """A campfire exchange towards an option it makes affordable and best, or None."""
         if not any(a.kind == EXCHANGE for a in acts):
             return None
-        turn = state.turn_number
-        if self._targets[0] != turn:
-            self._targets = (turn, set())
-        targets = self._targets[1]
+        targets = state.exchanged  # domains exchanged into this turn: never paid away again
         ps = ev.ps
         K = ev.K
         best: tuple[float, int, int] | None = None
@@ -1405,7 +1399,7 @@ class DominationsGreedyBot:
             while K1[d] < cost:
                 pick, loss = -1, 1.0e9
                 for e in range(6):
-                    if e == d or e in targets:
+                    if e == d or targets >> e & 1:
                         continue
                     pay, get = ps.exchange_price(e)
                     if pay <= 0 or get <= 0 or K1[e] < pay:
@@ -1432,7 +1426,6 @@ class DominationsGreedyBot:
         action = Action(EXCHANGE, best[1], best[2])
         if action not in acts:
             return None
-        targets.add(best[2])
         return action
 
 

@@ -451,6 +451,7 @@ class DominationsState(GameState):
         "data",
         "drawn",
         "events",
+        "exchanged",
         "history",
         "levels_taken",
         "monuments",
@@ -472,6 +473,7 @@ class DominationsState(GameState):
         "second",
         "stack",
         "supply",
+        "supply_known",
         "taken",
         "tile_placed",
         "turn_number",
@@ -486,6 +488,10 @@ class DominationsState(GameState):
         self.players: list[PlayerState] = []
         self.board = Board()
         self.supply: list[int] = []
+        """The tile supply, its top last (drawn with ``pop()``)."""
+        self.supply_known = 0
+        """How many tiles at the bottom of the supply every player knows, in order: tiles
+        put back from a public hand (D-SET-5, D-AGE-9) lie there until they are drawn."""
         self.rng = random.Random(0)
         self.order: list[int] = []
         self.age = 1
@@ -528,6 +534,8 @@ class DominationsState(GameState):
         """The Artisan's second tile may be placed now (rules §13.7)."""
         self.tile_placed = False
         """A tile was placed in this turn's growth phase (the Artisan follows a tile)."""
+        self.exchanged = 0
+        """The domains the mover has exchanged into this turn, one bit each (``1 << d``)."""
         self.history: list[Action] = []
         self.events: list[tuple[Any, ...]] = []
         self._tile_index: dict[str, int] = {}
@@ -613,6 +621,8 @@ class DominationsState(GameState):
         n = min(count, len(self.supply))
         for _ in range(n):
             hand.append(self.supply.pop())
+        if self.supply_known > len(self.supply):
+            self.supply_known = len(self.supply)
         if self.config.log and n:
             self.events.append((EV_DRAW, player, n))
 
@@ -923,6 +933,7 @@ class DominationsState(GameState):
         """A tile goes back to the bottom of the supply (D-SET-5, D-AGE-9)."""
         self.players[p].hand.remove(tile)
         self.supply.insert(0, tile)
+        self.supply_known += 1
         self._log(EV_RETURN, p, tile)
 
     def _tiles(self, top: list[Any], action: Action) -> None:
@@ -1795,6 +1806,7 @@ class DominationsState(GameState):
                                      f"you have {ps.knowledge[a]}")
         ps.knowledge[a] -= pay
         kept, vp = self._add(p, b, gain)
+        self.exchanged |= 1 << b
         self._log(EV_EXCHANGE, p, a, pay, b, kept, vp)
 
     # -- turn flow --------------------------------------------------------------------------
@@ -1812,6 +1824,7 @@ class DominationsState(GameState):
         self.produced = [0] * 6
         self.second = False
         self.tile_placed = False
+        self.exchanged = 0
         self._log(EV_TURN, p, self.age, self.round + 1)
         self._enter(START_TURN)
         self.stack.append([F_STEP, S_GROWTH])
@@ -2112,6 +2125,7 @@ class DominationsState(GameState):
         s.players = [p.copy() for p in self.players]
         s.board = self.board.copy()
         s.supply = self.supply.copy()
+        s.supply_known = self.supply_known
         s.rng = clone(self.rng) if rng is None else rng
         s.order = self.order.copy()
         s.age = self.age
@@ -2136,22 +2150,31 @@ class DominationsState(GameState):
         s.drawn = self.drawn  # never changed after setup; determinize replaces it
         s.second = self.second
         s.tile_placed = self.tile_placed
+        s.exchanged = self.exchanged
         s.history = self.history.copy()
         s.events = self.events.copy()
         s._tile_index = self._tile_index
         return s
 
     def determinize(self, player: int, rng: Any) -> DominationsState:
-        """Only the order of the tile supply is hidden (rules §13.10): reshuffle it.
-        During a setup draft the cards the other players drew, and the one each kept, are
-        hidden too (D-SET-3, revealed together): they are drawn again from the cards
-        ``player`` has not seen, and each who has chosen keeps one of the two at random."""
+        """Only the order of the tile supply is hidden (rules §13.10): reshuffle it, but for
+        the tiles at its bottom that were put back from a public hand (D-SET-5, D-AGE-9),
+        which stay where every player saw them go (:attr:`supply_known`). During a setup
+        draft the cards the other players drew, and the one each kept, are hidden too
+        (D-SET-3, revealed together): they are drawn again from the cards ``player`` has not
+        seen, and each who has chosen keeps one of the two at random."""
         if type(player) is not int or not 0 <= player < self.config.players:
             player_index(player, self.config.players)  # ConfigError naming the players
         if not isinstance(rng, random.Random):
             raise ConfigError(f"determinize needs a random.Random, not {rng!r}")
         s = self.copy()
-        shuffle(rng, s.supply)
+        known = s.supply_known
+        if known:
+            hidden = s.supply[known:]
+            shuffle(rng, hidden)
+            s.supply[known:] = hidden
+        else:
+            shuffle(rng, s.supply)
         if s.phase == SETUP:
             s.drawn = [row.copy() for row in s.drawn]
             for what in (OBJECTIVE, MONUMENT_CARD):
