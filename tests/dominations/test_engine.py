@@ -383,6 +383,8 @@ def test_view_hides_only_the_supply_order() -> None:
     s = random_game(seed=17, stop=20)
     v = s.view(0)
     assert v["supply"] == len(s.supply)
+    assert v["supply_bottom"] == [s.data.tiles[t].id
+                                  for t in reversed(s.supply[:s.supply_known])]
     assert "L" in v["players"][1]["hand"][0]  # hands are public (rules §13.10)
     assert not any(isinstance(x, list) and len(x) == len(s.supply) > 7 for x in v.values())
     d = s.determinize(0, random.Random(1))

@@ -269,6 +269,9 @@ def test_determinize_keeps_the_tiles_put_back_where_everyone_saw_them_go() -> No
     for t in sorted(s.players[s.order[1]].hand):
         s.apply(Action(RETURN, t))
     assert s.supply_known == 9 and s.phase == GROWTH
+    # Every view names them, the next to be drawn first, the very bottom last.
+    ids = [s.data.tiles[t].id for t in s.supply[:9]]
+    assert [s.view(v)["supply_bottom"] for v in (0, 1, None)] == [ids[::-1]] * 3
     rng = random.Random(5)
     rests = set()
     for player in (0, 1, 0, 1, 0, 1):
@@ -281,6 +284,7 @@ def test_determinize_keeps_the_tiles_put_back_where_everyone_saw_them_go() -> No
     s.supply = s.supply[:11]
     s._draw(p, 4)
     assert s.supply_known == len(s.supply) == 7
+    assert s.view(0)["supply_bottom"] == ids[:7][::-1]
     d = s.determinize(1, rng)
     assert d.supply == s.supply
     # Tiles put back at an age's refill are known the same way.

@@ -77,7 +77,7 @@ def test_index_space_sizes() -> None:
     assert (c.hand_slots, c.cells, c.tree_cards) == (9, 108, 34)
     assert sum(c.sizes.values()) == c.size and list(c.offsets) == list(SEGMENTS)
     assert c.segment(0) == ("place", 0) and c.segment(c.size - 1) == ("order", 23)
-    assert {p: Observer(p).layout.size for p in (2, 3, 4)} == {2: 10210, 3: 12407, 4: 14604}
+    assert {p: Observer(p).layout.size for p in (2, 3, 4)} == {2: 10490, 3: 12687, 4: 14884}
 
 
 def test_the_test_games_cover_every_action_kind() -> None:
@@ -306,3 +306,35 @@ def test_a_bot_plays_a_seat_through_action_indices() -> None:
     assert env.game.is_terminal() and bot_steps > 50
     with pytest.raises(IllegalActionError):
         env.action_indices(Action(PASS))  # the game is over
+
+
+@pytest.mark.rule("D-SET-5", "D-AGE-9")
+def test_the_known_bottom_of_the_supply_is_observed() -> None:
+    """Tiles put back under the supply from a (public) hand are known to every player until
+    drawn: the observation counts them and encodes the first of them, in the order they will
+    be drawn, as it encodes a hand; a sampled world is observed the same."""
+    observer = Observer(2)
+    count = observer.layout["supply_known"].offset
+    block = observer.layout["supply_bottom"]
+    hands = observer.layout["hands"].offset
+    width = block.size // observer.codec.hand_slots
+    s = next(s for s in _random_game(2, Rules(), 3) if s.supply_known >= 3 and s.age > 1)
+    k = s.supply_known
+    rng = random.Random(2)
+    for viewer in (0, 1):
+        obs = observer.encode(s, viewer)
+        assert obs[count] == k
+        assert np.array_equal(obs, observer.encode(s.determinize(viewer, rng), viewer))
+        # The tile next to be drawn of them is encoded as it was in the hand it left.
+        shown = obs[block.offset:block.offset + block.size].reshape(-1, width)
+        assert shown[:min(k, len(shown)), 0].all() and not shown[k:].any()
+        mine = s.copy()
+        mine.players[viewer].hand[0] = s.supply[k - 1]
+        first = observer.encode(mine, viewer)[hands:hands + width]
+        assert np.array_equal(shown[0], first)
+    # Known in another order, the observation differs.
+    other = s.copy()
+    other.supply[k - 1], other.supply[0] = other.supply[0], other.supply[k - 1]
+    assert not np.array_equal(observer.encode(s, 0), observer.encode(other, 0))
+    assert not observer.encode(
+        DominationsState.new(DominationsConfig(players=2, seed=3)), 0)[count]

@@ -181,7 +181,8 @@ def _check_messages(game: str, config: dict[str, Any], actions: list[str], seat:
             assert other.views([seat], log=False)[0] == m["view"], \
                 "the view shows hidden information"
         if game == "dominations":
-            hidden = {state.data.tiles[t].id for t in state.supply}
+            # Tiles put back under the supply are public until drawn (D-SET-5, D-AGE-9).
+            hidden = {state.data.tiles[t].id for t in state.supply[state.supply_known:]}
             shown = str(m)
             assert not any(f"'{tid}'" in shown for tid in hidden)
         else:

@@ -70,6 +70,14 @@ class Game:
         status = page.locator("[data-testid=status]")
         assert status.get_attribute("data-phase") == view["phase"]
         assert status.get_attribute("data-age") == str(view["age"])
+        known = view["supply_bottom"]  # tiles put back under the supply (D-SET-5, D-AGE-9)
+        assert status.get_attribute("data-supply-known") == str(len(known))
+        supply = page.locator("[data-testid=supply]")
+        assert supply.inner_text().endswith(f"({len(known)} known at the bottom)"
+                                            if known else f"tiles in supply: {view['supply']}")
+        if known:
+            assert ", ".join(known) in (supply.get_attribute("title") or "")
+            self.seen.add("supply known")
         shown = page.eval_on_selector_all(
             "[data-testid=knowledge] .k",
             "els => els.map(e => [e.dataset.player, e.dataset.domain, e.dataset.value,"
@@ -298,7 +306,7 @@ def test_a_whole_game_through_the_page(live_server: Any, browser: Any,
         page.locator("[data-testid=tree]").first.wait_for()
         page.locator("[data-testid=tree]").first.screenshot(
             path=str(artifacts / "dominations-tree.png"))
-        assert {"preview", "acquire", "city", "p key"} <= game.seen
+        assert {"preview", "acquire", "city", "p key", "supply known"} <= game.seen
         # The finished game replays through the same table, with nothing to click.
         page.goto(f"{live_server.url}/#/replay/{msg['spectator']}/40")
         page.wait_for_selector("[data-testid=dominations][data-version='40']")

@@ -2238,7 +2238,10 @@ class DominationsState(GameState):
         return [t.id for t in self.data.tiles]
 
     def view(self, player: int | None) -> dict[str, Any]:
-        """Everything is public except the order of the tile supply (rules §13.10)."""
+        """Everything is public except the order of the tile supply (rules §13.10): the view
+        gives its size (``supply``), and the tiles put back under it from a public hand that
+        are still there (``supply_bottom``, D-SET-5, D-AGE-9), in the order they will be
+        drawn, the last at the very bottom."""
         return self.views([player])[0]
 
     def views(self, players: Sequence[int | None], *, log: bool = True
@@ -2326,6 +2329,7 @@ class DominationsState(GameState):
                  for d, role in enumerate(self.data.roles)]
         mastery = [cid for cid, taken in zip(cat.copy_ids, self.taken, strict=True)
                    if taken < 0]
+        bottom = [tiles[t].id for t in reversed(self.supply[:self.supply_known])]
         legal: list[str] | None = None
         out = []
         for player in players:
@@ -2345,6 +2349,7 @@ class DominationsState(GameState):
                 "current_player": current,
                 "initiative": list(self.order),
                 "supply": len(self.supply),
+                "supply_bottom": bottom,
                 "players": shared_rows if shared_rows is not None else player_rows(player),
                 "roles": roles,
                 "board": cells,

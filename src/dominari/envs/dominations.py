@@ -84,7 +84,7 @@ the tile supply and, during the setup drafts, the cards other players drew and k
 never encoded (the draft options only for the player choosing; others' objectives and the
 monuments drafted only once the drafts are over), exactly as ``view()`` hides them. Seats are
 relative to the observer (slot 0 the observer, slot ``r`` the player ``r`` seats after). The
-length depends on the player count only: **10,210** for 2 players, 12,407 for 3, 14,604 for 4
+length depends on the player count only: **10,490** for 2 players, 12,687 for 3, 14,884 for 4
 (``Observer(players).layout.describe()`` lists every block with its offset and bounds).
 
 ================  ===================================================================
@@ -99,7 +99,9 @@ draft             what is drafted (objective, monument) and the two options (cho
 due               counts of the effects due, by resolve index (``2·source + slot``)
 substep           a level 1 monument chosen, awaiting its tile: flag, monument one-hot,
                   the card's tree position (col, row)
-supply            tiles left in the supply
+supply            tiles left in the supply; ``supply_known``: how many at its bottom were put
+                  back from a (public) hand; ``supply_bottom``: the first of those, in the
+                  order they will be drawn, as hand slots are
 mover, deciding   one-hot seats; ``initiative``: each seat's place in the initiative order
 flags             the Artisan's second tile may be placed; a tile was placed this turn
 roles             per domination card: holder (seat one-hot, or none), used, active
@@ -719,6 +721,11 @@ class Observer:
         lay.add("substep_pos", 2, low=-c.tree_cards, high=c.tree_cards,
                 doc="that level card's tree position (col, row)")
         lay.add("supply", 1, high=len(self.data.tiles), doc="tiles left in the supply")
+        lay.add("supply_known", 1, high=len(self.data.tiles),
+                doc="tiles put back under the supply and still there, known to all")
+        lay.add("supply_bottom", c.hand_slots * _HAND_WIDTH,
+                doc="the first of those in the order they will be drawn, per slot: present, "
+                "settlement one-hot, 3 corner colour one-hots")
         lay.add("mover", p, doc="one-hot seat whose turn it is")
         lay.add("deciding", p, doc="one-hot seat deciding now")
         lay.add("initiative", p, high=p - 1, doc="per seat: place in the initiative order")
@@ -792,6 +799,13 @@ class Observer:
                 obs[off["substep_pos"]] = col
                 obs[off["substep_pos"] + 1] = row
         obs[off["supply"]] = len(state.supply)
+        known = state.supply_known
+        if known:
+            obs[off["supply_known"]] = known
+            tiles = state.supply
+            for slot in range(min(known, self.codec.hand_slots)):
+                self._tile(obs, off["supply_bottom"] + slot * _HAND_WIDTH,
+                           tiles[known - 1 - slot])
         if state.phase != OVER:
             obs[off["mover"] + seat(state.mover)] = 1.0
             obs[off["deciding"] + seat(state.current_player())] = 1.0
@@ -860,6 +874,17 @@ class Observer:
                 obs[base + n + 7] = sum(x for x, _ in points) / len(points)
                 obs[base + n + 8] = sum(y for _, y in points) / len(points)
 
+    def _tile(self, obs: FloatArray, base: int, t: int) -> None:
+        """A tile of a hand or of the known bottom of the supply at ``base``: present,
+        settlement domain one-hot, its 3 corner colours one-hot."""
+        tile = self.data.tiles[t]
+        obs[base] = 1.0
+        if 0 <= tile.settlement < 6:
+            obs[base + 1 + tile.settlement] = 1.0
+        for j, colour in enumerate(tile.corners):
+            if 0 <= colour < _COLOURS:
+                obs[base + 7 + j * _COLOURS + colour] = 1.0
+
     def _player(self, state: DominationsState, obs: FloatArray, q: int, r: int,
                 objective_hidden: bool, controlled: int) -> None:
         off, c, cat = self._off, self.codec, self.catalog
@@ -886,16 +911,8 @@ class Observer:
                 obs[base + 3 * g:base + 3 * g + 3] = (have, need, float(have >= need))
             obs[off["objective_vp"] + r] = objective_vp(
                 [have >= need for have, need in progress], state.rules.objective_table)
-        tiles = self.data.tiles
         for slot, t in enumerate(ps.hand[:c.hand_slots]):
-            base = off["hands"] + (r * c.hand_slots + slot) * _HAND_WIDTH
-            tile = tiles[t]
-            obs[base] = 1.0
-            if 0 <= tile.settlement < 6:
-                obs[base + 1 + tile.settlement] = 1.0
-            for j, colour in enumerate(tile.corners):
-                if 0 <= colour < _COLOURS:
-                    obs[base + 7 + j * _COLOURS + colour] = 1.0
+            self._tile(obs, off["hands"] + (r * c.hand_slots + slot) * _HAND_WIDTH, t)
         trees = off["trees"] + r * c.tree_cards * _TREE_WIDTH
         for k, (pos, card) in enumerate(itertools.islice(ps.tree.cards.items(), c.tree_cards)):
             base = trees + k * _TREE_WIDTH

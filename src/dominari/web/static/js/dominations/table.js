@@ -242,8 +242,15 @@ export function mount(root, ctx) {
     parts.push(el("span", { class: "initiative", title: "Initiative order: ties go to the earlier" },
       "initiative: ", (v.initiative || []).map((p, i) => el("span", { class: "who" },
         i ? " → " : "", el("span", { class: "pdot", style: { background: playerFill(p) } }), n[p]))));
-    parts.push(el("span", { class: "muted" }, `tiles in supply: ${v.supply}`));
+    const bottom = v.supply_bottom || [];
+    parts.push(el("span", {
+      class: "muted", "data-testid": "supply",
+      title: bottom.length ? "Put back under the supply from a hand, so every player knows them; "
+        + `they will be drawn in this order: ${bottom.join(", ")}` : null,
+    }, `tiles in supply: ${v.supply}`
+      + (bottom.length ? ` (${bottom.length} known at the bottom)` : "")));
     render(status, parts);
+    status.dataset.supplyKnown = bottom.length;
     status.dataset.age = v.age;
     status.dataset.turn = v.turn;
     status.dataset.phase = v.phase;
