@@ -75,6 +75,9 @@ class Game:
         supply = page.locator("[data-testid=supply]")
         assert supply.inner_text().endswith(f"({len(known)} known at the bottom)"
                                             if known else f"tiles in supply: {view['supply']}")
+        # ... and drawn in the order they will be drawn, beside the hand.
+        assert page.eval_on_selector_all("[data-testid=supply-bottom] [data-tile]",
+                                          "els => els.map(e => e.dataset.tile)") == known
         if known:
             assert ", ".join(known) in (supply.get_attribute("title") or "")
             self.seen.add("supply known")

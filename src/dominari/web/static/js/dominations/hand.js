@@ -73,3 +73,17 @@ export function handView(tiles, byId, opts = {}) {
     el("div", { class: "hand-tiles" }, items.length ? items : el("span", { class: "muted" }, "no tiles")),
     el("div", { class: "hand-buttons" }, rotate, cancel));
 }
+
+// The tiles put back under the supply from a hand, still there: every player saw them go,
+// so the view names them (`supply_bottom`), the next to be drawn first (D-SET-5, D-AGE-9).
+export function supplyBottomView(ids, byId) {
+  const items = ids.map((id, i) => el("span", {
+    class: "hand-tile known", "data-tile": id,
+    title: `${tileWords(id, byId.get(id))} (${i + 1} of ${ids.length} in the order they are drawn)`,
+  }, byId.get(id) ? tilePicture(byId.get(id)) : null, el("span", { class: "tile-id" }, id)));
+  return el("section", { class: "dom-panel dom-hand dom-supply-bottom", "data-testid": "supply-bottom" },
+    el("h3", {}, "Known under the supply ", el("span", { class: "muted" }, `(${ids.length})`)),
+    el("p", { class: "hint" }, "Put back from a hand, so everyone knows them. They are drawn "
+      + "in this order once the tiles above them run out."),
+    el("div", { class: "hand-tiles" }, items));
+}

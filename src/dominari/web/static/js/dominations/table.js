@@ -10,7 +10,7 @@ import { groupActions, placementsByCell, positionsFor } from "./actions.js";
 import { createBoard } from "./board.js";
 import { DOMAINS, DOMAIN_FILL, DOMAIN_INK, domainName, playerFill, playerInk } from "./colours.js";
 import { rotateColours } from "./geometry.js";
-import { handView } from "./hand.js";
+import { handView, supplyBottomView } from "./hand.js";
 
 const SHORTCUTS = [
   ["1–7", "select a tile of your hand"],
@@ -618,7 +618,7 @@ export function mount(root, ctx) {
       },
       onRotate: selectable.size ? rotate : null,
       onCancel: selectable.size ? () => clearSelection() : null,
-    }));
+    }), (v.supply_bottom || []).length ? supplyBottomView(v.supply_bottom, tiles) : null);
   }
 
   function selectTile(id) {
