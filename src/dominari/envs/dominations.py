@@ -802,10 +802,10 @@ class Observer:
         known = state.supply_known
         if known:
             obs[off["supply_known"]] = known
-            tiles = state.supply
+            pile = state.supply  # its bottom first: the next known tile to draw is pile[known - 1]
             for slot in range(min(known, self.codec.hand_slots)):
                 self._tile(obs, off["supply_bottom"] + slot * _HAND_WIDTH,
-                           tiles[known - 1 - slot])
+                           pile[known - 1 - slot])
         if state.phase != OVER:
             obs[off["mover"] + seat(state.mover)] = 1.0
             obs[off["deciding"] + seat(state.current_player())] = 1.0

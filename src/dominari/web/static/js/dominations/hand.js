@@ -36,6 +36,11 @@ export function tilePicture(tile, rotation = 0) {
   letterDot(centre[0], centre[1], S * 0.17, tile.settlement));
 }
 
+// A tile's picture over its label, as the hand and the known bottom of the supply show it.
+function tileFace(tile, label, rotation = 0) {
+  return [tile ? tilePicture(tile, rotation) : null, el("span", { class: "tile-id" }, label)];
+}
+
 // Words for a tile, for screen readers and titles.
 export function tileWords(id, tile) {
   if (!tile) return id;
@@ -60,8 +65,7 @@ export function handView(tiles, byId, opts = {}) {
       title: `${tileWords(id, tile)}${i < 9 ? ` (key ${i + 1})` : ""}${isSel ? " — click to turn it" : ""}`,
       onclick: () => onPick && onPick(id),
     },
-    tile ? tilePicture(tile, isSel ? rotation : 0) : null,
-    el("span", { class: "tile-id" }, i < 9 ? `${i + 1} · ${id}` : id));
+    tileFace(tile, i < 9 ? `${i + 1} · ${id}` : id, isSel ? rotation : 0));
   });
   const rotate = onRotate ? el("button", { type: "button", class: "btn small",
     "data-testid": "rotate", title: "Rotate the selected tile (r)", disabled: selected ? null : true,
@@ -77,10 +81,13 @@ export function handView(tiles, byId, opts = {}) {
 // The tiles put back under the supply from a hand, still there: every player saw them go,
 // so the view names them (`supply_bottom`), the next to be drawn first (D-SET-5, D-AGE-9).
 export function supplyBottomView(ids, byId) {
-  const items = ids.map((id, i) => el("span", {
-    class: "hand-tile known", "data-tile": id,
-    title: `${tileWords(id, byId.get(id))} (${i + 1} of ${ids.length} in the order they are drawn)`,
-  }, byId.get(id) ? tilePicture(byId.get(id)) : null, el("span", { class: "tile-id" }, id)));
+  const items = ids.map((id, i) => {
+    const tile = byId.get(id);
+    return el("span", {
+      class: "hand-tile known", "data-tile": id,
+      title: `${tileWords(id, tile)} (${i + 1} of ${ids.length} in the order they are drawn)`,
+    }, tileFace(tile, id));
+  });
   return el("section", { class: "dom-panel dom-hand dom-supply-bottom", "data-testid": "supply-bottom" },
     el("h3", {}, "Known under the supply ", el("span", { class: "muted" }, `(${ids.length})`)),
     el("p", { class: "hint" }, "Put back from a hand, so everyone knows them. They are drawn "
