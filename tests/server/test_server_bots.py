@@ -159,8 +159,12 @@ def test_bot_worker_processes_outlive_a_stop_signal_until_the_server_stops_them(
     os.kill(pid, signal.SIGINT)
     os.kill(pid, signal.SIGTERM)
     assert pool.submit(os.getpid).result(timeout=60) == pid  # still there, still working
+    pool.submit(time.sleep, 60)  # a decision that is still running when the server stops
+    time.sleep(0.2)
+    started = time.monotonic()
     stop_executor(pool)
-    for _ in range(1000):
+    assert time.monotonic() - started < 2.0  # killed, not waited for
+    for _ in range(100):
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
@@ -169,3 +173,90 @@ def test_bot_worker_processes_outlive_a_stop_signal_until_the_server_stops_them(
     else:  # a child not reaped yet counts as gone once it is a zombie
         with open(f"/proc/{pid}/stat", encoding="ascii") as f:
             assert f.read().split(")")[-1].split()[0] == "Z"
+
+
+def _bot_games(n: int, stop_at: int | None = None) -> list[list[str]]:
+    """Play ``n`` rule-bot games of First Game at once on one bot worker (threads), each
+    until ``stop_at`` actions are stored (None: to the end); their stored actions."""
+    import time
+
+    bodies = [{"game": "dominion", "kingdom": "first-game", "seed": 10 + k,
+               "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "smithy"}]}
+              for k in range(n)]
+    with make_client(bot_workers=1) as client:
+        svc = client.app.state.service  # type: ignore[attr-defined]
+        gids = [client.post("/api/games", json=b).json()["game_id"] for b in bodies]
+
+        def done(gid: str) -> bool:
+            t = svc.tables[gid]
+            return bool(t.finished or (stop_at is not None and len(t.actions) >= stop_at))
+
+        for _ in range(20000):
+            if all(done(g) for g in gids):
+                break
+            time.sleep(0.002)
+        assert all(done(g) for g in gids)
+        return [list(svc.tables[g].actions)[:stop_at] for g in gids]
+
+
+def test_bots_waiting_for_a_busy_worker_are_not_answered_for(monkeypatch: Any) -> None:
+    """A server with more bot decisions than workers queues them: the time limit on a
+    decision counts from when a worker takes it, so no bot's move is replaced by the
+    first legal action because other games kept the worker busy (the limit here is 2½
+    decisions, with six games waiting on one worker)."""
+    import time
+
+    from dominari.server import service as service_module
+
+    plain = _bot_games(6, stop_at=8)
+    real = service_module.choose
+
+    def slow(*args: Any) -> str:
+        time.sleep(0.02)
+        return str(real(*args))
+
+    monkeypatch.setattr(service_module, "choose", slow)
+    monkeypatch.setattr(service_module, "BOT_LIMIT", 0.05)
+    monkeypatch.setattr(service_module, "BOT_LIMIT_PER_SECOND", 0.0)
+    assert _bot_games(6, stop_at=8) == plain
+
+
+def test_a_stuck_decision_is_asked_again_on_fresh_workers(monkeypatch: Any) -> None:
+    """A decision that runs past the limit has a stuck worker: the workers are replaced
+    and the bot decides again, so the game stores its own choice, not the first legal
+    action."""
+    import time
+
+    from dominari.server import service as service_module
+
+    plain = _bot_games(1)
+    real = service_module.choose
+    calls = {"n": 0}
+    executors: set[int] = set()
+
+    def stuck_on_its_third_decision(*args: Any) -> str:
+        calls["n"] += 1
+        executors.add(id(client_service()._executor))
+        if calls["n"] == 3:
+            time.sleep(0.5)
+        return str(real(*args))
+
+    services: list[Any] = []
+
+    def client_service() -> Any:
+        return services[0]
+
+    real_open = service_module.GameService.open
+
+    def open_and_remember(self: Any) -> None:
+        services.append(self)
+        real_open(self)
+
+    monkeypatch.setattr(service_module.GameService, "open", open_and_remember)
+    monkeypatch.setattr(service_module, "choose", stuck_on_its_third_decision)
+    monkeypatch.setattr(service_module, "BOT_LIMIT", 0.2)
+    monkeypatch.setattr(service_module, "BOT_LIMIT_PER_SECOND", 0.0)
+    monkeypatch.setattr(service_module, "BOT_RETRY", 0.001)
+    assert _bot_games(1) == plain
+    assert calls["n"] == len(plain[0]) + 1  # asked once more, nothing stored for it
+    assert len(executors) == 2  # the stuck worker's pool was replaced once

@@ -92,7 +92,8 @@ def _init_worker(parent: int) -> None:
 
 
 def stop_executor(executor: Executor) -> None:
-    """Stop the bot workers now: decisions still running are not wanted any more."""
+    """Stop the bot workers now: decisions still running are not wanted any more. The
+    workers ignore SIGTERM (see :func:`make_executor`), so they are killed."""
     if isinstance(executor, ProcessPoolExecutor):
-        terminate_workers(executor)
+        terminate_workers(executor, kill=True)
     executor.shutdown(wait=False, cancel_futures=True)

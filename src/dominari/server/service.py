@@ -44,9 +44,15 @@ log = logging.getLogger("dominari.server")
 BOT_RETRY = 1.0
 """Seconds before a bot whose action could not be stored tries again."""
 BOT_CRASHES = 3
-"""Workers a bot may lose in a row on one decision (killed, the server stopping) before
-it plays the first legal action, so that a decision that kills its worker every time
-cannot stall the game; until then it is asked again."""
+"""Workers a bot may lose in a row on one decision (killed, stuck, the server stopping)
+before it plays the first legal action, so that a decision that kills or hangs its worker
+every time cannot stall the game; until then it is asked again."""
+BOT_LIMIT = 10.0
+BOT_LIMIT_PER_SECOND = 5.0
+"""A decision that runs longer than ``BOT_LIMIT + BOT_LIMIT_PER_SECOND * bot_seconds``
+once a worker has taken it has a stuck worker: the workers are started afresh and the
+bot is asked again. The wait for a free worker is not counted: a busy server makes bots
+wait their turn, never answer for them."""
 KEEP_FINISHED = 200
 """Finished games kept in memory (older ones are reloaded from the store on demand)."""
 QUEUE_LIMIT = 256
@@ -141,6 +147,7 @@ class GameService:
         self.store: Store | None = None
         self.tables: dict[str, Table] = {}
         self._executor: Any = None
+        self._slots: asyncio.Semaphore | None = None  # free workers
         self._tasks: set[asyncio.Task[None]] = set()
         self._finished: dict[str, None] = {}  # finished games in memory, oldest first
         self._closing = False
@@ -151,6 +158,7 @@ class GameService:
         """Open the store and the bot workers, and load every active game."""
         self.store = Store(self.settings.db_url)
         self._executor = make_executor(self.settings.bot_executor, self.settings.bot_workers)
+        self._slots = asyncio.Semaphore(self.settings.bot_workers)
         for gid in self.store.active_games():
             try:
                 self._load(gid)
@@ -431,24 +439,37 @@ class GameService:
         seconds = self.settings.bot_seconds
         seed = derive_seed("dominari-server-bot", t.config.get("seed", 0), seat, version)
         text: str | None = None
-        lost = False  # the worker died, or was stopped: the bot gave no answer of its own
+        lost = False  # the worker died, hung or was stopped: the bot gave no answer of its own
+        executor = self._executor
         try:
             payload = pickle.dumps(t.state)
             loop = asyncio.get_running_loop()
-            text = await asyncio.wait_for(
-                loop.run_in_executor(self._executor, choose, t.game, payload, name, seed,
-                                     seconds),
-                timeout=10.0 + 5.0 * seconds)
+            assert self._slots is not None
+            async with self._slots:  # one decision a worker: no time is lost in a queue
+                executor = self._executor
+                try:
+                    text = await asyncio.wait_for(
+                        loop.run_in_executor(executor, choose, t.game, payload, name, seed,
+                                             seconds),
+                        timeout=BOT_LIMIT + BOT_LIMIT_PER_SECOND * seconds)
+                except TimeoutError:
+                    self._restart_workers(executor)  # a cancelled job runs on regardless
+                    raise
         except asyncio.CancelledError:
             t.bot_busy = False
             raise
-        except BaseException as exc:  # a crashed or slow worker must not stall the game
-            log.error("game %s: bot %s (seat %d) failed: %s: %s", t.id, name, seat + 1,
-                      exc.__class__.__name__, exc)
-            lost = isinstance(exc, BrokenExecutor) or not isinstance(exc, Exception)
-            if isinstance(exc, BrokenExecutor) and not self._closing:  # start fresh ones
-                self._executor = make_executor(self.settings.bot_executor,
-                                               self.settings.bot_workers)
+        except BaseException as exc:  # a crashed or stuck worker must not stall the game
+            if isinstance(exc, TimeoutError):
+                log.error("game %s: bot %s (seat %d) took more than %.0f s; workers "
+                          "restarted, asking again", t.id, name, seat + 1,
+                          BOT_LIMIT + BOT_LIMIT_PER_SECOND * seconds)
+            else:
+                log.error("game %s: bot %s (seat %d) failed: %s: %s", t.id, name, seat + 1,
+                          exc.__class__.__name__, exc)
+            lost = isinstance(exc, (BrokenExecutor, TimeoutError)) or not isinstance(
+                exc, Exception)
+            if isinstance(exc, BrokenExecutor):
+                self._restart_workers(executor)
         t.bot_busy = False
         if self._closing:  # a stopping server stores nothing the bot did not choose
             return
@@ -474,6 +495,14 @@ class GameService:
             # Nothing was stored: the bot tries again in a moment.
             log.error("game %s: cannot store the bot's action: %s", t.id, exc)
             asyncio.get_running_loop().call_later(BOT_RETRY, self._schedule_bot, t)
+
+    def _restart_workers(self, executor: Any) -> None:
+        """Stop ``executor`` and start fresh workers, unless that was done already (each
+        decision it was running fails and is asked again) or the server is stopping."""
+        if executor is not self._executor or self._closing:
+            return
+        stop_executor(executor)
+        self._executor = make_executor(self.settings.bot_executor, self.settings.bot_workers)
 
     async def idle(self) -> None:
         """Wait until no bot is thinking (for tests)."""

@@ -214,14 +214,19 @@ def watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="dominari-parent-watch", daemon=True).start()
 
 
-def terminate_workers(pool: ProcessPoolExecutor, wait: float = 5.0) -> None:
-    """Kill the worker processes of ``pool`` (their tasks' results are not wanted), and
-    wait up to ``wait`` seconds for them to be gone, so that none is still writing a file
-    when the caller cleans up after the run."""
+def terminate_workers(pool: ProcessPoolExecutor, wait: float = 5.0,
+                      kill: bool = False) -> None:
+    """Stop the worker processes of ``pool`` (their tasks' results are not wanted) with
+    SIGTERM, or SIGKILL if ``kill`` (for workers that ignore SIGTERM), and wait up to
+    ``wait`` seconds for them to be gone, so that none is still writing a file when the
+    caller cleans up after the run."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
     for proc in procs:
         with contextlib.suppress(Exception):  # already gone
-            proc.terminate()
+            if kill:
+                proc.kill()
+            else:
+                proc.terminate()
     end = time.monotonic() + wait
     for proc in procs:
         with contextlib.suppress(Exception):
