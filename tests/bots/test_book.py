@@ -111,6 +111,28 @@ def test_a_book_file_of_ones_own(tmp_path: Path) -> None:
     assert spec_files([spec])[spec] != before[spec]
 
 
+ANY_OWN_MINE_AT_5 = MINE_AT_5.replace('own = "smithy-market"\n', "")
+
+
+def test_a_line_for_any_own_model_applies_to_best_and_random_own_models(
+        tmp_path: Path) -> None:
+    """``best`` plays the kingdom's rule bot (Smithy on First Game), so a line for any own
+    model plays its rules, then Smithy's; ``random`` has no rules of its own, so the line
+    buys by its rules alone and leaves other buys to the search."""
+    book = parse_book_text(ANY_OWN_MINE_AT_5)
+    assert book.lines[0].own is None
+    s5, s4 = buy_with(5), buy_with(4)
+    assert book.move(s5, load_bot("best")) == BUY_A[C.MINE]
+    assert book.move(s4, load_bot("best")) == load_bot("smithy").act(s4)
+    assert book.move(s5, load_bot("random")) == BUY_A[C.MINE]
+    assert book.move(s4, load_bot("random")) is None  # no rule applies: the search buys
+    path = tmp_path / "book.toml"
+    path.write_text(ANY_OWN_MINE_AT_5, encoding="utf-8")
+    for own in ("best", "random"):
+        bot = search(str(path), own=own)
+        assert bot.act(s5) == BUY_A[C.MINE] and bot.book_moves == 1
+
+
 def test_the_built_in_book_reads_as_its_file() -> None:
     here = Path(__file__).resolve().parents[2] / "src/dominari/bots/opening-book.toml"
     assert read_book(here).lines == default_book().lines

@@ -157,3 +157,26 @@ def test_bot_seconds_caps_a_search_that_has_its_own_clock() -> None:
                           load_bot("mcts"))
     _cap_search([slow, quick, plain, None], 1.0)
     assert [b.seconds for b in (slow, quick, plain)] == [1.0, 0.5, 1.0]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game", ["dominion", "dominations"])
+def test_a_random_own_model_plays_the_same_game_for_a_seed(game: str) -> None:
+    """``own=random`` draws numbers of its own in the rollouts: they are seeded by the
+    bot's seed too, so a seed still plays one game (they came from the system's entropy)."""
+    from dominari.dominations.engine import DominationsConfig, DominationsState
+
+    def play(seed: int) -> list[object]:
+        bot = load_bot("mcts-easy:own=random:iterations=6", game)
+        bot.reset(seed)
+        s: object = (first_game(3) if game == "dominion" else
+                     DominationsState.new(DominationsConfig(players=2, seed=3, log=False)))
+        moves = []
+        for _ in range(40):
+            if s.is_terminal():  # type: ignore[attr-defined]
+                break
+            a = bot.act(s)
+            moves.append(a)
+            s.apply(a)  # type: ignore[attr-defined]
+        return moves
+
+    assert play(11) == play(11)

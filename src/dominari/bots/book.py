@@ -9,7 +9,8 @@ two openings a few points apart. Rule bots, at thousands of games a second, can
 covering the searcher's buys on its first ``turns`` turns in games of one kingdom and
 one number of players, where the search's own model is the rule bot ``own`` (any, when
 not given). There the book buys the first of the line's rules that applies (as a
-strategy file's ``[[buy]]`` rules), else what the own model buys::
+strategy file's ``[[buy]]`` rules), else what the own model buys (an own model with no
+buy rules of its own, ``random``, leaves the buy to the search)::
 
     [[line]]
     kingdom = "first-game"      # a recommended set, or its 10 cards
@@ -45,6 +46,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from dominari.bots.base import playing
 from dominari.bots.strategy import (
     BuyRule,
     Strategy,
@@ -54,7 +56,7 @@ from dominari.bots.strategy import (
     read_text,
 )
 from dominari.core.errors import ConfigError, StrategyError
-from dominari.dominion.actions import Action
+from dominari.dominion.actions import END_A, Action
 from dominari.dominion.engine import BUY_PHASE, DominionState
 from dominari.dominion.kingdoms import RECOMMENDED, resolve
 
@@ -74,18 +76,22 @@ class Line:
     buy: tuple[BuyRule, ...]
     kingdom_name: str = ""
     """The kingdom as the file names it (a set's name, or its cards joined by commas)."""
-    _bots: dict[Strategy, StrategyBot] = field(default_factory=dict, compare=False,
-                                               repr=False)
+    _bots: dict[Strategy | None, StrategyBot] = field(default_factory=dict,
+                                                      compare=False, repr=False)
 
-    def bot(self, own: StrategyBot) -> StrategyBot:
+    def bot(self, own: StrategyBot | None) -> StrategyBot:
         """The rule bot that plays this line for a search whose own model is ``own``: the
-        line's buy rules, then the own model's (made once per own strategy)."""
-        bot = self._bots.get(own.strategy)
+        line's buy rules, then the own model's (None: the line's alone, ending the buys
+        where none applies); made once per own strategy."""
+        key = None if own is None else own.strategy
+        bot = self._bots.get(key)
         if bot is None:
-            strategy = own.strategy
-            bot = self._bots[strategy] = StrategyBot(replace(
-                strategy, name=f"{strategy.name} (opening book)",
-                buy=self.buy + strategy.buy))
+            if own is None:
+                strategy = Strategy(name="opening book", buy=self.buy)
+            else:
+                strategy = replace(own.strategy, name=f"{own.strategy.name} (opening book)",
+                                   buy=self.buy + own.strategy.buy)
+            bot = self._bots[key] = StrategyBot(strategy)
         return bot
 
 
@@ -115,9 +121,10 @@ class Book:
         return (not state.stack and state.phase == BUY_PHASE
                 and state.players[state.turn_player].turns <= self.turns)
 
-    def line_for(self, state: DominionState, own: str) -> Line | None:
+    def line_for(self, state: DominionState, own: str | None) -> Line | None:
         """The line that covers the buy at ``state`` (see :meth:`covers`) for a search
-        whose own model is the rule bot named ``own`` (as it plays), or None."""
+        whose own model is the rule bot named ``own`` (as it plays; None: a model that is
+        no rule bot, which only lines for any own model cover), or None."""
         turns = state.players[state.turn_player].turns
         kingdom = tuple(sorted(state.kingdom))
         for line in self.lines:
@@ -127,12 +134,21 @@ class Book:
         return None
 
     def move(self, state: DominionState, own: Any) -> Action | None:
-        """The book's buy at ``state`` for a search whose own model is the rule bot
-        ``own``, or None where no line covers it."""
-        if not self.covers(state) or not isinstance(own, StrategyBot):
+        """The book's buy at ``state`` for a search whose own model is the bot ``own``
+        (``best`` plays the kingdom's rule bot), or None where no line covers it. With an
+        own model that has no buy rules (``random``), a line for any own model buys by
+        its rules alone, and leaves the buy to the search where none applies."""
+        if not self.covers(state):
             return None
-        line = self.line_for(state, own.name)
-        return None if line is None else line.bot(own).act(state)
+        model = playing(own, state)
+        if isinstance(model, StrategyBot):
+            line = self.line_for(state, model.name)
+            return None if line is None else line.bot(model).act(state)
+        line = self.line_for(state, None)
+        if line is None:
+            return None
+        action = line.bot(None).act(state)
+        return None if action == END_A else action
 
 
 def _whole(value: object, where: str, low: int, high: int | None = None) -> int:

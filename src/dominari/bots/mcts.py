@@ -472,6 +472,8 @@ class MCTSBot:
         self.prune = prune
         self._steps_done = 0
         self._rng = random.Random(seed)
+        if seed is not None:
+            self._seed_own(seed)
         self._hooks = HOOKS[game]
         self.last_root: Node | None = None
         """The tree of the last decision (for inspection and tests)."""
@@ -499,6 +501,13 @@ class MCTSBot:
 
     def reset(self, seed: int) -> None:
         self._rng.seed(seed)
+        self._seed_own(seed)
+
+    def _seed_own(self, seed: int) -> None:
+        """Seed the own model (``own=random`` draws its own numbers) from ``seed``, apart
+        from the search's generator, whose numbers it leaves as they were."""
+        if self._own is not None:
+            self._own.reset(random.Random(f"dominari-own-model-{seed}").getrandbits(63))
 
     def act(self, state: Any) -> Any:
         action = self._search(state)
