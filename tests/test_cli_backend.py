@@ -4,7 +4,12 @@ missing Ray are one-line errors."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -60,3 +65,35 @@ def test_ray_backend_gives_the_local_results(capsys: pytest.CaptureFixture[str],
             ray.shutdown()
     assert code == 0, err
     assert json.loads(out) == json.loads(local)
+
+
+@pytest.mark.parametrize("backend", ["local", "ray"])
+def test_a_terminated_run_says_so_and_keeps_its_journal(tmp_path: Path, backend: str) -> None:
+    """SIGTERM (a service manager, ``kill``) stops a run on either backend the same way:
+    one line, exit 128 + 15, the workers stopped and the journal whole, so that the run
+    goes on from it. ``ray.init`` replaced the handler: Ray's printed a crash dump of its
+    native handler and exited with status 15."""
+    if backend == "ray":
+        pytest.importorskip("ray")
+    journal = tmp_path / "run.jsonl"
+    args = [sys.executable, "-m", "dominari", "tournament", "dominion", "--players",
+            "bm,smithy", "-n", "1000000", "--seed", "1", "--workers", "2", "--no-progress",
+            "--journal", str(journal), "--backend", backend]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 180
+        while not (journal.exists() and journal.read_text("utf-8").count("\n") >= 3):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no games were journalled"
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert (proc.returncode, out, err.strip()) == (143, "", "dominari: terminated")
+    lines = journal.read_text("utf-8").splitlines()
+    assert lines and all(json.loads(line) for line in lines)

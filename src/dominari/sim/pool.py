@@ -40,6 +40,7 @@ import ctypes
 import logging
 import multiprocessing
 import os
+import signal
 import socket
 import threading
 import time
@@ -276,7 +277,10 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                 # died (added to the pool after it stopped the others), which would then
                 # wait for a task forever and this process for it at exit.
                 terminate_workers(pool)
+            manager = getattr(pool, "_executor_manager_thread", None)  # gone at shutdown
             pool.shutdown(wait=False, cancel_futures=True)
+            if not finished and manager is not None:  # the process may be exiting
+                _join_manager(manager)
         if broken is None:
             continue
         suspects = sorted(k for k in lost if started[k] and not out.done(k))
@@ -290,6 +294,15 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
         for k in suspects:
             out.charge(k, f"its worker process died ({broken})")
         alone.extendleft(reversed(suspects))
+
+
+def _join_manager(thread: threading.Thread, wait: float = 5.0) -> None:
+    """Wait up to ``wait`` seconds for the thread that managed a pool (its workers gone)
+    to end. A process that exits while it is ending can have Python's exit hook wake it
+    through the pipe it is closing, and print an ``OSError`` traceback after the run's
+    one-line message (CPython 3.11)."""
+    if thread is not threading.current_thread():
+        thread.join(wait)
 
 
 def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExecutor,
@@ -367,12 +380,39 @@ def init_ray(num_cpus: int | None = None) -> Any:
             options.update(address="local", num_cpus=num_cpus)
         else:
             _check_reachable(address)
+        handlers = _signal_handlers()
         try:
             ray.init(**options)
+            _RAY_SESSION["ours"] = True
         except Exception as exc:  # a bad RAY_ADDRESS, a cluster that cannot start
             raise PoolError(f"could not start or reach a Ray cluster: "
                             f"{_on_one_line(exc)}") from exc  # fmt: skip
+        finally:
+            _restore_signal_handlers(handlers)
     return ray
+
+
+_RAY_SESSION = {"ours": False}
+"""Whether this process's Ray session is one :func:`init_ray` began (a run stopped short
+ends it), not its caller's."""
+_OUR_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _signal_handlers() -> dict[int, Any]:
+    """This process's Python handlers of Ctrl-C and SIGTERM (none outside the main
+    thread, where they cannot be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.getsignal(sig) for sig in _OUR_SIGNALS}
+
+
+def _restore_signal_handlers(handlers: dict[int, Any]) -> None:
+    """Put back the handlers that ``ray.init`` replaced: its own SIGTERM handler exits
+    with status 15 and a crash dump of its native handler, where a run stops as it does
+    on any backend (``dominari: terminated``, its workers stopped, its files whole)."""
+    for sig, handler in handlers.items():
+        if handler is not None:
+            signal.signal(sig, handler)
 
 
 _HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
@@ -453,7 +493,13 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int) -> None:
                     continue
                 out.store(k, value)
     except BaseException:
-        for ref in pending:
-            with contextlib.suppress(Exception):  # already finished or gone
-                ray.cancel(ref)
+        if _RAY_SESSION["ours"]:  # Dominari's own session: stopped with its tasks
+            with contextlib.suppress(Exception):
+                ray.shutdown()  # cancelling them raced with their replies: Ray crashed
+            _RAY_SESSION["ours"] = False
+        else:  # the caller's own Ray session: only this run's tasks are stopped
+            for ref in pending:
+                with contextlib.suppress(Exception):  # already finished or gone
+                    ray.cancel(ref)
         raise
+
