@@ -388,6 +388,12 @@ def test_the_same_bots_however_typed_are_the_same_tournament(
     counted.clear()
     again = run(path, games=2, players=[" BM", "MCTS-Easy:Width=2:iterations=3"])
     assert sum(counted) == 0 and again.reused == 2
+    # Option values too: the bot reads them in any case.
+    path2 = tmp_path / "t2.jsonl"
+    run(path2, games=2, players=["bm", "mcts-easy:iterations=3:width=2:paired=yes:own=bmu"])
+    counted.clear()
+    run(path2, games=2, players=["bm", "mcts-easy:iterations=3:width=2:paired=YES:own=BMU"])
+    assert sum(counted) == 0
     assert again.to_json()["players"][0]["wins"] == first.to_json()["players"][0]["wins"]
     with pytest.raises(JournalError, match="another tournament"):
         run(path, games=2, players=["bm", "mcts-easy:iterations=4:width=2"])
@@ -502,3 +508,61 @@ def test_a_journal_read_by_its_own_key_and_games_rewritten(tmp_path: Path) -> No
         again.rewrite({(0, 5): new})
     with pytest.raises(JournalError, match="cannot be read as a journal"):
         Journal.read(tmp_path / "none.jsonl")
+
+
+def test_the_same_kingdom_however_typed_is_the_same_tournament(
+        tmp_path: Path, counted: list[int]) -> None:
+    """A set's name in any case, and card names in any case and order, play the same
+    games: the journal serves them however typed, and another kingdom is refused."""
+    path = tmp_path / "t.jsonl"
+    first = tournament(PLAYERS, 3, 5, workers=1, kingdom="smithy, Village", journal=path)
+    counted.clear()
+    again = tournament(PLAYERS, 3, 5, workers=1, kingdom=["village", "SMITHY"], journal=path)
+    assert sum(counted) == 0 and again.reused == 9
+    assert again.to_json()["players"] == first.to_json()["players"]
+    with pytest.raises(JournalError, match="another tournament"):
+        tournament(PLAYERS, 3, 5, workers=1, kingdom="smithy,market", journal=path)
+    path = tmp_path / "set.jsonl"
+    tournament(PLAYERS, 3, 5, workers=1, kingdom="first-game", journal=path)
+    counted.clear()
+    tournament(PLAYERS, 3, 5, workers=1, kingdom=" First-Game", journal=path)
+    assert sum(counted) == 0
+
+
+def test_a_pipe_or_a_broken_link_is_no_journal(tmp_path: Path) -> None:
+    """A named pipe would be read forever; a link to nothing cannot be created."""
+    import os
+
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(JournalError, match="is not a regular file"):
+        Journal.open(fifo, {"seed": 1})
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(tmp_path / "gone.jsonl")
+    with pytest.raises(JournalError, match=r"is a link to .*gone\.jsonl, which does not exist"):
+        Journal.open(link, {"seed": 1})
+
+
+def test_a_journal_that_cannot_be_written_says_which_and_keeps_its_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk: one error naming the journal, and no half line left in it."""
+    import errno
+    import os
+
+    path = tmp_path / "t.jsonl"
+    j = Journal.open(path, {"seed": 1})
+    j.record(0, 0, [GameResult((0, 1), (1, 2), (5, 4), "provinces")])
+    before = path.read_bytes()
+    real = os.write
+
+    def half_then_full(fd: int, data: Any) -> int:
+        monkeypatch.setattr(os, "write", lambda fd, data: (_ for _ in ()).throw(
+            OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))))
+        return real(fd, bytes(data)[:10])
+
+    monkeypatch.setattr(os, "write", half_then_full)
+    with pytest.raises(JournalError, match=r"journal .*t\.jsonl: cannot be written \(No space"):
+        j.record(0, 1, [GameResult((1, 0), (1, 2), (5, 4), "provinces")])
+    monkeypatch.setattr(os, "write", real)
+    assert path.read_bytes() == before
+    assert Journal.open(path, {"seed": 1}).known == j.known

@@ -31,6 +31,7 @@ from the file) when the journal is opened again. Any other damage is refused.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -204,6 +205,12 @@ class Journal:
         key = _comparable(json.loads(json.dumps(key)))
         if p.is_dir():
             raise JournalError(f"journal {p}: is a folder, not a file")
+        if p.exists() and not p.is_file():
+            raise JournalError(f"journal {p}: is not a regular file (a pipe, a device or a "
+                               f"socket); give a file's path")
+        if p.is_symlink() and not p.exists():
+            raise JournalError(f"journal {p}: is a link to {os.readlink(p)}, which does not "
+                               f"exist; give the file's own path")
         if p.is_file() and p.stat().st_size == 0:  # made empty (touch): nothing to lose
             p.unlink()
         if not p.exists():
@@ -309,11 +316,26 @@ class Journal:
 
     def record(self, matchup: int, start: int, games: Sequence[GameResult]) -> None:
         """Append games ``start``… of match-up ``matchup`` and make sure they are on disk."""
-        line = _run_line(matchup, start, games)
-        with self.path.open("a", encoding="utf-8") as f:
-            f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        data = (_run_line(matchup, start, games) + "\n").encode()
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            try:
+                size = os.fstat(fd).st_size
+                try:
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(fd, view):]
+                    os.fsync(fd)
+                except OSError:
+                    with contextlib.suppress(OSError):  # no half line left behind
+                        os.ftruncate(fd, size)
+                    raise
+            finally:
+                os.close(fd)
+        except OSError as e:
+            raise JournalError(f"journal {self.path}: cannot be written ({e.strerror}); "
+                               f"the games it holds are kept, and the run goes on from "
+                               f"them when run again") from e
         for k, g in enumerate(games):
             self.known[(matchup, start + k)] = g
 
@@ -420,10 +442,11 @@ def _spec_file(spec: str) -> str | None:
 def _spec_key(spec: Any) -> Any:
     """A bot spec as a key compares it: a strategy file's path as the file it names, a
     built-in bot's name in lower case (``BM`` plays as ``bm``), a search level's options
-    with their names in lower case and in order, any other spec as it is.
+    in order, their names and values in lower case (a file's path as the file it names),
+    any other spec as it is.
 
-    >>> [_spec_key(s) for s in (" BM", "MCTS:Width=8:steps=100", "mcts")]
-    ['bm', 'mcts:steps=100:width=8', 'mcts']
+    >>> [_spec_key(s) for s in (" BM", "MCTS:Width=8:steps=100", "mcts:paired=YES:own=BMU")]
+    ['bm', 'mcts:steps=100:width=8', 'mcts:own=bmu:paired=yes']
     """
     if not isinstance(spec, str):
         return spec
@@ -438,9 +461,46 @@ def _spec_key(spec: Any) -> Any:
         return spec
     if search is not None:
         level, options = search
-        return spec_name(level, dict(sorted(options.items())))
+        return spec_name(level, {k: _option_key(k, v) for k, v in sorted(options.items())})
     name = spec.strip().lower()
     return name if any(name in names for names in GAME_BOTS.values()) else spec
+
+
+def _option_key(option: str, value: str) -> str:
+    """A search option's value as a key compares it (see :func:`_spec_key`): the values
+    that may be paths (``own``, ``book``) as the files they name, or else in lower case as
+    the bot reads them."""
+    if option in ("own", "book") and os.path.isfile(value):
+        return str(_path_key(value))
+    return value.lower()
+
+
+def _kingdom_key(kingdom: Any) -> Any:
+    """A Dominion ``kingdom`` option as a key compares it: a set's name or ``random`` in
+    lower case, card names as their cards in the game's order (``village, Smithy`` is
+    ``Smithy,Village``); anything that is no kingdom as it is (the game's to refuse).
+
+    >>> [_kingdom_key(k) for k in ("First-Game", "smithy, Village", ["village", "smithy"])]
+    ['first-game', 'Smithy,Village', 'Smithy,Village']
+    """
+    from dominari.core.errors import ParseError
+    from dominari.dominion.cards import NAME, card_id
+    from dominari.dominion.kingdoms import RECOMMENDED
+
+    if isinstance(kingdom, str):
+        text = kingdom.strip().lower()
+        if text in RECOMMENDED or text == "random":
+            return text
+        names: Any = kingdom.split(",")
+    else:
+        names = kingdom
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return kingdom
+    try:
+        cards = sorted({card_id(n.strip()) for n in names})
+    except ParseError:
+        return kingdom
+    return ",".join(NAME[c] for c in cards) if len(cards) == len(names) else kingdom
 
 
 def _comparable(key: Any) -> Any:
@@ -456,6 +516,8 @@ def _comparable(key: Any) -> Any:
     options = out.get("options")
     if isinstance(options, dict) and "data" in options:
         out["options"] = {**options, "data": _path_key(options["data"])}
+    if isinstance(options, dict) and "kingdom" in options:
+        out["options"] = {**out["options"], "kingdom": _kingdom_key(options["kingdom"])}
     return out
 
 
