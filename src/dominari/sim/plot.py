@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -99,7 +100,11 @@ def plot_tournament(result: TournamentResult, path: str | os.PathLike[str]) -> N
     # a fresh name opened exclusively: unlike mkstemp's, the file gets the umask's mode
     tmp = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
-        with open(tmp, "xb") as f:
+        with open(tmp, "xb") as f, warnings.catch_warnings():
+            # A name in a script the font lacks (a strategy file's own name) is drawn with
+            # boxes for those letters, not a warning per letter on the terminal.
+            warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from",
+                                    category=UserWarning)
             fig.savefig(f, format="png", dpi=120)
         os.replace(tmp, target)
     except BaseException as e:
