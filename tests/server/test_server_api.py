@@ -215,3 +215,17 @@ def test_games_survive_a_restart(db_file: str) -> None:
         after = Api(c).view(gid, tokens[seat])
     assert after["version"] == before["version"] == 1
     assert after["view"] == before["view"]
+
+
+def test_a_seat_for_an_unknown_bot_or_a_level_with_options_is_refused(api: Api) -> None:
+    """Only the built-in names can sit at the server's tables (never a file): a level with
+    options is told so, not called unknown."""
+    for bot, says in [("nobody", "unknown dominion bot 'nobody': use one of"),
+                      ("mcts:steps=9", "the server seats its levels as they are, without "
+                       "options; use one of"),
+                      ("greedy", "unknown dominion bot 'greedy'")]:
+        r = api.c.post("/api/games", json={"game": "dominion", "seats": [
+            {"kind": "human"}, {"kind": "bot", "bot": bot}]})
+        assert r.status_code == 400, r.text
+        assert says in r.json()["error"]["message"]
+        assert "mcts-hard" in r.json()["error"]["message"]

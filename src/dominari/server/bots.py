@@ -41,6 +41,12 @@ def check_bot(game: str, name: str) -> str:
     key = name.strip().lower()
     names = server_bot_names(game)
     if key not in names:
+        level = key.partition(":")[0].strip()
+        if ":" in key and level in names:
+            raise ConfigError(f"{game} bot {name!r}: the server seats its levels as they "
+                              f"are, without options; use one of {', '.join(names)} (the "
+                              f"server's time per decision is 'dominari serve "
+                              f"--bot-seconds')")
         raise ConfigError(f"unknown {game} bot {name!r}: use one of {', '.join(names)}")
     return key
 
