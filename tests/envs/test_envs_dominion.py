@@ -241,7 +241,9 @@ def test_bad_seeds_and_agent_names_are_one_clear_error() -> None:
             env.reset(seed=bad)  # type: ignore[arg-type]
     env.reset(seed=np.int64(3))
     assert env.game_seed == 3 and type(env.game_seed) is int
-    for call in (env.view, env.observe):
+    for call in (env.view, env.observe, env.action_space, env.observation_space):
         with pytest.raises(ConfigError, match="no agent 'player_9': the agents are player_0, "
                            "player_1"):
-            call("player_9")
+            call("player_9")  # type: ignore[operator]
+    assert env.action_space("player_1") is env.action_spaces["player_1"]
+    assert env.observation_space("player_0") is env.observation_spaces["player_0"]

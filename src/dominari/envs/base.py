@@ -19,8 +19,9 @@ Actions
     monument, the level card's tree position and then where its tile goes): the first step
     only records the choice (the same agent acts again, with the mask of the second step).
     An index that is not legal, or not an integer, raises
-    :class:`~dominari.core.errors.IllegalActionError` (a ``ValueError``) naming the legal
-    indices, and changes nothing. ``choices()`` maps the legal indices to engine actions,
+    :class:`~dominari.core.errors.IllegalActionError` (a ``ValueError``) saying why (not
+    an integer, out of range, or not legal now, naming the legal indices), and changes
+    nothing. ``choices()`` maps the legal indices to engine actions,
     ``action_indices(action)`` gives the indices of an engine action (to let a bot play a
     seat), ``index_action(i)`` the action an index would complete.
 
@@ -28,7 +29,7 @@ Observations
     ``observe(agent)`` is ``{"observation": float32 vector, "action_mask": int8 vector}`` with
     the spaces of ``observation_space(agent)``. The vector encodes only what that player may see
     (seats relative to the observer: slot 0 is the observer, slot 1 the next seat, …); its
-    layout is a :class:`Layout` of named blocks (``env.layout.describe()`` prints it).
+    layout is a :class:`Layout` of named blocks (``print(env.layout.describe())`` shows it).
 
 Raw views
     With ``raw_view=True`` (the default) ``infos[agent_selection]["view"]`` is the engine's
@@ -229,10 +230,10 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._player(agent)]]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._player(agent)]]
 
     # ------------------------------------------------------------------ accessors
     @property
