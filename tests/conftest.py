@@ -241,15 +241,22 @@ class Kit:
     @staticmethod
     def scramble(state: DominionState, viewer: int | None, rng: random.Random) -> DominionState:
         """A copy differing only in what ``viewer`` cannot see: other players' hands and
-        decks dealt again (same sizes), every deck reordered."""
+        decks dealt again (same sizes), every deck reordered; the cards everyone saw put
+        on top of a deck stay there, and the cards known to be in a hand stay in it."""
         c = state.copy()
         for q, ps in enumerate(c.players):
+            cut = len(ps.deck) - ps.known_top
+            unknown, known = ps.deck[:cut], ps.deck[cut:]
             if q == viewer:
-                rng.shuffle(ps.deck)
+                rng.shuffle(unknown)
+                ps.deck = unknown + known
                 continue
-            pool = ps.hand + ps.deck
+            rest = list(ps.hand)
+            for card in ps.shown:
+                rest.remove(card)
+            pool = rest + unknown
             rng.shuffle(pool)
-            ps.hand, ps.deck = pool[: len(ps.hand)], pool[len(ps.hand) :]
+            ps.hand, ps.deck = ps.shown + pool[: len(rest)], pool[len(rest) :] + known
         return c
 
     @staticmethod

@@ -10,7 +10,7 @@ import pytest
 from dominari.dominion import cards as C
 
 PILE_KEYS = {"player", "name", "hand_size", "deck_size", "discard_size", "discard_top",
-             "in_play", "aside", "shown", "turns"}  # fmt: skip
+             "in_play", "aside", "shown", "deck_top", "discard_seen", "turns"}  # fmt: skip
 
 
 def _midgame(kit):
@@ -133,11 +133,15 @@ def test_determinize_keeps_a_card_spy_put_back(kit) -> None:
                                  "deck": ["Province", "Estate", "Copper", "Silver"]}})
     kit.act(s, "play Spy", "keep Gold", "keep Province")
     assert kit.top(s, 1, 1) == ["Province"] and kit.top(s, 0, 1) == ["Gold"]
+    # Every view says so: the known top of each deck, the next card drawn first.
+    for viewer in (0, 1, None):
+        assert [p["deck_top"] for p in s.view(viewer)["piles"]] == [["Gold"], ["Province"]]
     rng = random.Random(1)
     for _ in range(20):
         d = s.determinize(0, rng)
         assert kit.top(d, 1, 1) == ["Province"]
         assert kit.top(d, 0, 1) == ["Gold"]
+        assert d.view(0) == s.view(0)
 
 
 @pytest.mark.rule("N-HIDDEN")
@@ -218,6 +222,9 @@ def test_cleanup_hides_the_discarded_hand_but_its_top(kit) -> None:
     assert kit.names(ps.discard) == ["Gold", "Copper", "Smithy", "Province", "Duchy", "Estate"]
     assert kit.bag(ps.hidden) == kit.bag(["Smithy", "Province", "Duchy"])
     assert s.view(1)["piles"][0]["discard_top"] == "Estate"
+    # The cards seen going there (the played cards, the hand's last card on top) show.
+    for viewer in (0, 1, None):
+        assert s.view(viewer)["piles"][0]["discard_seen"] == ["Copper", "Estate", "Gold"]
     kit.check_owned(s)
 
 

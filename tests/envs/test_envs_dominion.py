@@ -163,14 +163,14 @@ def test_observation_hides_what_the_player_cannot_see(kit: Any) -> None:
         while not s.is_terminal():
             for viewer in range(3):
                 obs = encode_observation(s, viewer, layout)
-                other = kit.scramble(s, viewer, rng)
+                other = s.determinize(viewer, rng)  # all the viewer cannot see dealt again
                 assert np.array_equal(encode_observation(other, viewer, layout), obs)
             s.apply(rng.choice(s.legal_actions()))
 
 
 def test_observation_layout_and_library_privacy(kit: Any) -> None:
     lay = observation_layout(2)
-    assert lay.size == 555 and observation_layout(4).size == 827
+    assert lay.size == 811 and observation_layout(4).size == 1339
     s = kit.position(kingdom="interaction", hand=["Library"], deck=["Smithy", "Copper"])
     kit.act(s, "play Library")
     assert s.decision().kind == "library"
@@ -247,3 +247,41 @@ def test_bad_seeds_and_agent_names_are_one_clear_error() -> None:
             call("player_9")  # type: ignore[operator]
     assert env.action_space("player_1") is env.action_spaces["player_1"]
     assert env.observation_space("player_0") is env.observation_spaces["player_0"]
+
+
+@pytest.mark.rule("N-HIDDEN")
+def test_what_everyone_saw_of_a_hand_a_deck_and_a_discard_pile_is_observed(kit: Any) -> None:
+    """The cards everyone knows of another player (as the engine's view and determinize
+    keep them) are in the observation: a Moat revealed from the hand, cards seen put on
+    top of a deck (Spy's kept cards, the next draw first) and the cards seen going to a
+    discard pile; the hand discarded face down at clean-up is not."""
+    lay = observation_layout(2)
+    k = NUM_CARDS
+
+    def block(obs: Any, name: str, slot: int) -> dict[str, int]:
+        part = obs[lay[name].offset + slot * k:lay[name].offset + (slot + 1) * k]
+        return {kit.names([c])[0]: int(part[c]) for c in np.flatnonzero(part)}
+
+    s = kit.position(kingdom="interaction", hand=["Spy", "Village"], actions=2,
+                     deck=["Copper", "Gold", "Estate"],
+                     others={1: {"hand": ["Copper"] * 5,
+                                 "deck": ["Province", "Estate", "Copper", "Silver"]}})
+    kit.act(s, "play Spy", "keep Gold", "keep Province")
+    obs = encode_observation(s, 0)  # player 1 is slot 1 to player 0
+    assert block(obs, "deck_top", 1) == block(obs, "deck_next", 1) == {"Province": 1}
+    assert block(obs, "deck_top", 0) == block(obs, "deck_next", 0) == {"Gold": 1}
+    assert np.array_equal(encode_observation(s.determinize(0, random.Random(3)), 0), obs)
+
+    hand1 = ["Moat", "Copper", "Copper", "Estate", "Silver"]
+    s = kit.position(kingdom="interaction", hand=["Village", "Militia"],
+                     others={1: {"hand": hand1, "deck": ["Gold", "Duchy", "Copper"] * 3}})
+    kit.act(s, "play Village", "play Militia", "reveal Moat")
+    assert block(encode_observation(s, 0), "shown", 1) == {"Moat": 1}
+
+    s = kit.position(hand=["Smithy", "Province", "Duchy", "Estate", "Copper"],
+                     deck=["Copper"] * 4 + ["Estate"] * 3 + ["Silver"] * 3, discard=["Gold"])
+    kit.act(s, "end", "end")  # played Copper seen, the hand discarded face down but its top
+    assert block(encode_observation(s, 1), "discard_seen", 1) == {
+        "Gold": 1, "Copper": 1, "Estate": 1}
+    assert block(encode_observation(s, 0), "discard", 0) == {
+        "Gold": 1, "Copper": 1, "Estate": 1, "Smithy": 1, "Province": 1, "Duchy": 1}

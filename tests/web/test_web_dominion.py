@@ -24,7 +24,7 @@ NAMES = ("Ann", "Bob")
 # (kingdom, seed, turns each): the seeds were picked with ``_simulate`` so that the games
 # go through the decisions named in GAMES_MEET.
 GAMES = {
-    "attacks": ("interaction", 28, 10),
+    "attacks": ("interaction", 32, 10),
     "trashing": (["Cellar", "Chapel", "Chancellor", "Workshop", "Bureaucrat", "Feast",
                   "Remodel", "Mine", "Throne Room", "Thief"], 47, 10),
 }
@@ -67,6 +67,8 @@ def choose(view: dict[str, Any]) -> tuple[str, Any]:
     preferred = {"moat": "reveal Moat", "chancellor": "discard-deck"}.get(kind)
     if preferred in legal:
         return "act", preferred
+    if kind == "spy":  # the card stays on the deck, seen by everyone
+        return "act", next((a for a in legal if a.startswith("keep ")), legal[0])
     return "act", legal[0]
 
 
@@ -128,6 +130,8 @@ READ_PAGE = """() => {
     deck: Number(p.querySelector("[data-testid=deck-size] strong").textContent),
     discard: Number(p.querySelector("[data-testid=discard-size] strong").textContent),
     shown: [...p.querySelectorAll("[data-testid^=shown-] .dmn-chip")].map((e) => e.dataset.card),
+    deckTop: [...p.querySelectorAll("[data-testid^=deck-top-] .dmn-chip")]
+      .map((e) => e.dataset.card),
   }));
   const decision = document.querySelector("[data-testid=decision]");
   return {
@@ -189,8 +193,9 @@ def _check(shown: dict[str, Any], msg: dict[str, Any]) -> None:
     assert shown["kind"] == view["decision"]["kind"], where
     for f in shown["facts"]:
         pile = view["piles"][f["player"]]
-        assert (f["hand"], f["deck"], f["discard"], f["shown"]) == (
-            pile["hand_size"], pile["deck_size"], pile["discard_size"], pile["shown"]), where
+        assert (f["hand"], f["deck"], f["discard"], f["shown"], f["deckTop"]) == (
+            pile["hand_size"], pile["deck_size"], pile["discard_size"], pile["shown"],
+            pile["deck_top"]), where
     legal = set(view["legal_actions"])
     offered = set(shown["offered"])
     kind = view["decision"]["kind"]
@@ -264,6 +269,7 @@ def test_two_players_play_a_whole_game_in_the_browser(
     watcher = _open(contexts(1024, 768), f"{live_server.url}/#/watch/{created['spectator']}")
     kinds: set[str] = set()
     known: set[str] = set()  # cards the page showed as known to be in a hand
+    on_top: set[str] = set()  # cards the page showed as seen put on top of a deck
     for step in range(600):
         msg0 = live_server.view(gid, tokens[0])
         if msg0["status"] == "finished":
@@ -282,6 +288,7 @@ def test_two_players_play_a_whole_game_in_the_browser(
         assert theirs["hand"] == live_server.view(gid, tokens[1 - seat])["view"]["hand"]
         assert theirs["facts"] == sorted(shown["facts"], key=lambda f: f["player"] != 1 - seat)
         known.update(c for f in shown["facts"] for c in f["shown"])
+        on_top.update(c for f in shown["facts"] for c in f["deckTop"])
         kind = msg["view"]["decision"]["kind"]
         if kind not in kinds and kind not in ("action", "buy"):
             page.screenshot(path=str(artifacts / f"dominion-{game}-{kind}.png"), full_page=True)
@@ -295,6 +302,8 @@ def test_two_players_play_a_whole_game_in_the_browser(
     assert GAMES_MEET[game] <= kinds, kinds
     if "moat" in GAMES_MEET[game]:  # a revealed Moat is shown as known in that hand
         assert "Moat" in known, known
+    if "spy" in GAMES_MEET[game]:  # a card Spy left on a deck is shown on top of it
+        assert on_top, "no card was seen put on top of a deck"
     final = live_server.view(gid, tokens[0])
     outcome = final["view"]["outcome"]
     assert outcome is not None and len(outcome["winners"]) == 1

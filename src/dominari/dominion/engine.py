@@ -198,6 +198,30 @@ class PlayerState:
         p.shown = self.shown[:]
         return p
 
+    def seen_discards(self) -> list[int]:
+        """The cards of the discard pile that everyone saw go there, bottom first: all but
+        those in ``hidden``; the top card is always seen.
+
+        >>> p = PlayerState()
+        >>> p.discard = [C.ESTATE, C.COPPER, C.COPPER, C.SILVER]
+        >>> p.hidden = [C.COPPER, C.ESTATE]
+        >>> [C.NAME[c] for c in p.seen_discards()]
+        ['Copper', 'Silver']
+        """
+        if not self.hidden:
+            return self.discard[:]
+        need = [0] * NUM_CARDS
+        for c in self.hidden:
+            need[c] += 1
+        seen = []
+        for c in self.discard[:-1]:
+            if need[c]:
+                need[c] -= 1
+            else:
+                seen.append(c)
+        seen.append(self.discard[-1])
+        return seen
+
     def hide(self, cards: Sequence[int], seen: int = 1) -> None:
         """Note that ``cards``, put on the discard pile together (bottom first), were not
         seen there by the others but for the last ``seen`` of them, at least the one left
@@ -884,8 +908,18 @@ class DominionState(GameState):
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may see (N-HIDDEN): their own hand, every pile's size, the
         top of every discard pile, the trash, the Supply, cards in play and revealed
-        cards, and of each hand the cards everyone knows are in it (``shown``: a revealed
-        Moat, say). Never another player's hand or any deck order. ``None``: a spectator."""
+        cards, and of each player what everyone knows: the cards in the hand (``shown``:
+        a revealed Moat, say), the cards seen put on top of the deck (``deck_top``, the
+        next to be drawn first: Bureaucrat's Silver, Spy's kept card) and the cards seen
+        going to the discard pile (``discard_seen``: all but those discarded face down
+        together, such as a hand at clean-up; the top card is always seen). Never another
+        player's hand, any other deck order or an unseen discard. ``None``: a spectator.
+
+        >>> s = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=3))
+        >>> pile = s.view(None)["piles"][0]
+        >>> pile["shown"], pile["deck_top"], pile["discard_seen"]
+        ([], [], [])
+        """
         return self.views([player])[0]
 
     def views(self, players: Sequence[int | None], *, log: bool = True
@@ -909,6 +943,9 @@ class DominionState(GameState):
                 "in_play": [NAME[c] for c in ps.in_play],
                 "aside": [NAME[c] for c in ps.aside],
                 "shown": sorted(NAME[c] for c in ps.shown),
+                "deck_top": [NAME[c] for c in reversed(ps.deck[len(ps.deck) - ps.known_top:])]
+                if ps.known_top else [],
+                "discard_seen": sorted(NAME[c] for c in ps.seen_discards()),
                 "turns": ps.turns,
             })  # fmt: skip
         current = self.current_player()
@@ -992,15 +1029,8 @@ class DominionState(GameState):
             h = len(hidden)
             seen: list[int] = []
             if h:  # the discard pile without its unseen cards; the top card stays on top
-                need = [0] * NUM_CARDS
-                for c in hidden:
-                    need[c] += 1
-                for c in ps.discard[:-1]:
-                    if need[c]:
-                        need[c] -= 1
-                    else:
-                        seen.append(c)
-                seen_top = ps.discard[-1]
+                seen = ps.seen_discards()
+                seen_top = seen.pop()
             original = (ps.hand, ps.deck, ps.discard, ps.hidden)
             no_treasure = buying and q == s.turn_player
             for _ in range(tries):

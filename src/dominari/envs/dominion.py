@@ -28,8 +28,8 @@ Library and Spy); which one is asked is in the observation (``decision``).
 Observation vector
 ------------------
 ``float32``, raw counts (not scaled); seats relative to the observer (slot 0 is the observer,
-slot ``r`` the player ``r`` seats after). Its length depends on the player count only: 555 for
-2 players, 691 for 3, 827 for 4 (``observation_layout(players).describe()`` lists the blocks).
+slot ``r`` the player ``r`` seats after). Its length depends on the player count only: 811 for
+2 players, 1,075 for 3, 1,339 for 4 (``observation_layout(players).describe()`` lists the blocks).
 Card vectors have 32 entries indexed by card id.
 
 ===================  ========  ===============================================================
@@ -58,14 +58,23 @@ owned                P × 32    every card each seat owns (public: all gains and
 in_play              P × 32    cards in play, counts
 aside                P × 32    cards set aside or revealed, counts
 discard_top          P × 32    one-hot: the top of each discard pile
+discard_seen         P × 32    counts: the cards of each discard pile that everyone saw go
+                               there (all but those discarded face down together, such as a
+                               hand at clean-up; the top card is always seen)
+shown                P × 32    counts: cards everyone knows are in each hand (a revealed Moat,
+                               a hand revealed to Bureaucrat)
+deck_top             P × 32    counts: cards everyone saw put on top of each deck (Bureaucrat,
+                               Spy's kept card)
+deck_next            P × 32    one-hot: the next card each player draws, where it is known
 pile_sizes           P × 3     hand, deck and discard pile sizes
 turns                P         turns taken
 vp                   P         victory points now (from owned cards: public)
 ===================  ========  ===============================================================
 
 Own deck and discard compositions are what a player knows by remembering their own cards;
-another player's hand, deck and discard contents are never encoded (only sizes, owned totals
-and what is face up).
+of another player's hand, deck and discard pile only what everyone saw is encoded (sizes,
+owned totals, what is face up, and the ``discard_seen``, ``shown`` and ``deck_top`` blocks,
+as in the engine's ``view`` and kept by its ``determinize``).
 """
 
 from __future__ import annotations
@@ -185,6 +194,12 @@ def observation_layout(players: int) -> Layout:
     lay.add("in_play", p * k, high=_BIG, doc="per seat: cards in play, counts")
     lay.add("aside", p * k, high=_BIG, doc="per seat: cards set aside or revealed, counts")
     lay.add("discard_top", p * k, doc="per seat: one-hot top of the discard pile")
+    lay.add("discard_seen", p * k, high=_BIG,
+            doc="per seat: discard pile cards everyone saw go there, counts")
+    lay.add("shown", p * k, high=_BIG, doc="per seat: cards known to be in the hand, counts")
+    lay.add("deck_top", p * k, high=_BIG,
+            doc="per seat: cards seen put on top of the deck, counts")
+    lay.add("deck_next", p * k, doc="per seat: one-hot next card drawn, where it is known")
     lay.add("pile_sizes", p * 3, high=_BIG, doc="per seat: hand, deck, discard sizes")
     lay.add("turns", p, high=_HUGE, doc="per seat: turns taken")
     lay.add("vp", p, low=-_BIG, high=_BIG, doc="per seat: victory points now")
@@ -204,7 +219,7 @@ def encode_observation(state: DominionState, viewer: int, layout: Layout | None 
     >>> s = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=3))
     >>> obs = encode_observation(s, 0)
     >>> obs.shape, float(obs[observation_layout(2)["hand"].offset:][:32].sum()) <= 5
-    ((555,), True)
+    ((811,), True)
     """
     n = state.num_players
     lay = layout if layout is not None else observation_layout(n)
@@ -243,6 +258,8 @@ def encode_observation(state: DominionState, viewer: int, layout: Layout | None 
     _counts(obs, off("discard"), me.discard)
     owned, in_play, aside = off("owned"), off("in_play"), off("aside")
     top, sizes, turns, vp = off("discard_top"), off("pile_sizes"), off("turns"), off("vp")
+    seen, shown, deck_top, deck_next = (off("discard_seen"), off("shown"), off("deck_top"),
+                                        off("deck_next"))
     for q, ps in enumerate(state.players):
         r = (q - viewer) % n
         obs[owned + r * k:owned + (r + 1) * k] = ps.owned
@@ -250,6 +267,11 @@ def encode_observation(state: DominionState, viewer: int, layout: Layout | None 
         _counts(obs, aside + r * k, ps.aside)
         if ps.discard:
             obs[top + r * k + ps.discard[-1]] = 1.0
+            _counts(obs, seen + r * k, ps.seen_discards())
+        _counts(obs, shown + r * k, ps.shown)
+        if ps.known_top:
+            _counts(obs, deck_top + r * k, ps.deck[len(ps.deck) - ps.known_top:])
+            obs[deck_next + r * k + ps.deck[-1]] = 1.0
         obs[sizes + 3 * r:sizes + 3 * r + 3] = (len(ps.hand), len(ps.deck), len(ps.discard))
         obs[turns + r] = ps.turns
         obs[vp + r] = state.score(q)

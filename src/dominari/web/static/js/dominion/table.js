@@ -482,7 +482,11 @@ export function mount(root, ctx) {
       el("span", { class: "dmn-zone-label" }, "Set aside / revealed: "), chips(pl.aside, false, `aside:${p}`)) : null,
     // Cards everyone knows are in this hand (a revealed Moat, a hand shown to Bureaucrat).
     pl.shown && pl.shown.length ? el("div", { class: "dmn-zone", "data-testid": `shown-${p}` },
-      el("span", { class: "dmn-zone-label" }, "Known in hand: "), chips(pl.shown, false, `shown:${p}`)) : null);
+      el("span", { class: "dmn-zone-label" }, "Known in hand: "), chips(pl.shown, false, `shown:${p}`)) : null,
+    // Cards everyone saw put on top of this deck (Bureaucrat, Spy), the next draw first.
+    pl.deck_top && pl.deck_top.length ? el("div", { class: "dmn-zone", "data-testid": `deck-top-${p}` },
+      el("span", { class: "dmn-zone-label", title: "seen put there; the first is drawn next" },
+        "On top of the deck: "), chips(pl.deck_top, false, `decktop:${p}`)) : null);
   }
 
   function playArea() {
