@@ -190,7 +190,13 @@ def test_bad_input(players: list[str], kw: dict[str, object], error: type[Except
 # ---------------------------------------------------------------------- charts
 def test_plot_writes_a_png(tmp_path: Path) -> None:
     target = tmp_path / "chart.png"
-    plot_tournament(small(games=2, seats=3), target)
+    result = small(games=2, seats=3)
+    fig = tournament_figure(result)
+    # The dashed line is labelled: the bars count outright wins, so ties pull an even
+    # table's bars below it.
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
+        "1 game in 3: an even share, if no win is shared", "ordinal μ − 3σ", "μ ± 3σ"]
+    plot_tournament(result, target)
     assert target.read_bytes().startswith(PNG)
     assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
 

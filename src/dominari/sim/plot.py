@@ -70,7 +70,8 @@ def tournament_figure(result: TournamentResult) -> Figure:
     highs = [100 * (s.ci95[1] - s.win_rate) for s in board]
     wins_ax.barh(ys, rates, xerr=[lows, highs], color="#4c72b0", ecolor="#222222",
                  capsize=4, height=0.6)  # fmt: skip
-    wins_ax.axvline(100 / result.seats, color="#888888", linestyle="--", linewidth=1)
+    wins_ax.axvline(100 / result.seats, color="#888888", linestyle="--", linewidth=1,
+                    label=f"1 game in {result.seats}: an even share, if no win is shared")
     wins_ax.set_xlim(0, 100)
     wins_ax.set_xlabel("outright wins, % of games (95% Wilson interval)")
     wins_ax.set_title("Win rate")
@@ -86,7 +87,9 @@ def tournament_figure(result: TournamentResult) -> Figure:
     rating_ax.set_xlabel("OpenSkill Plackett-Luce rating")
     rating_ax.set_title("Rating")
     rating_ax.grid(axis="x", alpha=0.3)
-    fig.legend(*rating_ax.get_legend_handles_labels(), loc="outside lower right", ncol=2,
+    handles, labels = wins_ax.get_legend_handles_labels()
+    more, words = rating_ax.get_legend_handles_labels()
+    fig.legend(handles + more, labels + words, loc="outside lower right", ncol=3,
                fontsize="small", frameon=False)  # below the charts: never over a bar
 
     fig.suptitle(f"{title(result)} · seed {result.seed}", parse_math=False)
