@@ -202,7 +202,7 @@ def _bot_games(n: int, stop_at: int | None = None) -> list[list[str]]:
 def test_bots_waiting_for_a_busy_worker_are_not_answered_for(monkeypatch: Any) -> None:
     """A server with more bot decisions than workers queues them: the time limit on a
     decision counts from when a worker takes it, so no bot's move is replaced by the
-    first legal action because other games kept the worker busy (the limit here is 2½
+    first legal action because other games kept the worker busy (the limit here is 3
     decisions, with six games waiting on one worker)."""
     import time
 
@@ -212,11 +212,11 @@ def test_bots_waiting_for_a_busy_worker_are_not_answered_for(monkeypatch: Any) -
     real = service_module.choose
 
     def slow(*args: Any) -> str:
-        time.sleep(0.02)
+        time.sleep(0.05)
         return str(real(*args))
 
     monkeypatch.setattr(service_module, "choose", slow)
-    monkeypatch.setattr(service_module, "BOT_LIMIT", 0.05)
+    monkeypatch.setattr(service_module, "BOT_LIMIT", 0.15)
     monkeypatch.setattr(service_module, "BOT_LIMIT_PER_SECOND", 0.0)
     assert _bot_games(6, stop_at=8) == plain
 
