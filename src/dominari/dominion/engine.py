@@ -198,6 +198,20 @@ class PlayerState:
         p.shown = self.shown[:]
         return p
 
+    def deck_top(self) -> list[int]:
+        """The cards everyone saw put on top of the deck (``known_top`` of them), the next
+        to be drawn first.
+
+        >>> p = PlayerState()
+        >>> p.deck, p.known_top = [C.COPPER, C.SILVER, C.GOLD], 2
+        >>> [C.NAME[c] for c in p.deck_top()]
+        ['Gold', 'Silver']
+        >>> p.known_top = 3  # the whole deck
+        >>> [C.NAME[c] for c in p.deck_top()]
+        ['Gold', 'Silver', 'Copper']
+        """
+        return self.deck[len(self.deck) - self.known_top:][::-1] if self.known_top else []
+
     def seen_discards(self) -> list[int]:
         """The cards of the discard pile that everyone saw go there, bottom first: all but
         those in ``hidden``; the top card is always seen.
@@ -943,8 +957,7 @@ class DominionState(GameState):
                 "in_play": [NAME[c] for c in ps.in_play],
                 "aside": [NAME[c] for c in ps.aside],
                 "shown": sorted(NAME[c] for c in ps.shown),
-                "deck_top": [NAME[c] for c in reversed(ps.deck[len(ps.deck) - ps.known_top:])]
-                if ps.known_top else [],
+                "deck_top": [NAME[c] for c in ps.deck_top()],
                 "discard_seen": sorted(NAME[c] for c in ps.seen_discards()),
                 "turns": ps.turns,
             })  # fmt: skip

@@ -230,10 +230,12 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[self.possible_agents[self._player(agent)]]
+        self._player(agent)  # ConfigError naming the agents for another name
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[self.possible_agents[self._player(agent)]]
+        self._player(agent)
+        return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ accessors
     @property

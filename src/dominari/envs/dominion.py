@@ -269,9 +269,10 @@ def encode_observation(state: DominionState, viewer: int, layout: Layout | None 
             obs[top + r * k + ps.discard[-1]] = 1.0
             _counts(obs, seen + r * k, ps.seen_discards())
         _counts(obs, shown + r * k, ps.shown)
-        if ps.known_top:
-            _counts(obs, deck_top + r * k, ps.deck[len(ps.deck) - ps.known_top:])
-            obs[deck_next + r * k + ps.deck[-1]] = 1.0
+        known = ps.deck_top()
+        if known:
+            _counts(obs, deck_top + r * k, known)
+            obs[deck_next + r * k + known[0]] = 1.0
         obs[sizes + 3 * r:sizes + 3 * r + 3] = (len(ps.hand), len(ps.deck), len(ps.discard))
         obs[turns + r] = ps.turns
         obs[vp + r] = state.score(q)
