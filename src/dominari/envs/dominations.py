@@ -90,7 +90,7 @@ length depends on the player count only: **10,490** for 2 players, 12,687 for 3,
 ================  ===================================================================
 block             meaning
 ================  ===================================================================
-age, turn         one-hot age 1–3; turn in the age (1–5)
+age, turn         one-hot age 1–3; turn in the age (1–5; 6 once its turns are over)
 phase             one-hot of the engine's phase (growth … setup)
 pending           one-hot kind of the pending decision (effects order, vestigium, pay,
                   step, copy, draft, tiles, initiative); ``pending_amount``: knowledge
@@ -1058,7 +1058,7 @@ class DominationsEnv(GameEnv):
 
     def _render_text(self, game: GameState) -> str:
         assert isinstance(game, DominationsState)
-        names = game.config.player_names()
+        names = self.possible_agents  # seats by agent name, as step() and last() call them
         head = f"Dominations, age {game.age} turn {game.round + 1}: {game.phase_name}"
         if not game.is_terminal():
             head += f" ({names[game.mover]}'s turn, {names[game.current_player()]} decides)"

@@ -106,7 +106,7 @@ from dominari.dominion.actions import (
 from dominari.dominion.cards import NAME, NUM_CARDS
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
-from dominari.dominion.render import cards_text, seat, supply_text
+from dominari.dominion.render import cards_text, supply_text
 from dominari.envs.base import FloatArray, GameEnv, Layout, Node, check_players
 from dominari.sim.runner import DEFAULT_MAX_TURNS
 
@@ -345,22 +345,23 @@ class DominionEnv(GameEnv):
     def _render_text(self, game: GameState) -> str:
         assert isinstance(game, DominionState)
         d = game.decision()
-        lines = [f"Dominion, turn {game.turn_number}: {seat(game, game.turn_player)}, "
+        names = self.possible_agents  # seats by agent name, as step() and last() call them
+        lines = [f"Dominion, turn {game.turn_number}: {names[game.turn_player]}, "
                  f"{game.phase_name} phase"
-                 + (f" ({d.kind} decision of {seat(game, d.player)})"
+                 + (f" ({d.kind} decision of {names[d.player]})"
                     if d.kind not in _PHASES else ""),
                  f"Supply: {supply_text(game)}",
                  f"Trash: {cards_text(game.trash)}"]
         for q, ps in enumerate(game.players):
             top = NAME[ps.discard[-1]] if ps.discard else "-"
-            lines.append(f"{seat(game, q)}: {game.score(q)} VP, hand {len(ps.hand)}, deck "
+            lines.append(f"{names[q]}: {game.score(q)} VP, hand {len(ps.hand)}, deck "
                          f"{len(ps.deck)}, discard {len(ps.discard)} (top {top}), in play: "
                          f"{cards_text(ps.in_play)}")
         if game.is_terminal():
             out = game.outcome()
             assert out is not None
             lines.append(f"Game over ({out.reason}); winners: "
-                         + ", ".join(seat(game, p) for p in out.winners))
+                         + ", ".join(names[p] for p in out.winners))
         else:
             lines.append(f"Actions {game.actions}, Buys {game.buys}, Coins {game.coins}; last: "
                          + (str(game.history[-1]) if game.history else "-"))
