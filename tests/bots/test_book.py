@@ -173,3 +173,8 @@ def test_bad_book_options_are_refused(tmp_path: Path) -> None:
         mcts_bot(f"mcts:book={bad}", "dominion")
     with pytest.raises(ConfigError, match="only Dominion's search has an opening book"):
         mcts_bot("mcts:book=yes", "dominations")
+    # In Python the book is True or False: the spec's words name no file, and say so.
+    for word in ("yes", "no"):
+        with pytest.raises(ConfigError, match=f"no file '{word}': for the built-in book "
+                                              "give book=True"):
+            MCTSBot("dominion", book=word)

@@ -97,7 +97,7 @@ def test_bad_budgets_and_names_are_refused() -> None:
 
 def test_a_time_budget_stops_the_search() -> None:
     s = _at_growth()
-    bot = MCTSBot("dominations", iterations=None, seconds=0.05, cutoff=10, seed=3)
+    bot = MCTSBot("dominations", iterations=None, seconds=0.3, cutoff=10, seed=3)
     assert bot.act(s) in s.legal_actions()
     root = bot.last_root
     assert root is not None and sum(ch.visits for ch in root.children.values()) >= 1
@@ -610,7 +610,78 @@ def test_a_time_cap_shorter_than_one_world_keeps_the_policys_action() -> None:
     assert bot.act(s) == DominationsGreedyBot().act(s)
     root = bot.last_root
     assert root is not None
-    assert [ch.visits for ch in root.children.values()] == [1, 0, 0]  # one candidate played
+    assert [ch.visits for ch in root.children.values()] == [0, 0, 0]  # none compared
+
+
+class ApplyClock:
+    """A clock for :mod:`dominari.bots.mcts` that reads 1 ms for every action applied
+    to a Dominations state (until ``stop``, then forever after: the time is up), so
+    that a time cap is a count of actions, the same on any machine."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, stop: int | None = None) -> None:
+        from dominari.bots import mcts as mcts_module
+
+        self.applied = 0
+        self.stop = stop
+        real_apply = DominationsState.apply
+
+        def apply(state: DominationsState, action: Any) -> None:
+            self.applied += 1
+            real_apply(state, action)
+
+        monkeypatch.setattr(DominationsState, "apply", apply)
+        monkeypatch.setattr(mcts_module, "time", self)
+
+    def perf_counter(self) -> float:
+        if self.stop is not None and self.applied >= self.stop:
+            return 1e9
+        return self.applied * 0.001
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_a_time_cap_abandons_the_rollout_that_reaches_it(
+        paired: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``seconds`` is a cap, not a wish: a rollout that reaches the deadline is
+    abandoned at once, and counts for nothing. Here rollouts play Dominations to its end
+    (hundreds of actions, about 0.7 s at 4 players), under a cap of 20 actions' time: the
+    search stops within an action of it, compares nothing, and plays the policy's move
+    (it used to finish the rollout: 14 times the cap)."""
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+    s = _at_growth()
+    policy_move = DominationsGreedyBot().act(s)
+    clock = ApplyClock(monkeypatch)
+    bot = MCTSBot("dominations", iterations=None, seconds=0.02, width=3, paired=paired,
+                  trust=0.0, seed=1)
+    assert bot.act(s) == policy_move
+    assert clock.applied <= 20 + 2  # the candidate's own action, then one rollout action
+    root = bot.last_root
+    assert root is not None and root.children
+    assert all(ch.visits == 0 and ch.value == 0.0 for ch in root.children.values())
+
+
+def test_a_race_keeps_only_the_worlds_played_for_every_candidate(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A paired race whose time runs out in the middle of a world (one candidate played
+    in it, not the others) leaves that world out, and is decided by the worlds played
+    for every candidate; no action is played after the cap."""
+    kwargs: dict[str, Any] = {"cutoff_turns": 1, "width": 3, "paired": True,
+                              "trust": 0.0, "prune": 0.0, "seed": 1}
+    s = _at_growth()
+    clock = ApplyClock(monkeypatch)
+    one = MCTSBot("dominations", iterations=3, **kwargs)  # one world of 3 candidates
+    one.act(s.copy())
+    world = clock.applied
+    clock.applied, clock.stop = 0, world + 3  # time is up 3 actions into the second world
+    capped = MCTSBot("dominations", iterations=None, seconds=60.0, **kwargs)
+    action = capped.act(s.copy())
+    assert clock.applied <= world + 3 + 1
+    root, first = capped.last_root, one.last_root
+    assert root is not None and first is not None
+    assert root.visits == 1
+    assert [(a, ch.visits, ch.value) for a, ch in root.children.items()] == [
+        (a, ch.visits, ch.value) for a, ch in first.children.items()]
+    assert action == max(root.children.values(), key=lambda ch: ch.value).action
 
 
 def test_a_time_cap_begins_no_world_it_cannot_finish(monkeypatch: pytest.MonkeyPatch) -> None:

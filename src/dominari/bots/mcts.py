@@ -34,7 +34,9 @@ the searcher observes at a decision):
 Budgets are iterations (rollouts), rollout *steps* (the actions the rollouts play, a
 deterministic stand-in for time: a late-game rollout is short, so the same budget buys
 many more of them where the game is decided), or seconds per decision; iterations and
-steps are deterministic for a seed.
+steps are deterministic for a seed. Seconds are a cap: a rollout that reaches the
+deadline is abandoned (its world counts for nothing), and a search that has compared
+nothing by then plays its policy's action.
 Rewards are 1 for a win (shared wins split it) and 0 for a loss, blended with
 ``margin`` of a score-margin term (``tanh`` of the lead over the best other
 player); a cut-off game gives each player the ``tanh`` of their heuristic lead over the
@@ -51,6 +53,7 @@ True
 from __future__ import annotations
 
 import math
+import os
 import random
 import threading
 import time
@@ -96,6 +99,10 @@ _DEFAULT: Any = object()
 """``iterations`` not given: 200, unless a budget of ``seconds`` or ``steps`` is."""
 FOLLOW = "follow the policy"
 """The edge of a decision below the root that plays the policy's action in each world."""
+
+
+class _OutOfTime(Exception):
+    """A rollout reached its decision's deadline (``seconds``): its world is abandoned."""
 
 
 class Node:
@@ -461,6 +468,8 @@ class MCTSBot:
         self.cutoff = cutoff
         self.cutoff_turns = cutoff_turns
         self._stop_turn = 1 << 62  # the turn at which rollouts stop (set per decision)
+        self._deadline: float | None = None  # when the decision's time is up (set per
+        # decision, with ``seconds``): a rollout that reaches it is abandoned
         self.tree = tree
         self.margin = margin
         self.shared = shared
@@ -489,14 +498,24 @@ class MCTSBot:
         >>> bot.cap_seconds(0.5)
         >>> bot.seconds, bot.name
         (0.5, 'mcts-hard:width=5:seconds=0.5')
+        >>> bot.cap_seconds(0.1234567); bot.name   # every digit: the name plays the same
+        'mcts-hard:width=5:seconds=0.1234567'
+        >>> bot.cap_seconds(float("nan"))
+        Traceback (most recent call last):
+        ...
+        dominari.core.errors.ConfigError: seconds per decision must be a finite number, not nan
         """
+        seconds = real(seconds, "seconds per decision")
+        if seconds <= 0:
+            raise ConfigError(f"seconds per decision must be positive, not {seconds:g}")
         if self.seconds is not None and self.seconds <= seconds:
             return
         self.seconds = seconds
         parsed = search_spec(self.name)
         if parsed is not None:  # not a name of its own
             level, options = parsed
-            options["seconds"] = f"{seconds:g}"
+            text = repr(seconds)  # the shortest text that reads back as this number
+            options["seconds"] = text[:-2] if text.endswith(".0") else text
             self.name = spec_name(level, options)
 
     def reset(self, seed: int) -> None:
@@ -528,6 +547,10 @@ class MCTSBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        # The decision's time counts from here: working out the models and the candidates
+        # is part of it.
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self._deadline = deadline
         me = state.current_player()
         rng = self._rng
         hooks = self._hooks
@@ -541,15 +564,20 @@ class MCTSBot:
             # searcher finishes first: the rollouts stop at the start of a turn of the
             # player after the searcher, so candidates are judged at the same point.
             self._stop_turn = state.turn_number + self.cutoff_turns * state.num_players + 1
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         if self.paired:
             return self._paired(root, state, legal, me, policy, rng, deadline)
         done = 0
-        while self._budget_left(done, deadline):
-            self._iterate(root, state.determinize(me, rng), me, policy, rng)
-            done += 1
+        try:
+            while self._budget_left(done, deadline):
+                self._iterate(root, state.determinize(me, rng), me, policy, rng)
+                done += 1
+        except _OutOfTime:  # the last iteration was abandoned: nothing of it was backed up
+            if not done:
+                self.last_root = root
+                return policy[me].act(state)
         self.last_root = root
-        best = max((root.children[a] for a in legal if a in root.children),
+        best = max((root.children[a] for a in legal
+                    if a in root.children and root.children[a].visits),
                    key=lambda n: (n.visits, n.value), default=None)
         if best is None:
             return rng.choice(list(legal))
@@ -634,15 +662,22 @@ class MCTSBot:
             # One sampled world: the same deals and the same random numbers for every
             # candidate still in the race (:func:`fork`).
             copies = fork(state.determinize(me, rng), len(alive))
-            for k, w in zip(alive, copies, strict=True):
-                if worlds == 0 and k and deadline is not None and time.perf_counter() > deadline:
-                    # Out of time before the first world was played for every candidate:
-                    # they cannot be compared, so the policy's action it is.
-                    self.last_root = root
-                    return candidates[0]
-                w.apply(candidates[k])
-                r[k] = (self._descend(children[k], None, w, me, policy, rng)[me] if deep
-                        else self._rollout(w, policy)[me])
+            try:
+                for k, w in zip(alive, copies, strict=True):
+                    if worlds == 0 and k and deadline is not None and (
+                            time.perf_counter() > deadline):
+                        raise _OutOfTime
+                    w.apply(candidates[k])
+                    r[k] = (self._descend(children[k], None, w, me, policy, rng)[me] if deep
+                            else self._rollout(w, policy)[me])
+            except _OutOfTime:
+                if worlds:  # the world half played compares nothing: the others decide
+                    break
+                # Out of time before the first world was played for every candidate: they
+                # cannot be compared, so the policy's action it is.
+                self.last_root = root
+                return candidates[0]
+            for k in alive:  # a world counts once every candidate has been played in it
                 child = children[k]
                 child.visits += 1
                 child.avail += 1
@@ -787,10 +822,13 @@ class MCTSBot:
             cutoff = self.cutoff if self.cutoff is not None else 1 << 62
             by_turns = self.cutoff_turns is not None  # else the turn is not read at all
             stop = self._stop_turn
+            deadline = self._deadline
             while not world.is_terminal():
                 if steps >= cutoff or (by_turns and world.turn_number >= stop):
                     self._steps_done += steps + ROLLOUT_COST
                     return _leads(scores(world), self._hooks.margin_scale)
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise _OutOfTime
                 world.apply(policy[world.current_player()].act(world))
                 steps += 1
         self._steps_done += steps + ROLLOUT_COST
@@ -916,6 +954,12 @@ def _opening_book(game: str, book: object) -> Any:
         return default_book()
     if not isinstance(book, str) or not book.strip():
         raise ConfigError(f"book must be True, False or a book file's path, not {book!r}")
+    word = book.strip().lower()
+    if word in ("yes", "no", "true", "false") and not os.path.exists(book):
+        # The spec's words (``mcts:book=yes``) are Python's True and False here.
+        raise ConfigError(f"book must be True, False or a book file's path, and there is "
+                          f"no file {book!r}: for the built-in book give book=True, for "
+                          f"none book=False")
     try:
         return read_book(book)
     except StrategyError as exc:
