@@ -112,6 +112,27 @@ def test_bots_play_their_seats(api: Api) -> None:
     assert t.finished and t.version == len(t.actions) > 20
     rec = api.c.get(f"/api/games/{g['game_id']}/record").json()
     assert DominionState.from_record(rec).outcome() == t.state.outcome()
+    assert [(x["kind"], x["bot"]) for x in rec["seats"]] == [("bot", "bmu"), ("bot", "smithy")]
+
+
+def test_a_record_names_the_search_bots_with_their_time_per_decision() -> None:
+    """A server's search bots think for ``--bot-seconds``, so a seed alone does not play
+    their games again: the record says how each seat was played."""
+    with make_client(bot_seconds=0.05) as client:
+        api = Api(client)
+        g = api.create(game="dominion", kingdom="first-game", seed=2, max_turns=3,
+                       seats=[{"kind": "bot", "bot": "mcts-easy", "name": "Eve"},
+                              {"kind": "bot", "bot": "bm"}])
+        api.settle()
+        for _ in range(3000):
+            if api.service.table(g["game_id"]).finished:
+                break
+            api.settle()
+        rec = api.c.get(f"/api/games/{g['game_id']}/record").json()
+        assert rec["seats"] == [
+            {"seat": 0, "kind": "bot", "bot": "mcts-easy:seconds=0.05", "name": "Eve"},
+            {"seat": 1, "kind": "bot", "bot": "bm", "name": "bm (2)"}]
+        assert DominionState.from_record(rec).is_terminal()
 
 
 def test_a_bot_answers_after_a_human(api: Api) -> None:
@@ -223,7 +244,10 @@ def test_a_seat_for_an_unknown_bot_or_a_level_with_options_is_refused(api: Api) 
     for bot, says in [("nobody", "unknown dominion bot 'nobody': use one of"),
                       ("mcts:steps=9", "the server seats its levels as they are, without "
                        "options; use one of"),
-                      ("greedy", "unknown dominion bot 'greedy'")]:
+                      ("smithy:x=1", "smithy takes no options (only a search level "
+                       "does"),
+                      ("greedy", "'greedy' is a Dominations bot, not a Dominion one: use "
+                       "one of")]:
         r = api.c.post("/api/games", json={"game": "dominion", "seats": [
             {"kind": "human"}, {"kind": "bot", "bot": bot}]})
         assert r.status_code == 400, r.text

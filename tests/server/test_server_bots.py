@@ -104,8 +104,10 @@ def test_a_view_pushed_when_a_bot_starts_thinking_says_so() -> None:
 
 
 def test_a_lost_worker_is_asked_again_not_answered_for(monkeypatch: Any) -> None:
-    """A bot whose worker dies (killed, a server stopping) decides again: the game stores
-    the bot's own choices, the same as a game whose workers never died."""
+    """A bot whose worker dies (killed, a server stopping) decides again, however often
+    it dies: the game stores the bot's own choices, the same as a game whose workers
+    never died. (After 3 lost workers the server used to play the first legal action
+    for it: a search bot bought Copper.)"""
     import time
     from concurrent.futures.process import BrokenProcessPool
 
@@ -131,16 +133,61 @@ def test_a_lost_worker_is_asked_again_not_answered_for(monkeypatch: Any) -> None
     real = service_module.choose
     calls = {"n": 0}
 
-    def dies_twice_on_its_third_decision(*args: Any) -> str:
+    def dies_five_times_on_its_third_decision(*args: Any) -> str:
         calls["n"] += 1
-        if calls["n"] in (3, 4):  # the third decision, and its first retry
+        if calls["n"] in (3, 4, 5, 6, 7):  # the third decision, and its first 4 retries
             raise BrokenProcessPool("a worker died")
         return str(real(*args))
 
-    monkeypatch.setattr(service_module, "choose", dies_twice_on_its_third_decision)
+    monkeypatch.setattr(service_module, "choose", dies_five_times_on_its_third_decision)
     monkeypatch.setattr(service_module, "BOT_RETRY", 0.001)
     assert play() == plain
-    assert calls["n"] == len(plain) + 2  # asked twice more, nothing stored for it
+    assert calls["n"] == len(plain) + 5  # asked 5 times more, nothing stored for it
+
+
+def test_a_bot_waiting_to_be_asked_again_is_shown_thinking(monkeypatch: Any) -> None:
+    """Between a lost worker and the bot's next try, the table still says the bot is
+    thinking, to the sockets that were watching and to a view asked for then (a page
+    loaded in the wait said it was not), and the bot's own move is stored after."""
+    import time
+    from concurrent.futures.process import BrokenProcessPool
+
+    from dominari.server import service as service_module
+
+    real = service_module.choose
+    calls = {"n": 0}
+
+    def dies_once(*args: Any) -> str:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise BrokenProcessPool("a worker died")
+        return str(real(*args))
+
+    def game(client: Any) -> tuple[str, str, Any]:
+        g = client.post("/api/games", json={
+            "game": "dominion", "kingdom": "first-game", "seed": 3,
+            "seats": [{"kind": "bot", "bot": "smithy"}, {"kind": "human"}]}).json()
+        return g["game_id"], g["seats"][1]["token"], client.app.state.service
+
+    with make_client() as client:  # the bot's first move, never lost
+        gid, token, svc = game(client)
+        client.portal.call(svc.idle)
+        plain = list(svc.tables[gid].actions)
+    monkeypatch.setattr(service_module, "choose", dies_once)
+    monkeypatch.setattr(service_module, "BOT_RETRY", 0.5)
+    with make_client() as client:
+        gid, token, svc = game(client)
+        for _ in range(2000):
+            if calls["n"] == 1 and not svc._tasks:  # lost, and waiting to ask again
+                break
+            time.sleep(0.002)
+        view = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"})
+        assert view.json()["current_seat"] == 0 and view.json()["bot_thinking"] is True
+        for _ in range(2000):
+            if svc.tables[gid].current_seat() == 1:
+                break
+            time.sleep(0.002)
+        assert list(svc.tables[gid].actions) == plain and calls["n"] == 2
 
 
 def test_bot_worker_processes_outlive_a_stop_signal_until_the_server_stops_them() -> None:

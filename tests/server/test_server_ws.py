@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from server_client import Api, make_client
+from starlette.websockets import WebSocketDisconnect
 
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominations.text import event_lines
@@ -132,7 +133,34 @@ def test_a_bad_join_is_refused_and_closed(api: Api, join: dict[str, Any]) -> Non
         ws.send_json(msg)
         err = ws.receive_json()
         assert err["type"] == "error" and "view" not in err
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1008  # for good: the browser says the link is wrong
     assert api.service.table(g["game_id"]).subscribers == set()
+
+
+def test_a_join_to_a_full_table_is_refused_for_now_not_for_good() -> None:
+    """A table with as many sockets as a server admits refuses one more with
+    ``too_many`` and close code 1013 ("try again later"), so that the browser reconnects
+    instead of saying the invitation link is wrong; once a socket leaves, it is admitted."""
+    with make_client(max_subscribers=1) as client:
+        api = Api(client)
+        g = api.create(game="dominion", kingdom="first-game", seed=8,
+                       seats=[{"kind": "human"}, {"kind": "human"}])
+        join = {"type": "join", "game_id": g["game_id"], "token": g["seats"][0]["token"]}
+        with client.websocket_connect("/api/ws") as first:
+            first.send_json(join)
+            assert first.receive_json()["type"] == "view"
+            with client.websocket_connect("/api/ws") as second:
+                second.send_json(join)
+                err = second.receive_json()
+                assert err["type"] == "error" and err["code"] == "too_many", err
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    second.receive_json()
+                assert closed.value.code == 1013
+        with client.websocket_connect("/api/ws") as again:
+            again.send_json(join)
+            assert again.receive_json()["type"] == "view"
 
 
 def _states(game: str, config: dict[str, Any]) -> Any:

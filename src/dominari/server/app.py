@@ -54,6 +54,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Scope as StarletteScope
 
 from dominari.core.errors import ConfigError, DominariError
+from dominari.server.bots import played_as
 from dominari.server.service import GameService, GameSpec, SeatSpec, Settings, Subscriber
 from dominari.server.store import StoreError
 from dominari.server.tables import MAX_ACTION_TEXT, ActionError
@@ -492,12 +493,20 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/games/{game_id}/record", responses=ERRORS)
     async def record(game_id: GameId) -> dict[str, Any]:
         """The game record (seed and actions), once the game is over: before that its
-        seed would reveal every hidden card. It replays with ``dominari replay``."""
+        seed would reveal every hidden card. It replays with ``dominari replay``. Its
+        ``seats`` say who played each seat: a human, or the bot as this server plays it
+        (a search level with the server's time per decision, ``mcts:seconds=1``: a seed
+        alone does not play its games again, the clock stops its searches)."""
         t = service.table(game_id)
         if not t.finished:
             raise ActionError("in_progress", "the record is available when the game is "
                                              "over (its seed would reveal hidden cards)")
-        return t.record()
+        record = t.record()
+        seconds = service.settings.bot_seconds
+        record["seats"] = [{**x, "bot": None if x["bot"] is None else played_as(x["bot"],
+                                                                                seconds)}
+                           for x in t.seat_list()]
+        return record
 
     @app.websocket("/api/ws")
     async def socket(ws: WebSocket) -> None:
@@ -508,6 +517,11 @@ def create_app(settings: Settings) -> FastAPI:
 
 
 # -- WebSocket sessions --------------------------------------------------------------------
+
+
+TEMPORARY_REFUSALS = frozenset({"too_many", "unavailable"})
+"""Error codes of a refused join that may be admitted later (the socket closes with 1013,
+"try again later"); every other refusal closes it with 1008 for good."""
 
 
 async def _serve_socket(service: GameService, ws: WebSocket) -> None:
@@ -545,7 +559,10 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
         code = exc.code if isinstance(exc, ActionError) else "unavailable"
         with contextlib.suppress(Exception):
             await ws.send_json(_error_msg(code, str(exc)))
-            await ws.close(code=1008)
+            # 1013 ("try again later") where the same join may be admitted in a while (a
+            # full table, a store that failed), so that a client reconnects; 1008 where
+            # it never will (no such game, a wrong token, a malformed join).
+            await ws.close(code=1013 if code in TEMPORARY_REFUSALS else 1008)
         return
 
     async def writer() -> None:

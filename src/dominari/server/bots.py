@@ -42,13 +42,34 @@ def check_bot(game: str, name: str) -> str:
     names = server_bot_names(game)
     if key not in names:
         level = key.partition(":")[0].strip()
-        if ":" in key and level in names:
+        if ":" in key and level in SEARCH_BOTS:
             raise ConfigError(f"{game} bot {name!r}: the server seats its levels as they "
                               f"are, without options; use one of {', '.join(names)} (the "
                               f"server's time per decision is 'dominari serve "
                               f"--bot-seconds')")
+        if ":" in key and level in names:
+            raise ConfigError(f"{game} bot {name!r}: {level} takes no options (only a search "
+                              f"level does, and the server seats those without); use one "
+                              f"of {', '.join(names)}")
+        other = "dominations" if game == "dominion" else "dominion"
+        if key in server_bot_names(other):
+            raise ConfigError(f"{key!r} is a {other.capitalize()} bot, not a "
+                              f"{game.capitalize()} one: use one of {', '.join(names)}")
         raise ConfigError(f"unknown {game} bot {name!r}: use one of {', '.join(names)}")
     return key
+
+
+def played_as(name: str, seconds: float) -> str:
+    """The bot spec that plays a server seat of bot ``name`` under a time per decision of
+    ``seconds`` (a search level is capped by it; a rule bot does not think by the clock).
+
+    >>> played_as("mcts-hard", 1.0), played_as("smithy", 1.0), played_as("mcts", 0.25)
+    ('mcts-hard:seconds=1', 'smithy', 'mcts:seconds=0.25')
+    """
+    if name not in SEARCH_BOTS:
+        return name
+    text = repr(float(seconds))
+    return f"{name}:seconds={text[:-2] if text.endswith('.0') else text}"
 
 
 def _bot(game: str, name: str, seconds: float) -> Any:

@@ -42,11 +42,12 @@ from dominari.sim.runner import derive_seed
 log = logging.getLogger("dominari.server")
 
 BOT_RETRY = 1.0
-"""Seconds before a bot whose action could not be stored tries again."""
-BOT_CRASHES = 3
-"""Workers a bot may lose in a row on one decision (killed, stuck, the server stopping)
-before it plays the first legal action, so that a decision that kills or hangs its worker
-every time cannot stall the game; until then it is asked again."""
+"""Seconds before a bot whose worker was lost (killed, stuck) or whose action could not
+be stored is asked again; each further failure on the same decision doubles the wait, up
+to :data:`BOT_RETRY_MAX`. A lost worker never has a move played for its bot: the decision
+waits, shown as the bot thinking, until a worker answers."""
+BOT_RETRY_MAX = 30.0
+"""The longest wait between two tries of one bot decision, in seconds."""
 BOT_LIMIT = 10.0
 BOT_LIMIT_PER_SECOND = 5.0
 """A decision that runs longer than ``BOT_LIMIT + BOT_LIMIT_PER_SECOND * bot_seconds``
@@ -459,42 +460,65 @@ class GameService:
             t.bot_busy = False
             raise
         except BaseException as exc:  # a crashed or stuck worker must not stall the game
+            lost = isinstance(exc, (BrokenExecutor, TimeoutError)) or not isinstance(
+                exc, Exception)
             if isinstance(exc, TimeoutError):
                 log.error("game %s: bot %s (seat %d) took more than %.0f s; workers "
-                          "restarted, asking again", t.id, name, seat + 1,
+                          "restarted", t.id, name, seat + 1,
                           BOT_LIMIT + BOT_LIMIT_PER_SECOND * seconds)
+            elif lost:
+                log.error("game %s: bot %s (seat %d) lost its worker: %s: %s", t.id, name,
+                          seat + 1, exc.__class__.__name__, exc)
             else:
                 log.error("game %s: bot %s (seat %d) failed: %s: %s", t.id, name, seat + 1,
                           exc.__class__.__name__, exc)
-            lost = isinstance(exc, (BrokenExecutor, TimeoutError)) or not isinstance(
-                exc, Exception)
             if isinstance(exc, BrokenExecutor):
                 self._restart_workers(executor)
-        t.bot_busy = False
         if self._closing:  # a stopping server stores nothing the bot did not choose
+            t.bot_busy = False
             return
         if t.version != version or t.finished or t.current_seat() != seat:
+            t.bot_busy = False
             self._schedule_bot(t)
             return
-        if lost:
-            t.bot_crashes += 1
-            if t.bot_crashes < BOT_CRASHES:  # ask again rather than play a move for it
-                asyncio.get_running_loop().call_later(BOT_RETRY, self._schedule_bot, t)
-                return
+        if lost:  # ask again, never play a move for it
+            self._retry_bot(t, name, seat)
+            return
+        t.bot_busy = False  # before the action: its views say whether a bot thinks next
         t.bot_crashes = 0
         try:
             try:
                 if text is None:
                     raise ActionError("bot_failed", "no answer")
                 self.act(t, seat, text, version)
-            except ActionError:
-                # The bot's answer was refused or missing: play the first legal action.
+            except ActionError as exc:
+                # The bot itself failed (an error of its own, an answer the game refuses):
+                # asking again would fail the same way, so its first legal action is played.
                 legal = t.state.legal_actions()
-                self.act(t, seat, t.state.format_action(legal[0]), version)
+                move = t.state.format_action(legal[0])
+                log.error("game %s: bot %s (seat %d) gave no legal answer (%s); playing "
+                          "its first legal action, %s", t.id, name, seat + 1, exc, move)
+                self.act(t, seat, move, version)
         except (StoreError, ActionError) as exc:
             # Nothing was stored: the bot tries again in a moment.
             log.error("game %s: cannot store the bot's action: %s", t.id, exc)
-            asyncio.get_running_loop().call_later(BOT_RETRY, self._schedule_bot, t)
+            self._retry_bot(t, name, seat)
+
+    def _retry_bot(self, t: Table, name: str, seat: int) -> None:
+        """Ask the bot of ``seat`` again after a wait that doubles with each failure of
+        the decision. The table stays busy meanwhile, so that every view, a new socket's
+        included, shows the bot thinking, and nothing else starts it."""
+        t.bot_busy = True
+        t.bot_crashes += 1
+        wait = min(BOT_RETRY * 2 ** (t.bot_crashes - 1), BOT_RETRY_MAX)
+        log.warning("game %s: bot %s (seat %d) asked again in %g s (try %d)", t.id, name,
+                    seat + 1, wait, t.bot_crashes + 1)
+
+        def again() -> None:
+            t.bot_busy = False
+            self._schedule_bot(t)
+
+        asyncio.get_running_loop().call_later(wait, again)
 
     def _restart_workers(self, executor: Any) -> None:
         """Stop ``executor`` and start fresh workers, unless that was done already (each

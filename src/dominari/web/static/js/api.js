@@ -87,7 +87,9 @@ export class Connection {
       this.failPending(new ApiError("offline", "the connection dropped; the action may not "
                                                + "have arrived: check the table"));
       if (this.closed) return;
-      if (event.code === 1008) {  // refused join: a wrong token or an unknown game
+      // 1008: a join refused for good (a wrong token, an unknown game); 1013 (a full
+      // table, a server that could not read its store) is retried like a dropped line.
+      if (event.code === 1008) {
         this.closed = true;
         this.onStatus("refused");
         return;

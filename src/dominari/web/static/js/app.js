@@ -124,7 +124,9 @@ function buildLobby(page, opts) {
   const seatsBox = el("div", { class: "stack", "data-testid": "seats" });
   const optionsBox = el("div", { class: "stack" });
   const seedIn = el("input", { id: "f-seed", type: "number", min: 0, placeholder: "random",
-                               inputmode: "numeric" });
+                               inputmode: "numeric",
+                               title: "The same seed deals the same game. Search bots think "
+                                 + "for a set time, so their moves may differ from game to game." });
 
   function seatRows() {
     const g = gameSel.value;
