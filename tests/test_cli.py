@@ -76,6 +76,40 @@ def test_simulate_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert err == ""
 
 
+def test_a_strategy_name_is_printed_as_it_is_written(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    """Brackets in a name are text, not rich markup: ``[/]`` crashed the table's title
+    after every game was played, and ``[v2]`` vanished from it."""
+    for name in ("[/] x", "[v2]", "[bold]B[/bold]"):
+        strategy = tmp_path / "s.toml"
+        strategy.write_text(f'name = "{name}"\n[[buy]]\ncard = "Gold"\n', encoding="utf-8")
+        code, out, err = run(capsys, "simulate", "dominion", "--players", f"bm,{strategy}",
+                             "-n", "2", "--seed", "1", "--workers", "1", "--no-progress")
+        assert code == 0, err
+        assert f"BM vs {name}: 2 games" in out
+
+
+def test_a_strategy_in_a_folder_that_cannot_be_read_says_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot path without ``.toml`` that cannot even be looked at (a folder without
+    permission: ``is_file`` raises) is read as a strategy file, and the error says it
+    could not read one (it said only "Permission denied: 'locked/s'")."""
+    locked = tmp_path / "locked" / "s"
+    real = Path.is_file
+
+    def is_file(self: Path) -> bool:
+        if self == locked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "is_file", is_file)
+    code, out, err = run(capsys, "simulate", "dominion", "--players", f"bm,{locked}",
+                         "-n", "2")
+    assert code == 2 and out == ""
+    assert err.startswith(f"dominari: error: {locked}: cannot read strategy file"), err
+
+
 def test_simulate_record_dir(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out_dir = tmp_path / "recs"
     code, _, err = run(capsys, "simulate", "dominion", "--players", "bm,witch", "-n", "3",

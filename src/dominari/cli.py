@@ -537,7 +537,7 @@ def sim_table(result: SimResult) -> Table:
     """The results of a simulation as a rich table, one row per seat in seat order
     (rates in %, Wilson 95% intervals; VP and turns are means per game)."""
     vs = " vs ".join(p.name for p in result.players)
-    table = Table(title=f"{vs}: {result.games:,} games", title_style="bold",
+    table = Table(title=Text(f"{vs}: {result.games:,} games"), title_style="bold",
                   box=box.SIMPLE_HEAVY, pad_edge=False)  # fmt: skip
     table.add_column("Player", style="bold", overflow="fold",  # a long name wraps
                      min_width=_name_width(result.players))

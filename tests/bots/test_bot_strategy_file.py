@@ -90,6 +90,8 @@ RULE = '[[buy]]\ncard = "Gold"\n'
         ('name = ""\n' + RULE, "'name' must be a non-empty string"),
         ("description = 1\n" + RULE, "'description' must be a string, not an integer"),
         ('name = "x"\n', "no buy rules"),
+        ("buy = []\n", "no buy rules ('buy' is empty)"),
+        ("x = " + "[" * 100_000 + "]" * 100_000 + "\n" + RULE, "nested too deeply"),
         ("buy = 3\n", "'buy' must be an array of tables"),
         ('buy = ["Gold"]\n', "'buy' must be an array of tables"),
         ("[buy]\ncard = 'Gold'\n", "'buy' must be an array of tables"),
@@ -101,6 +103,11 @@ RULE = '[[buy]]\ncard = "Gold"\n'
         ("[[buy]]\ncard = 6\n", "buy rule 1 field 'card': a card name must be a string, not an"),
         (RULE + RULE + '[[buy]]\ncard = "Silver"\nwhen = "coins >"\n',
          "buy rule 3 field 'when': invalid syntax"),
+        (RULE + '[[buy]]\ncard = "Silver"\nwhen = "' + "(" * 300 + "1" + ")" * 300 + '"\n',
+         "too many nested parentheses at column 201 in '((((("),
+        (RULE + '[[buy]]\ncard = "Silver"\nwhen = "coins > ' + "9" * 5000 + '"\n',
+         "buy rule 2 field 'when': Exceeds the limit (4300 digits) for integer string "
+         "conversion: value has 5000 digits in 'coins > 999"),
         (RULE + '[[buy]]\ncard = "Silver"\nwhen = 3\n',
          "buy rule 2 field 'when': must be a string, not an integer"),
         (RULE + '[[buy]]\ncard = "Silver"\nwhen = "money > 3"\n',
@@ -140,6 +147,21 @@ def test_errors_name_file_place_and_problem(tmp_path: Path, text: str, message: 
     assert message in msg, msg
     assert "\n" not in msg
     assert isinstance(info.value, DominariError)
+
+
+def test_a_file_name_that_is_not_utf8_names_the_strategy_in_text(tmp_path: Path) -> None:
+    """A strategy named by its file (no ``name``) whose file name is not UTF-8 is
+    named with a replacement character: records and JSON are text (writing one with the
+    raw name failed after the games were played)."""
+    import json
+    import os
+
+    path = os.path.join(os.fsencode(tmp_path), b"\xffgood.toml")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(RULE)
+    strategy = load_strategy(os.fsdecode(path))
+    assert strategy.name == "\ufffdgood"
+    json.dumps(strategy.name).encode("utf-8")  # writes as UTF-8
 
 
 def test_unreadable_files(tmp_path: Path) -> None:

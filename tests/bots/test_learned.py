@@ -92,11 +92,16 @@ def test_a_policy_round_trips_through_json(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("change", "message"), [
     ({"format": "other"}, "format 'other'"),
     ({"features": ["bias"]}, "features are not this version's"),
-    ({"bonus": "high"}, "bonus must be a number"),
+    ({"bonus": "high"}, "bonus must be a finite number"),
+    ({"bonus": float("inf")}, "bonus must be a finite number, not inf"),
     ({"weights": []}, "weights must be an object"),
     ({"weights": {"Platinum": [0.0] * len(FEATURES)}}, "unknown card 'Platinum'"),
-    ({"weights": {"Gold": [0.0]}}, f"weights\\['Gold'\\] must be {len(FEATURES)} numbers"),
+    ({"weights": {"Gold": [0.0]}},
+     f"weights\\['Gold'\\] must be {len(FEATURES)} finite numbers"),
     ({"weights": {"Gold": [True] * len(FEATURES)}}, "must be"),
+    # JSON's NaN would never compare greater: a buy it weighs is locked in or out
+    ({"weights": {"Gold": [float("nan")] + [0.0] * (len(FEATURES) - 1)}},
+     f"weights\\['Gold'\\] must be {len(FEATURES)} finite numbers"),
 ])
 def test_a_bad_policy_file_says_what_is_wrong(tmp_path: Path, change: dict[str, Any],
                                                message: str) -> None:
@@ -113,6 +118,10 @@ def test_an_unreadable_policy_file_says_so(tmp_path: Path) -> None:
     bad.write_text("{")
     with pytest.raises(ConfigError, match="not JSON"):
         BuyPolicy.load(bad)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ConfigError, match=r"deep\.json: not a buy policy: nested too deeply"):
+        BuyPolicy.load(deep)
 
 
 def test_the_valid_example_loads() -> None:

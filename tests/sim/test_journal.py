@@ -190,8 +190,22 @@ def test_a_changed_strategy_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     run(path, games=2, players=["bm", str(strategy)])
     strategy.write_text(MINE.replace('"Silver"', '"Smithy"'), encoding="utf-8")
-    with pytest.raises(JournalError, match="strategy files have changed"):
+    with pytest.raises(JournalError, match="strategy files have changed since"):
         run(path, games=2, players=["bm", str(strategy)])
+
+
+def test_the_same_strategy_file_at_another_path_is_named_as_such(tmp_path: Path) -> None:
+    """A journal goes with the paths its games were played with: the same file copied
+    elsewhere is another tournament, and the error says that, not that a file changed."""
+    strategy = tmp_path / "mine.toml"
+    strategy.write_text(MINE, encoding="utf-8")
+    path = tmp_path / "t.jsonl"
+    run(path, games=2, players=["bm", str(strategy)])
+    copy = tmp_path / "elsewhere"
+    copy.mkdir()
+    (copy / "mine.toml").write_text(MINE, encoding="utf-8")
+    with pytest.raises(JournalError, match="the same strategy files, at other paths"):
+        run(path, games=2, players=["bm", str(copy / "mine.toml")])
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -155,10 +155,19 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
         from dominari.bots.kingdom import KingdomBestBot
 
         return KingdomBestBot()
-    if key.endswith(".toml") or Path(spec).is_file():
+    if key.endswith(".toml") or _may_be_file(spec):
         return load_strategy(spec.strip())
     raise UnknownBotError(f"unknown bot {spec!r}: use one of {', '.join(names)} "
                         "or the path of a .toml strategy file")
+
+
+def _may_be_file(spec: str) -> bool:
+    """Whether ``spec`` is a file, or a path that cannot be looked at (a folder without
+    permission): then reading it says why."""
+    try:
+        return Path(spec).is_file()
+    except OSError:
+        return True
 
 
 def _greedy_bot() -> GameBot:

@@ -222,6 +222,8 @@ def parse_book_text(text: str, source: str = "<book>") -> Book:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StrategyError(f"{source}: not valid TOML: {exc}") from None
+    except (RecursionError, MemoryError):
+        raise StrategyError(f"{source}: not a book file: nested too deeply") from None
     return parse_book(data, source)
 
 

@@ -405,9 +405,12 @@ def compile_condition(text: str, where: str = "condition") -> Expr:
         raise StrategyError(f"{where}: a condition must be a single line")
     try:
         tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError as exc:
-        col = f" at column {exc.offset}" if exc.offset else ""
-        raise StrategyError(f"{where}: invalid syntax{col} in {text.strip()!r}") from None
+    except (SyntaxError, ValueError) as exc:  # ValueError: a null character
+        col = f" at column {exc.offset}" if isinstance(exc, SyntaxError) and exc.offset else ""
+        reason = (exc.msg if isinstance(exc, SyntaxError) else str(exc)).split(";")[0]
+        shown = text.strip()
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        raise StrategyError(f"{where}: {reason}{col} in {shown!r}") from None
     except (RecursionError, MemoryError):
         raise StrategyError(f"{where}: condition too deeply nested") from None
     try:

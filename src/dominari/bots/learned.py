@@ -20,10 +20,11 @@ True
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from operator import mul
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from dominari.core.errors import ConfigError
 from dominari.dominion import cards as C
@@ -99,6 +100,12 @@ def buy_features(state: DominionState, p: int) -> list[float]:
                     state.buys, state.turn_number, int(mine.turns > theirs.turns))
 
 
+def _finite(value: object) -> TypeGuard[float]:
+    """Whether ``value`` is a finite number (JSON's NaN and Infinity are not weights)."""
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
 class BuyPolicy:
     """Linear scores over the buys; see the module's docstring."""
 
@@ -119,8 +126,8 @@ class BuyPolicy:
             raise ConfigError(f"{source}: its features are not this version's "
                               f"({len(FEATURES)} named in dominari.bots.learned.FEATURES)")
         bonus = data.get("bonus")
-        if not isinstance(bonus, int | float) or isinstance(bonus, bool):
-            raise ConfigError(f"{source}: bonus must be a number")
+        if not _finite(bonus):
+            raise ConfigError(f"{source}: bonus must be a finite number, not {bonus!r}")
         table = data.get("weights")
         if not isinstance(table, dict):
             raise ConfigError(f"{source}: weights must be an object of card: [numbers]")
@@ -133,10 +140,9 @@ class BuyPolicy:
             else:
                 raise ConfigError(f"{source}: weights: unknown card {name!r}")
             if (not isinstance(row, list) or len(row) != len(FEATURES)
-                    or not all(isinstance(v, int | float) and not isinstance(v, bool)
-                               for v in row)):
+                    or not all(_finite(v) for v in row)):
                 raise ConfigError(f"{source}: weights[{name!r}] must be {len(FEATURES)} "
-                                  "numbers")
+                                  "finite numbers")
             weights[card] = [float(v) for v in row]
         return cls(weights, float(bonus), source)
 
@@ -148,6 +154,8 @@ class BuyPolicy:
             raise ConfigError(f"cannot read buy policy {path}: {e.strerror or e}") from e
         except ValueError as e:
             raise ConfigError(f"{path}: not JSON ({e})") from e
+        except (RecursionError, MemoryError):
+            raise ConfigError(f"{path}: not a buy policy: nested too deeply") from None
         return cls.from_dict(data, str(path))
 
     def to_dict(self) -> dict[str, Any]:

@@ -46,6 +46,7 @@ naming the file, the rule and field, and the problem.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -192,6 +193,9 @@ def parse_strategy(data: dict[str, Any], source: str = "<strategy>",
     raw_rules = data["buy"]
     if not isinstance(raw_rules, list) or not all(isinstance(r, dict) for r in raw_rules):
         raise StrategyError(f"{source}: 'buy' must be an array of tables ([[buy]] sections)")
+    if not raw_rules:
+        raise StrategyError(f"{source}: no buy rules ('buy' is empty); add [[buy]] tables "
+                            f"with a 'card'")
     rules: list[BuyRule] = []
     for i, raw in enumerate(raw_rules, 1):
         where = f"{source}: buy rule {i}"
@@ -261,6 +265,8 @@ def parse_strategy_text(text: str, source: str = "<strategy>",
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StrategyError(f"{source}: not valid TOML: {exc}") from None
+    except (RecursionError, MemoryError):
+        raise StrategyError(f"{source}: not a strategy file: nested too deeply") from None
     return parse_strategy(data, source, default_name, folder)
 
 
@@ -278,7 +284,9 @@ def read_text(path: Path, what: str) -> str:
 def read_strategy(path: str | Path) -> Strategy:
     """Read and validate a strategy file."""
     p = Path(path)
-    return parse_strategy_text(read_text(p, "strategy file"), str(p), p.stem, p.parent)
+    # A file name need not be UTF-8; the name it gives a strategy must be text.
+    stem = os.fsencode(p.stem).decode("utf-8", "replace")
+    return parse_strategy_text(read_text(p, "strategy file"), str(p), stem, p.parent)
 
 
 def load_strategy(path: str | Path) -> StrategyBot:

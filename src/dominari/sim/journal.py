@@ -528,8 +528,22 @@ def _differences(old: Any, new: Mapping[str, Any]) -> str:
         return "it has no key"
     if old.get("game") != new.get("game"):  # then the code and all else differ as well
         return f"a {old.get('game')} tournament's journal, for a {new.get('game')} tournament"
-    names = {"code": "the code has changed since", "files": "strategy files have changed",
+    names = {"code": "the code has changed since", "files": _files_differ(old.get("files"),
+                                                                         new.get("files")),
              "data_files": "the data folder's files have changed"}
     diff = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
     return "; ".join(names.get(k, f"{k} {old.get(k)!r} there, {new.get(k)!r} here")
                      for k in diff)  # fmt: skip
+
+
+def _files_differ(old: Any, new: Any) -> str:
+    """How the strategy files of two keys (digest by spec) differ, in words."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return "strategy files have changed"
+    if set(old) == set(new):
+        changed = ", ".join(k for k in sorted(new) if old[k] != new[k])
+        return f"strategy files have changed since ({changed})"
+    if sorted(old.values()) == sorted(new.values()):
+        return ("the same strategy files, at other paths (a journal goes with the paths "
+                "it was played with)")
+    return "other strategy files"
