@@ -137,3 +137,29 @@ def test_a_fresh_bot_answers_as_the_one_that_played_the_turn() -> None:
             exchanged_before += 1
         s.apply(action)
     assert exchanged_before > 0  # a turn with a second exchange was played
+
+
+@pytest.mark.parametrize("variant", ["retail", "prototype"])
+def test_an_upgrade_is_worth_the_vp_the_rules_in_force_give_it(variant: str) -> None:
+    """The greedy bot (the search's policy and candidate order) counts an upgrade's VP as
+    the engine scores it: the prototype pays nothing for a card below value 6 (§14,
+    ``upgrade_vp``), so a value-3 upgrade is worth 1 VP less there than in the retail
+    game (it was counted at the card's ``vp_upgrade`` under both)."""
+    from dominari.bots.dominations_greedy import _Eval
+
+    s = DominationsState.new(DominationsConfig(players=2, seed=1, log=False,
+                                               rules=Rules().with_options(
+                                                   {"variant": variant})))
+    ev = _Eval(s, 0)
+    checked = 0
+    for si, skill in enumerate(s.catalog.skills):
+        if not skill.vp_upgrade:
+            continue
+        imm_a, ong_a = ev.effects_value(skill.advanced, (), (skill.upgrade_domain, 0))
+        _imm_b, ong_b = ev.effects_value(skill.basic)
+        vp = ev.advance_gain(si, 0) - (imm_a + ong_a - ong_b)
+        assert vp == pytest.approx(s.upgrade_vp(si))
+        if variant == "prototype" and skill.cost < 6:
+            assert s.upgrade_vp(si) == 0
+            checked += 1
+    assert checked or variant == "retail"

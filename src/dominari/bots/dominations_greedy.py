@@ -746,7 +746,7 @@ class _Eval:
         skill = self.cat.skills[si]
         imm_a, ong_a = self.effects_value(skill.advanced, (), (skill.upgrade_domain, cost))
         _imm_b, ong_b = self.effects_value(skill.basic)
-        return skill.vp_upgrade + imm_a + ong_a - ong_b
+        return self.s.upgrade_vp(si) + imm_a + ong_a - ong_b  # the prototype: 0 below 6
 
     # -- the rest of a turn -----------------------------------------------------------------
 
