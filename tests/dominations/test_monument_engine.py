@@ -26,6 +26,7 @@ from dominari.dominations.render import state_svg
 from .helpers import A, C, R, T, do, give, grant, new, other_turn
 
 PHAROS, GARDENS = 0, 6  # monument indices of M01, M07
+M01_LEVELS = {f"M01-L{k}": k for k in range(1, 6)}  # the Pharos's level cards, by id
 
 
 def land(s: DominationsState, cell: str, settlement: int, corners: tuple[int, int, int] = (0, 0, 0),
@@ -86,7 +87,7 @@ def test_pharos_level_one_any_mix_payment_tile_and_reward() -> None:
     do(s, "pay 1 A")  # 2 left and only Trade: paid without asking
     assert not s.stack and s.phase == DEVELOP
     assert [s.board.kind[Cell.parse(c).key] for c in ("3,0", "4,0")] == [MONUMENT, MONUMENT]
-    assert s.levels_taken[PHAROS] == 1 and ps.tree.level_cards("M01") == [1]
+    assert s.levels_taken[PHAROS] == 1 and ps.tree.level_cards(M01_LEVELS) == [1]
     assert ps.vp - before == 5 + 10 and ps.vp_by[VP_MONUMENTS] == 15
     # the tile produced nothing (D-BUILD-8); level 1 filled Trade up to the limit
     assert ps.knowledge == [10, 0, 0, 0, 0, 0]  # (1 Trade was left before the fill)
@@ -208,7 +209,7 @@ def test_levels_in_order_by_anyone_and_control() -> None:
     text = monument_text(s, PHAROS)
     assert "on" not in text.split()  # later levels place no tile
     do(s, text)  # 8 to pay with exactly 8 knowledge: only one way, no question
-    assert s.players[q].tree.level_cards("M01") == [2] and s.levels_taken[PHAROS] == 2
+    assert s.players[q].tree.level_cards(M01_LEVELS) == [2] and s.levels_taken[PHAROS] == 2
     assert s.controller(PHAROS) == q  # 1 card + 2 levels against 1 card
     key = Cell(2, 0).key
     del s.board.city_owner[key], s.board.city_level[key]  # without q's city: 1 card each

@@ -427,3 +427,19 @@ def test_circle_control_counts_the_cities_on_its_locus() -> None:
     assert control_scores(b, placed, GARDENS, trees) == [3, 3, 3]
     assert controller(b, placed, GARDENS, trees, [0, 1, 2]) == 2
     assert controller(b, placed, GARDENS, trees[:2], [1, 0]) == 1
+
+
+@pytest.mark.rule("D-BUILD-10")
+def test_control_counts_a_monuments_level_cards_by_its_own_ids() -> None:
+    """A data set may name level cards as it likes (the schema asks only for a word): the
+    control of a monument counts its level cards by the ids its data gives them, not by
+    the built-in ``M01-L1`` pattern (with other ids, none counted, and games changed)."""
+    from dataclasses import replace
+
+    renamed = replace(PHAROS, levels=tuple(replace(lv, id=f"Pharos/{lv.level}")
+                                           for lv in PHAROS.levels))
+    b, placed = pharos_scene()  # player 1's level-2 Trade city beside it
+    trees = [tree_with("Pharos/2", "Pharos/3"), tree_with(), tree_with("M01-L1")]
+    assert control_scores(b, placed, renamed, trees) == [2, 2, 0]
+    assert controller(b, placed, renamed, trees, [1, 0, 2]) == 0  # holds a level card
+    assert control_scores(b, placed, PHAROS, trees) == [0, 2, 1]

@@ -417,8 +417,8 @@ def test_counting_helpers() -> None:
     assert t.count_cards(advanced=False, values=(9,)) == 0
     assert t.count_cards(level_cards=True) == 2
     assert t.count_cards(level_cards=True, domains=(A,)) == 0
-    assert t.level_cards("M01") == [1, 2]
-    assert t.level_cards("M02") == []
+    assert t.level_cards({f"M01-L{k}": k for k in range(1, 6)}) == [1, 2]
+    assert t.level_cards({f"M02-L{k}": k for k in range(1, 6)}) == []
     assert t.has_skill("T3a") and t.has_skill("X9a") and not t.has_skill("T3")
     assert not t.has_skill("M01")
     assert t.position_of("X9a-1") == (-1, 0)

@@ -292,7 +292,8 @@ def control_scores(board: Board, placed: PlacedMonument | None, mon: MonumentDef
                    trees: Sequence[Tree]) -> list[int]:  # fmt: skip
     """Per player: ``mon``'s level cards in their tree plus the levels of their cities next to
     the tile (D-BUILD-10). With no tile on the board yet only level cards count."""
-    scores = [len(t.level_cards(mon.id)) for t in trees]
+    levels = {lv.id: lv.level for lv in mon.levels}
+    scores = [len(t.level_cards(levels)) for t in trees]
     if placed is not None:
         owner, level = board.city_owner, board.city_level
         for c in placed.adjacent_cells:
@@ -321,7 +322,8 @@ def controller(board: Board, placed: PlacedMonument | None, mon: MonumentDef,
     def initiative(p: int) -> int:
         return rank.get(p, len(order) + p)
 
-    lowest = {p: cards[0] for p in tied if (cards := trees[p].level_cards(mon.id))}
+    levels = {lv.id: lv.level for lv in mon.levels}
+    lowest = {p: cards[0] for p in tied if (cards := trees[p].level_cards(levels))}
     if lowest:
         return min(lowest, key=lambda p: (lowest[p], initiative(p)))
     return min(tied, key=initiative)

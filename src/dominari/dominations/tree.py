@@ -55,7 +55,7 @@ each would face) and the nodus counts are kept up to date on every placement, so
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Final, NamedTuple
 
 from dominari.core.errors import IllegalActionError, ParseError
@@ -492,13 +492,18 @@ class Tree:
         prefix = skill_id + "-"
         return any(c.id.startswith(prefix) or c.id == skill_id for _, c in self.mastery_cards())
 
-    def level_cards(self, monument_id: str) -> list[int]:
-        """The levels (sorted) of this monument's level cards ``<monument>-L<k>`` in the tree
-        (control, D-BUILD-10)."""
-        prefix = monument_id + "-L"
-        return sorted(int(c.id[len(prefix):]) for c in self.cards.values()
-                      if c.level_card and c.id.startswith(prefix)
-                      and c.id[len(prefix):].isdigit())  # fmt: skip
+    def level_cards(self, levels: Mapping[str, int]) -> list[int]:
+        """The levels (sorted) of a monument's level cards in the tree (control,
+        D-BUILD-10): ``levels`` maps each of its level cards' ids to its level, as the
+        data set names them (``M01-L1`` in the built-in one, anything in a user's).
+
+        >>> t = Tree()
+        >>> _ = t.place((0, 1), "Pharos/2", (6, 6, 0, 1), level_card=True, domain=0)
+        >>> t.level_cards({"Pharos/1": 1, "Pharos/2": 2}), t.level_cards({"M01-L2": 2})
+        ([2], [])
+        """
+        return sorted(levels[c.id] for c in self.cards.values()
+                      if c.level_card and c.id in levels)
 
     # ------------------------------------------------------------------ display
     def bounds(self) -> tuple[int, int, int, int]:
