@@ -146,8 +146,18 @@ def test_a_record_played_with_a_data_folder_replays_from_elsewhere(
                                      encoding="utf-8")  # the same data: the digest holds
     assert run(capsys, "replay", str(record), "--data", str(copy))[0] == 0
     code, out, err = run(capsys, "replay", str(record), "--data", "no-such-folder")
-    assert code == 2 and out == "" and "no-such-folder" in err
-    assert err.startswith(f"dominari: error: {str(record)!r}: ")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    # the folder given is at fault, not the record's config
+    assert err.startswith("dominari: error: --data no-such-folder: data folder "
+                          "'no-such-folder' does not exist"), err
+    tiles[0]["corners"] = tiles[0]["corners"][1:] + tiles[0]["corners"][:1]  # another tile
+    (copy / "tiles.json").write_text(json.dumps(tiles), encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(record), "--data", str(copy))
+    assert code == 2 and "the files have changed since, or this is another folder" in err
+    shutil.rmtree(folder)  # the recorded folder is gone: say where it was looked for
+    code, out, err = run(capsys, "replay", str(record))
+    assert code == 2 and "was played with the data folder 'mydata', found neither from " \
+        "here nor beside the record: give it with 'replay --data DIR'" in err, err
 
 
 def test_a_replay_header_shows_the_game_as_it_began(capsys: pytest.CaptureFixture[str],

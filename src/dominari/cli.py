@@ -94,6 +94,7 @@ from dominari.sim.runner import (
     bot_seed,
     check_game,
     default_workers,
+    dominations_data,
     game_options,
     parse_players,
     seat_names,
@@ -1370,11 +1371,19 @@ def _replay_dominations(args: argparse.Namespace, record: dict[str, Any]) -> int
     if isinstance(config, dict):
         folder = config.get("data")
         if args.data is not None:  # the folder the player names, not the one recorded
+            try:  # its faults are the folder's, not the record's
+                dominations_data(args.data)
+            except DominariError as exc:
+                raise ConfigError(f"--data {args.data}: {exc}") from None
             record = {**record, "config": {**config, "data": args.data}}
-        elif isinstance(folder, str) and not os.path.isabs(folder) and not os.path.isdir(folder):
+        elif isinstance(folder, str) and not os.path.isdir(folder):
             beside = Path(args.file).parent / folder  # recorded relative to where it was
-            if beside.is_dir():  # played: the record's folder is the likeliest
+            if not os.path.isabs(folder) and beside.is_dir():  # played: the likeliest
                 record = {**record, "config": {**config, "data": str(beside)}}
+            else:
+                raise ConfigError(f"{args.file!r} was played with the data folder {folder!r}, "
+                                  f"found neither from here nor beside the record: give it "
+                                  f"with 'replay --data DIR'")
     upto = _upto(args, record)
     state = DominationsState.from_record(record, log=True, upto=upto)
     start = state if upto == 0 else DominationsState.from_record(record, upto=0)

@@ -373,7 +373,7 @@ def test_record_replays_and_rejects_tampering() -> None:
     with pytest.raises(RecordError, match="action 6"):
         DominationsState.from_record(bad)
     other = dict(rec, config=dict(rec["config"], data_digest="0000"))
-    with pytest.raises(RecordError, match="different component data"):
+    with pytest.raises(RecordError, match="other component data than the built-in data"):
         DominationsState.from_record(other)
     with pytest.raises(RecordError, match="not dominations"):
         DominationsState.from_record(dict(rec, game="dominion"))

@@ -3,6 +3,7 @@ stale and illegal submissions, tokens, records and bad input."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -253,3 +254,55 @@ def test_a_seat_for_an_unknown_bot_or_a_level_with_options_is_refused(api: Api) 
         assert r.status_code == 400, r.text
         assert says in r.json()["error"]["message"]
         assert "mcts-hard" in r.json()["error"]["message"]
+
+
+def test_a_game_on_a_data_set_is_found_by_its_name_and_refused_once_the_set_changed(
+        tmp_path: Path) -> None:
+    """A game created on ``--data custom=DIR`` is stored with the set's name and the
+    digest of its files: a server started again from elsewhere, with the set at another
+    path, carries it on; one whose set was edited, or that lacks it, refuses it with a
+    message saying so (it loaded the stored path as typed, and an edited set replayed
+    the game's actions under other rules, or failed on an illegal action)."""
+    import shutil
+
+    from dominari.dominations.data import builtin_folder
+    from dominari.sim import runner
+
+    first, moved = tmp_path / "sets" / "custom", tmp_path / "elsewhere"
+    shutil.copytree(builtin_folder(), first)
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    with make_client(db, data_sets={"custom": str(first)}) as client:
+        api = Api(client)
+        g = api.create(game="dominations", seed=5, data="custom",
+                       seats=[{"kind": "human"}, {"kind": "human"}])
+        gid, tokens = g["game_id"], [x["token"] for x in g["seats"]]
+        v = api.view(gid, tokens[0])
+        seat = v["current_seat"]
+        v = api.view(gid, tokens[seat])
+        assert api.act(gid, tokens[seat], v["view"]["legal_actions"][0]).status_code == 200
+    shutil.move(str(first), str(moved))
+    with make_client(db, data_sets={"custom": str(moved)}) as client:
+        assert Api(client).view(gid, tokens[0])["version"] == 1  # the same game, carried on
+        t = Api(client).service.table(gid)
+        assert t.config["data_set"] == "custom" and t.state.config.data == str(moved)
+    monuments = moved / "monuments.json"
+    monuments.write_text(monuments.read_text(encoding="utf-8").replace('"vp": 5', '"vp": 6', 1),
+                         encoding="utf-8")
+    runner._DATA.pop(str(moved))  # a process loads a set once: this one is a new server
+    with make_client(db, data_sets={"custom": str(moved)}) as client:
+        r = client.get(f"/api/games/{gid}", headers=auth(tokens[0]))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "unloadable"
+        assert "the data set 'custom' has changed since this game was created" in r.text
+    with make_client(db) as client:
+        r = client.get(f"/api/games/{gid}", headers=auth(tokens[0]))
+        assert r.status_code == 409
+        assert "the data set 'custom', which this server does not have" in r.text
+
+
+def test_rule_options_are_spelled_as_on_the_command_line(api: Api) -> None:
+    """A hyphen and an underscore are one in a rule option's name and value, over the API
+    as with ``--rule`` (``monument-cost`` was an unknown option here)."""
+    g = api.create(game="dominations", seed=1, seats=[{"kind": "human"}, {"kind": "human"}],
+                   rules={"monument-cost": "named", "objective_scoring": "per-goal"})
+    rules = api.service.table(g["game_id"]).config["rules"]
+    assert rules["monument_cost"] == "named" and rules["objective_scoring"] == "per_goal"

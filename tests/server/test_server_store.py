@@ -3,6 +3,7 @@ clear errors for a database that cannot be used, and the ``serve`` command's bad
 
 from __future__ import annotations
 
+import shutil
 import socket
 import sqlite3
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from dominari.cli import main
+from dominari.dominations.data import builtin_folder
 from dominari.server import check_port, database_url
 from dominari.server.store import ConflictError, SeatRow, Store, StoreError, default_url, redact
 
@@ -83,10 +85,16 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> 
     (["serve", "--bot-seconds", "0"], "bot-seconds"),
     (["serve", "--data", "nonsense"], "NAME=DIR"),
     (["serve", "--data", "mine=/no/such/folder"], "not a folder"),
+    (["serve", "--data", "mine=BROKEN"], "data set 'mine': monuments.json: invalid JSON"),
     (["serve", "--port", "FREE", "--db", "nosuchdialect://x"], "cannot use the database"),
 ])
-def test_serve_refuses_bad_flags_in_one_line(argv: list[str], fragment: str,
+def test_serve_refuses_bad_flags_in_one_line(argv: list[str], fragment: str, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
+    if "mine=BROKEN" in argv:  # a set that is a folder but not a data set: refused at start
+        broken = tmp_path / "broken"
+        shutil.copytree(builtin_folder(), broken)
+        (broken / "monuments.json").write_text("[{", encoding="utf-8")
+        argv = [f"mine={broken}" if a == "mine=BROKEN" else a for a in argv]
     if "FREE" in argv:  # a port that can be listened on, so that the database is tried
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))

@@ -2440,9 +2440,13 @@ class DominationsState(GameState):
             raise RecordError(f"record config: {exc}") from None
         digest = record["config"].get("data_digest")
         if digest is not None and digest != state.data_digest():
-            raise RecordError("the record was played with different component data "
-                              f"(digest {digest}, this data {state.data_digest()}): "
-                              "pass the same --data folder")
+            where = (f"the data folder {config.data!r}" if config.data is not None
+                     else "the built-in data")
+            raise RecordError(f"the record was played with other component data than "
+                              f"{where} (digest {digest}, this data "
+                              f"{state.data_digest()}): the files have changed since, or "
+                              f"this is another folder; replay it with the folder it was "
+                              f"played with (replay --data DIR)")
         replay(state, record, upto, state.parse_action)
         return state
 

@@ -75,15 +75,28 @@ class Rules:
         return cls().with_options(data)
 
     def with_options(self, options: Mapping[str, Any]) -> Rules:
+        """These rules with ``options`` (name: value) changed. A hyphen and an underscore
+        are one in names and values, as on the command line.
+
+        >>> Rules().with_options({"objective-scoring": "per-goal"}).objective_scoring
+        'per_goal'
+        """
         known = {f.name for f in fields(self)}
-        for name, value in options.items():
+        changed: dict[str, str] = {}
+        for raw, value in options.items():
+            name = raw.strip().replace("-", "_") if isinstance(raw, str) else raw
             if name not in known:
                 raise ConfigError(
-                    f"unknown rule option {name!r}: known options are {', '.join(sorted(known))}"
+                    f"unknown rule option {raw!r}: known options are {', '.join(sorted(known))}"
                 )
             if not isinstance(value, str):
                 raise ConfigError(f"rule option {name}: expected text, got {value!r}")
-        return replace(self, **dict(options))
+            if name in changed:
+                raise ConfigError(f"rule option {name} is given twice: give it once")
+            same = [c for c in CHOICES[name]
+                    if c.replace("-", "_") == value.strip().replace("-", "_")]
+            changed[name] = same[0] if same else value
+        return replace(self, **changed)
 
     @classmethod
     def parse(cls, items: Iterable[str]) -> Rules:

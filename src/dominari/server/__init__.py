@@ -89,13 +89,21 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     except ImportError as exc:
         raise DominariError(f"the server needs the web extra ({exc.name} is missing): "
                             "pip install 'dominari[web]'") from None
+    sets = {}
     for name, folder in (data_sets or {}).items():
         if not Path(folder).is_dir():
             raise ConfigError(f"data set {name!r}: {folder!r} is not a folder")
+        try:  # a broken set is refused now, not when a game asks for it
+            from dominari.sim.runner import dominations_data
+
+            dominations_data(str(Path(folder).resolve()))
+        except DominariError as exc:
+            raise ConfigError(f"data set {name!r}: {exc}") from None
+        sets[name] = str(Path(folder).resolve())  # the same folder from any working folder
     check_port(host, port)  # first: a server that cannot listen makes no data folder or file
     url = database_url(db)
     Store(url).close()  # fail here, with one line, if the database cannot be opened
-    settings = Settings(db_url=url, data_sets=dict(data_sets or {}), bot_workers=bot_workers,
+    settings = Settings(db_url=url, data_sets=sets, bot_workers=bot_workers,
                         bot_seconds=bot_seconds)
     app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host

@@ -76,6 +76,7 @@ STATUS = {
     "no_game": 404, "no_token": 401, "bad_token": 403, "not_your_turn": 409, "stale": 409,
     "game_over": 409, "cannot_undo": 409, "in_progress": 409, "bad_action": 400,
     "illegal_action": 400, "bad_request": 400, "too_many": 429, "too_large": 413,
+    "unloadable": 409,
 }
 
 Auth = Annotated[str | None, Header(description="Bearer <seat token>", max_length=200)]
@@ -494,14 +495,18 @@ def create_app(settings: Settings) -> FastAPI:
     async def record(game_id: GameId) -> dict[str, Any]:
         """The game record (seed and actions), once the game is over: before that its
         seed would reveal every hidden card. It replays with ``dominari replay``. Its
-        ``seats`` say who played each seat: a human, or the bot as this server plays it
-        (a search level with the server's time per decision, ``mcts:seconds=1``: a seed
-        alone does not play its games again, the clock stops its searches)."""
+        ``config.data`` names a data set by its name (``replay --data DIR`` gives its
+        folder), and ``seats`` say who played each seat: a human, or the bot as this
+        server plays it (a search level with the server's time per decision,
+        ``mcts:seconds=1``: a seed alone does not play its games again, the clock stops
+        its searches)."""
         t = service.table(game_id)
         if not t.finished:
             raise ActionError("in_progress", "the record is available when the game is "
                                              "over (its seed would reveal hidden cards)")
         record = t.record()
+        if t.config.get("data_set") is not None:  # the set's name, not the server's path
+            record["config"]["data"] = t.config["data_set"]
         seconds = service.settings.bot_seconds
         record["seats"] = [{**x, "bot": None if x["bot"] is None else played_as(x["bot"],
                                                                                 seconds)}

@@ -218,7 +218,10 @@ class GameService:
         seed = spec.seed if spec.seed is not None else secrets.randbits(63)
         config = self._config(spec, n, seed, tuple(x[2] for x in names))
         state = new_state(game, config, self.settings.data_sets)
-        config = state.record()["config"]
+        data_set = config.get("data_set")
+        config = state.record()["config"]  # with the data's digest: a changed set is refused
+        if data_set is not None:
+            config["data_set"] = data_set
         tokens = {i: secrets.token_urlsafe(32) for i, x in enumerate(names) if x[0] == "human"}
         seats = tuple(SeatRow(i, kind, bot, name, token_hash(tokens[i]) if i in tokens else None)
                       for i, (kind, bot, name) in enumerate(names))
@@ -264,8 +267,11 @@ class GameService:
             if folder is None:
                 known = ", ".join(["builtin", *sorted(self.settings.data_sets)])
                 raise ConfigError(f"unknown data set {spec.data!r}: this server has {known}")
-        return {"players": n, "seed": seed, "names": list(names), "rules": rules.to_json(),
-                "data": folder}
+        config = {"players": n, "seed": seed, "names": list(names), "rules": rules.to_json(),
+                  "data": folder}
+        if folder is not None:  # the set by name: a restart finds it by name, not by path
+            config["data_set"] = spec.data
+        return config
 
     def table(self, game_id: str) -> Table:
         t = self.tables.get(game_id)
@@ -279,7 +285,10 @@ class GameService:
         stored = self.db.load(game_id)
         if stored is None:
             raise ActionError("no_game", f"no game {game_id!r}")
-        t = Table.load(stored, self.settings.data_sets)
+        try:
+            t = Table.load(stored, self.settings.data_sets)
+        except DominariError as exc:
+            raise ActionError("unloadable", f"game {game_id} cannot be loaded: {exc}") from None
         self.tables[game_id] = t
         if t.finished:
             self._finished[game_id] = None

@@ -59,7 +59,9 @@ def chance_key(state: GameState) -> Hashable:
 def new_state(game: str, config: Mapping[str, Any], data: Mapping[str, str]) -> GameState:
     """A fresh game from a stored engine config (with the event log on, for the views).
 
-    ``data`` maps Dominations data set names to folders (the server's ``--data``)."""
+    ``data`` maps Dominations data set names to folders (the server's ``--data``): a game
+    stored with a set's name (``data_set``) plays with the folder the server has for that
+    name now, and its files must be those the game was created with (``data_digest``)."""
     if game == "dominion":
         from dominari.dominion.engine import DominionConfig, DominionState
 
@@ -68,8 +70,22 @@ def new_state(game: str, config: Mapping[str, Any], data: Mapping[str, str]) -> 
         from dominari.dominations.engine import DominationsConfig, DominationsState
         from dominari.sim.runner import dominations_data
 
-        cfg = DominationsConfig.from_json(dict(config), log=True)
-        return DominationsState.new(cfg, dominations_data(cfg.data))
+        config = dict(config)
+        name = config.pop("data_set", None)
+        if name is not None:
+            if name not in data:
+                raise ConfigError(f"this game plays with the data set {name!r}, which this "
+                                  f"server does not have (start it with --data {name}=DIR)")
+            config["data"] = data[name]
+        cfg = DominationsConfig.from_json(config, log=True)
+        state = DominationsState.new(cfg, dominations_data(cfg.data))
+        digest = config.get("data_digest")
+        if digest is not None and digest != state.data_digest():
+            where = f"the data set {name!r}" if name is not None else "its data folder"
+            raise ConfigError(f"{where} has changed since this game was created (its files "
+                              f"now digest to {state.data_digest()}, not {digest}): the game "
+                              f"would play otherwise")
+        return state
     raise ConfigError(f"unknown game {game!r}: dominion or dominations")
 
 
