@@ -56,7 +56,14 @@ from dominari.core.errors import (
     ParseError,
     RecordError,
 )
-from dominari.dominations.data import COLOURS, DOMAIN_NAMES, DOMAINS, GameData, load_data
+from dominari.dominations.data import (
+    COLOURS,
+    DOMAIN_NAMES,
+    DOMAINS,
+    GameData,
+    builtin_folder,
+    load_data,
+)
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominations.grid import Cell
 from dominari.dominations.notation import PLACE, REACTIVATE
@@ -1409,7 +1416,8 @@ def _replay_dominations(args: argparse.Namespace, record: dict[str, Any]) -> int
 def data_table(data: GameData, folder: str | None = None) -> Table:
     """The summary of a data set as a rich table, one row per component kind; "From" says
     whether the file came from ``folder`` or from the built-in set."""
-    title = Text("Dominations data: " + ("built-in" if folder is None else folder))
+    title = Text("Dominations data: " + (f"built-in ({builtin_folder()}; copy it to correct a "
+                                        "file)" if folder is None else folder))
     table = Table(title=title, title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False)
     table.add_column("Component", style="bold", no_wrap=True)
     table.add_column("File", no_wrap=True)
