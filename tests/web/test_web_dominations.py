@@ -587,3 +587,30 @@ def test_every_legal_action_has_a_control(live_server: Any, browser: Any) -> Non
                                   if t.startswith(f"monument {mon['id']} ")}
     assert set(got["acq"]) == {t.split()[2] for t in texts
                                if t.startswith(f"acquire {got['acqCard']} ")}
+
+
+def test_the_table_says_which_rules_it_is_played_by(live_server: Any, browser: Any) -> None:
+    """A game under rules other than the retail defaults says so in its status line, to
+    seats and spectators alike; a retail game shows no such line."""
+    made = live_server.create(game="dominations", seed=3, variant="prototype",
+                              rules={"connection": "all-sides"},
+                              seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    plain = live_server.create(game="dominations", seed=3,
+                               seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    page, errors = _page(browser, 1280, 900)
+    try:
+        page.goto(f"{live_server.url}/#/watch/{made['spectator']}")
+        page.wait_for_selector("[data-testid=rules]")
+        assert page.inner_text("[data-testid=rules]") == (
+            "rules: connection all-sides, variant prototype")
+        assert errors == []
+    finally:
+        page.close()
+    page, errors = _page(browser, 1280, 900)
+    try:
+        page.goto(f"{live_server.url}/#/play/{plain['game_id']}/{plain['seats'][0]['token']}")
+        page.wait_for_selector("[data-testid=supply]")  # the status line is drawn
+        assert page.locator("[data-testid=rules]").count() == 0
+        assert errors == []
+    finally:
+        page.close()

@@ -337,6 +337,9 @@ class Table:
                 "game": self.game,
                 "version": self.version,
             }
+            if self.game == "dominations":  # what the game is played by, for every seat
+                facts["rules"] = self.config.get("rules") or {}
+                facts["data_set"] = self.config.get("data_set")
             status = "finished" if s.is_terminal() else "active"
             seat_list = self.seat_list()
             for seat, view in zip(missing, s.views(missing, log=False), strict=True):

@@ -21,6 +21,11 @@ const SHORTCUTS = [
   ["f", "fit the board"],
 ];
 
+// The retail rules with the §13 rulings (dominari.dominations.rules.Rules' defaults).
+const RULE_DEFAULTS = {
+  connection: "choose-one", monument_cost: "any", objective_scoring: "auto", variant: "retail",
+};
+
 const PHASE_WORDS = {
   draft: "Setup draft", tiles: "Tiles", growth: "Growth", build: "Build", develop: "Develop",
   vestigium: "Vestigium", pay: "Paying a monument level", copy: "End of age: influence",
@@ -249,6 +254,14 @@ export function mount(root, ctx) {
         + `they will be drawn in this order: ${bottom.join(", ")}` : null,
     }, `tiles in supply: ${v.supply}`
       + (bottom.length ? ` (${bottom.length} known at the bottom)` : "")));
+    // The rules in force where they are not the retail defaults, and a data set of the
+    // server's own: every seat and spectator can see what the game is played by.
+    const rules = Object.entries(msg.rules || {})
+      .filter(([name, value]) => RULE_DEFAULTS[name] !== value)
+      .map(([name, value]) => `${name.replace(/_/g, " ")} ${value}`);
+    if (msg.data_set) rules.push(`data set ${msg.data_set}`);
+    if (rules.length) parts.push(el("span", { class: "muted", "data-testid": "rules" },
+      `rules: ${rules.join(", ")}`));
     render(status, parts);
     status.dataset.supplyKnown = bottom.length;
     status.dataset.age = v.age;
