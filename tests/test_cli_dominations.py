@@ -112,6 +112,8 @@ def test_simulate_with_a_data_folder(capsys: pytest.CaptureFixture[str],
     assert json.loads(out)["data"] == str(folder)
     record = json.loads((tmp_path / "r" / "game-000001.json").read_text(encoding="utf-8"))
     assert record["config"]["data"] == str(folder)
+    # the run names its data's files as a record does: two versions of a folder differ
+    assert json.loads(out)["data_digest"] == record["config"]["data_digest"]
     code, out, err = run(capsys, "replay", str(tmp_path / "r" / "game-000001.json"))
     assert code == 0, err
 

@@ -523,7 +523,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     result = _run_games("simulating", args.games, not args.no_progress, run)
     elapsed = time.perf_counter() - t0
     if args.json:
-        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+        sys.stdout.write(json.dumps(_with_data_digest(result.to_json()), indent=2) + "\n")
     else:
         _print_sim(_stdout_console(), result, elapsed, min(workers, args.games))
     return 0
@@ -539,6 +539,17 @@ def _interval(rate: float, ci: tuple[float, float]) -> str:
 
 _REASONS = {"provinces": "Provinces gone", "three-piles": "three piles empty",
             "turn-limit": "turn limit"}  # fmt: skip
+
+
+def _with_data_digest(out: dict[str, Any]) -> dict[str, Any]:
+    """A run's JSON with the digest of its data folder's files beside the folder (as in a
+    record), so that runs on two versions of one folder tell themselves apart."""
+    folder = out.get("data")
+    if isinstance(folder, str):
+        from dominari.dominations.engine import data_digest
+
+        out["data_digest"] = data_digest(dominations_data(folder))
+    return out
 
 
 def sim_table(result: SimResult) -> Table:
@@ -648,7 +659,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     result = _run_games("tournament", total, not args.no_progress, run)
     elapsed = time.perf_counter() - t0
     if args.json:  # the results first: a chart that fails to draw loses none of them
-        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+        sys.stdout.write(json.dumps(_with_data_digest(result.to_json()), indent=2) + "\n")
     else:
         console = _stdout_console()
         _print_tournament(console, result, elapsed, min(workers, result.games))
