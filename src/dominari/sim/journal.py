@@ -532,8 +532,17 @@ def _differences(old: Any, new: Mapping[str, Any]) -> str:
                                                                          new.get("files")),
              "data_files": "the data folder's files have changed"}
     diff = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
-    return "; ".join(names.get(k, f"{k} {old.get(k)!r} there, {new.get(k)!r} here")
+    return "; ".join(names.get(k) or _field_differs(k, old.get(k), new.get(k))
                      for k in diff)  # fmt: skip
+
+
+def _field_differs(name: str, old: Any, new: Any) -> str:
+    """How one field of two keys differs, in words: of a field that is an object (the
+    options), only the entries that differ."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return "; ".join(f"{name}.{k} {old.get(k)!r} there, {new.get(k)!r} here"
+                         for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k))
+    return f"{name} {old!r} there, {new!r} here"
 
 
 def _files_differ(old: Any, new: Any) -> str:
