@@ -81,7 +81,9 @@ def new_state(game: str, config: Mapping[str, Any], data: Mapping[str, str]) -> 
         state = DominationsState.new(cfg, dominations_data(cfg.data))
         digest = config.get("data_digest")
         if digest is not None and digest != state.data_digest():
-            where = f"the data set {name!r}" if name is not None else "its data folder"
+            where = (f"the data set {name!r}" if name is not None
+                     else f"the data folder {cfg.data!r}" if cfg.data is not None
+                     else "the built-in data (of another version of Dominari)")
             raise ConfigError(f"{where} has changed since this game was created (its files "
                               f"now digest to {state.data_digest()}, not {digest}): the game "
                               f"would play otherwise")
