@@ -83,7 +83,7 @@ from dominari.dominion.render import (
     seat,
     status_text,
 )
-from dominari.sim.pool import check_backend
+from dominari.sim.pool import check_backend, end_own_ray
 from dominari.sim.records import (
     check_writable_file,
     load_record,
@@ -485,15 +485,19 @@ def _run_games(label: str, total: int, progress: bool, run: Callable[..., R]) ->
     standard error."""
     err = Console(stderr=True)
     with contextlib.redirect_stdout(sys.stderr):
-        if not (progress and err.is_terminal):
-            return run()
-        columns = (
-            TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-        )  # fmt: skip
-        with Progress(*columns, console=err, transient=True) as bar:
-            task = bar.add_task(label, total=total)
-            return run(progress=lambda k: bar.advance(task, k))
+        try:
+            if not (progress and err.is_terminal):
+                return run()
+            columns = (
+                TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"),
+                TimeRemainingColumn(),
+            )  # fmt: skip
+            with Progress(*columns, console=err, transient=True) as bar:
+                task = bar.add_task(label, total=total)
+                return run(progress=lambda k: bar.advance(task, k))
+        finally:  # Ray's late notices (a lost worker …) go to stderr too, not after results
+            end_own_ray()
 
 
 def _note_clock(specs: Sequence[str], game: str) -> None:

@@ -244,6 +244,28 @@ def test_no_worker_outlives_a_broken_pool(monkeypatch: pytest.MonkeyPatch,
             child.kill()
 
 
+def test_stopping_the_workers_ends_a_stopped_worker_too() -> None:
+    """A worker that is stopped (SIGSTOP, or hung in the kernel) keeps a SIGTERM pending
+    and never ends, and the interpreter waits for it at exit: a run stopped by Ctrl-C or
+    ``kill`` then never ended. ``terminate_workers`` kills what is left after its wait."""
+    import os
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    from dominari.sim.pool import terminate_workers
+
+    pool = ProcessPoolExecutor(max_workers=1)
+    try:
+        pid = pool.submit(os.getpid).result(timeout=60)
+        proc = next(iter(pool._processes.values()))  # type: ignore[attr-defined]
+        os.kill(pid, signal.SIGSTOP)
+        started = time.monotonic()
+        terminate_workers(pool, wait=0.5)
+        assert not proc.is_alive() and time.monotonic() - started < 5.0
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 def test_a_worker_ends_when_the_process_that_started_it_is_gone() -> None:
     """A pool's workers watch their parent: killed with SIGKILL, it leaves no orphan that
     waits on its task queue forever."""

@@ -67,6 +67,17 @@ def test_progress_reports_every_game() -> None:
     assert sum(seen) == 10
 
 
+def test_a_run_leaves_no_temporary_record_file(tmp_path: Path) -> None:
+    """A worker killed while writing a record leaves the temporary file it was writing
+    (its retry writes the record whole under another): a run that succeeds removes such
+    files, as one that fails does. Here one is there as a killed worker leaves it."""
+    out = tmp_path / "records"
+    out.mkdir()
+    (out / ".game-000003.json.k1ll3d.tmp").write_text('{"format": "dominari-rec', "utf-8")
+    simulate(["bmu", "bm"], 6, seed=4, workers=2, record_dir=out)
+    assert sorted(p.name for p in out.iterdir()) == [record_name(i) for i in range(6)]
+
+
 def test_record_dir_writes_replayable_records(tmp_path: Path) -> None:
     out = tmp_path / "records" / "deep"
     r = simulate(["bmu", "witch"], 5, seed=4, workers=2, record_dir=out,

@@ -220,7 +220,8 @@ def terminate_workers(pool: ProcessPoolExecutor, wait: float = 5.0,
     """Stop the worker processes of ``pool`` (their tasks' results are not wanted) with
     SIGTERM, or SIGKILL if ``kill`` (for workers that ignore SIGTERM), and wait up to
     ``wait`` seconds for them to be gone, so that none is still writing a file when the
-    caller cleans up after the run."""
+    caller cleans up after the run. A worker still there then (a stopped process keeps a
+    SIGTERM pending, and the interpreter would wait for it at exit) is killed."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
     for proc in procs:
         with contextlib.suppress(Exception):  # already gone
@@ -232,6 +233,11 @@ def terminate_workers(pool: ProcessPoolExecutor, wait: float = 5.0,
     for proc in procs:
         with contextlib.suppress(Exception):
             proc.join(max(0.0, end - time.monotonic()))
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1.0)
 
 
 def _call(fn: Callable[[T], R], k: int, task: T) -> R:
@@ -267,6 +273,7 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                             f"({exc.strerror or exc}): use fewer workers") from None
         finished = False
         broken: BrokenProcessPool | None = None
+        left = out.left
         try:
             broken, lost = _local_round(fn, out, pool, todo, alone, workers * _QUEUED_PER_WORKER)
             finished = True
@@ -286,6 +293,8 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
         suspects = sorted(k for k in lost if started[k] and not out.done(k))
         waiting = sorted(k for k in lost if not started[k] and not out.done(k))
         todo.extendleft(reversed(waiting))
+        if out.left < left:  # the workers ran tasks: deaths before now were not a pattern
+            idle_deaths = 0
         if not suspects:
             idle_deaths += 1
             if idle_deaths > out.retries:
@@ -395,6 +404,20 @@ def init_ray(num_cpus: int | None = None) -> Any:
 _RAY_SESSION = {"ours": False}
 """Whether this process's Ray session is one :func:`init_ray` began (a run stopped short
 ends it), not its caller's."""
+
+
+def end_own_ray() -> None:
+    """End the Ray session :func:`init_ray` began in this process, if any (a caller's own
+    session is left alone). Ray's threads print what its cluster reports, such as a lost
+    worker, to standard output, some of it late (repeated messages are held back and
+    summed): a command ends the session before it prints its results, so that nothing
+    of Ray's follows them."""
+    if _RAY_SESSION["ours"]:
+        import ray
+
+        with contextlib.suppress(Exception):
+            ray.shutdown()
+        _RAY_SESSION["ours"] = False
 _OUR_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 

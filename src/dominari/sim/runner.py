@@ -539,6 +539,10 @@ def simulate(
                         f.unlink()
         remove_folders(made)
         raise
+    if rdir is not None:  # a worker killed while writing a record left its temporary
+        for f in Path(rdir).glob(f".{RECORD_GLOB}.*.tmp"):  # file: the retry wrote it whole
+            with contextlib.suppress(OSError):
+                f.unlink()
     total = Tally(len(specs))
     for t in tallies:  # in game order
         total.merge(t)
