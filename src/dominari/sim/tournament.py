@@ -60,7 +60,7 @@ import os
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import (
@@ -205,8 +205,12 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
     """Play the shard's games (runs in a worker process); their results in game order."""
     bots = bots_for(shard.options.game, shard.specs)  # one per entry, loaded once a process
     out: list[GameResult] = []
+    # One tuple for each distinct seating and ranking of the shard: its games share them,
+    # in this process and, once unpickled, in the one that keeps every game's result.
+    shared: dict[tuple[int, ...], tuple[int, ...]] = {}
     for j in range(shard.start, shard.stop):
         seats = seating(shard.entries, j)
+        seats = shared.setdefault(seats, seats)
         table = [bots[e] for e in seats]
         state = shard.options.new_game(len(seats),
                                        tournament_game_seed(shard.seed, shard.entries, j),
@@ -216,7 +220,8 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
         play_game(table, state)
         outcome = state.outcome()
         assert outcome is not None
-        out.append(GameResult(seats, tuple(outcome.ranks), tuple(outcome.scores),
+        ranks = tuple(outcome.ranks)
+        out.append(GameResult(seats, shared.setdefault(ranks, ranks), tuple(outcome.scores),
                               outcome.reason))  # fmt: skip
     return tuple(out)
 
@@ -509,7 +514,6 @@ def tournament(
         bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
 
     book = None
-    known: dict[tuple[int, int], GameResult] = {}
     if journal is not None:
         key = {"game": options.game, "players": list(specs), "seats": seats, "seed": seed,
                "options": options.to_json(), "code": code_fingerprint(options.game),
@@ -546,17 +550,23 @@ def tournament(
                         "another file or delete it")  # fmt: skip
 
         book = Journal.open(journal, key, check if recheck else None, fits)
-        known = {k: g for k, g in book.known.items() if k[0] < len(combos) and k[1] < games}
-    missing = games * len(combos) - len(known)
+    # Every game's result, by match-up and game, in lists rather than a dict keyed by
+    # (m, j): the lists hold a pointer a game, a dict some 150 bytes more.
+    results: list[list[GameResult | None]] = [[None] * games for _ in combos]
+    reused = 0
+    if book is not None:
+        for (m, j), g in book.known.items():
+            if m < len(combos) and j < games:
+                results[m][j] = g
+                reused += 1
+    missing = games * len(combos) - reused
     size = min(games, chunk_size(missing or 1, workers))
     if book is not None:
         size = max(1, min(size, math.ceil(games * len(combos) / 100)))
-    done_by: dict[int, list[int]] = {}
-    for m, j in sorted(known):
-        done_by.setdefault(m, []).append(j)
     shards = [Shard(specs, names, options, seed, m, entries, start, stop)
               for m, entries in enumerate(combos)
-              for start, stop in _runs(done_by.get(m, ()), games, size)]
+              for start, stop in _runs([j for j, g in enumerate(results[m]) if g is not None],
+                                       games, size)]
 
     def done(shard: Shard, part: tuple[GameResult, ...]) -> None:
         if book is not None:
@@ -564,8 +574,8 @@ def tournament(
         if progress is not None:
             progress(shard.stop - shard.start)
 
-    if known and progress is not None:
-        progress(len(known))
+    if reused and progress is not None:
+        progress(reused)
     try:
         played = run_tasks(play_shard, shards, workers=workers, backend=backend,
                            progress=done, start_method=start_method)  # fmt: skip
@@ -573,15 +583,14 @@ def tournament(
         if book is not None:
             book.discard_if_unused()  # a journal this run made and never wrote a game to
         raise
-    found = dict(known)
     for shard, part in zip(shards, played, strict=True):
-        for k, g in enumerate(part):
-            found[(shard.matchup, shard.start + k)] = g
-    results = [[found[(m, j)] for j in range(games)] for m in range(len(combos))]
-    result = TournamentResult.from_games(results, specs=specs, names=names, seats=seats,
+        results[shard.matchup][shard.start:shard.stop] = part
+    del played
+    complete = cast(list[list[GameResult]], results)  # every game is in: none is None
+    result = TournamentResult.from_games(complete, specs=specs, names=names, seats=seats,
                                          seed=seed, game=options.game,
                                          options=options.to_json())  # fmt: skip
-    return dataclasses.replace(result, reused=len(known))
+    return dataclasses.replace(result, reused=reused)
 
 
 def _result_text(game: GameResult) -> str:
