@@ -97,9 +97,9 @@ MAX_MATCHUP_GAMES = 1_000_000
 the ratings; a million already gives intervals of a tenth of a point)."""
 MAX_TOURNAMENT_GAMES = 10_000_000
 """The most games of all match-ups together in one tournament: every game's result is
-kept, about 400 bytes each (550 with a journal; measured on 2-seat tournaments of 300,000
-games), so that the maximum takes some 4 to 6 GB, and more would fill the memory rather
-than play."""
+kept, about 140 bytes each (260 with a journal, which keeps its own; measured on 2-seat
+tournaments of 150,000 games), so that the maximum takes some 1.5 to 3 GB, and more would
+fill the memory rather than play."""
 SEATS: tuple[int, ...] = (2, 3, 4)
 """The table sizes a tournament can play (both games take 2 to 4 players)."""
 
