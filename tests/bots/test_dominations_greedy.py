@@ -139,6 +139,7 @@ def test_a_fresh_bot_answers_as_the_one_that_played_the_turn() -> None:
     assert exchanged_before > 0  # a turn with a second exchange was played
 
 
+@pytest.mark.rule("D-DEV-6")
 @pytest.mark.parametrize("variant", ["retail", "prototype"])
 def test_an_upgrade_is_worth_the_vp_the_rules_in_force_give_it(variant: str) -> None:
     """The greedy bot (the search's policy and candidate order) counts an upgrade's VP as

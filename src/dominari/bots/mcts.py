@@ -101,6 +101,17 @@ FOLLOW = "follow the policy"
 """The edge of a decision below the root that plays the policy's action in each world."""
 
 
+def seconds_text(seconds: float) -> str:
+    """A time budget in a bot's name: the shortest text that reads back as the number, so
+    that the name plays the same (``0.1234567``, not ``0.123457``; ``1``, not ``1.0``).
+
+    >>> seconds_text(1.0), seconds_text(0.25), seconds_text(0.1234567)
+    ('1', '0.25', '0.1234567')
+    """
+    text = repr(float(seconds))
+    return text[:-2] if text.endswith(".0") else text
+
+
 class _OutOfTime(Exception):
     """A rollout reached its decision's deadline (``seconds``): its world is abandoned."""
 
@@ -514,8 +525,7 @@ class MCTSBot:
         parsed = search_spec(self.name)
         if parsed is not None:  # not a name of its own
             level, options = parsed
-            text = repr(seconds)  # the shortest text that reads back as this number
-            options["seconds"] = text[:-2] if text.endswith(".0") else text
+            options["seconds"] = seconds_text(seconds)
             self.name = spec_name(level, options)
 
     def reset(self, seed: int) -> None:
@@ -549,8 +559,7 @@ class MCTSBot:
             return legal[0]
         # The decision's time counts from here: working out the models and the candidates
         # is part of it.
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        self._deadline = deadline
+        self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         me = state.current_player()
         rng = self._rng
         hooks = self._hooks
@@ -565,10 +574,10 @@ class MCTSBot:
             # player after the searcher, so candidates are judged at the same point.
             self._stop_turn = state.turn_number + self.cutoff_turns * state.num_players + 1
         if self.paired:
-            return self._paired(root, state, legal, me, policy, rng, deadline)
+            return self._paired(root, state, legal, me, policy, rng)
         done = 0
         try:
-            while self._budget_left(done, deadline):
+            while self._budget_left(done):
                 self._iterate(root, state.determinize(me, rng), me, policy, rng)
                 done += 1
         except _OutOfTime:  # the last iteration was abandoned: nothing of it was backed up
@@ -615,7 +624,7 @@ class MCTSBot:
         policy[state.current_player()] = own
         return policy
 
-    def _budget_left(self, done: int, deadline: float | None) -> bool:
+    def _budget_left(self, done: int) -> bool:
         """Whether the search may go on after ``done`` iterations (at least one is made)."""
         if done == 0:
             return True
@@ -623,10 +632,10 @@ class MCTSBot:
             return False
         if self.steps is not None and self._steps_done >= self.steps:
             return False
-        return deadline is None or time.perf_counter() < deadline
+        return self._deadline is None or time.perf_counter() < self._deadline
 
     def _paired(self, root: Node, state: Any, legal: Sequence[Any], me: int,
-                policy: list[Any], rng: random.Random, deadline: float | None) -> Any:
+                policy: list[Any], rng: random.Random) -> Any:
         """The root's candidates (the policy's action, then the game's order, at most
         ``width``) each played out in the *same* sampled worlds: common random numbers,
         so the differences between candidates are measured with far less noise than
@@ -654,7 +663,8 @@ class MCTSBot:
         r = [0.0] * m
         longest = 0.0  # the longest world so far, in seconds: under a deadline, no world
         # is begun that would likely end past it (a world half played compares nothing)
-        while len(alive) > 1 and self._budget_left(done, deadline):
+        deadline = self._deadline
+        while len(alive) > 1 and self._budget_left(done):
             if deadline is not None:
                 began = time.perf_counter()
                 if worlds and began + longest > deadline:

@@ -288,11 +288,16 @@ def rewards_for_city(
     return sorted(out, key=lambda r: r[2])
 
 
+def _level_ids(mon: MonumentDef) -> dict[str, int]:
+    """``mon``'s level cards: id (as its data set names it) to level."""
+    return {lv.id: lv.level for lv in mon.levels}
+
+
 def control_scores(board: Board, placed: PlacedMonument | None, mon: MonumentDef,
                    trees: Sequence[Tree]) -> list[int]:  # fmt: skip
     """Per player: ``mon``'s level cards in their tree plus the levels of their cities next to
     the tile (D-BUILD-10). With no tile on the board yet only level cards count."""
-    levels = {lv.id: lv.level for lv in mon.levels}
+    levels = _level_ids(mon)
     scores = [len(t.level_cards(levels)) for t in trees]
     if placed is not None:
         owner, level = board.city_owner, board.city_level
@@ -322,7 +327,7 @@ def controller(board: Board, placed: PlacedMonument | None, mon: MonumentDef,
     def initiative(p: int) -> int:
         return rank.get(p, len(order) + p)
 
-    levels = {lv.id: lv.level for lv in mon.levels}
+    levels = _level_ids(mon)
     lowest = {p: cards[0] for p in tied if (cards := trees[p].level_cards(levels))}
     if lowest:
         return min(lowest, key=lambda p: (lowest[p], initiative(p)))

@@ -17,7 +17,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from dominari.bots import bot_blurbs, bot_names, load_bot
-from dominari.bots.mcts import SEARCH_BOTS, MCTSBot
+from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, seconds_text
 from dominari.core.errors import ConfigError
 from dominari.sim.pool import terminate_workers, watch_parent
 
@@ -66,10 +66,7 @@ def played_as(name: str, seconds: float) -> str:
     >>> played_as("mcts-hard", 1.0), played_as("smithy", 1.0), played_as("mcts", 0.25)
     ('mcts-hard:seconds=1', 'smithy', 'mcts:seconds=0.25')
     """
-    if name not in SEARCH_BOTS:
-        return name
-    text = repr(float(seconds))
-    return f"{name}:seconds={text[:-2] if text.endswith('.0') else text}"
+    return name if name not in SEARCH_BOTS else f"{name}:seconds={seconds_text(seconds)}"
 
 
 def _bot(game: str, name: str, seconds: float) -> Any:

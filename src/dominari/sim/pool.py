@@ -517,9 +517,7 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int) -> None:
                 out.store(k, value)
     except BaseException:
         if _RAY_SESSION["ours"]:  # Dominari's own session: stopped with its tasks
-            with contextlib.suppress(Exception):
-                ray.shutdown()  # cancelling them raced with their replies: Ray crashed
-            _RAY_SESSION["ours"] = False
+            end_own_ray()  # cancelling them raced with their replies: Ray crashed
         else:  # the caller's own Ray session: only this run's tasks are stopped
             for ref in pending:
                 with contextlib.suppress(Exception):  # already finished or gone

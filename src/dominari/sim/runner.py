@@ -461,6 +461,18 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
+_RECORD_TEMP = f".{RECORD_GLOB}.*.tmp"
+"""The temporary file of a record being written (``write_text_atomic``)."""
+
+
+def _remove(folder: str, *patterns: str) -> None:
+    """Remove the files of ``folder`` that match ``patterns`` (those already gone too)."""
+    for pattern in patterns:
+        for f in Path(folder).glob(pattern):
+            with contextlib.suppress(OSError):
+                f.unlink()
+
+
 def simulate(
     players: Sequence[str],
     games: int,
@@ -533,16 +545,11 @@ def simulate(
         # earlier run (else it was refused), so all are this run's, and the same run
         # again would be refused for them; nor does it leave the folders it made.
         if rdir is not None:  # the records, and any a killed worker left half written
-            for pattern in (RECORD_GLOB, f".{RECORD_GLOB}.*.tmp"):
-                for f in Path(rdir).glob(pattern):
-                    with contextlib.suppress(OSError):
-                        f.unlink()
+            _remove(rdir, RECORD_GLOB, _RECORD_TEMP)
         remove_folders(made)
         raise
     if rdir is not None:  # a worker killed while writing a record left its temporary
-        for f in Path(rdir).glob(f".{RECORD_GLOB}.*.tmp"):  # file: the retry wrote it whole
-            with contextlib.suppress(OSError):
-                f.unlink()
+        _remove(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
     total = Tally(len(specs))
     for t in tallies:  # in game order
         total.merge(t)
