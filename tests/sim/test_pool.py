@@ -229,6 +229,9 @@ def test_no_worker_outlives_a_broken_pool(monkeypatch: pytest.MonkeyPatch,
             super()._spawn_process()  # type: ignore[misc]
 
     monkeypatch.setattr(pool_module, "ProcessPoolExecutor", LatePool)
+    # The pool starts all its workers before the first task (_launch_all), so none is
+    # started late by itself: this plays a pool that still does, as Python's own does.
+    monkeypatch.setattr(pool_module, "_launch_all", lambda pool: None)
     tasks = [(str(tmp_path), v, 0) for v in range(2)]  # value 0 kills its worker every time
     try:
         with pytest.raises(PoolError, match="task 1 of 2"):
@@ -459,3 +462,45 @@ def test_ray_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         with pytest.raises(ValueError, match="bad value 9"):
             run_tasks(fail_on, [(str(folder), 9, 9)], backend="ray")
         assert runs(folder, -1) == runs(folder, 9) == 1
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+def test_each_result_hands_results_over_once_and_keeps_none(tmp_path: Path) -> None:
+    """``each_result`` gives every task's result once, by index, in any order; lost
+    workers are retried as for ``run_tasks``, without a second hand-over. Twelve crashes
+    in a row print no traceback of the pool's own thread (it raced with a worker started
+    late, see ``_launch_all``)."""
+    from dominari.sim.pool import each_result
+
+    got: dict[int, int] = {}
+
+    def receive(k: int, value: int) -> None:
+        assert k not in got
+        got[k] = value
+
+    tasks = _tasks(tmp_path, range(12))
+    each_result(crash_once, tasks, receive, workers=2)
+    assert got == {k: v * v for k, (_, v) in enumerate(tasks)}
+    assert all(runs(tmp_path, v) == 2 for v in range(12))  # crashed once, then run
+
+
+def test_each_result_asks_for_a_task_only_when_it_sends_it() -> None:
+    """A lazy list of tasks is read one task at a time, as each is sent: a run of
+    400,000 chunks need not make them all first."""
+    from collections.abc import Sequence as Seq
+
+    from dominari.sim.pool import each_result
+
+    asked: list[int] = []
+
+    class Lazy(Seq[int]):
+        def __len__(self) -> int:
+            return 5
+
+        def __getitem__(self, k: Any) -> Any:
+            asked.append(k)
+            return -k
+
+    seen: list[tuple[int, list[int]]] = []
+    each_result(abs, Lazy(), lambda k, v: seen.append((v, list(asked))))
+    assert seen == [(k, list(range(k + 1))) for k in range(5)]

@@ -4,7 +4,9 @@ A *task* is a picklable value (a :class:`~dominari.sim.runner.Chunk` of games, a
 tournament shard …) and a *function* a top-level function of one task that returns a
 picklable result. :func:`run_tasks` runs every task once and returns the results in
 task order, whatever the backend or the number of workers, so a simulation's result
-depends only on its seed.
+depends only on its seed. :func:`each_result` runs them the same way but hands each
+result over as it arrives and keeps none, for runs of millions of games (the tasks may
+be a lazy :class:`~collections.abc.Sequence`, made one at a time as they are sent).
 
 Backends (:data:`BACKENDS`):
 
@@ -111,60 +113,121 @@ def run_tasks(
     missing) and :class:`PoolError` when a task's workers died more than ``retries``
     times.
     """
+    values: list[R | None] = [None] * len(tasks)
+
+    def keep(k: int, value: R) -> None:
+        values[k] = value
+        if progress is not None:
+            progress(tasks[k], value)
+
+    each_result(fn, tasks, keep, workers=workers, backend=backend,
+                start_method=start_method, retries=retries)  # fmt: skip
+    return values  # type: ignore[return-value]  # every slot is filled
+
+
+def each_result(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    receive: Callable[[int, R], None],
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    start_method: str | None = "spawn",
+    retries: int = DEFAULT_RETRIES,
+) -> None:
+    """Run ``fn(task)`` for every task as :func:`run_tasks` does, but keep no result:
+    ``receive(k, result)`` is called in this process with task ``k``'s result as it
+    arrives (in any order), once per task. What the run holds besides the results in
+    flight is a few bytes a task, so that the caller's own running totals bound its
+    memory; ``tasks[k]`` is asked for only as task ``k`` is sent (again, if retried).
+
+    >>> got = {}
+    >>> each_result(abs, [-1, 2, -3], got.__setitem__)
+    >>> got
+    {0: 1, 1: 2, 2: 3}
+    """
     backend = check_backend(backend)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"the number of workers must be at least 1, not {workers!r}")
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise ConfigError(f"the number of retries must be 0 or more, not {retries!r}")
-    out = _Results(tasks, progress, retries)
+    out = _Results(tasks, receive, retries)
     if not tasks:
-        return []
+        return
     if backend == "ray":
         _run_ray(fn, out, workers)
     elif workers == 1 or len(tasks) == 1:
-        for k, task in enumerate(tasks):
-            out.store(k, fn(task))
+        for k in range(len(tasks)):
+            out.store(k, fn(tasks[k]))
     else:
         _run_local(fn, out, min(workers, len(tasks)), start_method)
-    return out.values()
 
 
 class _Results(Generic[T, R]):
-    """The results by task index, each stored once, and the failures charged to tasks."""
+    """Which tasks are done (each result handed over once) and the failures charged to
+    tasks: a byte a task, and a dict entry a task that lost a worker."""
 
-    def __init__(self, tasks: Sequence[T], progress: Callable[[T, R], None] | None,
+    def __init__(self, tasks: Sequence[T], receive: Callable[[int, R], None],
                  retries: int) -> None:  # fmt: skip
         self.tasks = tasks
-        self.progress = progress
+        self.receive = receive
         self.retries = retries
-        self._values: list[R | None] = [None] * len(tasks)
-        self._done = [False] * len(tasks)
+        self._done = bytearray(len(tasks))
         self.left = len(tasks)
-        self.failures = [0] * len(tasks)
+        self.failures: dict[int, int] = {}
 
     def store(self, k: int, value: R) -> None:
-        """Keep task ``k``'s result; a second result of a retried task is dropped."""
+        """Hand task ``k``'s result over; a second result of a retried task is dropped."""
         if self._done[k]:
             return
-        self._values[k] = value
-        self._done[k] = True
+        self._done[k] = 1
         self.left -= 1
-        if self.progress is not None:
-            self.progress(self.tasks[k], value)
+        self.receive(k, value)
 
     def done(self, k: int) -> bool:
-        return self._done[k]
+        return bool(self._done[k])
 
     def charge(self, k: int, what: str) -> None:
         """Count a lost worker against task ``k``; :class:`PoolError` past the retries."""
-        self.failures[k] += 1
-        if self.failures[k] > self.retries:
+        failures = self.failures[k] = self.failures.get(k, 0) + 1
+        if failures > self.retries:
             raise PoolError(f"task {k + 1} of {len(self.tasks)} ({_describe(self.tasks[k])}) "
-                            f"was lost {self.failures[k]} times: {what}")  # fmt: skip
+                            f"was lost {failures} times: {what}")  # fmt: skip
 
-    def values(self) -> list[R]:
-        assert self.left == 0
-        return self._values  # type: ignore[return-value]  # every slot is filled
+
+class _Queue:
+    """Task indexes to send: those handed back (to the front, in order), then every index
+    from ``next`` to ``stop`` not sent yet, without listing them.
+
+    >>> q = _Queue(4)
+    >>> q.popleft(), q.popleft()
+    (0, 1)
+    >>> q.extendleft([1]); [q.popleft() for _ in range(len(q))]
+    [1, 2, 3]
+    """
+
+    def __init__(self, stop: int) -> None:
+        self.back: deque[int] = deque()
+        self.next = 0
+        self.stop = stop
+
+    def __len__(self) -> int:
+        return len(self.back) + self.stop - self.next
+
+    def popleft(self) -> int:
+        if self.back:
+            return self.back.popleft()
+        if self.next >= self.stop:
+            raise IndexError("pop from an empty queue")
+        self.next += 1
+        return self.next - 1
+
+    def extendleft(self, ks: Sequence[int]) -> None:
+        """Put ``ks`` back at the front, in their order."""
+        self.back.extendleft(reversed(ks))
+
+    def appendleft(self, k: int) -> None:
+        self.back.appendleft(k)
 
 
 def _describe(task: object, limit: int = 120) -> str:
@@ -259,7 +322,7 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     counted apart and bounded by the same number of retries.
     """
     ctx = multiprocessing.get_context(start_method)
-    todo: deque[int] = deque(range(len(out.tasks)))
+    todo = _Queue(len(out.tasks))
     alone: deque[int] = deque()  # suspects of a crash, to be run one at a time
     idle_deaths = 0
     while out.left:
@@ -268,6 +331,7 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
             pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                        initializer=_init_worker,
                                        initargs=(started, os.getpid()))  # fmt: skip
+            _launch_all(pool)
         except OSError as exc:  # out of file descriptors or memory: too many workers
             raise PoolError(f"cannot start a pool of {workers} worker processes "
                             f"({exc.strerror or exc}): use fewer workers") from None
@@ -292,7 +356,7 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
             continue
         suspects = sorted(k for k in lost if started[k] and not out.done(k))
         waiting = sorted(k for k in lost if not started[k] and not out.done(k))
-        todo.extendleft(reversed(waiting))
+        todo.extendleft(waiting)
         if out.left < left:  # the workers ran tasks: deaths before now were not a pattern
             idle_deaths = 0
         if not suspects:
@@ -305,6 +369,19 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
         alone.extendleft(reversed(suspects))
 
 
+def _launch_all(pool: ProcessPoolExecutor) -> None:
+    """Start every worker of ``pool`` now, before its first task. Otherwise ``submit``
+    starts one as it finds none idle (spawn and forkserver pools, CPython 3.11), and one
+    started while another worker dies races with the pool's manager thread, which is
+    going over the workers to stop them: it fails with "dictionary changed size during
+    iteration" and prints that traceback on the terminal (the run itself goes on, whole).
+    A pool rebuilt after a crash ran into it often: its first task runs alone, so its
+    second worker was started later, just as a task could kill the first."""
+    launch = getattr(pool, "_launch_processes", None)  # the pool's own way, if it has it
+    if callable(launch):
+        launch()
+
+
 def _join_manager(thread: threading.Thread, wait: float = 5.0) -> None:
     """Wait up to ``wait`` seconds for the thread that managed a pool (its workers gone)
     to end. A process that exits while it is ending can have Python's exit hook wake it
@@ -315,7 +392,7 @@ def _join_manager(thread: threading.Thread, wait: float = 5.0) -> None:
 
 
 def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExecutor,
-                 todo: deque[int], alone: deque[int], window: int,
+                 todo: _Queue, alone: deque[int], window: int,
                  ) -> tuple[BrokenProcessPool | None, list[int]]:  # fmt: skip
     """Feed ``pool`` until every task is done or a worker dies; the error that broke the
     pool (None if it did not break) and the tasks lost with it.
@@ -489,7 +566,7 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int) -> None:
                        if hasattr(ray.exceptions, name))  # fmt: skip
     task_error = ray.exceptions.RayTaskError
     remote = ray.remote(_apply).options(max_retries=0, retry_exceptions=False)
-    todo: deque[int] = deque(range(len(out.tasks)))
+    todo = _Queue(len(out.tasks))
     pending: dict[Any, int] = {}
     try:
         while todo or pending:

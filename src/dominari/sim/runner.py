@@ -23,11 +23,12 @@ import contextlib
 import hashlib
 import math
 import os
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
 from dominari.bots.base import GameBot, playing
 from dominari.bots.playout import can_play_out, play_out
@@ -38,7 +39,7 @@ from dominari.core.game import GameState
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
-from dominari.sim.pool import check_backend, run_tasks
+from dominari.sim.pool import check_backend, each_result
 from dominari.sim.records import (
     missing_folders,
     prepare_dir,
@@ -445,16 +446,70 @@ def chunk_bounds(games: int, workers: int) -> list[tuple[int, int]]:
     >>> chunk_bounds(3, 4)
     [(0, 1), (1, 2), (2, 3)]
     """
+    starts = chunk_starts(games, workers)
+    return [(starts[k], starts[k + 1]) for k in range(len(starts) - 1)]
+
+
+def chunk_starts(games: int, workers: int) -> array[int]:
+    """The first game of every chunk of :func:`chunk_bounds`, then ``games``: 8 bytes a
+    chunk (400,000 chunks at the most games), where a list of pairs takes some 120.
+
+    >>> list(chunk_starts(10, 1))
+    [0, 2, 4, 6, 7, 8, 9, 10]
+    """
     size = chunk_size(games, workers)
     least = max(1, size // 8)
-    out: list[tuple[int, int]] = []
+    out = array("q", [0])
     start = 0
     while start < games:
         left = games - start
-        stop = start + min(size, max(least, math.ceil(left / (4 * workers))))
-        out.append((start, min(games, stop)))
-        start = stop
+        start = min(games, start + min(size, max(least, math.ceil(left / (4 * workers)))))
+        out.append(start)
     return out
+
+
+class _Chunks(Sequence[Chunk]):
+    """The chunks of a simulation, each made when asked for (see :func:`chunk_starts`)."""
+
+    def __init__(self, specs: tuple[str, ...], names: tuple[str, ...], options: GameOptions,
+                 seed: int, starts: array[int], record_dir: str | None) -> None:  # fmt: skip
+        self.specs, self.names, self.options, self.seed = specs, names, options, seed
+        self.starts = starts
+        self.record_dir = record_dir
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    @overload
+    def __getitem__(self, k: int) -> Chunk: ...
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[Chunk]: ...
+    def __getitem__(self, k: int | slice) -> Chunk | Sequence[Chunk]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if not -len(self) <= k < len(self):
+            raise IndexError("chunk index out of range")
+        k %= len(self)
+        return Chunk(self.specs, self.names, self.options, self.seed, self.starts[k],
+                     self.starts[k + 1], self.record_dir)  # fmt: skip
+
+
+class _InOrder:
+    """Tallies merged into ``total`` in chunk order as they arrive in any order: those that
+    come early wait (a few, of the chunks sent beside a slower one) until every chunk
+    before them is in. Merging in order keeps the end reasons and VP sources in the
+    order first seen, so the result does not depend on which chunk finished first."""
+
+    def __init__(self, total: Tally) -> None:
+        self.total = total
+        self.next = 0
+        self.waiting: dict[int, Tally] = {}
+
+    def add(self, k: int, tally: Tally) -> None:
+        self.waiting[k] = tally
+        while self.next in self.waiting:
+            self.total.merge(self.waiting.pop(self.next))
+            self.next += 1
 
 
 def default_workers() -> int:
@@ -528,18 +583,20 @@ def simulate(
     rdir = (str(prepare_dir(record_dir, fresh=RECORD_GLOB)) if record_dir is not None
             else None)  # fmt: skip
 
-    chunks = [Chunk(specs, names, options, seed, start, stop, rdir)
-              for start, stop in chunk_bounds(games, workers)]
+    starts = chunk_starts(games, workers)
+    chunks = _Chunks(specs, names, options, seed, starts, rdir)
     if workers == 1 and backend == "local":
         bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
+    total = _InOrder(Tally(len(specs)))
 
-    def done(chunk: Chunk, _tally: Tally) -> None:
+    def done(k: int, tally: Tally) -> None:
+        total.add(k, tally)
         if progress is not None:
-            progress(chunk.stop - chunk.start)
+            progress(starts[k + 1] - starts[k])
 
     try:
-        tallies = run_tasks(run_chunk, chunks, workers=workers, backend=backend,
-                            progress=done, start_method=start_method)  # fmt: skip
+        each_result(run_chunk, chunks, done, workers=workers, backend=backend,
+                    start_method=start_method)  # fmt: skip
     except BaseException:
         # A run that fails or is stopped leaves no records: the folder held none of an
         # earlier run (else it was refused), so all are this run's, and the same run
@@ -550,9 +607,7 @@ def simulate(
         raise
     if rdir is not None:  # a worker killed while writing a record left its temporary
         _remove(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
-    total = Tally(len(specs))
-    for t in tallies:  # in game order
-        total.merge(t)
-    return SimResult.from_tally(total, names=names, specs=specs, seed=seed,
+    assert total.next == len(chunks) and not total.waiting
+    return SimResult.from_tally(total.total, names=names, specs=specs, seed=seed,
                                 game=options.game, options=options.to_json())  # fmt: skip
 
