@@ -187,3 +187,25 @@ def test_journal_needs_a_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert code == 2 and out == ""
     assert "--journal needs an explicit --seed" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_progress_bar_follows_the_ratings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal, the bar follows the games, then the rating of them."""
+    from dominari import cli
+
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    monkeypatch.setenv("TTY_INTERACTIVE", "1")
+    seen: dict[str, object] = {}
+
+    def run(progress: object = None, rating: object = None) -> str:
+        assert callable(progress) and callable(rating)
+        progress(10)
+        rating(4)
+        rating(6)
+        seen["ok"] = True
+        return "done"
+
+    assert cli._run_games("tournament", 10, True, run, rates=True) == "done"
+    assert seen == {"ok": True}
+    assert cli._run_games("simulating", 10, True, lambda progress: "plain") == "plain"

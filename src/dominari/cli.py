@@ -478,24 +478,38 @@ def _stdout_console() -> Console:
 R = TypeVar("R")
 
 
-def _run_games(label: str, total: int, progress: bool, run: Callable[..., R]) -> R:
+def _run_games(label: str, total: int, progress: bool, run: Callable[..., R],
+               rates: bool = False) -> R:  # fmt: skip
     """``run()``, a simulation or a tournament of ``total`` games, with a progress bar on
-    standard error when ``progress`` and that is a terminal. Standard output is for the
-    results alone: whatever the run writes there (Ray's notice of a lost worker …) goes to
-    standard error."""
+    standard error when ``progress`` and that is a terminal; with ``rates`` (a tournament),
+    the bar then follows the rating of the games (``run(rating=…)``). Standard output is
+    for the results alone: whatever the run writes there (Ray's notice of a lost worker …)
+    goes to standard error."""
     err = Console(stderr=True)
     with contextlib.redirect_stdout(sys.stderr):
         try:
             if not (progress and err.is_terminal):
                 return run()
             columns = (
-                TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                 TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"),
                 TimeRemainingColumn(),
             )  # fmt: skip
             with Progress(*columns, console=err, transient=True) as bar:
                 task = bar.add_task(label, total=total)
-                return run(progress=lambda k: bar.advance(task, k))
+                if not rates:
+                    return run(progress=lambda k: bar.advance(task, k))
+                rating = bar.add_task("rating", total=total, visible=False)
+                shown = [False]
+
+                def rated(k: int) -> None:
+                    if not shown[0]:  # the games are all played: the ratings follow
+                        shown[0] = True
+                        bar.update(task, visible=False)
+                        bar.update(rating, visible=True)
+                    bar.advance(rating, k)
+
+                return run(progress=lambda k: bar.advance(task, k), rating=rated)
         finally:  # Ray's late notices (a lost worker …) go to stderr too, not after results
             end_own_ray()
 
@@ -660,7 +674,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                   recheck=args.recheck)  # fmt: skip
     t0 = time.perf_counter()
     total = math.comb(len(specs), args.seats) * args.games
-    result = _run_games("tournament", total, not args.no_progress, run)
+    result = _run_games("tournament", total, not args.no_progress, run, rates=True)
     elapsed = time.perf_counter() - t0
     if args.json:  # the results first: a chart that fails to draw loses none of them
         sys.stdout.write(json.dumps(_with_data_digest(result.to_json()), indent=2) + "\n")

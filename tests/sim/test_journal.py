@@ -440,14 +440,14 @@ def test_a_journal_made_by_a_run_that_fails_at_once_is_removed(
         raise ConfigError("no Ray cluster answers")
 
     path = tmp_path / "t.jsonl"
-    monkeypatch.setattr(tournament_module, "run_tasks", fail)
+    monkeypatch.setattr(tournament_module, "each_result", fail)
     with pytest.raises(ConfigError, match="no Ray cluster"):
         run(path, games=2)
     assert not path.exists()
     monkeypatch.undo()
     run(path, games=2)
     before = path.read_bytes()
-    monkeypatch.setattr(tournament_module, "run_tasks", fail)
+    monkeypatch.setattr(tournament_module, "each_result", fail)
     with pytest.raises(ConfigError, match="no Ray cluster"):
         run(path, games=4)
     assert path.read_bytes() == before
@@ -580,3 +580,47 @@ def test_a_journal_that_cannot_be_written_says_which_and_keeps_its_games(
     monkeypatch.setattr(os, "write", real)
     assert path.read_bytes() == before
     assert Journal.open(path, {"seed": 1}).known == j.known
+
+
+def test_a_long_tournament_keeps_a_few_bytes_a_game(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game's result is kept for the ratings, but in a compact table: a tournament
+    plays, journals and reads back its games in some 20-25 bytes of memory a game (each
+    result as a tuple took 150 to 500, several GB at the 10,000,000-game maximum), and
+    the results are the same."""
+    import tracemalloc
+
+    def stand_in(shard: tournament_module.Shard) -> tuple[GameResult, ...]:
+        out = []
+        for j in range(shard.start, shard.stop):
+            ranks = (1, 2) if j % 3 else (2, 1) if j % 5 else (1, 1)
+            out.append(GameResult(tournament_module.seating(shard.entries, j), ranks,
+                                  (30 + j % 7, 20 + j % 13), "provinces" if j % 4 else "piles"))
+        return tuple(out)
+
+    monkeypatch.setattr(tournament_module, "play_shard", stand_in)
+    games = 5_000
+    path = tmp_path / "t.jsonl"
+    results = []
+    tournament(["bm", "bmu"], 10, 1)  # imports, caches
+    for journal in (None, path, path):  # no journal; one written; one read back
+        tracemalloc.start()
+        try:
+            results.append(tournament(["bm", "bmu"], games, 1, journal=journal).to_json())
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak / games < 60, (journal, peak / games)
+    assert results[0] == results[1] == results[2]
+
+
+def test_a_journal_score_the_table_cannot_hold_is_named_by_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    run(path, games=2)
+    seats = list(tournament_module.seating((0, 1), 2))
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps({"matchup": 0, "start": 2,
+                            "games": [[seats, [1, 2], [2**63, 3], "provinces"]]}) + "\n")
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    with pytest.raises(JournalError, match=f"line {lines}: game 2: scores .* go past 2\\*\\*63"):
+        run(path, games=4)

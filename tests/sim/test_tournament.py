@@ -243,3 +243,22 @@ def test_plot_without_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(ConfigError, match=r"pip install 'dominari\[plot\]'"):
         check_plot_path(tmp_path / "chart.png")
+
+
+def test_the_ratings_report_their_progress_after_the_games() -> None:
+    """A long tournament spends minutes rating its games after the last one is played:
+    ``rating(k)`` says how far it is, every game rated once, after every game played."""
+    import importlib
+
+    module = importlib.import_module("dominari.sim.tournament")  # not the function
+    calls: list[tuple[str, int]] = []
+    result = tournament(FAST, 7, 1, kingdom="first-game", seats=2,
+                        progress=lambda k: calls.append(("played", k)),
+                        rating=lambda k: calls.append(("rated", k)))  # fmt: skip
+    played = [k for what, k in calls if what == "played"]
+    rated = [k for what, k in calls if what == "rated"]
+    assert sum(played) == sum(rated) == result.games
+    assert calls[: len(played)] == [("played", k) for k in played]  # every game, then ratings
+    assert max(rated) <= module.RATED_EVERY
+    with pytest.raises(ConfigError, match="rating must be a function"):
+        tournament(FAST, 2, 1, rating=3)  # type: ignore[arg-type]

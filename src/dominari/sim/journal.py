@@ -37,9 +37,9 @@ import hashlib
 import json
 import os
 import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 from dominari.core.errors import ConfigError, DominariError
 
@@ -170,7 +170,8 @@ class Journal:
     """An open journal: the games it already holds (:attr:`known`, by match-up and game
     index) and a way to append more (:meth:`record`)."""
 
-    def __init__(self, path: Path, known: dict[tuple[int, int], GameResult]) -> None:
+    def __init__(self, path: Path,
+                 known: MutableMapping[tuple[int, int], GameResult]) -> None:  # fmt: skip
         self.path = path
         self.known = known
         self.created = False
@@ -179,13 +180,14 @@ class Journal:
     def discard_if_unused(self) -> None:
         """Remove the file if :meth:`open` made it and no game was written to it: a run
         that fails before its first game leaves nothing behind."""
-        if self.created and not self.known:
+        if self.created and not len(self.known):
             self.path.unlink(missing_ok=True)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], key: Mapping[str, Any],
              recheck: Callable[[Mapping[tuple[int, int], GameResult]], None] | None = None,
              check: Callable[[int, int, GameResult], str | None] | None = None,
+             into: MutableMapping[tuple[int, int], GameResult] | None = None,
              ) -> Journal:  # fmt: skip
         """Open the journal at ``path`` for the tournament ``key`` (JSON values),
         creating it if it does not exist; :class:`JournalError` if it cannot serve.
@@ -198,7 +200,11 @@ class Journal:
         :data:`REPLAYED` fields) serves when ``recheck`` is given and accepts its games:
         ``recheck(known)`` replays some of them with this code and raises
         :class:`JournalError` if any comes out otherwise; if it returns, the journal is
-        stamped with ``key`` (its first line rewritten, the games kept) and served."""
+        stamped with ``key`` (its first line rewritten, the games kept) and served.
+
+        ``into`` is where the games read and recorded are kept (:attr:`known`; a new dict
+        by default): a tournament gives its compact table, which keeps only the games it
+        plays. The file is read a line at a time, so that it is never all in memory."""
         p = Path(path)
         # As it reads back (tuples become lists), its paths as the files they name: the
         # same tournament run again from another folder, or with ./x for x, matches.
@@ -228,56 +234,61 @@ class Journal:
                 why = (f"{parent} is a file, not a folder" if parent.is_file()
                        else e.strerror)  # fmt: skip
                 raise JournalError(f"journal {p}: cannot be created ({why})") from e
-            book = cls(p, {})
+            book = cls(p, {} if into is None else into)
             book.created = True
             return book
+        known: MutableMapping[tuple[int, int], GameResult] = {} if into is None else into
         try:
-            data = p.read_bytes()
+            src = p.open("rb")
         except OSError as e:
             raise JournalError(f"journal {p}: cannot be read ({e.strerror})") from e
-        lines = data.split(b"\n")
-        unfinished = bool(data) and not data.endswith(b"\n")
-        if unfinished:  # a run killed while writing its last line
-            lines.pop()
-        lines = [line for line in lines if line.strip()]
-        if not lines and not data.strip():
-            raise JournalError(f"journal {p}: holds only blank lines, not a journal; delete "
-                               "it or give another file")  # fmt: skip
-        try:
-            head = json.loads(lines[0]) if lines else None
-        except ValueError:
-            head = None
-        if not isinstance(head, dict) or "dominari_journal" not in head:
-            raise JournalError(f"{p} is not a Dominari tournament journal; give another "
-                               "file (an existing journal is only ever appended to)")
-        if head["dominari_journal"] != FORMAT:
-            raise JournalError(f"journal {p}: format {head['dominari_journal']!r}, this "
-                               f"version reads format {FORMAT}")  # fmt: skip
-        old = _comparable(head.get("key"))  # ``key`` already is
-        same = old == key
-        # Games whose code or files alone changed may still be the same: a recheck tells.
-        played_otherwise = isinstance(old, dict) and not same and (
-            {k: v for k, v in old.items() if k not in REPLAYED}
-            == {k: v for k, v in key.items() if k not in REPLAYED})
-        if not same and not (played_otherwise and recheck is not None):
-            hint = (", or replay some of them with this code to keep it if they come out "
-                    "the same (--recheck N)") if played_otherwise else ""
-            raise JournalError(f"journal {p} was written for another tournament "
-                               f"({_differences(old, key)}); its games cannot "
-                               f"be reused: give another file or delete it{hint}")  # fmt: skip
-        known: dict[tuple[int, int], GameResult] = {}
-        for n, line in enumerate(lines[1:], start=2):
-            for j, game in _games(p, n, _load_line(p, n, line), check):
-                known[j] = game
+        with src:
+            lines = _lines(src)
+            first = next(lines, None)
+            if first is None and not src.read().strip():
+                raise JournalError(f"journal {p}: holds only blank lines, not a journal; "
+                                   "delete it or give another file")  # fmt: skip
+            try:
+                head = json.loads(first[1]) if first is not None else None
+            except ValueError:
+                head = None
+            if not isinstance(head, dict) or "dominari_journal" not in head:
+                raise JournalError(f"{p} is not a Dominari tournament journal; give another "
+                                   "file (an existing journal is only ever appended to)")
+            if head["dominari_journal"] != FORMAT:
+                raise JournalError(f"journal {p}: format {head['dominari_journal']!r}, this "
+                                   f"version reads format {FORMAT}")  # fmt: skip
+            body = src.tell()  # where the games begin
+            old = _comparable(head.get("key"))  # ``key`` already is
+            same = old == key
+            # Games whose code or files alone changed may still be the same: a recheck tells.
+            played_otherwise = isinstance(old, dict) and not same and (
+                {k: v for k, v in old.items() if k not in REPLAYED}
+                == {k: v for k, v in key.items() if k not in REPLAYED})
+            if not same and not (played_otherwise and recheck is not None):
+                hint = (", or replay some of them with this code to keep it if they come "
+                        "out the same (--recheck N)") if played_otherwise else ""
+                raise JournalError(f"journal {p} was written for another tournament "
+                                   f"({_differences(old, key)}); its games cannot "
+                                   f"be reused: give another file or delete it{hint}")  # fmt: skip
+            for n, line in lines:
+                for (m, j), game in _games(p, n, _load_line(p, n, line), check):
+                    try:
+                        known[(m, j)] = game
+                    except ValueError as e:  # a table's own limits: a score past 2**63 …
+                        raise JournalError(f"journal {p} line {n}: {e}; delete it or give "
+                                           "another file") from None  # fmt: skip
+            end = src.tell()  # after the last whole line
+            unfinished = _unfinished(src)
         if not same:
             assert recheck is not None
             recheck(known)  # raises if the games are not this code's
-            body = b"".join(line + b"\n" for line in lines[1:])
-            _replace(p, (json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n")
-                     .encode() + body)
+            # Its first line stamped with this code, its games kept (an unfinished line not).
+            _replace(p, (json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n").encode(),
+                     (body, end))  # fmt: skip
         elif unfinished:  # only now, when the file is known to be this tournament's journal
-            with p.open("r+b") as f:
-                f.truncate(data.rfind(b"\n") + 1)
+            with p.open("r+b") as cut:
+                cut.truncate(end)
         return cls(p, known)
 
     @classmethod
@@ -347,13 +358,45 @@ def _run_line(matchup: int, start: int, games: Sequence[GameResult]) -> str:
                                  for g in games]}, separators=(",", ":"))  # fmt: skip
 
 
-def _replace(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` at once: a new file moved over the old one, so that a
-    stop halfway leaves the old file whole."""
+def _lines(f: BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """The whole lines of a journal open at its start that are not blank, numbered from 1
+    as they count (blank lines do not), up to its last whole line: an unfinished last
+    line (a run killed while writing it) is left unread, and ``f`` at its start."""
+    n = 0
+    while True:
+        at = f.tell()
+        line = f.readline()
+        if not line.endswith(b"\n"):  # the end of the file, or an unfinished line
+            f.seek(at)
+            return
+        if line.strip():
+            n += 1
+            yield n, line
+
+
+def _unfinished(f: BinaryIO) -> bool:
+    """Whether ``f`` (where :func:`_lines` stopped) holds an unfinished line there."""
+    at = f.tell()
+    more = f.read(1)
+    f.seek(at)
+    return bool(more)
+
+
+def _replace(path: Path, data: bytes, keep: tuple[int, int] | None = None) -> None:
+    """Write ``data`` to ``path`` at once, then bytes ``keep = (start, stop)`` of the file
+    as it was (copied a block at a time: a journal's games, behind a new first line): a
+    new file moved over the old one, so that a stop halfway leaves the old file whole."""
     part = path.with_name(path.name + ".part")
     try:
         with part.open("wb") as f:
             f.write(data)
+            if keep is not None:
+                with path.open("rb") as old:
+                    old.seek(keep[0])
+                    left = keep[1] - keep[0]
+                    while left > 0 and (block := old.read(min(left, 1 << 20))):
+                        f.write(block)
+                        left -= len(block)
             f.flush()
             os.fsync(f.fileno())
         os.replace(part, path)

@@ -60,7 +60,7 @@ import os
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import (
@@ -71,7 +71,7 @@ from dominari.sim.journal import (
     folder_files,
     spec_files,
 )
-from dominari.sim.pool import run_tasks
+from dominari.sim.pool import each_result, run_tasks
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
@@ -88,6 +88,7 @@ from dominari.sim.runner import (
     seat_names,
 )
 from dominari.sim.stats import WinCounts, _plain, mean_ci95
+from dominari.sim.table import GameTable
 
 if TYPE_CHECKING:
     from dominari.dominations.rules import Rules
@@ -97,9 +98,10 @@ MAX_MATCHUP_GAMES = 1_000_000
 the ratings; a million already gives intervals of a tenth of a point)."""
 MAX_TOURNAMENT_GAMES = 10_000_000
 """The most games of all match-ups together in one tournament: every game's result is
-kept, about 140 bytes each (260 with a journal, which keeps its own; measured on 2-seat
-tournaments of 150,000 games), so that the maximum takes some 1.5 to 3 GB, and more would
-fill the memory rather than play."""
+kept for the ratings, in a :class:`~dominari.sim.table.GameTable` of 12 bytes a 2-seat
+game, 22 a 4-seat one (a journal shares it, and is read a line at a time), so that the
+maximum takes some 150 to 250 MB; but the ratings are updated game by game, some 3
+minutes for the maximum on this project's reference machine, after the games."""
 SEATS: tuple[int, ...] = (2, 3, 4)
 """The table sizes a tournament can play (both games take 2 to 4 players)."""
 
@@ -227,9 +229,11 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
 
 
 # ---------------------------------------------------------------------- ratings
-def rate_games(games: Iterable[GameResult], entries: int) -> list[tuple[float, float]]:
+def rate_games(games: Iterable[GameResult], entries: int,
+               progress: Callable[[int], None] | None = None) -> list[tuple[float, float]]:
     """``(mu, sigma)`` of every entry after rating ``games`` in order with
-    :data:`RATING_MODEL` (equal ranks are shared places).
+    :data:`RATING_MODEL` (equal ranks are shared places); ``progress(k)`` is called each
+    time ``k`` more games are rated (every :data:`RATED_EVERY`, then the rest).
 
     >>> g = GameResult((0, 1), (1, 2), (30, 20), "provinces")
     >>> (a_mu, _), (b_mu, _) = rate_games([g, g], 2)
@@ -240,11 +244,22 @@ def rate_games(games: Iterable[GameResult], entries: int) -> list[tuple[float, f
 
     model = PlackettLuce(mu=RATING_MU, sigma=RATING_SIGMA, beta=RATING_SIGMA / 2, tau=0.0)
     ratings = [model.rating() for _ in range(entries)]
+    rated = 0
     for g in games:
         teams = model.rate([[ratings[e]] for e in g.seating], ranks=[float(r) for r in g.ranks])
         for e, team in zip(g.seating, teams, strict=True):
             ratings[e] = team[0]
+        rated += 1
+        if rated == RATED_EVERY and progress is not None:
+            progress(rated)
+            rated = 0
+    if rated and progress is not None:
+        progress(rated)
     return [(r.mu, r.sigma) for r in ratings]
+
+
+RATED_EVERY = 1000
+"""How many games :func:`rate_games` rates between two calls of its ``progress``."""
 
 
 # ---------------------------------------------------------------------- results
@@ -337,9 +352,11 @@ class TournamentResult:
     @classmethod
     def from_games(cls, results: Sequence[Sequence[GameResult]], *, specs: tuple[str, ...],
                    names: tuple[str, ...], seats: int, seed: int, game: str,
-                   options: dict[str, Any]) -> TournamentResult:
+                   options: dict[str, Any],
+                   rating: Callable[[int], None] | None = None) -> TournamentResult:
         """The result from every match-up's games (``results[m][j]``: game ``j`` of
-        match-up ``m``, all match-ups with the same number of games)."""
+        match-up ``m``, all match-ups with the same number of games); ``rating`` is
+        :func:`rate_games`'s ``progress``."""
         n = len(specs)
         wins, ties, score, played = [0] * n, [0] * n, [0] * n, [0] * n
         score_sq = [0] * n
@@ -375,7 +392,7 @@ class TournamentResult:
                                              tuple(ms)))  # fmt: skip
         rounds = max((len(games) for games in results), default=0)
         in_rounds = (games[j] for j in range(rounds) for games in results if j < len(games))
-        rated = rate_games(in_rounds, n)
+        rated = rate_games(in_rounds, n, rating)
         players = tuple(
             Standing(entry=e, spec=specs[e], name=names[e], games=played[e], wins=wins[e],
                      ties=ties[e], total_score=score[e], mu=rated[e][0], sigma=rated[e][1],
@@ -456,6 +473,7 @@ def tournament(
     start_method: str | None = "spawn",
     journal: str | os.PathLike[str] | None = None,
     recheck: int = 0,
+    rating: Callable[[int], None] | None = None,
 ) -> TournamentResult:
     """Play a round robin of ``game`` (default Dominion) between the bots named by
     ``players``: ``games`` seeded games for every match-up of ``seats`` entries.
@@ -464,7 +482,9 @@ def tournament(
     result does not depend on either. The game options are as for
     :func:`~dominari.sim.runner.simulate` (``kingdom``, ``max_turns``, ``rules``,
     ``data``, or ``options`` at once). ``progress(k)`` is called in this process
-    each time ``k`` more games are done. Raises :class:`DominariError` subclasses
+    each time ``k`` more games are done; ``rating(k)`` each time ``k`` more games are
+    rated, once every game is played (the ratings follow the games in a fixed order,
+    some 3 to 6 minutes for the maximum of games). Raises :class:`DominariError` subclasses
     for bad input before any game is played.
 
     With ``journal`` (a file path, see :mod:`dominari.sim.journal`) every finished run
@@ -487,6 +507,8 @@ def tournament(
     if isinstance(recheck, bool) or not isinstance(recheck, int) or recheck < 0:
         raise ConfigError(f"the number of games to recheck must be 0 or more, not "
                           f"{recheck!r}")  # fmt: skip
+    if rating is not None and not callable(rating):
+        raise ConfigError(f"rating must be a function of the games rated, not {rating!r}")
     if recheck and journal is None:
         raise ConfigError("rechecking games needs a journal: it replays some of a "
                           "journal's games")  # fmt: skip
@@ -513,7 +535,12 @@ def tournament(
     if workers == 1 and backend == "local":
         bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
 
-    book = None
+    # Every game's result, kept as it arrives (the journal's as they are read), a few
+    # bytes a game (see dominari.sim.table).
+    orders = math.factorial(seats)  # the seating of a match-up's games repeats this often
+    table = GameTable([[seating(entries, j) for j in range(orders)] for entries in combos],
+                      games)  # fmt: skip
+    book: Journal | None = None
     if journal is not None:
         key = {"game": options.game, "players": list(specs), "seats": seats, "seed": seed,
                "options": options.to_json(), "code": code_fingerprint(options.game),
@@ -535,7 +562,10 @@ def tournament(
 
         def check(known: Mapping[tuple[int, int], GameResult]) -> None:
             rng = random.Random(derive_seed("dominari-tournament-recheck", seed))
-            picked = sorted(rng.sample(sorted(known), min(recheck, len(known))))
+            # Picked by position among the games in order, as from their sorted list, but
+            # without making a list of millions of keys.
+            picked = [table.key_at(i)
+                      for i in sorted(rng.sample(range(len(table)), min(recheck, len(table))))]
             again = run_tasks(play_shard, [Shard(specs, names, options, seed, m, combos[m],
                                                  j, j + 1) for m, j in picked],
                               workers=workers, backend=backend,
@@ -549,47 +579,40 @@ def tournament(
                         f"{_result_text(game)} here): its games cannot be reused: give "
                         "another file or delete it")  # fmt: skip
 
-        book = Journal.open(journal, key, check if recheck else None, fits)
-    # Every game's result, by match-up and game, in lists rather than a dict keyed by
-    # (m, j): the lists hold a pointer a game, a dict some 150 bytes more.
-    results: list[list[GameResult | None]] = [[None] * games for _ in combos]
-    reused = 0
-    if book is not None:
-        for (m, j), g in book.known.items():
-            if m < len(combos) and j < games:
-                results[m][j] = g
-                reused += 1
+    if journal is not None:
+        book = Journal.open(journal, key, check if recheck else None, fits, into=table)
+    reused = len(table)
     missing = games * len(combos) - reused
     size = min(games, chunk_size(missing or 1, workers))
     if book is not None:
         size = max(1, min(size, math.ceil(games * len(combos) / 100)))
     shards = [Shard(specs, names, options, seed, m, entries, start, stop)
               for m, entries in enumerate(combos)
-              for start, stop in _runs([j for j, g in enumerate(results[m]) if g is not None],
-                                       games, size)]
+              for start, stop in _runs(table.matchups[m].present(), games, size)]
 
-    def done(shard: Shard, part: tuple[GameResult, ...]) -> None:
+    def done(k: int, part: tuple[GameResult, ...]) -> None:
+        shard = shards[k]
         if book is not None:
-            book.record(shard.matchup, shard.start, part)
+            book.record(shard.matchup, shard.start, part)  # into the table too
+        else:
+            for i, game in enumerate(part):
+                table[shard.matchup, shard.start + i] = game
         if progress is not None:
             progress(shard.stop - shard.start)
 
     if reused and progress is not None:
         progress(reused)
     try:
-        played = run_tasks(play_shard, shards, workers=workers, backend=backend,
-                           progress=done, start_method=start_method)  # fmt: skip
+        each_result(play_shard, shards, done, workers=workers, backend=backend,
+                    start_method=start_method)  # fmt: skip
     except BaseException:
         if book is not None:
             book.discard_if_unused()  # a journal this run made and never wrote a game to
         raise
-    for shard, part in zip(shards, played, strict=True):
-        results[shard.matchup][shard.start:shard.stop] = part
-    del played
-    complete = cast(list[list[GameResult]], results)  # every game is in: none is None
-    result = TournamentResult.from_games(complete, specs=specs, names=names, seats=seats,
-                                         seed=seed, game=options.game,
-                                         options=options.to_json())  # fmt: skip
+    assert len(table) == games * len(combos)  # every game is in
+    result = TournamentResult.from_games(table.matchups, specs=specs, names=names,
+                                         seats=seats, seed=seed, game=options.game,
+                                         options=options.to_json(), rating=rating)  # fmt: skip
     return dataclasses.replace(result, reused=reused)
 
 
@@ -599,7 +622,7 @@ def _result_text(game: GameResult) -> str:
             f"{'/'.join(map(str, game.scores))}")
 
 
-def _runs(done: Sequence[int], games: int, size: int) -> list[tuple[int, int]]:
+def _runs(done: Iterable[int], games: int, size: int) -> list[tuple[int, int]]:
     """The games ``0 … games - 1`` not in ``done`` (ascending) as ``(start, stop)`` runs of
     consecutive games, each at most ``size`` long (without listing every game).
 
@@ -608,7 +631,7 @@ def _runs(done: Sequence[int], games: int, size: int) -> list[tuple[int, int]]:
     """
     out: list[tuple[int, int]] = []
     start = 0
-    for gap in (*done, games):
+    for gap in itertools.chain(done, (games,)):
         while start < gap:
             stop = min(gap, start + size)
             out.append((start, stop))

@@ -1,0 +1,201 @@
+"""Every game's result of a tournament, compactly: a few bytes a game.
+
+A tournament keeps each game's result for its ratings (they are updated game by game).
+As :class:`~dominari.sim.journal.GameResult` tuples that took 150 to 500 bytes a game
+(with a journal, which kept its own, read back whole), several GB at the 10,000,000
+games a tournament may play. A :class:`GameTable` keeps
+per match-up one array of ranks (a byte a seat), one of scores (4 bytes a seat, 8 once
+a score needs them) and one of end reasons (an index into the reasons seen, 2 bytes),
+and no seating at all: game ``j`` of a match-up is seated by the tournament's rotation,
+which repeats every ``seats!`` games. A 2-seat game takes 12 bytes, a 4-seat one 22.
+
+It reads and writes as a mapping of ``(match-up, game)`` to ``GameResult``, the way a
+:class:`~dominari.sim.journal.Journal` holds its games, and each match-up reads as the
+list of its games.
+
+>>> t = GameTable([[(0, 1), (1, 0)]], 3)
+>>> t[0, 1] = GameResult((1, 0), (2, 1), (25, 31), "provinces")
+>>> t[0, 1], len(t), (0, 0) in t
+(GameResult(seating=(1, 0), ranks=(2, 1), scores=(25, 31), reason='provinces'), 1, False)
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator, MutableMapping, Sequence
+from typing import overload
+
+from dominari.sim.journal import GameResult
+
+
+class MatchupGames(Sequence[GameResult]):
+    """The games ``0 … n - 1`` of one match-up, each kept once it is put in.
+
+    ``seatings[j % len(seatings)]`` seats game ``j``. ``reasons`` and ``reason_ids`` are
+    the table's (shared by its match-ups). Reading a game not put in yet is a
+    :class:`KeyError`.
+    """
+
+    def __init__(self, seatings: Sequence[tuple[int, ...]], n: int, reasons: list[str],
+                 reason_ids: dict[str, int]) -> None:  # fmt: skip
+        self.seatings = [tuple(s) for s in seatings]
+        self.seats = len(self.seatings[0])
+        self.n = n
+        self.ranks = bytearray(n * self.seats)
+        """Every game's ranks by seat, 0 for a game not in yet (ranks start at 1)."""
+        self.scores = array("i", bytes(4 * n * self.seats))
+        self.reason = array("H", bytes(2 * n))
+        self.held = 0
+        """How many games are in."""
+        self._reasons = reasons
+        self._reason_ids = reason_ids
+        self._rankings: dict[tuple[int, ...], tuple[int, ...]] = {}  # one tuple each
+
+    def __len__(self) -> int:
+        return self.n
+
+    def has(self, j: int) -> bool:
+        return 0 <= j < self.n and self.ranks[j * self.seats] != 0
+
+    def present(self) -> Iterator[int]:
+        """The games in, in order."""
+        k = self.seats
+        return (j for j in range(self.n) if self.ranks[j * k])
+
+    @overload
+    def __getitem__(self, j: int) -> GameResult: ...
+    @overload
+    def __getitem__(self, j: slice) -> Sequence[GameResult]: ...
+    def __getitem__(self, j: int | slice) -> GameResult | Sequence[GameResult]:
+        if isinstance(j, slice):
+            return [self[i] for i in range(*j.indices(self.n))]
+        if j < 0:
+            j += self.n
+        if not self.has(j):
+            if 0 <= j < self.n:
+                raise KeyError(f"game {j} is not in yet")
+            raise IndexError(f"game {j} of {self.n}")
+        k = self.seats
+        at = j * k
+        ranks = tuple(self.ranks[at:at + k])
+        return GameResult(self.seatings[j % len(self.seatings)],
+                          self._rankings.setdefault(ranks, ranks),
+                          tuple(self.scores[at:at + k]), self._reasons[self.reason[j]])  # fmt: skip
+
+    def __iter__(self) -> Iterator[GameResult]:
+        """Every game in order (:class:`KeyError` at the first one not in)."""
+        k, seatings, rankings, reasons = self.seats, self.seatings, self._rankings, self._reasons
+        ranks, scores, reason = self.ranks, self.scores, self.reason
+        period = len(seatings)
+        for j in range(self.n):
+            at = j * k
+            rank = tuple(ranks[at:at + k])
+            if not rank[0]:
+                raise KeyError(f"game {j} is not in yet")
+            yield GameResult(seatings[j % period], rankings.setdefault(rank, rank),
+                             tuple(scores[at:at + k]), reasons[reason[j]])  # fmt: skip
+
+    def put(self, j: int, game: GameResult) -> None:
+        """Keep game ``j`` (its seating is the match-up's, its ranks 1 to 255: a
+        :class:`ValueError` otherwise)."""
+        k = self.seats
+        if game.seating != self.seatings[j % len(self.seatings)]:
+            raise ValueError(f"game {j} seats {game.seating}, not "
+                             f"{self.seatings[j % len(self.seatings)]}")  # fmt: skip
+        if len(game.ranks) != k or len(game.scores) != k or not all(
+                0 < r < 256 for r in game.ranks):  # fmt: skip
+            raise ValueError(f"game {j}: ranks {game.ranks} and scores {game.scores} are "
+                             f"not one place (1 to 255) and one score for each of {k} seats")
+        rid = self._reason_ids.get(game.reason)
+        if rid is None:
+            if len(self._reasons) >= 1 << 16:
+                raise ValueError("more than 65,536 different end reasons")
+            rid = self._reason_ids[game.reason] = len(self._reasons)
+            self._reasons.append(game.reason)
+        try:
+            scores = array(self.scores.typecode, game.scores)
+        except OverflowError:  # a score past 2**31: 8 bytes a score from now on
+            try:
+                scores = array("q", game.scores)
+            except OverflowError:
+                raise ValueError(f"game {j}: scores {game.scores} go past 2**63") from None
+            self.scores = array("q", self.scores)
+        at = j * k
+        if not self.ranks[at]:
+            self.held += 1
+        self.ranks[at:at + k] = bytes(game.ranks)
+        self.scores[at:at + k] = scores
+        self.reason[j] = rid
+
+    def remove(self, j: int) -> None:
+        if self.has(j):
+            self.ranks[j * self.seats:(j + 1) * self.seats] = bytes(self.seats)
+            self.held -= 1
+
+
+class GameTable(MutableMapping[tuple[int, int], GameResult]):
+    """Games ``0 … games - 1`` of every match-up (``seatings[m]``: the seatings of match-up
+    ``m``'s games, repeating), by ``(match-up, game)``.
+
+    Only this table's games are kept: putting in game ``j >= games`` (a journal of a
+    longer run holds it) or of a match-up it does not have is a no-op, so that the table
+    can take a journal's games as they are read.
+    """
+
+    def __init__(self, seatings: Sequence[Sequence[tuple[int, ...]]], games: int) -> None:
+        self.games = games
+        self.reasons: list[str] = []
+        ids: dict[str, int] = {}
+        self.matchups = [MatchupGames(s, games, self.reasons, ids) for s in seatings]
+
+    def __len__(self) -> int:
+        return sum(m.held for m in self.matchups)
+
+    def _at(self, key: tuple[int, int]) -> tuple[MatchupGames, int] | None:
+        m, j = key
+        if 0 <= m < len(self.matchups) and 0 <= j < self.games:
+            return self.matchups[m], j
+        return None
+
+    def __contains__(self, key: object) -> bool:
+        if not (isinstance(key, tuple) and len(key) == 2):
+            return False
+        at = self._at(key)
+        return at is not None and at[0].has(at[1])
+
+    def __getitem__(self, key: tuple[int, int]) -> GameResult:
+        at = self._at(key)
+        if at is None or not at[0].has(at[1]):
+            raise KeyError(key)
+        return at[0][at[1]]
+
+    def __setitem__(self, key: tuple[int, int], game: GameResult) -> None:
+        at = self._at(key)
+        if at is not None:
+            at[0].put(at[1], game)
+
+    def __delitem__(self, key: tuple[int, int]) -> None:
+        if key not in self:
+            raise KeyError(key)
+        m, j = key
+        self.matchups[m].remove(j)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        """The keys of the games in, by match-up, then game."""
+        for m, games in enumerate(self.matchups):
+            for j in games.present():
+                yield m, j
+
+    def key_at(self, i: int) -> tuple[int, int]:
+        """The ``i``-th key in :meth:`__iter__`'s order (0-based), without listing the
+        keys before it match-up by match-up."""
+        if not 0 <= i < len(self):
+            raise IndexError(f"game {i} of {len(self)}")
+        for m, games in enumerate(self.matchups):
+            if i < games.held:
+                for j in games.present():
+                    if i == 0:
+                        return m, j
+                    i -= 1
+            i -= games.held
+        raise AssertionError("unreachable: i < len(self)")
