@@ -209,3 +209,19 @@ def test_the_progress_bar_follows_the_ratings(monkeypatch: pytest.MonkeyPatch) -
     assert cli._run_games("tournament", 10, True, run, rates=True) == "done"
     assert seen == {"ok": True}
     assert cli._run_games("simulating", 10, True, lambda progress: "plain") == "plain"
+
+
+@pytest.mark.parametrize("command", ["tournament", "simulate"])
+def test_the_stall_timeout_flag(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    players = "bm,bmu"
+    code, out, err = main_with(capsys, command, "dominion", "--players", players, "-n", "4",
+                               "--seed", "1", "--stall-timeout", "0")
+    assert code == 2 and out == "" and "--stall-timeout: must be a positive number" in err
+    code, out, err = main_with(capsys, command, "dominion", "--players", players, "-n", "4",
+                               "--seed", "1", "--stall-timeout", "5", "--backend", "ray")
+    assert code == 2 and out == "" and "ray backend cannot watch" in err
+    code, out, err = main_with(capsys, command, "dominion", "--players", players, "-n", "4",
+                               "--seed", "1", "--stall-timeout", "60", "--workers", "1",
+                               "--json", "--no-progress")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["games"] == 4

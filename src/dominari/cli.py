@@ -199,6 +199,17 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _stall(text: str) -> float:
+    """A stall limit: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0.0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Dominari: play, simulate and replay board games.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
@@ -397,6 +408,10 @@ def _run_flags(parser: argparse.ArgumentParser, what: str) -> None:
                         help="where games run: local processes (default) or ray (the "
                         "cluster at RAY_ADDRESS, else a local one; needs pip install "
                         "'dominari[cluster]')")  # fmt: skip
+    parser.add_argument("--stall-timeout", type=_stall, default=None, metavar="S",
+                        help="local workers: a worker that finishes no game for S seconds "
+                        "is taken for hung, stopped, and its games played again "
+                        "(default: wait)")  # fmt: skip
     parser.add_argument("--kingdom", type=_text, default=None,
                         help="dominion: recommended set name, 'random' or comma-separated "
                         "cards (default random, from the seed)")  # fmt: skip
@@ -536,7 +551,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
     run = partial(simulate, specs, args.games, seed, workers, options=options,
-                  record_dir=args.record_dir, backend=backend)  # fmt: skip
+                  record_dir=args.record_dir, backend=backend,
+                  stall=args.stall_timeout)  # fmt: skip
     t0 = time.perf_counter()
     result = _run_games("simulating", args.games, not args.no_progress, run)
     elapsed = time.perf_counter() - t0
@@ -671,6 +687,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise ConfigError("--recheck needs --journal: it replays some of a journal's games")
     run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
                   backend=args.backend, options=options, journal=args.journal,
+                  stall=args.stall_timeout,
                   recheck=args.recheck)  # fmt: skip
     t0 = time.perf_counter()
     total = math.comb(len(specs), args.seats) * args.games

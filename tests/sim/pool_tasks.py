@@ -103,3 +103,36 @@ def sleep_or_fail(task: tuple[str, int]) -> int:
 def crash_always(task: object) -> int:
     """Kill this worker process, whatever the task."""
     os._exit(1)
+
+
+def hang_once_on(task: tuple[str, int, int]) -> int:
+    """Hang (sleep for an hour) the first time the value is ``bad``; the square after."""
+    import time
+
+    folder, value, bad = task
+    if _start(folder, value) == 0 and value == bad:
+        time.sleep(3600)
+    return value * value
+
+
+def hang_always(task: tuple[str, int]) -> int:
+    import time
+
+    folder, value = task
+    _start(folder, value)
+    time.sleep(3600)
+    return value
+
+
+def slow_but_beating(task: tuple[str, int]) -> int:
+    """Run for some 1.2 s, saying it makes progress every 0.1 s."""
+    import time
+
+    from dominari.sim.pool import beat
+
+    folder, value = task
+    _start(folder, value)
+    for _ in range(12):
+        time.sleep(0.1)
+        beat()
+    return value * value

@@ -25,8 +25,11 @@ from pool_tasks import (
     crash_slowly_on,
     crashy_chunk,
     fail_on,
+    hang_always,
+    hang_once_on,
     runs,
     sleep_or_fail,
+    slow_but_beating,
     square,
 )
 
@@ -504,3 +507,46 @@ def test_each_result_asks_for_a_task_only_when_it_sends_it() -> None:
     seen: list[tuple[int, list[int]]] = []
     each_result(abs, Lazy(), lambda k, v: seen.append((v, list(asked))))
     assert seen == [(k, list(range(k + 1))) for k in range(5)]
+
+
+# ---------------------------------------------------------------------- stalls
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_hung_task_is_stopped_and_run_again(tmp_path: Path, workers: int) -> None:
+    """With a stall limit, a task that shows no progress for that long has its worker
+    killed and runs again, counted once; with one worker too (in a worker process)."""
+    tasks = [(str(tmp_path), v, 2) for v in range(5)]
+    t0 = time.monotonic()
+    assert run_tasks(hang_once_on, tasks, workers=workers, stall=0.5) == [v * v for v in range(5)]
+    assert time.monotonic() - t0 < 60  # not the hour it hung for
+    assert runs(tmp_path, 2) == 2
+
+
+def test_a_task_that_keeps_hanging_is_named(tmp_path: Path) -> None:
+    with pytest.raises(PoolError, match=r"task 1 of 1 .* lost 2 times: it showed no "
+                                        r"progress for 0.3 s"):
+        run_tasks(hang_always, [(str(tmp_path), 7)], workers=2, stall=0.3, retries=1)
+    assert runs(tmp_path, 7) == 2
+
+
+def test_a_slow_task_that_shows_progress_is_not_stopped(tmp_path: Path) -> None:
+    """The limit is on progress, not on a task's length: ``beat()`` (a game finished)
+    keeps a long task alive."""
+    tasks = _tasks(tmp_path, range(3))
+    assert run_tasks(slow_but_beating, tasks, workers=2, stall=0.5) == [0, 1, 4]
+    assert all(runs(tmp_path, v) == 1 for v in range(3))
+
+
+@pytest.mark.parametrize("stall", [0, -1, float("nan"), float("inf"), True, "5"])
+def test_a_bad_stall_limit_is_refused(stall: object) -> None:
+    with pytest.raises(ConfigError, match="stall limit must be a positive number"):
+        run_tasks(abs, [1], stall=stall)  # type: ignore[arg-type]
+
+
+def test_the_ray_backend_takes_no_stall_limit() -> None:
+    with pytest.raises(ConfigError, match="ray backend cannot watch"):
+        run_tasks(abs, [1], backend="ray", stall=5)
+
+
+def test_a_simulation_with_a_stall_limit_is_the_same() -> None:
+    plain = simulate(PLAYERS, 12, 4, workers=1).to_json()
+    assert simulate(PLAYERS, 12, 4, workers=1, stall=60).to_json() == plain

@@ -40,6 +40,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import logging
+import math
 import multiprocessing
 import os
 import signal
@@ -47,7 +48,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
@@ -99,6 +100,7 @@ def run_tasks(
     progress: Callable[[T, R], None] | None = None,
     start_method: str | None = "spawn",
     retries: int = DEFAULT_RETRIES,
+    stall: float | None = None,
 ) -> list[R]:
     """Run ``fn(task)`` for every task; return the results in task order.
 
@@ -107,7 +109,11 @@ def run_tasks(
     processes, 1 runs in this process; ray: tasks running at once). ``start_method``
     is the multiprocessing start method of the local pool. A task whose worker dies
     is run again up to ``retries`` times (not with one local worker: this process is
-    the worker); an exception raised by ``fn`` propagates at once.
+    the worker); an exception raised by ``fn`` propagates at once. With ``stall`` (local
+    backend), a task that shows no progress for ``stall`` seconds (it has not started,
+    or called :func:`beat` since, for that long) is taken for hung: its worker is killed
+    and it is run again like a task whose worker died (with one worker too: the task then
+    runs in a worker process, not in this one).
 
     Raises :class:`ConfigError` for a bad backend, worker or retry count (or Ray
     missing) and :class:`PoolError` when a task's workers died more than ``retries``
@@ -121,7 +127,7 @@ def run_tasks(
             progress(tasks[k], value)
 
     each_result(fn, tasks, keep, workers=workers, backend=backend,
-                start_method=start_method, retries=retries)  # fmt: skip
+                start_method=start_method, retries=retries, stall=stall)  # fmt: skip
     return values  # type: ignore[return-value]  # every slot is filled
 
 
@@ -134,6 +140,7 @@ def each_result(
     backend: str = "local",
     start_method: str | None = "spawn",
     retries: int = DEFAULT_RETRIES,
+    stall: float | None = None,
 ) -> None:
     """Run ``fn(task)`` for every task as :func:`run_tasks` does, but keep no result:
     ``receive(k, result)`` is called in this process with task ``k``'s result as it
@@ -151,16 +158,38 @@ def each_result(
         raise ConfigError(f"the number of workers must be at least 1, not {workers!r}")
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise ConfigError(f"the number of retries must be 0 or more, not {retries!r}")
+    stall = check_stall(stall, backend)
     out = _Results(tasks, receive, retries)
     if not tasks:
         return
     if backend == "ray":
         _run_ray(fn, out, workers)
-    elif workers == 1 or len(tasks) == 1:
+    elif (workers == 1 or len(tasks) == 1) and stall is None:
         for k in range(len(tasks)):
             out.store(k, fn(tasks[k]))
     else:
-        _run_local(fn, out, min(workers, len(tasks)), start_method)
+        _run_local(fn, out, min(workers, len(tasks)), start_method, stall)
+
+
+def check_stall(stall: object, backend: str = "local") -> float | None:
+    """A stall limit in seconds as a float (None: no limit); :class:`ConfigError` for one
+    that is not a positive number, or given to the Ray backend (whose tasks run where
+    this process cannot watch them: Ray notices lost workers and nodes itself).
+
+    >>> check_stall(90)
+    90.0
+    """
+    if stall is None:
+        return None
+    if isinstance(stall, bool) or not isinstance(stall, (int, float)) or not (
+            0 < stall < math.inf):  # fmt: skip
+        raise ConfigError(f"the stall limit must be a positive number of seconds, not "
+                          f"{stall!r}")  # fmt: skip
+    if backend == "ray":
+        raise ConfigError("a stall limit watches local worker processes; the ray backend "
+                          "cannot watch its tasks' progress (Ray notices lost workers and "
+                          "nodes itself)")  # fmt: skip
+    return float(stall)
 
 
 class _Results(Generic[T, R]):
@@ -254,15 +283,65 @@ def _on_one_line(exc: BaseException, limit: int = 400) -> str:
 
 
 # ------------------------------------------------------------------ local processes
-_STARTED: Any = None
-"""In a local worker process: one flag per task, set when the task starts (shared
-memory), so that after a crash the parent knows which tasks were running."""
+class _Watch:
+    """What the parent of a local pool sees of its tasks, in memory it shares with the
+    workers: a flag per task, set when the task starts, so that after a crash it knows
+    which tasks were running; with a stall limit, also the time each task last showed
+    progress (its start, each :func:`beat`) and the process running it."""
+
+    def __init__(self, ctx: Any, tasks: int, stall: float | None) -> None:
+        self.started = ctx.RawArray(ctypes.c_bool, tasks)
+        self.stall = stall
+        self.beats = ctx.RawArray(ctypes.c_double, tasks) if stall is not None else None
+        self.pids = ctx.RawArray(ctypes.c_int, tasks) if stall is not None else None
+        self.hung: set[int] = set()
+        """The tasks whose worker this process killed for a stall."""
+
+    def shared(self) -> tuple[Any, Any, Any]:
+        return self.started, self.beats, self.pids
+
+    def every(self) -> float | None:
+        """How often to look for stalls (None: never)."""
+        return None if self.stall is None else min(1.0, self.stall / 4)
+
+    def stop_stalled(self, running: Iterable[int]) -> None:
+        """Kill the worker of each task of ``running`` that has shown no progress for the
+        stall limit: the pool breaks, and the task is run again as a lost one."""
+        if self.stall is None or self.beats is None or self.pids is None:
+            return
+        now = time.monotonic()
+        for k in running:
+            if self.started[k] and k not in self.hung and now - self.beats[k] > self.stall:
+                self.hung.add(k)
+                with contextlib.suppress(OSError):  # it ended just now
+                    os.kill(self.pids[k], signal.SIGKILL)
+
+    def lost(self, k: int, broken: BaseException) -> str:
+        """Why task ``k`` was lost, in words."""
+        if k in self.hung:
+            return (f"it showed no progress for {self.stall:g} s, so its worker was taken "
+                    "for hung and stopped")  # fmt: skip
+        return f"its worker process died ({broken})"
 
 
-def _init_worker(started: Any, parent: int) -> None:
-    global _STARTED
-    _STARTED = started
+_SHARED: tuple[Any, Any, Any] | None = None
+"""In a local worker process: the :class:`_Watch` arrays it shares with its parent."""
+_RUNNING = -1
+"""In a local worker process: the task it runs (-1: none)."""
+
+
+def _init_worker(shared: tuple[Any, Any, Any], parent: int) -> None:
+    global _SHARED
+    _SHARED = shared
     watch_parent(parent)
+
+
+def beat() -> None:
+    """Say that the task this process runs is making progress (a game finished): with a
+    stall limit, a task that shows none for that long is taken for hung. Cheap, and a
+    no-op outside a watched worker process."""
+    if _SHARED is not None and _SHARED[1] is not None and _RUNNING >= 0:
+        _SHARED[1][_RUNNING] = time.monotonic()
 
 
 def watch_parent(parent: int) -> None:
@@ -305,13 +384,22 @@ def terminate_workers(pool: ProcessPoolExecutor, wait: float = 5.0,
 
 def _call(fn: Callable[[T], R], k: int, task: T) -> R:
     """Run task ``k`` in a worker process, marking it started first."""
-    if _STARTED is not None:
-        _STARTED[k] = True
-    return fn(task)
+    global _RUNNING
+    if _SHARED is not None:
+        started, beats, pids = _SHARED
+        if beats is not None:
+            beats[k] = time.monotonic()
+            pids[k] = os.getpid()
+        started[k] = True  # last: the parent reads the others once it is set
+    _RUNNING = k
+    try:
+        return fn(task)
+    finally:
+        _RUNNING = -1
 
 
 def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
-               start_method: str | None) -> None:  # fmt: skip
+               start_method: str | None, stall: float | None = None) -> None:  # fmt: skip
     """Run the tasks on a pool of ``workers`` processes, rebuilt when a worker dies.
 
     A dead worker breaks the whole pool: every unfinished task is lost. Tasks that had
@@ -319,7 +407,9 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     killed its worker is not known) are each charged a failure and run again alone, one
     at a time, so that a task that keeps killing its worker is named and the others are
     not charged again. Deaths with no task running (a worker that could not start) are
-    counted apart and bounded by the same number of retries.
+    counted apart and bounded by the same number of retries. With ``stall``, a task that
+    shows no progress for that long has its worker killed (:class:`_Watch`), and is
+    charged and run again the same way.
     """
     ctx = multiprocessing.get_context(start_method)
     todo = _Queue(len(out.tasks))
@@ -327,10 +417,11 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     idle_deaths = 0
     while out.left:
         try:
-            started = ctx.RawArray(ctypes.c_bool, len(out.tasks))
+            watch = _Watch(ctx, len(out.tasks), stall)
+            started = watch.started
             pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                        initializer=_init_worker,
-                                       initargs=(started, os.getpid()))  # fmt: skip
+                                       initargs=(watch.shared(), os.getpid()))  # fmt: skip
             _launch_all(pool)
         except OSError as exc:  # out of file descriptors or memory: too many workers
             raise PoolError(f"cannot start a pool of {workers} worker processes "
@@ -339,7 +430,8 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
         broken: BrokenProcessPool | None = None
         left = out.left
         try:
-            broken, lost = _local_round(fn, out, pool, todo, alone, workers * _QUEUED_PER_WORKER)
+            broken, lost = _local_round(fn, out, pool, todo, alone,
+                                        workers * _QUEUED_PER_WORKER, watch)  # fmt: skip
             finished = True
         finally:  # every result is in, or the run failed: do not wait for the workers
             if not finished or broken is not None:
@@ -365,7 +457,7 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                 raise PoolError(f"worker processes died {idle_deaths} times before running "
                                 f"a task: {broken}")  # fmt: skip
         for k in suspects:
-            out.charge(k, f"its worker process died ({broken})")
+            out.charge(k, watch.lost(k, broken))
         alone.extendleft(reversed(suspects))
 
 
@@ -392,13 +484,13 @@ def _join_manager(thread: threading.Thread, wait: float = 5.0) -> None:
 
 
 def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExecutor,
-                 todo: _Queue, alone: deque[int], window: int,
+                 todo: _Queue, alone: deque[int], window: int, watch: _Watch,
                  ) -> tuple[BrokenProcessPool | None, list[int]]:  # fmt: skip
     """Feed ``pool`` until every task is done or a worker dies; the error that broke the
     pool (None if it did not break) and the tasks lost with it.
 
     Up to ``window`` tasks from ``todo`` are in flight; a task from ``alone`` runs with
-    none beside it.
+    none beside it. ``watch`` stops the workers of stalled tasks.
     """
     pending: dict[Future[R], int] = {}
     lost: list[int] = []
@@ -423,7 +515,8 @@ def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExe
                 lost.append(k)
         if not pending:
             break
-        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+        done, _ = wait(pending, timeout=watch.every(), return_when=FIRST_COMPLETED)
+        watch.stop_stalled(pending.values())
         for fut in done:
             k = pending.pop(fut)
             try:

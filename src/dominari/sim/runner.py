@@ -39,7 +39,7 @@ from dominari.core.game import GameState
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
-from dominari.sim.pool import check_backend, each_result
+from dominari.sim.pool import beat, check_backend, check_stall, each_result
 from dominari.sim.records import (
     missing_folders,
     prepare_dir,
@@ -370,6 +370,7 @@ def run_chunk(chunk: Chunk) -> Tally:
         for seat, bot in enumerate(bots):
             bot.reset(bot_seed(chunk.seed, i, seat))
         play_game(bots, state)
+        beat()  # a game finished: the worker is not hung
         out = state.outcome()
         assert out is not None
         tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"))
@@ -544,6 +545,7 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     start_method: str | None = "spawn",
     backend: str = "local",
+    stall: float | None = None,
 ) -> SimResult:
     """Play ``games`` seeded games of ``game`` (default Dominion) between the bots named
     by ``players`` (one per seat).
@@ -559,7 +561,9 @@ def simulate(
     it wrote, so that it can be run again into the same folder). ``progress(k)`` is
     called in this process each time ``k`` more games are done. ``backend`` is the
     pool that runs the games (:data:`~dominari.sim.pool.BACKENDS`: ``local``
-    processes or ``ray``).
+    processes or ``ray``). With ``stall`` (seconds; local backend), a batch of games
+    whose worker finishes no game for that long is taken for hung: the worker is killed
+    and the batch played again (see :func:`~dominari.sim.pool.each_result`).
     Raises :class:`DominariError` subclasses for bad input, before any game is
     played or file written.
     """
@@ -568,6 +572,7 @@ def simulate(
                           progress, start_method)  # fmt: skip
     games, workers, seed, backend = check_run(games, workers, seed, backend,
                                               "the number of games")  # fmt: skip
+    stall = check_stall(stall, backend)
     if options is None:
         options = game_options(game or "dominion", kingdom=kingdom, max_turns=max_turns,
                                rules=rules, data=data)  # fmt: skip
@@ -596,7 +601,7 @@ def simulate(
 
     try:
         each_result(run_chunk, chunks, done, workers=workers, backend=backend,
-                    start_method=start_method)  # fmt: skip
+                    start_method=start_method, stall=stall)  # fmt: skip
     except BaseException:
         # A run that fails or is stopped leaves no records: the folder held none of an
         # earlier run (else it was refused), so all are this run's, and the same run

@@ -71,7 +71,7 @@ from dominari.sim.journal import (
     folder_files,
     spec_files,
 )
-from dominari.sim.pool import each_result, run_tasks
+from dominari.sim.pool import beat, check_stall, each_result, run_tasks
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
@@ -220,6 +220,7 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
         for p, bot in enumerate(table):
             bot.reset(tournament_bot_seed(shard.seed, shard.entries, j, p))
         play_game(table, state)
+        beat()  # a game finished: the worker is not hung
         outcome = state.outcome()
         assert outcome is not None
         ranks = tuple(outcome.ranks)
@@ -474,6 +475,7 @@ def tournament(
     journal: str | os.PathLike[str] | None = None,
     recheck: int = 0,
     rating: Callable[[int], None] | None = None,
+    stall: float | None = None,
 ) -> TournamentResult:
     """Play a round robin of ``game`` (default Dominion) between the bots named by
     ``players``: ``games`` seeded games for every match-up of ``seats`` entries.
@@ -484,7 +486,9 @@ def tournament(
     ``data``, or ``options`` at once). ``progress(k)`` is called in this process
     each time ``k`` more games are done; ``rating(k)`` each time ``k`` more games are
     rated, once every game is played (the ratings follow the games in a fixed order,
-    some 3 to 6 minutes for the maximum of games). Raises :class:`DominariError` subclasses
+    some 3 to 6 minutes for the maximum of games). ``stall`` is as for
+    :func:`~dominari.sim.runner.simulate`: a run of games whose worker finishes no game
+    for that many seconds is played again in another. Raises :class:`DominariError` subclasses
     for bad input before any game is played.
 
     With ``journal`` (a file path, see :mod:`dominari.sim.journal`) every finished run
@@ -507,6 +511,7 @@ def tournament(
     if isinstance(recheck, bool) or not isinstance(recheck, int) or recheck < 0:
         raise ConfigError(f"the number of games to recheck must be 0 or more, not "
                           f"{recheck!r}")  # fmt: skip
+    stall = check_stall(stall, backend)
     if rating is not None and not callable(rating):
         raise ConfigError(f"rating must be a function of the games rated, not {rating!r}")
     if recheck and journal is None:
@@ -569,7 +574,7 @@ def tournament(
             again = run_tasks(play_shard, [Shard(specs, names, options, seed, m, combos[m],
                                                  j, j + 1) for m, j in picked],
                               workers=workers, backend=backend,
-                              start_method=start_method)  # fmt: skip
+                              start_method=start_method, stall=stall)  # fmt: skip
             for (m, j), (game,) in zip(picked, again, strict=True):
                 if game != known[(m, j)]:
                     raise JournalError(
@@ -604,7 +609,7 @@ def tournament(
         progress(reused)
     try:
         each_result(play_shard, shards, done, workers=workers, backend=backend,
-                    start_method=start_method)  # fmt: skip
+                    start_method=start_method, stall=stall)  # fmt: skip
     except BaseException:
         if book is not None:
             book.discard_if_unused()  # a journal this run made and never wrote a game to
