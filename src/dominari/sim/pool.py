@@ -110,8 +110,8 @@ def run_tasks(
     is the multiprocessing start method of the local pool. A task whose worker dies
     is run again up to ``retries`` times (not with one local worker: this process is
     the worker); an exception raised by ``fn`` propagates at once. With ``stall`` (local
-    backend), a task that shows no progress for ``stall`` seconds (it has not started,
-    or called :func:`beat` since, for that long) is taken for hung: its worker is killed
+    backend), a task that shows no progress for ``stall`` seconds (that long since it
+    started or last called :func:`beat`) is taken for hung: its worker is killed
     and it is run again like a task whose worker died (with one worker too: the task then
     runs in a worker process, not in this one).
 

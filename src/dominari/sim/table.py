@@ -3,11 +3,11 @@
 A tournament keeps each game's result for its ratings (they are updated game by game).
 As :class:`~dominari.sim.journal.GameResult` tuples that took 150 to 500 bytes a game
 (with a journal, which kept its own, read back whole), several GB at the 10,000,000
-games a tournament may play. A :class:`GameTable` keeps
-per match-up one array of ranks (a byte a seat), one of scores (4 bytes a seat, 8 once
-a score needs them) and one of end reasons (an index into the reasons seen, 2 bytes),
-and no seating at all: game ``j`` of a match-up is seated by the tournament's rotation,
-which repeats every ``seats!`` games. A 2-seat game takes 12 bytes, a 4-seat one 22.
+games a tournament may play. A :class:`GameTable` keeps per match-up one array of ranks
+(a byte a seat), one of scores (4 bytes a seat, 8 once a score needs them) and one of
+end reasons (an index into the reasons seen, 2 bytes), and no seating at all: game ``j``
+of a match-up is seated by the tournament's rotation, which repeats every ``seats!``
+games. A 2-seat game takes 12 bytes, a 4-seat one 22.
 
 It reads and writes as a mapping of ``(match-up, game)`` to ``GameResult``, the way a
 :class:`~dominari.sim.journal.Journal` holds its games, and each match-up reads as the

@@ -100,8 +100,9 @@ MAX_TOURNAMENT_GAMES = 10_000_000
 """The most games of all match-ups together in one tournament: every game's result is
 kept for the ratings, in a :class:`~dominari.sim.table.GameTable` of 12 bytes a 2-seat
 game, 22 a 4-seat one (a journal shares it, and is read a line at a time), so that the
-maximum takes some 150 to 250 MB; but the ratings are updated game by game, some 3
-minutes for the maximum on this project's reference machine, after the games."""
+maximum takes some 150 to 300 MB (measured with stand-in games: 150 MB for 10,000,000 at
+2 seats, 145 MB for 5,000,000 at 4); but the ratings, updated game by game after the
+games, then take some 3 to 6 minutes on this project's 2-core reference machine."""
 SEATS: tuple[int, ...] = (2, 3, 4)
 """The table sizes a tournament can play (both games take 2 to 4 players)."""
 
