@@ -99,32 +99,31 @@ class MatchupGames(Sequence[GameResult]):
         """Keep game ``j`` (its seating is the match-up's, its ranks 1 to 255: a
         :class:`ValueError` otherwise)."""
         k = self.seats
+        ranks, scores = game.ranks, game.scores
         if game.seating != self.seatings[j % len(self.seatings)]:
             raise ValueError(f"game {j} seats {game.seating}, not "
                              f"{self.seatings[j % len(self.seatings)]}")  # fmt: skip
-        if len(game.ranks) != k or len(game.scores) != k or not all(
-                0 < r < 256 for r in game.ranks):  # fmt: skip
-            raise ValueError(f"game {j}: ranks {game.ranks} and scores {game.scores} are "
-                             f"not one place (1 to 255) and one score for each of {k} seats")
+        if len(ranks) != k or len(scores) != k or min(ranks) < 1 or max(ranks) > 255:
+            raise ValueError(f"game {j}: ranks {ranks} and scores {scores} are not one "
+                             f"place (1 to 255) and one score for each of {k} seats")
+        low, high = min(scores), max(scores)
+        if low < -(1 << 63) or high >= 1 << 63:
+            raise ValueError(f"game {j}: scores {scores} go past 2**63")
         rid = self._reason_ids.get(game.reason)
         if rid is None:
             if len(self._reasons) >= 1 << 16:
                 raise ValueError("more than 65,536 different end reasons")
             rid = self._reason_ids[game.reason] = len(self._reasons)
             self._reasons.append(game.reason)
-        try:
-            scores = array(self.scores.typecode, game.scores)
-        except OverflowError:  # a score past 2**31: 8 bytes a score from now on
-            try:
-                scores = array("q", game.scores)
-            except OverflowError:
-                raise ValueError(f"game {j}: scores {game.scores} go past 2**63") from None
-            self.scores = array("q", self.scores)
+        if self.scores.typecode == "i" and (low < -(1 << 31) or high >= 1 << 31):
+            self.scores = array("q", self.scores)  # a score past 2**31: 8 bytes a score
         at = j * k
         if not self.ranks[at]:
             self.held += 1
-        self.ranks[at:at + k] = bytes(game.ranks)
-        self.scores[at:at + k] = scores
+        self.ranks[at:at + k] = bytes(ranks)
+        table = self.scores
+        for p in range(k):
+            table[at + p] = scores[p]
         self.reason[j] = rid
 
     def remove(self, j: int) -> None:

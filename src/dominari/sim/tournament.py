@@ -58,7 +58,7 @@ import itertools
 import math
 import os
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -393,7 +393,7 @@ class TournamentResult:
             per_matchup.append(MatchupResult(entries, len(games), tuple(mw), tuple(mt),
                                              tuple(ms)))  # fmt: skip
         rounds = max((len(games) for games in results), default=0)
-        in_rounds = (games[j] for j in range(rounds) for games in results if j < len(games))
+        in_rounds = _in_rounds(results)
         rated = rate_games(in_rounds, n, rating)
         players = tuple(
             Standing(entry=e, spec=specs[e], name=names[e], games=played[e], wins=wins[e],
@@ -620,6 +620,24 @@ def tournament(
                                          seats=seats, seed=seed, game=options.game,
                                          options=options.to_json(), rating=rating)  # fmt: skip
     return dataclasses.replace(result, reused=reused)
+
+
+def _in_rounds(results: Sequence[Sequence[GameResult]]) -> Iterator[GameResult]:
+    """Game 0 of every match-up in order, then game 1 of each, and so on (a match-up with
+    fewer games is left out of the later rounds), each match-up read in order.
+
+    >>> list(_in_rounds([[1, 2, 3], [4], [5, 6]]))  # type: ignore[list-item]
+    [1, 4, 5, 2, 6, 3]
+    """
+    games = [iter(m) for m in results]
+    while games:
+        left = []
+        for it in games:
+            game = next(it, None)
+            if game is not None:
+                left.append(it)
+                yield game
+        games = left
 
 
 def _result_text(game: GameResult) -> str:
