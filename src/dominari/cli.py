@@ -514,14 +514,15 @@ def _run_games(label: str, total: int, progress: bool, run: Callable[..., R],
                 task = bar.add_task(label, total=total)
                 if not rates:
                     return run(progress=lambda k: bar.advance(task, k))
-                rating = bar.add_task("rating", total=total, visible=False)
+                rating = bar.add_task("rating", total=total, visible=False, start=False)
                 shown = [False]
 
                 def rated(k: int) -> None:
-                    if not shown[0]:  # the games are all played: the ratings follow
-                        shown[0] = True
+                    if not shown[0]:  # the games are all played: the ratings follow, timed
+                        shown[0] = True  # from now on
                         bar.update(task, visible=False)
                         bar.update(rating, visible=True)
+                        bar.start_task(rating)
                     bar.advance(rating, k)
 
                 return run(progress=lambda k: bar.advance(task, k), rating=rated)

@@ -136,3 +136,36 @@ def slow_but_beating(task: tuple[str, int]) -> int:
         time.sleep(0.1)
         beat()
     return value * value
+
+
+def beat_then_hang_once_on(task: tuple[str, int, int]) -> int:
+    """Show progress for about a second, or hang the first time the value is ``bad``."""
+    import time
+
+    from dominari.sim.pool import beat
+
+    folder, value, bad = task
+    if _start(folder, value) == 0 and value == bad:
+        time.sleep(3600)
+    for _ in range(10):
+        time.sleep(0.1)
+        beat()
+    return value * value
+
+
+def stop_an_idle_sibling(task: tuple[str, int]) -> int:
+    """Value 0, the first time: wait until the other worker process of the pool is idle,
+    then stop it (SIGSTOP), as a user's Ctrl-Z of one process would; it then holds the
+    pool's task queue, and no task can start. Any other value: its square."""
+    import signal
+    import time
+
+    folder, value = task
+    if _start(folder, value) == 0 and value == 0:
+        time.sleep(1.0)  # the other worker ran its task and waits for the next one
+        parent = os.getppid()
+        for child in Path(f"/proc/{parent}/task/{parent}/children").read_text().split():
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+            if int(child) != os.getpid() and b"spawn_main" in cmdline:
+                os.kill(int(child), signal.SIGSTOP)
+    return value * value

@@ -622,5 +622,32 @@ def test_a_journal_score_the_table_cannot_hold_is_named_by_its_line(tmp_path: Pa
         f.write(json.dumps({"matchup": 0, "start": 2,
                             "games": [[seats, [1, 2], [2**63, 3], "provinces"]]}) + "\n")
     lines = len(path.read_text(encoding="utf-8").splitlines())
-    with pytest.raises(JournalError, match=f"line {lines}: game 2: scores .* go past 2\\*\\*63"):
+    with pytest.raises(JournalError, match=f"line {lines}: game 2: scores .* out of range"):
         run(path, games=4)
+
+
+def test_a_recheck_picks_among_all_the_journals_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A journal longer than the run is stamped whole once rechecked, so its later games
+    are among those picked, as from the sorted list of all its games: a run of 8 games
+    rechecks a 16-game journal's games as a run of 16 would."""
+    import random
+
+    from dominari.sim.runner import derive_seed
+
+    path = tmp_path / "t.jsonl"
+    run(path, games=16)
+    keys = sorted((m, j) for m in range(3) for j in range(16))
+    want = sorted(random.Random(derive_seed("dominari-tournament-recheck", 5)).sample(keys, 6))
+    assert any(j >= 8 for _, j in want)  # the seed picks later games too
+    replayed: list[tuple[int, int]] = []
+    real = tournament_module.play_shard
+
+    def play(shard: tournament_module.Shard) -> tuple[GameResult, ...]:
+        replayed.append((shard.matchup, shard.start))
+        return real(shard)
+
+    _new_code(monkeypatch)
+    monkeypatch.setattr(tournament_module, "play_shard", play)
+    run(path, games=8, recheck=6)
+    assert replayed == want

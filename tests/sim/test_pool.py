@@ -19,6 +19,7 @@ from typing import Any
 import pool_tasks
 import pytest
 from pool_tasks import (
+    beat_then_hang_once_on,
     crash_always,
     crash_on,
     crash_once,
@@ -31,11 +32,19 @@ from pool_tasks import (
     sleep_or_fail,
     slow_but_beating,
     square,
+    stop_an_idle_sibling,
 )
 
 from dominari.core.errors import ConfigError
 from dominari.sim import simulate
-from dominari.sim.pool import RAY_MISSING, PoolError, _check_reachable, init_ray, run_tasks
+from dominari.sim.pool import (
+    RAY_MISSING,
+    PoolError,
+    _check_reachable,
+    each_result,
+    init_ray,
+    run_tasks,
+)
 from dominari.sim.runner import Chunk, DominionOptions, record_name, run_chunk
 from dominari.sim.stats import Tally
 
@@ -550,3 +559,49 @@ def test_the_ray_backend_takes_no_stall_limit() -> None:
 def test_a_simulation_with_a_stall_limit_is_the_same() -> None:
     plain = simulate(PLAYERS, 12, 4, workers=1).to_json()
     assert simulate(PLAYERS, 12, 4, workers=1, stall=60).to_json() == plain
+
+
+def test_a_slow_parent_does_not_take_its_workers_for_hung(tmp_path: Path) -> None:
+    """The parent busy (a slow hand-over: a journal's write) or stopped (Ctrl-Z) for longer
+    than the limit says nothing of its workers: none is stopped, no task run twice; nor
+    is the worker of a task that just finished, now running another."""
+    tasks = _tasks(tmp_path, range(8))
+    slow = [True]
+
+    def receive(k: int, value: int) -> None:  # the first hand-over takes 1.3 s
+        if slow.pop() if slow else False:
+            time.sleep(1.3)
+
+    each_result(slow_but_beating, tasks, receive, workers=2, stall=1.0)
+    assert all(runs(tmp_path, v) == 1 for v in range(8))
+
+
+def test_only_the_hung_task_is_charged(tmp_path: Path) -> None:
+    """The tasks running beside a hung one are lost with the pool, but are not suspects:
+    they go back to the queue uncharged (with no retry left, the error names the hung
+    task, not one beside it)."""
+    tasks = [(str(tmp_path), v, 2) for v in range(3)]
+    with pytest.raises(PoolError, match=r"task 3 of 3 .* lost 1 times: it showed no progress"):
+        run_tasks(beat_then_hang_once_on, tasks, workers=3, stall=0.5, retries=0)
+    tasks = [(str(tmp_path / "again"), v, 2) for v in range(3)]
+    (tmp_path / "again").mkdir()
+    assert run_tasks(beat_then_hang_once_on, tasks, workers=3, stall=0.5) == [0, 1, 4]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
+def test_a_worker_stopped_while_idle_does_not_wedge_the_run(tmp_path: Path) -> None:
+    """A worker stopped while it waits for a task holds the pool's task queue: no task
+    starts. With a stall limit the pool is stopped and started again, and the run ends
+    (its process too: the stopped worker is not waited for at exit)."""
+    tasks = _tasks(tmp_path, range(8))
+    t0 = time.monotonic()
+    assert run_tasks(stop_an_idle_sibling, tasks, workers=2, stall=1.0) == [
+        v * v for v in range(8)]
+    assert time.monotonic() - t0 < 60
+    import multiprocessing
+
+    for _ in range(1000):
+        if not multiprocessing.active_children():
+            break
+        time.sleep(0.01)
+    assert multiprocessing.active_children() == []

@@ -296,6 +296,17 @@ class _Watch:
         self.pids = ctx.RawArray(ctypes.c_int, tasks) if stall is not None else None
         self.hung: set[int] = set()
         """The tasks whose worker this process killed for a stall."""
+        self.wedged = False
+        """Whether this process stopped the pool because no task made progress at all."""
+        now = time.monotonic()
+        self.checked = now
+        """When this process last looked for stalls."""
+        self.since = now
+        """Progress is not asked for before this: the pool's start, or the end of a time
+        this process did not look (it was stopped, Ctrl-Z, or busy)."""
+        self.news: float | None = None
+        """When a task last started, showed progress or finished, as far as seen here
+        (None before any: the workers' start, imports and all, is not a stall)."""
 
     def shared(self) -> tuple[Any, Any, Any]:
         return self.started, self.beats, self.pids
@@ -304,23 +315,41 @@ class _Watch:
         """How often to look for stalls (None: never)."""
         return None if self.stall is None else min(1.0, self.stall / 4)
 
-    def stop_stalled(self, running: Iterable[int]) -> None:
-        """Kill the worker of each task of ``running`` that has shown no progress for the
-        stall limit: the pool breaks, and the task is run again as a lost one."""
+    def stop_stalled(self, pool: ProcessPoolExecutor, running: Iterable[int],
+                     finished: bool) -> None:  # fmt: skip
+        """Kill the worker of each task of ``running`` (those sent and not finished) that
+        has shown no progress for the stall limit, or every worker when no task has
+        started, shown progress or finished for that long (a worker stopped while idle
+        holds the task queue): the pool breaks, and the task is run again as a lost one.
+        ``finished``: a task finished since the last look."""
         if self.stall is None or self.beats is None or self.pids is None:
             return
         now = time.monotonic()
+        if now - self.checked > self.stall / 2:  # this process did not look for that long:
+            self.since = now  # the workers' silence then says nothing (Ctrl-Z stops all)
+        self.checked = now
+        if finished:
+            self.news = now
         for k in running:
-            if self.started[k] and k not in self.hung and now - self.beats[k] > self.stall:
+            if not self.started[k] or k in self.hung:
+                continue
+            beat = self.beats[k]
+            self.news = beat if self.news is None else max(self.news, beat)
+            if now - max(beat, self.since) > self.stall:
                 self.hung.add(k)
                 with contextlib.suppress(OSError):  # it ended just now
                     os.kill(self.pids[k], signal.SIGKILL)
+        if (not self.hung and self.news is not None
+                and now - max(self.news, self.since) > self.stall):  # fmt: skip
+            self.wedged = True
+            terminate_workers(pool, kill=True)
 
     def lost(self, k: int, broken: BaseException) -> str:
         """Why task ``k`` was lost, in words."""
         if k in self.hung:
             return (f"it showed no progress for {self.stall:g} s, so its worker was taken "
-                    "for hung and stopped")  # fmt: skip
+                    f"for hung and stopped (a game that takes longer needs a longer "
+                    f"--stall-timeout)")  # fmt: skip
         return f"its worker process died ({broken})"
 
 
@@ -434,11 +463,13 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                                         workers * _QUEUED_PER_WORKER, watch)  # fmt: skip
             finished = True
         finally:  # every result is in, or the run failed: do not wait for the workers
-            if not finished or broken is not None:
+            if not finished or broken is not None or stall is not None:
                 # An error or an interrupt: stop the tasks running now too. A broken pool:
                 # its own clean-up can miss a worker that was still starting when another
                 # died (added to the pool after it stopped the others), which would then
-                # wait for a task forever and this process for it at exit.
+                # wait for a task forever and this process for it at exit. With a stall
+                # limit, the idle workers of a finished run too: one stopped while idle
+                # would keep this process from exiting.
                 terminate_workers(pool)
             manager = getattr(pool, "_executor_manager_thread", None)  # gone at shutdown
             pool.shutdown(wait=False, cancel_futures=True)
@@ -453,9 +484,16 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
             idle_deaths = 0
         if not suspects:
             idle_deaths += 1
+            if idle_deaths > out.retries and watch.wedged:
+                raise PoolError(f"no task made progress for {stall:g} s, {idle_deaths} "
+                                "times, and the workers were stopped each time (a worker "
+                                "stopped while idle holds the others up)")  # fmt: skip
             if idle_deaths > out.retries:
                 raise PoolError(f"worker processes died {idle_deaths} times before running "
                                 f"a task: {broken}")  # fmt: skip
+        if watch.hung:  # a stall: the tasks beside the hung one are not suspects
+            todo.extendleft([k for k in suspects if k not in watch.hung])
+            suspects = [k for k in suspects if k in watch.hung]
         for k in suspects:
             out.charge(k, watch.lost(k, broken))
         alone.extendleft(reversed(suspects))
@@ -516,7 +554,6 @@ def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExe
         if not pending:
             break
         done, _ = wait(pending, timeout=watch.every(), return_when=FIRST_COMPLETED)
-        watch.stop_stalled(pending.values())
         for fut in done:
             k = pending.pop(fut)
             try:
@@ -526,6 +563,8 @@ def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExe
                 lost.append(k)
                 continue
             out.store(k, value)
+        if broken is None:  # only the tasks still running: a finished one's worker is
+            watch.stop_stalled(pool, pending.values(), bool(done))  # running another
         solo = solo and bool(pending)
     for fut, k in pending.items():  # the pool broke: these fail too (or just finished)
         try:

@@ -278,8 +278,16 @@ class Chunk:
 
     def describe(self) -> str:
         """The chunk in words, for messages: ``games 25-49 of seed 1 (bm, smithy)``."""
-        return (f"games {self.start}-{self.stop - 1} of seed {self.seed} "
-                f"({', '.join(self.names)})")
+        return f"{game_range(self.start, self.stop)} of seed {self.seed} ({', '.join(self.names)})"
+
+
+def game_range(start: int, stop: int) -> str:
+    """Games ``start`` to ``stop - 1`` in words.
+
+    >>> game_range(25, 50), game_range(7, 8)
+    ('games 25-49', 'game 7')
+    """
+    return f"game {start}" if stop == start + 1 else f"games {start}-{stop - 1}"
 
 
 _BOTS: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}

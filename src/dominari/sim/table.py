@@ -22,14 +22,16 @@ list of its games.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, MutableMapping, Sequence
+from collections.abc import Iterable, Iterator, MutableMapping, Sequence
 from typing import overload
 
 from dominari.sim.journal import GameResult
 
 
 class MatchupGames(Sequence[GameResult]):
-    """The games ``0 … n - 1`` of one match-up, each kept once it is put in.
+    """The games ``0 … n - 1`` of one match-up, each kept once it is put in, and any later
+    game put in too (a journal of a longer run holds them: they can be rechecked), up to
+    ``limit``; as a sequence, the first ``n`` games.
 
     ``seatings[j % len(seatings)]`` seats game ``j``. ``reasons`` and ``reason_ids`` are
     the table's (shared by its match-ups). Reading a game not put in yet is a
@@ -37,16 +39,20 @@ class MatchupGames(Sequence[GameResult]):
     """
 
     def __init__(self, seatings: Sequence[tuple[int, ...]], n: int, reasons: list[str],
-                 reason_ids: dict[str, int]) -> None:  # fmt: skip
+                 reason_ids: dict[str, int], limit: int | None = None) -> None:  # fmt: skip
         self.seatings = [tuple(s) for s in seatings]
         self.seats = len(self.seatings[0])
         self.n = n
+        self.limit = n if limit is None else max(n, limit)
+        """Games from here on are not kept."""
         self.ranks = bytearray(n * self.seats)
         """Every game's ranks by seat, 0 for a game not in yet (ranks start at 1)."""
         self.scores = array("i", bytes(4 * n * self.seats))
         self.reason = array("H", bytes(2 * n))
         self.held = 0
-        """How many games are in."""
+        """How many of the first ``n`` games are in."""
+        self.later = 0
+        """How many games from ``n`` on are in."""
         self._reasons = reasons
         self._reason_ids = reason_ids
         self._rankings: dict[tuple[int, ...], tuple[int, ...]] = {}  # one tuple each
@@ -55,12 +61,13 @@ class MatchupGames(Sequence[GameResult]):
         return self.n
 
     def has(self, j: int) -> bool:
-        return 0 <= j < self.n and self.ranks[j * self.seats] != 0
+        """Whether game ``j`` is in (one of the first ``n`` or a later one)."""
+        return 0 <= j < len(self.reason) and self.ranks[j * self.seats] != 0
 
-    def present(self) -> Iterator[int]:
-        """The games in, in order."""
-        k = self.seats
-        return (j for j in range(self.n) if self.ranks[j * k])
+    def present(self, everything: bool = False) -> Iterator[int]:
+        """The games in, in order: of the first ``n``, or ``everything`` kept."""
+        k, ranks = self.seats, self.ranks
+        return (j for j in range(len(self.reason) if everything else self.n) if ranks[j * k])
 
     @overload
     def __getitem__(self, j: int) -> GameResult: ...
@@ -71,10 +78,15 @@ class MatchupGames(Sequence[GameResult]):
             return [self[i] for i in range(*j.indices(self.n))]
         if j < 0:
             j += self.n
-        if not self.has(j):
-            if 0 <= j < self.n:
-                raise KeyError(f"game {j} is not in yet")
+        if not 0 <= j < self.n:
             raise IndexError(f"game {j} of {self.n}")
+        return self.game(j)
+
+    def game(self, j: int) -> GameResult:
+        """Game ``j`` (one of the first ``n`` or a later one); :class:`KeyError` if it is
+        not in."""
+        if not self.has(j):
+            raise KeyError(f"game {j} is not in")
         k = self.seats
         at = j * k
         ranks = tuple(self.ranks[at:at + k])
@@ -83,7 +95,7 @@ class MatchupGames(Sequence[GameResult]):
                           tuple(self.scores[at:at + k]), self._reasons[self.reason[j]])  # fmt: skip
 
     def __iter__(self) -> Iterator[GameResult]:
-        """Every game in order (:class:`KeyError` at the first one not in)."""
+        """The first ``n`` games in order (:class:`KeyError` at the first one not in)."""
         k, seatings, rankings, reasons = self.seats, self.seatings, self._rankings, self._reasons
         ranks, scores, reason = self.ranks, self.scores, self.reason
         period = len(seatings)
@@ -97,7 +109,9 @@ class MatchupGames(Sequence[GameResult]):
 
     def put(self, j: int, game: GameResult) -> None:
         """Keep game ``j`` (its seating is the match-up's, its ranks 1 to 255: a
-        :class:`ValueError` otherwise)."""
+        :class:`ValueError` otherwise); a game from ``limit`` on is not kept."""
+        if not 0 <= j < self.limit:
+            return
         k = self.seats
         ranks, scores = game.ranks, game.scores
         if game.seating != self.seatings[j % len(self.seatings)]:
@@ -108,7 +122,8 @@ class MatchupGames(Sequence[GameResult]):
                              f"place (1 to 255) and one score for each of {k} seats")
         low, high = min(scores), max(scores)
         if low < -(1 << 63) or high >= 1 << 63:
-            raise ValueError(f"game {j}: scores {scores} go past 2**63")
+            raise ValueError(f"game {j}: scores {scores} are out of range (a score is "
+                             "kept in 64 bits)")  # fmt: skip
         rid = self._reason_ids.get(game.reason)
         if rid is None:
             if len(self._reasons) >= 1 << 16:
@@ -117,42 +132,63 @@ class MatchupGames(Sequence[GameResult]):
             self._reasons.append(game.reason)
         if self.scores.typecode == "i" and (low < -(1 << 31) or high >= 1 << 31):
             self.scores = array("q", self.scores)  # a score past 2**31: 8 bytes a score
+        if j >= len(self.reason):  # a later game than the first n: room for it
+            self._grow(min(self.limit, max(j + 1, 2 * len(self.reason))))
         at = j * k
         if not self.ranks[at]:
-            self.held += 1
+            if j < self.n:
+                self.held += 1
+            else:
+                self.later += 1
         self.ranks[at:at + k] = bytes(ranks)
         table = self.scores
         for p in range(k):
             table[at + p] = scores[p]
         self.reason[j] = rid
 
+    def _grow(self, games: int) -> None:
+        more = games - len(self.reason)
+        self.ranks.extend(bytes(more * self.seats))
+        self.scores.extend(array(self.scores.typecode, bytes(self.scores.itemsize * more
+                                                             * self.seats)))  # fmt: skip
+        self.reason.extend(array("H", bytes(2 * more)))
+
     def remove(self, j: int) -> None:
         if self.has(j):
             self.ranks[j * self.seats:(j + 1) * self.seats] = bytes(self.seats)
-            self.held -= 1
+            if j < self.n:
+                self.held -= 1
+            else:
+                self.later -= 1
 
 
 class GameTable(MutableMapping[tuple[int, int], GameResult]):
     """Games ``0 … games - 1`` of every match-up (``seatings[m]``: the seatings of match-up
-    ``m``'s games, repeating), by ``(match-up, game)``.
+    ``m``'s games, repeating), by ``(match-up, game)``, and any later game put in, up to
+    ``limit`` (a journal of a longer run holds them; its games past ``limit``, which no
+    run can play, are not kept, nor games of a match-up the table does not have).
 
-    Only this table's games are kept: putting in game ``j >= games`` (a journal of a
-    longer run holds it) or of a match-up it does not have is a no-op, so that the table
-    can take a journal's games as they are read.
+    As a mapping it holds every game kept (:meth:`played` counts the first ``games``), so
+    that a journal's games can be rechecked as they all were before.
     """
 
-    def __init__(self, seatings: Sequence[Sequence[tuple[int, ...]]], games: int) -> None:
+    def __init__(self, seatings: Sequence[Sequence[tuple[int, ...]]], games: int,
+                 limit: int | None = None) -> None:  # fmt: skip
         self.games = games
         self.reasons: list[str] = []
         ids: dict[str, int] = {}
-        self.matchups = [MatchupGames(s, games, self.reasons, ids) for s in seatings]
+        self.matchups = [MatchupGames(s, games, self.reasons, ids, limit) for s in seatings]
 
     def __len__(self) -> int:
+        return sum(m.held + m.later for m in self.matchups)
+
+    def played(self) -> int:
+        """How many of the first ``games`` games of every match-up are in."""
         return sum(m.held for m in self.matchups)
 
     def _at(self, key: tuple[int, int]) -> tuple[MatchupGames, int] | None:
         m, j = key
-        if 0 <= m < len(self.matchups) and 0 <= j < self.games:
+        if 0 <= m < len(self.matchups) and j >= 0:
             return self.matchups[m], j
         return None
 
@@ -166,7 +202,7 @@ class GameTable(MutableMapping[tuple[int, int], GameResult]):
         at = self._at(key)
         if at is None or not at[0].has(at[1]):
             raise KeyError(key)
-        return at[0][at[1]]
+        return at[0].game(at[1])
 
     def __setitem__(self, key: tuple[int, int], game: GameResult) -> None:
         at = self._at(key)
@@ -180,21 +216,32 @@ class GameTable(MutableMapping[tuple[int, int], GameResult]):
         self.matchups[m].remove(j)
 
     def __iter__(self) -> Iterator[tuple[int, int]]:
-        """The keys of the games in, by match-up, then game."""
+        """The keys of the games in, by match-up, then game (as ``sorted`` orders them)."""
         for m, games in enumerate(self.matchups):
-            for j in games.present():
+            for j in games.present(everything=True):
                 yield m, j
 
-    def key_at(self, i: int) -> tuple[int, int]:
-        """The ``i``-th key in :meth:`__iter__`'s order (0-based), without listing the
-        keys before it match-up by match-up."""
-        if not 0 <= i < len(self):
-            raise IndexError(f"game {i} of {len(self)}")
+    def keys_at(self, positions: Iterable[int]) -> list[tuple[int, int]]:
+        """The keys at ``positions`` (0-based, ascending) in :meth:`__iter__`'s order, in
+        one pass over the games, skipping the match-ups before each."""
+        out: list[tuple[int, int]] = []
+        wanted = iter(positions)
+        i = next(wanted, None)
+        base = 0  # the position of the current match-up's first game
         for m, games in enumerate(self.matchups):
-            if i < games.held:
-                for j in games.present():
-                    if i == 0:
-                        return m, j
-                    i -= 1
-            i -= games.held
-        raise AssertionError("unreachable: i < len(self)")
+            count = games.held + games.later
+            if i is None:
+                break
+            if i >= base + count:
+                base += count
+                continue
+            for at, j in enumerate(games.present(everything=True), start=base):
+                while i is not None and i == at:
+                    out.append((m, j))
+                    i = next(wanted, None)
+                if i is None or i >= base + count:
+                    break
+            base += count
+        if i is not None:
+            raise IndexError(f"game {i} of {len(self)}")
+        return out

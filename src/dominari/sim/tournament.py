@@ -83,6 +83,7 @@ from dominari.sim.runner import (
     chunk_size,
     derive_seed,
     game_options,
+    game_range,
     load_bots,
     play_game,
     seat_names,
@@ -200,7 +201,7 @@ class Shard:
 
     def describe(self) -> str:
         """The shard in words, for messages: ``games 0-9 of bm vs smithy, seed 1``."""
-        return (f"games {self.start}-{self.stop - 1} of "
+        return (f"{game_range(self.start, self.stop)} of "
                 f"{' vs '.join(self.names[e] for e in self.entries)}, seed {self.seed}")
 
 
@@ -545,7 +546,7 @@ def tournament(
     # bytes a game (see dominari.sim.table).
     orders = math.factorial(seats)  # the seating of a match-up's games repeats this often
     table = GameTable([[seating(entries, j) for j in range(orders)] for entries in combos],
-                      games)  # fmt: skip
+                      games, MAX_MATCHUP_GAMES)  # fmt: skip
     book: Journal | None = None
     if journal is not None:
         key = {"game": options.game, "players": list(specs), "seats": seats, "seed": seed,
@@ -570,8 +571,8 @@ def tournament(
             rng = random.Random(derive_seed("dominari-tournament-recheck", seed))
             # Picked by position among the games in order, as from their sorted list, but
             # without making a list of millions of keys.
-            picked = [table.key_at(i)
-                      for i in sorted(rng.sample(range(len(table)), min(recheck, len(table))))]
+            picked = table.keys_at(sorted(rng.sample(range(len(table)),
+                                                     min(recheck, len(table)))))
             again = run_tasks(play_shard, [Shard(specs, names, options, seed, m, combos[m],
                                                  j, j + 1) for m, j in picked],
                               workers=workers, backend=backend,
@@ -587,7 +588,7 @@ def tournament(
 
     if journal is not None:
         book = Journal.open(journal, key, check if recheck else None, fits, into=table)
-    reused = len(table)
+    reused = table.played()
     missing = games * len(combos) - reused
     size = min(games, chunk_size(missing or 1, workers))
     if book is not None:
@@ -615,7 +616,7 @@ def tournament(
         if book is not None:
             book.discard_if_unused()  # a journal this run made and never wrote a game to
         raise
-    assert len(table) == games * len(combos)  # every game is in
+    assert table.played() == games * len(combos)  # every game is in
     result = TournamentResult.from_games(table.matchups, specs=specs, names=names,
                                          seats=seats, seed=seed, game=options.game,
                                          options=options.to_json(), rating=rating)  # fmt: skip
