@@ -469,8 +469,9 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                 # died (added to the pool after it stopped the others), which would then
                 # wait for a task forever and this process for it at exit. With a stall
                 # limit, the idle workers of a finished run too: one stopped while idle
-                # would keep this process from exiting.
-                terminate_workers(pool)
+                # would keep this process from exiting (killed: they have nothing left
+                # to do, and a stopped one would keep a SIGTERM pending).
+                terminate_workers(pool, kill=finished and broken is None)
             manager = getattr(pool, "_executor_manager_thread", None)  # gone at shutdown
             pool.shutdown(wait=False, cancel_futures=True)
             if not finished and manager is not None:  # the process may be exiting
