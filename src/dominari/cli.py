@@ -189,25 +189,28 @@ def _port(text: str) -> int:
     return value
 
 
-def _seconds(text: str) -> float:
+def _float_seconds(text: str, most: float = math.inf) -> float:
+    """A number of seconds more than 0 (and at most ``most``, if finite), for a flag."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not 0.0 < value <= 60.0 or math.isnan(value):
-        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 60, not {text}")
+    if not 0.0 < value <= most or value == math.inf:
+        if most < math.inf:
+            raise argparse.ArgumentTypeError(f"must be more than 0 and at most {most:g}, "
+                                             f"not {text}")  # fmt: skip
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
     return value
+
+
+def _seconds(text: str) -> float:
+    """A search bot's time a decision: at most a minute."""
+    return _float_seconds(text, 60.0)
 
 
 def _stall(text: str) -> float:
     """A stall limit: a positive number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not 0.0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-    return value
+    return _float_seconds(text)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -87,25 +87,25 @@ class MatchupGames(Sequence[GameResult]):
         not in."""
         if not self.has(j):
             raise KeyError(f"game {j} is not in")
+        return self._result(j)
+
+    def __iter__(self) -> Iterator[GameResult]:
+        """The first ``n`` games in order (:class:`KeyError` at the first one not in)."""
+        ranks, k = self.ranks, self.seats
+        for j in range(self.n):
+            if not ranks[j * k]:
+                raise KeyError(f"game {j} is not in yet")
+            yield self._result(j)
+
+    def _result(self, j: int) -> GameResult:
+        """Game ``j``, which is in, as a result (its ranks' tuple shared with the games
+        ranked alike)."""
         k = self.seats
         at = j * k
         ranks = tuple(self.ranks[at:at + k])
         return GameResult(self.seatings[j % len(self.seatings)],
                           self._rankings.setdefault(ranks, ranks),
                           tuple(self.scores[at:at + k]), self._reasons[self.reason[j]])  # fmt: skip
-
-    def __iter__(self) -> Iterator[GameResult]:
-        """The first ``n`` games in order (:class:`KeyError` at the first one not in)."""
-        k, seatings, rankings, reasons = self.seats, self.seatings, self._rankings, self._reasons
-        ranks, scores, reason = self.ranks, self.scores, self.reason
-        period = len(seatings)
-        for j in range(self.n):
-            at = j * k
-            rank = tuple(ranks[at:at + k])
-            if not rank[0]:
-                raise KeyError(f"game {j} is not in yet")
-            yield GameResult(seatings[j % period], rankings.setdefault(rank, rank),
-                             tuple(scores[at:at + k]), reasons[reason[j]])  # fmt: skip
 
     def put(self, j: int, game: GameResult) -> None:
         """Keep game ``j`` (its seating is the match-up's, its ranks 1 to 255: a

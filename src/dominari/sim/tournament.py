@@ -567,7 +567,7 @@ def tournament(
                 return f"ranks {list(game.ranks)} are not places 1 to {seats}"
             return None
 
-        def check(known: Mapping[tuple[int, int], GameResult]) -> None:
+        def check(_known: Mapping[tuple[int, int], GameResult]) -> None:  # the table
             rng = random.Random(derive_seed("dominari-tournament-recheck", seed))
             # Picked by position among the games in order, as from their sorted list, but
             # without making a list of millions of keys.
@@ -578,11 +578,11 @@ def tournament(
                               workers=workers, backend=backend,
                               start_method=start_method, stall=stall)  # fmt: skip
             for (m, j), (game,) in zip(picked, again, strict=True):
-                if game != known[(m, j)]:
+                if game != table[m, j]:
                     raise JournalError(
                         f"journal {journal} was written by other code or files, and game "
                         f"{j} of match-up {' vs '.join(names[e] for e in combos[m])} comes out "
-                        f"otherwise with this code ({_result_text(known[(m, j)])} there, "
+                        f"otherwise with this code ({_result_text(table[m, j])} there, "
                         f"{_result_text(game)} here): its games cannot be reused: give "
                         "another file or delete it")  # fmt: skip
 
