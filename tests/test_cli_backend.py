@@ -52,14 +52,16 @@ def test_ray_backend_without_ray_says_how_to_install(capsys: pytest.CaptureFixtu
 
 def test_ray_backend_gives_the_local_results(capsys: pytest.CaptureFixture[str],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """The command starts a local cluster of --workers CPUs itself (a few seconds)."""
+    """The command starts a local cluster of --workers CPUs itself (a few seconds); a
+    stall limit watches its tasks, and changes nothing of the results."""
     ray = pytest.importorskip("ray")
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     code, local, err = run(capsys, *ARGS, "--workers", "1")
     assert code == 0, err
     started = not ray.is_initialized()
     try:
-        code, out, err = run(capsys, *ARGS, "--workers", "2", "--backend", "ray")
+        code, out, err = run(capsys, *ARGS, "--workers", "2", "--backend", "ray",
+                             "--stall-timeout", "60")  # fmt: skip
     finally:
         if started:
             ray.shutdown()

@@ -412,9 +412,8 @@ def _run_flags(parser: argparse.ArgumentParser, what: str) -> None:
                         "cluster at RAY_ADDRESS, else a local one; needs pip install "
                         "'dominari[cluster]')")  # fmt: skip
     parser.add_argument("--stall-timeout", type=_stall, default=None, metavar="S",
-                        help="local workers: a worker that finishes no game for S seconds "
-                        "is taken for hung, stopped, and its games played again "
-                        "(default: wait)")  # fmt: skip
+                        help="a worker that finishes no game for S seconds is taken for "
+                        "hung, stopped, and its games played again (default: wait)")  # fmt: skip
     parser.add_argument("--kingdom", type=_text, default=None,
                         help="dominion: recommended set name, 'random' or comma-separated "
                         "cards (default random, from the seed)")  # fmt: skip

@@ -36,7 +36,7 @@ from pool_tasks import (
 )
 
 from dominari.core.errors import ConfigError
-from dominari.sim import simulate
+from dominari.sim import pool, simulate
 from dominari.sim.pool import (
     RAY_MISSING,
     PoolError,
@@ -425,7 +425,7 @@ def test_ray_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Everything on Ray in one test, so that one cluster is started (a few seconds)
     whichever xdist worker runs it."""
     monkeypatch.delenv("RAY_ADDRESS", raising=False)  # a local cluster, not the user's
-    with local_ray():
+    with local_ray() as cluster:
         # a simulation gives the local results, for both games
         local = simulate(PLAYERS, 20, seed=5, workers=1, kingdom="first-game")
         ray = simulate(PLAYERS, 20, seed=5, workers=2, kingdom="first-game", backend="ray")
@@ -474,6 +474,47 @@ def test_ray_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         with pytest.raises(ValueError, match="bad value 9"):
             run_tasks(fail_on, [(str(folder), 9, 9)], backend="ray")
         assert runs(folder, -1) == runs(folder, 9) == 1
+
+        # with a stall limit: a hung task is cancelled, its worker ended, and run again
+        folder = tmp_path / "hang-once"
+        folder.mkdir()
+        tasks = [(str(folder), v, 2) for v in range(4)]
+        t0 = time.monotonic()
+        assert run_tasks(hang_once_on, tasks, workers=2, backend="ray", stall=1.0) == [
+            0, 1, 4, 9]
+        assert time.monotonic() - t0 < 60  # not the hour it hung for
+        assert runs(folder, 2) == 2
+        assert [runs(folder, v) for v in (0, 1, 3)] == [1, 1, 1]
+
+        # a task that keeps hanging is named
+        folder = tmp_path / "hang-always"
+        folder.mkdir()
+        with pytest.raises(PoolError, match=r"task 1 of 1 .* lost 1 times: it showed no "
+                                            r"progress for 0.5 s"):  # fmt: skip
+            run_tasks(hang_always, [(str(folder), 7)], backend="ray", stall=0.5, retries=0)
+        assert runs(folder, 7) == 1
+
+        # the limit is on progress, not on a task's length, nor on the time a task waits
+        # for a free CPU (4 at once on 2 CPUs); a simulation is the same
+        folder = tmp_path / "beating"
+        folder.mkdir()
+        assert run_tasks(slow_but_beating, _tasks(folder, range(4)), workers=4,
+                         backend="ray", stall=0.6) == [0, 1, 4, 9]  # fmt: skip
+        assert [runs(folder, v) for v in range(4)] == [1, 1, 1, 1]
+        plain = simulate(PLAYERS, 12, seed=4, workers=1).to_json()
+        assert simulate(PLAYERS, 12, seed=4, workers=2, backend="ray",
+                        stall=30).to_json() == plain  # fmt: skip
+
+        # a cancelled task that does not end (its worker out of reach) is given up for
+        # lost after a grace, and run again (last: the hung one keeps a CPU till the end)
+        monkeypatch.setattr(pool, "_CANCEL_GRACE", 1.0)
+        monkeypatch.setattr(cluster, "cancel", lambda *args, **kwargs: None)
+        folder = tmp_path / "unreachable"
+        folder.mkdir()
+        tasks = [(str(folder), v, 0) for v in range(3)]
+        assert run_tasks(hang_once_on, tasks, workers=2, backend="ray", stall=0.5) == [
+            0, 1, 4]
+        assert runs(folder, 0) == 2
 
 
 @pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
@@ -551,9 +592,20 @@ def test_a_bad_stall_limit_is_refused(stall: object) -> None:
         run_tasks(abs, [1], stall=stall)  # type: ignore[arg-type]
 
 
-def test_the_ray_backend_takes_no_stall_limit() -> None:
-    with pytest.raises(ConfigError, match="ray backend cannot watch"):
-        run_tasks(abs, [1], backend="ray", stall=5)
+def test_the_ray_watch_names_the_quiet_tries_by_its_own_clock() -> None:
+    """The Ray run's watch actor (here a plain object): a try that started and has sent
+    no beat for the limit is quiet; one not started yet is not; after a time the caller
+    did not look, silence before it says nothing; tries no longer running are forgotten."""
+    beats = pool._Beats()
+    beats.beat(1)
+    beats.beat(2)
+    time.sleep(0.05)
+    beats.beat(2)
+    assert beats.quiet([1, 2, 3], stall=0.03, reset=False) == [1]
+    assert beats.quiet([1, 2, 3], stall=0.03, reset=True) == []
+    time.sleep(0.05)
+    assert beats.quiet([2, 3], stall=0.03, reset=False) == [2]
+    assert list(beats.last) == [2]
 
 
 def test_a_simulation_with_a_stall_limit_is_the_same() -> None:

@@ -29,6 +29,13 @@ never counts twice. An exception raised by the task function itself is determini
 (the same seed fails the same way): it is not retried but raised as it is, for Ray
 unwrapped from Ray's ``RayTaskError``.
 
+Hung workers are waited for, unless a *stall limit* is given: then a task that shows no
+progress (its start, a :func:`beat` each game) for that many seconds has its worker
+stopped, and is run again like a lost one. Local workers write the time of their last
+beat into memory shared with this process; Ray workers send it, at most a few times a
+second, to a small actor of the run's (:class:`_Beats`), and a hung Ray task is
+cancelled with ``force=True``, which ends its worker process.
+
 >>> run_tasks(abs, [-1, 2, -3])
 [1, 2, 3]
 >>> run_tasks(abs, [-1, 2, -3], workers=2, progress=lambda task, result: None)
@@ -68,6 +75,10 @@ RAY_MISSING = "the ray backend needs Ray: pip install 'dominari[cluster]'"
 
 _QUEUED_PER_WORKER = 4  # local pool: tasks submitted per worker process
 _WATCH_EVERY = 1.0  # seconds: how often a local worker checks that its parent lives
+
+_CANCEL_GRACE = 60.0
+"""Seconds a Ray task cancelled as hung may take to end before it is given up for lost
+(its worker unreachable) and run again anyway."""
 
 _RAY_LOST = ("WorkerCrashedError", "NodeDiedError", "ObjectLostError", "LocalRayletDiedError",
              "OutOfMemoryError")  # fmt: skip
@@ -109,11 +120,11 @@ def run_tasks(
     processes, 1 runs in this process; ray: tasks running at once). ``start_method``
     is the multiprocessing start method of the local pool. A task whose worker dies
     is run again up to ``retries`` times (not with one local worker: this process is
-    the worker); an exception raised by ``fn`` propagates at once. With ``stall`` (local
-    backend), a task that shows no progress for ``stall`` seconds (that long since it
-    started or last called :func:`beat`) is taken for hung: its worker is killed
-    and it is run again like a task whose worker died (with one worker too: the task then
-    runs in a worker process, not in this one).
+    the worker); an exception raised by ``fn`` propagates at once. With ``stall``, a
+    task that shows no progress for ``stall`` seconds (that long since it started or
+    last called :func:`beat`) is taken for hung: its worker is killed (on Ray, the task
+    cancelled with ``force``) and it is run again like a task whose worker died (with
+    one local worker too: the task then runs in a worker process, not in this one).
 
     Raises :class:`ConfigError` for a bad backend, worker or retry count (or Ray
     missing) and :class:`PoolError` when a task's workers died more than ``retries``
@@ -158,12 +169,12 @@ def each_result(
         raise ConfigError(f"the number of workers must be at least 1, not {workers!r}")
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise ConfigError(f"the number of retries must be 0 or more, not {retries!r}")
-    stall = check_stall(stall, backend)
+    stall = check_stall(stall)
     out = _Results(tasks, receive, retries)
     if not tasks:
         return
     if backend == "ray":
-        _run_ray(fn, out, workers)
+        _run_ray(fn, out, workers, stall)
     elif (workers == 1 or len(tasks) == 1) and stall is None:
         for k in range(len(tasks)):
             out.store(k, fn(tasks[k]))
@@ -171,10 +182,9 @@ def each_result(
         _run_local(fn, out, min(workers, len(tasks)), start_method, stall)
 
 
-def check_stall(stall: object, backend: str = "local") -> float | None:
+def check_stall(stall: object) -> float | None:
     """A stall limit in seconds as a float (None: no limit); :class:`ConfigError` for one
-    that is not a positive number, or given to the Ray backend (whose tasks run where
-    this process cannot watch them: Ray notices lost workers and nodes itself).
+    that is not a positive number.
 
     >>> check_stall(90)
     90.0
@@ -185,10 +195,6 @@ def check_stall(stall: object, backend: str = "local") -> float | None:
             0 < stall < math.inf):  # fmt: skip
         raise ConfigError(f"the stall limit must be a positive number of seconds, not "
                           f"{stall!r}")  # fmt: skip
-    if backend == "ray":
-        raise ConfigError("a stall limit watches local worker processes; the ray backend "
-                          "cannot watch its tasks' progress (Ray notices lost workers and "
-                          "nodes itself)")  # fmt: skip
     return float(stall)
 
 
@@ -346,11 +352,15 @@ class _Watch:
 
     def lost(self, k: int, broken: BaseException) -> str:
         """Why task ``k`` was lost, in words."""
-        if k in self.hung:
-            return (f"it showed no progress for {self.stall:g} s, so its worker was taken "
-                    f"for hung and stopped (a game that takes longer needs a longer "
-                    f"--stall-timeout)")  # fmt: skip
+        if k in self.hung and self.stall is not None:
+            return _hung(self.stall)
         return f"its worker process died ({broken})"
+
+
+def _hung(stall: float) -> str:
+    """Why a task stopped as hung was lost, in words."""
+    return (f"it showed no progress for {stall:g} s, so its worker was taken for hung and "
+            f"stopped (a game that takes longer needs a longer --stall-timeout)")  # fmt: skip
 
 
 _SHARED: tuple[Any, Any, Any] | None = None
@@ -371,6 +381,8 @@ def beat() -> None:
     no-op outside a watched worker process."""
     if _SHARED is not None and _SHARED[1] is not None and _RUNNING >= 0:
         _SHARED[1][_RUNNING] = time.monotonic()
+    elif _RAY_BEAT is not None:
+        _ray_beat(_RAY_BEAT)
 
 
 def watch_parent(parent: int) -> None:
@@ -686,29 +698,136 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
                         f"another server's port?); {fix}")  # fmt: skip
 
 
-def _apply(fn: Callable[[T], R], task: T) -> R:
-    """``fn(task)``, as a Ray task (``ray.remote`` takes only Python functions)."""
-    return fn(task)
+_RAY_BEAT: list[Any] | None = None
+"""In a Ray worker running a watched task: the :class:`_Beats` actor, the task's key,
+how often to send a beat, and when the last was sent."""
 
 
-def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int) -> None:
+def _apply(fn: Callable[[T], R], task: T, watch: tuple[Any, int, float] | None = None) -> R:
+    """``fn(task)``, as a Ray task (``ray.remote`` takes only Python functions). With
+    ``watch`` (the run's :class:`_Beats` actor, this try's key, how often to send), the
+    task's start and then its :func:`beat` calls are sent to the actor."""
+    global _RAY_BEAT
+    if watch is None:
+        return fn(task)
+    actor, key, every = watch
+    actor.beat.remote(key)
+    _RAY_BEAT = [actor, key, every, time.monotonic()]
+    try:
+        return fn(task)
+    finally:
+        _RAY_BEAT = None
+
+
+def _ray_beat(state: list[Any]) -> None:
+    """Send a beat to the watch actor unless one went less than its interval ago."""
+    now = time.monotonic()
+    if now - state[3] >= state[2]:
+        state[3] = now
+        state[0].beat.remote(state[1])
+
+
+class _Beats:
+    """A Ray actor that keeps, by its own clock, when each try of a task last showed
+    progress (its start and its beats, sent by the workers: clocks of other nodes are not
+    compared), and says which have shown none for the stall limit.
+
+    >>> beats = _Beats(); beats.beat(7); beats.quiet([7, 8], stall=60.0, reset=False)
+    []
+    """
+
+    def __init__(self) -> None:
+        self.last: dict[int, float] = {}
+        self.since = time.monotonic()
+
+    def beat(self, key: int) -> None:
+        self.last[key] = time.monotonic()
+
+    def quiet(self, running: list[int], stall: float, reset: bool) -> list[int]:
+        """The tries of ``running`` that started and have shown no progress for ``stall``
+        seconds; the others are forgotten. ``reset``: the caller did not look for a while,
+        so silence before now says nothing (its own processes were stopped too)."""
+        now = time.monotonic()
+        if reset:
+            self.since = now
+        keep = set(running)
+        self.last = {key: t for key, t in self.last.items() if key in keep}
+        return [key for key, t in self.last.items() if now - max(t, self.since) > stall]
+
+
+class _RayWatch:
+    """The caller's side of a Ray run's stall limit: its :class:`_Beats` actor, asked
+    every so often which running tries are hung; those are cancelled with ``force``
+    (their worker processes end) and, once Ray says so, lost."""
+
+    def __init__(self, ray: Any, stall: float) -> None:
+        self.ray = ray
+        self.stall = stall
+        self.every = min(1.0, stall / 4)
+        self.actor = ray.remote(_Beats).options(num_cpus=0, max_restarts=-1,
+                                                max_task_retries=-1).remote()  # fmt: skip
+        self.checked = time.monotonic()
+        self.hung: dict[Any, float] = {}
+        """The refs cancelled as hung, and when."""
+        self.quiet_errors = tuple(getattr(ray.exceptions, name) for name in (
+            "GetTimeoutError", "ActorDiedError", "ActorUnavailableError")
+            if hasattr(ray.exceptions, name))  # fmt: skip
+
+    def stop_stalled(self, pending: dict[Any, tuple[int, int]]) -> list[Any]:
+        """Cancel the running tries that show no progress; the refs cancelled longer than
+        :data:`_CANCEL_GRACE` ago and still not ended (to give up for lost)."""
+        now = time.monotonic()
+        if now - self.checked < self.every:
+            return []
+        reset = now - self.checked > self.stall / 2
+        self.checked = now
+        keys = {key: ref for ref, (_, key) in pending.items() if ref not in self.hung}
+        try:
+            quiet = self.ray.get(self.actor.quiet.remote(list(keys), self.stall, reset),
+                                 timeout=max(10.0, self.stall))  # fmt: skip
+        except self.quiet_errors:  # the actor is being restarted: look again later
+            quiet = []
+        for key in quiet:
+            self.hung[keys[key]] = now
+            with contextlib.suppress(Exception):  # it ended just now
+                self.ray.cancel(keys[key], force=True)
+        return [ref for ref, t in self.hung.items()
+                if ref in pending and now - t > _CANCEL_GRACE]  # fmt: skip
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):  # already gone with its cluster
+            self.ray.kill(self.actor)
+
+
+def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
+             stall: float | None = None) -> None:  # fmt: skip
     """Run the tasks as Ray tasks, ``workers`` at a time, retrying lost ones here
-    (Ray's own retries are off, so that every failure is counted in one place)."""
+    (Ray's own retries are off, so that every failure is counted in one place). With
+    ``stall``, a task that shows no progress for that long is cancelled and lost."""
     ray = init_ray(workers)
     lost_types = tuple(getattr(ray.exceptions, name) for name in _RAY_LOST
                        if hasattr(ray.exceptions, name))  # fmt: skip
     task_error = ray.exceptions.RayTaskError
+    cancelled = ray.exceptions.TaskCancelledError
     remote = ray.remote(_apply).options(max_retries=0, retry_exceptions=False)
     todo = _Queue(len(out.tasks))
-    pending: dict[Any, int] = {}
+    pending: dict[Any, tuple[int, int]] = {}  # a try's ref: its task, its key
+    watch = _RayWatch(ray, stall) if stall is not None else None
+    tries = 0
     try:
         while todo or pending:
             while todo and len(pending) < workers:
                 k = todo.popleft()
-                pending[remote.remote(fn, out.tasks[k])] = k
-            ready, _ = ray.wait(list(pending), num_returns=1)
+                tries += 1
+                if watch is None:
+                    pending[remote.remote(fn, out.tasks[k])] = (k, tries)
+                else:
+                    pending[remote.remote(fn, out.tasks[k],
+                                          (watch.actor, tries, watch.every))] = (k, tries)
+            ready, _ = ray.wait(list(pending), num_returns=1,
+                                timeout=None if watch is None else watch.every)  # fmt: skip
             for ref in ready:
-                k = pending.pop(ref)
+                k, _ = pending.pop(ref)
                 try:
                     value = ray.get(ref)
                 except task_error as exc:
@@ -724,7 +843,22 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int) -> None:
                     out.charge(k, f"its Ray worker was lost ({_first_line(exc)})")
                     todo.appendleft(k)
                     continue
+                except cancelled:
+                    if watch is None or ref not in watch.hung:
+                        raise
+                    out.charge(k, _hung(watch.stall))
+                    todo.appendleft(k)
+                    continue
+                finally:
+                    if watch is not None:
+                        watch.hung.pop(ref, None)
                 out.store(k, value)
+            if watch is not None:
+                for ref in watch.stop_stalled(pending):  # cancelled, yet not ended
+                    k, _ = pending.pop(ref)
+                    del watch.hung[ref]
+                    out.charge(k, _hung(watch.stall))
+                    todo.appendleft(k)
     except BaseException:
         if _RAY_SESSION["ours"]:  # Dominari's own session: stopped with its tasks
             end_own_ray()  # cancelling them raced with their replies: Ray crashed
@@ -733,4 +867,6 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int) -> None:
                 with contextlib.suppress(Exception):  # already finished or gone
                     ray.cancel(ref)
         raise
-
+    finally:
+        if watch is not None:
+            watch.close()

@@ -569,7 +569,7 @@ def simulate(
     it wrote, so that it can be run again into the same folder). ``progress(k)`` is
     called in this process each time ``k`` more games are done. ``backend`` is the
     pool that runs the games (:data:`~dominari.sim.pool.BACKENDS`: ``local``
-    processes or ``ray``). With ``stall`` (seconds; local backend), a batch of games
+    processes or ``ray``). With ``stall`` (seconds), a batch of games
     whose worker finishes no game for that long is taken for hung: the worker is killed
     and the batch played again (see :func:`~dominari.sim.pool.each_result`).
     Raises :class:`DominariError` subclasses for bad input, before any game is
@@ -580,7 +580,7 @@ def simulate(
                           progress, start_method)  # fmt: skip
     games, workers, seed, backend = check_run(games, workers, seed, backend,
                                               "the number of games")  # fmt: skip
-    stall = check_stall(stall, backend)
+    stall = check_stall(stall)
     if options is None:
         options = game_options(game or "dominion", kingdom=kingdom, max_turns=max_turns,
                                rules=rules, data=data)  # fmt: skip

@@ -513,7 +513,7 @@ def tournament(
     if isinstance(recheck, bool) or not isinstance(recheck, int) or recheck < 0:
         raise ConfigError(f"the number of games to recheck must be 0 or more, not "
                           f"{recheck!r}")  # fmt: skip
-    stall = check_stall(stall, backend)
+    stall = check_stall(stall)
     if rating is not None and not callable(rating):
         raise ConfigError(f"rating must be a function of the games rated, not {rating!r}")
     if recheck and journal is None:
