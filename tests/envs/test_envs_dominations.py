@@ -180,8 +180,13 @@ def test_level_one_monument_takes_two_steps() -> None:
     history = len(env.game.history)
     with pytest.raises(ValueError, match="second index"):
         env.codec.decode(env.game, (head,))
+    other = next(v for v in env.choices().values() if not isinstance(v, dict))
     env.step(head)
     assert env.pending == (head,) and env.agent_selection == agent
+    with pytest.raises(IllegalActionError) as err:  # in the game's notation
+        env.action_indices(other)
+    assert str(err.value) == (f"{env.game.format_action(other)!r} does not follow the first "
+                              f"step already chosen (index {head})")  # fmt: skip
     assert len(env.game.history) == history  # nothing applied yet
     obs = env.observe(agent)
     assert set(np.flatnonzero(obs["action_mask"]).tolist()) == set(tails)

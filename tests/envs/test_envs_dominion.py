@@ -170,7 +170,8 @@ def test_observation_hides_what_the_player_cannot_see(kit: Any) -> None:
 
 def test_observation_layout_and_library_privacy(kit: Any) -> None:
     lay = observation_layout(2)
-    assert lay.size == 811 and observation_layout(4).size == 1339
+    assert lay.size == 843 and observation_layout(3).size == 1107
+    assert observation_layout(4).size == 1371
     s = kit.position(kingdom="interaction", hand=["Library"], deck=["Smithy", "Copper"])
     kit.act(s, "play Library")
     assert s.decision().kind == "library"
@@ -186,6 +187,30 @@ def test_observation_layout_and_library_privacy(kit: Any) -> None:
     hand = lay["hand"].offset
     assert encode_observation(s, 0)[hand + card_id("Smithy")] == 1
     assert len(E.KIND_NAMES) + 3 == len(DECISIONS)
+
+
+@pytest.mark.rule("N-CARD-THRONEROOM")
+def test_a_throne_roomed_cards_second_play_to_come_is_observed(kit: Any) -> None:
+    """The first play of a Throne-Roomed Chapel and its second ask the same question of the
+    same hand; the observation tells them apart (the second play is still to come, and
+    everyone saw the Throne Room), so a policy without memory knows what is left."""
+    lay = observation_layout(2)
+    replays = lay["replays"]
+    s = kit.position(kingdom=["Throne Room", "Chapel", "Village", "Smithy", "Militia", "Moat",
+                              "Cellar", "Market", "Mine", "Witch"],
+                     hand=["Throne Room", "Chapel", "Estate", "Copper", "Copper"])
+    kit.act(s, "play Throne Room")  # Chapel, its only Action card to play twice
+    assert s.decision().kind == "chapel"
+    first = encode_observation(s, 0)
+    assert first[replays.offset + card_id("Chapel")] == 1
+    assert encode_observation(s, 1)[replays.offset + card_id("Chapel")] == 1  # public
+    kit.act(s, "done")
+    assert s.decision().kind == "chapel"  # the second play, asking the same
+    second = encode_observation(s, 0)
+    assert not second[replays.offset:replays.end].any()
+    assert not np.array_equal(first, second)
+    kit.act(s, "done")
+    assert not encode_observation(s, 0)[replays.offset:replays.end].any()
 
 
 def test_bots_play_seats_through_action_indices() -> None:

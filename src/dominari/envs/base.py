@@ -272,14 +272,22 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         node: Any = self._choices_root
         for i in path:
             if not isinstance(node, dict) or i not in node:
-                raise IllegalActionError(f"{action!r} is not legal now")
+                raise IllegalActionError(f"{self._quote(action)} is not legal now")
             node = node[i]
         if node != action:
-            raise IllegalActionError(f"{action!r} is not legal now")
+            raise IllegalActionError(f"{self._quote(action)} is not legal now")
         if path[:len(self._prefix)] != tuple(self._prefix):
-            raise IllegalActionError(f"{action!r} does not follow the first step already chosen "
-                                     f"({self._prefix})")
+            chosen = ", ".join(map(str, self._prefix))
+            raise IllegalActionError(f"{self._quote(action)} does not follow the first step "
+                                     f"already chosen (index {chosen})")  # fmt: skip
         return path[len(self._prefix):]
+
+    def _quote(self, action: Hashable) -> str:
+        """``action`` in the game's notation, or its repr where it has none."""
+        try:
+            return repr(self.game.format_action(action))
+        except Exception:  # not an action of this game
+            return repr(action)
 
     def view(self, agent: str) -> dict[str, Any]:
         """The engine's raw view of ``agent`` (what that player may see), now."""

@@ -28,8 +28,8 @@ Library and Spy); which one is asked is in the observation (``decision``).
 Observation vector
 ------------------
 ``float32``, raw counts (not scaled); seats relative to the observer (slot 0 is the observer,
-slot ``r`` the player ``r`` seats after). Its length depends on the player count only: 811 for
-2 players, 1,075 for 3, 1,339 for 4 (``observation_layout(players).describe()`` lists the blocks).
+slot ``r`` the player ``r`` seats after). Its length depends on the player count only: 843 for
+2 players, 1,107 for 3, 1,371 for 4 (``observation_layout(players).describe()`` lists the blocks).
 Card vectors have 32 entries indexed by card id.
 
 ===================  ========  ===============================================================
@@ -44,6 +44,9 @@ decision_target      P         one-hot seat: who the decision is about (a victim
 decision_count       1         cards chosen so far (Cellar, Chapel) or the cost limit of a gain
 decision_cards       32        counts: the revealed cards in question (Spy, Thief, Thief's
                                gain; Library's drawn card to its player only)
+replays              32        counts: the cards a Throne Room will play again once the card
+                               played now is done (a Throne-Roomed Chapel's first play has
+                               its second still to come)
 turn                 1         turn number (every player's turns counted)
 actions, buys, coins 3         of the turn player
 turn_player          P         one-hot seat
@@ -178,6 +181,7 @@ def observation_layout(players: int) -> Layout:
     lay.add("decision_target", p, doc="one-hot seat: who the decision is about")
     lay.add("decision_count", 1, high=_BIG, doc="cards chosen so far, or a gain's cost limit")
     lay.add("decision_cards", k, high=_BIG, doc="counts: revealed cards in question")
+    lay.add("replays", k, high=_BIG, doc="counts: cards a Throne Room will play again")
     lay.add("turn", 1, high=_HUGE, doc="turn number")
     lay.add("actions", 1, high=_HUGE, doc="Actions left to the turn player")
     lay.add("buys", 1, high=_HUGE, doc="Buys left")
@@ -219,7 +223,7 @@ def encode_observation(state: DominionState, viewer: int, layout: Layout | None 
     >>> s = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=3))
     >>> obs = encode_observation(s, 0)
     >>> obs.shape, float(obs[observation_layout(2)["hand"].offset:][:32].sum()) <= 5
-    ((811,), True)
+    ((843,), True)
     """
     n = state.num_players
     lay = layout if layout is not None else observation_layout(n)
@@ -241,6 +245,10 @@ def encode_observation(state: DominionState, viewer: int, layout: Layout | None 
     obs[off("decision_count")] = d.count
     if not (d.kind == "library" and viewer != d.player):  # its drawn card is private
         _counts(obs, off("decision_cards"), d.cards)
+    replays = off("replays")
+    for f in state.stack:  # public: everyone saw the Throne Room and the card it plays
+        if f.kind == E.REPLAY:
+            obs[replays + f.card] += 1.0
     obs[off("turn")] = state.turn_number
     obs[off("actions")] = state.actions
     obs[off("buys")] = state.buys
