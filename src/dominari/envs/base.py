@@ -54,6 +54,7 @@ Seeding
 
 from __future__ import annotations
 
+import copy
 import operator
 import random
 from collections.abc import Hashable
@@ -206,6 +207,24 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection: str = self.possible_agents[0]
+
+    _shared_on_copy: ClassVar[frozenset[str]] = frozenset({"layout"})
+    """Attributes that never change once the environment is made: a copy shares them."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameEnv:
+        """An independent copy, as ``copy.deepcopy`` makes it (for search over
+        environments), but cheaply: the game by its engine's ``copy()``, and what never
+        changes (the game data, the action codec, the layout) shared."""
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            if name in self._shared_on_copy:
+                new.__dict__[name] = value
+            elif name == "_game":
+                new.__dict__[name] = None if value is None else value.copy()
+            else:
+                new.__dict__[name] = copy.deepcopy(value, memo)
+        return new
 
     # ------------------------------------------------------------------ game hooks
     def _new_game(self, seed: int) -> GameState:

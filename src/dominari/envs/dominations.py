@@ -1016,6 +1016,7 @@ class DominationsEnv(GameEnv):
     a :class:`~dominari.core.errors.ConfigError`."""
 
     metadata: ClassVar[dict[str, Any]] = {**GameEnv.metadata, "name": "dominations_v0"}
+    _shared_on_copy = GameEnv._shared_on_copy | {"rules", "data", "codec", "observer"}
 
     def __init__(self, num_players: int = 2, variant: str | None = None,
                  rules: Rules | Mapping[str, str] | None = None,

@@ -303,6 +303,7 @@ class DominionEnv(GameEnv):
     """
 
     metadata: ClassVar[dict[str, Any]] = {**GameEnv.metadata, "name": "dominion_v0"}
+    _shared_on_copy = GameEnv._shared_on_copy | {"config", "obs_layout"}
 
     def __init__(self, num_players: int = 2, kingdom: str | Sequence[str] = "random",
                  max_turns: int | None = DEFAULT_MAX_TURNS, render_mode: str | None = None,
