@@ -7,6 +7,8 @@ seconds) on whichever xdist worker runs it; it is skipped when Ray is not instal
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import subprocess
 import sys
 import textwrap
@@ -638,6 +640,48 @@ def test_only_the_hung_task_is_charged(tmp_path: Path) -> None:
     tasks = [(str(tmp_path / "again"), v, 2) for v in range(3)]
     (tmp_path / "again").mkdir()
     assert run_tasks(beat_then_hang_once_on, tasks, workers=3, stall=0.5) == [0, 1, 4]
+
+
+def _stuck_starting(first: int, marker: Path) -> Any:
+    """A worker initializer (for a fork pool) that hangs in the first ``first`` workers
+    started, as a worker stuck in an import or stopped before its first task would."""
+    real = pool._init_worker
+
+    def init(*args: Any) -> None:
+        fd = os.open(marker, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        try:
+            os.write(fd, b"x")
+            index = os.lseek(fd, 0, os.SEEK_CUR) - 1  # this worker's place, race-free
+        finally:
+            os.close(fd)
+        if index < first:
+            time.sleep(3600)
+        real(*args)
+
+    return init
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
+                    reason="needs fork")  # fmt: skip
+def test_workers_that_start_no_task_are_stopped_and_started_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """With a stall limit, a pool whose workers start no task at all within the start
+    allowance (stuck starting, or one stopped before its first task, holding the task
+    queue) is stopped and started again; when that keeps happening, the run fails
+    saying so, instead of waiting for ever."""
+    monkeypatch.setattr(pool, "_START_GRACE", 1.0)
+    monkeypatch.setattr(pool, "_init_worker", _stuck_starting(2, tmp_path / "once"))
+    tasks = _tasks(tmp_path, range(4))
+    t0 = time.monotonic()
+    assert run_tasks(square, tasks, workers=2, stall=0.5, start_method="fork") == [
+        0, 1, 4, 9]
+    assert time.monotonic() - t0 < 60
+    assert (tmp_path / "once").read_bytes() == b"xxxx"  # the second pool's two workers ran
+
+    monkeypatch.setattr(pool, "_init_worker", _stuck_starting(99, tmp_path / "always"))
+    with pytest.raises(PoolError, match=r"no worker process started a task within 1 s, "
+                                        r"2 times, and the workers were stopped each time"):
+        run_tasks(square, tasks, workers=2, stall=0.5, start_method="fork", retries=1)
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")

@@ -76,6 +76,10 @@ RAY_MISSING = "the ray backend needs Ray: pip install 'dominari[cluster]'"
 _QUEUED_PER_WORKER = 4  # local pool: tasks submitted per worker process
 _WATCH_EVERY = 1.0  # seconds: how often a local worker checks that its parent lives
 
+_START_GRACE = 60.0
+"""Seconds, at least, that local workers watched for stalls may take to start a first
+task (a spawned worker imports the engines; a loaded machine takes its time)."""
+
 _CANCEL_GRACE = 60.0
 """Seconds a Ray task cancelled as hung may take to end before it is given up for lost
 (its worker unreachable) and run again anyway."""
@@ -302,8 +306,9 @@ class _Watch:
         self.pids = ctx.RawArray(ctypes.c_int, tasks) if stall is not None else None
         self.hung: set[int] = set()
         """The tasks whose worker this process killed for a stall."""
-        self.wedged = False
-        """Whether this process stopped the pool because no task made progress at all."""
+        self.wedged: str | None = None
+        """Why this process stopped the pool with no task hung, if it did: ``"stalled"``,
+        no task made progress at all; ``"start"``, no task started at all."""
         now = time.monotonic()
         self.checked = now
         """When this process last looked for stalls."""
@@ -312,7 +317,10 @@ class _Watch:
         this process did not look (it was stopped, Ctrl-Z, or busy)."""
         self.news: float | None = None
         """When a task last started, showed progress or finished, as far as seen here
-        (None before any: the workers' start, imports and all, is not a stall)."""
+        (None before any: the workers' start, imports and all, is given
+        :attr:`start_limit`)."""
+        self.start_limit = None if stall is None else max(stall, _START_GRACE)
+        """How long the workers may take to start a first task."""
 
     def shared(self) -> tuple[Any, Any, Any]:
         return self.started, self.beats, self.pids
@@ -326,9 +334,12 @@ class _Watch:
         """Kill the worker of each task of ``running`` (those sent and not finished) that
         has shown no progress for the stall limit, or every worker when no task has
         started, shown progress or finished for that long (a worker stopped while idle
-        holds the task queue): the pool breaks, and the task is run again as a lost one.
-        ``finished``: a task finished since the last look."""
-        if self.stall is None or self.beats is None or self.pids is None:
+        holds the task queue), or when none has started a first task within
+        :attr:`start_limit` (a stopped worker, or workers stuck starting): the pool
+        breaks, and the task is run again as a lost one. ``finished``: a task finished
+        since the last look."""
+        if (self.stall is None or self.start_limit is None or self.beats is None
+                or self.pids is None):  # fmt: skip
             return
         now = time.monotonic()
         if now - self.checked > self.stall / 2:  # this process did not look for that long:
@@ -345,9 +356,13 @@ class _Watch:
                 self.hung.add(k)
                 with contextlib.suppress(OSError):  # it ended just now
                     os.kill(self.pids[k], signal.SIGKILL)
-        if (not self.hung and self.news is not None
-                and now - max(self.news, self.since) > self.stall):  # fmt: skip
-            self.wedged = True
+        if self.hung or self.wedged:
+            return
+        if self.news is not None and now - max(self.news, self.since) > self.stall:
+            self.wedged = "stalled"
+        elif self.news is None and now - self.since > self.start_limit:
+            self.wedged = "start"
+        if self.wedged:
             terminate_workers(pool, kill=True)
 
     def lost(self, k: int, broken: BaseException) -> str:
@@ -497,6 +512,12 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
             idle_deaths = 0
         if not suspects:
             idle_deaths += 1
+            if idle_deaths > out.retries and watch.wedged == "start":
+                raise PoolError(f"no worker process started a task within "
+                                f"{watch.start_limit:g} s, {idle_deaths} times, and the "
+                                f"workers were stopped each time (a worker stopped, or "
+                                f"workers stuck starting: a slow import, a network folder "
+                                f"that does not answer)")  # fmt: skip
             if idle_deaths > out.retries and watch.wedged:
                 raise PoolError(f"no task made progress for {stall:g} s, {idle_deaths} "
                                 "times, and the workers were stopped each time (a worker "
