@@ -218,6 +218,9 @@ def test_the_stall_timeout_flag(capsys: pytest.CaptureFixture[str], command: str
                                "--seed", "1", "--stall-timeout", "0")
     assert code == 2 and out == "" and "--stall-timeout: must be a positive number" in err
     code, out, err = main_with(capsys, command, "dominion", "--players", players, "-n", "4",
+                               "--seed", "1", "--stall-timeout", "1e-320")
+    assert code == 2 and out == "" and "--stall-timeout: must be at least 0.1 seconds" in err
+    code, out, err = main_with(capsys, command, "dominion", "--players", players, "-n", "4",
                                "--seed", "1", "--stall-timeout", "60", "--workers", "1",
                                "--json", "--no-progress")  # fmt: skip
     assert code == 0, err

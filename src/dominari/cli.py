@@ -83,7 +83,7 @@ from dominari.dominion.render import (
     seat,
     status_text,
 )
-from dominari.sim.pool import check_backend, end_own_ray
+from dominari.sim.pool import MIN_STALL, check_backend, end_own_ray
 from dominari.sim.records import (
     check_writable_file,
     load_record,
@@ -209,8 +209,11 @@ def _seconds(text: str) -> float:
 
 
 def _stall(text: str) -> float:
-    """A stall limit: a positive number of seconds."""
-    return _float_seconds(text)
+    """A stall limit: a number of seconds, at least :data:`~dominari.sim.pool.MIN_STALL`."""
+    value = _float_seconds(text)
+    if value < MIN_STALL:
+        raise argparse.ArgumentTypeError(f"must be at least {MIN_STALL:g} seconds, not {text}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:

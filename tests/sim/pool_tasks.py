@@ -169,3 +169,44 @@ def stop_an_idle_sibling(task: tuple[str, int]) -> int:
             if int(child) != os.getpid() and b"spawn_main" in cmdline:
                 os.kill(int(child), signal.SIGSTOP)
     return value * value
+
+
+def beat_in_bursts(task: tuple[str, int]) -> int:
+    """Two games, each some 2 s long with a beat 0.45 s in and at its end: the longest
+    silence is 1.6 s, yet a beat held back (sent at most every 0.5 s with a 2 s limit)
+    leaves the watch's last one 2.05 s old. The square of the value."""
+    import time
+
+    from dominari.sim.pool import beat
+
+    folder, value = task
+    _start(folder, value)
+    for _ in range(2):
+        beat()
+        time.sleep(0.45)
+        beat()
+        time.sleep(1.6)
+    beat()
+    return value * value
+
+
+def hang_for_once_on(task: tuple[str, int, int, float]) -> int:
+    """Hang (sleep ``seconds``) the first time the value is ``bad``; the square after."""
+    import time
+
+    folder, value, bad, seconds = task
+    if _start(folder, value) == 0 and value == bad:
+        time.sleep(seconds)
+    return value * value
+
+
+def stop_self_once_on(task: tuple[str, int, int]) -> int:
+    """The first time the value is ``bad``: write this process's id to ``pid-<value>`` and
+    stop it (SIGSTOP) at once; the square of the value when it goes on, or after."""
+    import signal
+
+    folder, value, bad = task
+    if _start(folder, value) == 0 and value == bad:
+        (Path(folder) / f"pid-{value}").write_text(str(os.getpid()))
+        os.kill(os.getpid(), signal.SIGSTOP)
+    return value * value

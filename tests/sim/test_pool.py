@@ -7,11 +7,14 @@ seconds) on whichever xdist worker runs it; it is skipped when Ray is not instal
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +24,7 @@ from typing import Any
 import pool_tasks
 import pytest
 from pool_tasks import (
+    beat_in_bursts,
     beat_then_hang_once_on,
     crash_always,
     crash_on,
@@ -29,12 +33,14 @@ from pool_tasks import (
     crashy_chunk,
     fail_on,
     hang_always,
+    hang_for_once_on,
     hang_once_on,
     runs,
     sleep_or_fail,
     slow_but_beating,
     square,
     stop_an_idle_sibling,
+    stop_self_once_on,
 )
 
 from dominari.core.errors import ConfigError
@@ -406,6 +412,12 @@ def test_a_ray_address_where_no_gcs_answers_fails_at_once(answer: bytes | None,
 
 
 # ------------------------------------------------------------------------ Ray
+def _continue(pid_file: Path) -> None:
+    """Let a stopped process go on (SIGCONT), its id read from ``pid_file``."""
+    with contextlib.suppress(OSError, ValueError):
+        os.kill(int(pid_file.read_text()), signal.SIGCONT)
+
+
 @contextmanager
 def local_ray() -> Iterator[Any]:
     """Ray, initialised as the backend does it, here a local cluster of 2 CPUs (or the
@@ -491,10 +503,58 @@ def test_ray_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         # a task that keeps hanging is named
         folder = tmp_path / "hang-always"
         folder.mkdir()
+        ours = pool._RAY_SESSION["ours"]
         with pytest.raises(PoolError, match=r"task 1 of 1 .* lost 1 times: it showed no "
                                             r"progress for 0.5 s"):  # fmt: skip
             run_tasks(hang_always, [(str(folder), 7)], backend="ray", stall=0.5, retries=0)
         assert runs(folder, 7) == 1
+        # the session the run began ended with it, and no other was begun after it
+        assert not (ours and cluster.is_initialized())
+
+        # a beat held back (sent at most every S/4) does not make a healthy task look hung
+        folder = tmp_path / "bursts"
+        folder.mkdir()
+        assert run_tasks(beat_in_bursts, _tasks(folder, range(2)), workers=2,
+                         backend="ray", stall=2.0) == [0, 1]  # fmt: skip
+        assert [runs(folder, v) for v in range(2)] == [1, 1]
+
+        # a task stopped at once, before any beat, is watched all the same
+        folder = tmp_path / "stop-self"
+        folder.mkdir()
+        tasks = [(str(folder), v, 1) for v in range(2)]
+        release = threading.Timer(40.0, _continue, (folder / "pid-1",))  # if not watched
+        release.start()
+        try:
+            assert run_tasks(stop_self_once_on, tasks, workers=2, backend="ray",
+                             stall=1.0) == [0, 1]  # fmt: skip
+        finally:
+            release.cancel()
+        assert runs(folder, 1) == 2  # stopped, cancelled, run again
+
+        # a watch actor that restarts (its node lost) still catches a task hung before
+        folder = tmp_path / "actor-restart"
+        folder.mkdir()
+        watches: list[Any] = []
+        real_watch = pool._RayWatch
+
+        def keep_watch(*args: Any) -> Any:
+            watches.append(real_watch(*args))
+            return watches[-1]
+
+        def restart_actor() -> None:
+            while not (watches and watches[0].started):  # the hung task has started
+                time.sleep(0.05)
+            cluster.kill(watches[0].actor, no_restart=False)
+
+        monkeypatch.setattr(pool, "_RayWatch", keep_watch)
+        killer = threading.Thread(target=restart_actor, daemon=True)
+        killer.start()
+        t0 = time.monotonic()
+        assert run_tasks(hang_for_once_on, [(str(folder), 0, 0, 25.0)], backend="ray",
+                         stall=1.0) == [0]  # fmt: skip
+        assert runs(folder, 0) == 2 and time.monotonic() - t0 < 20
+        killer.join(1)
+        monkeypatch.setattr(pool, "_RayWatch", real_watch)
 
         # the limit is on progress, not on a task's length, nor on the time a task waits
         # for a free CPU (4 at once on 2 CPUs); a simulation is the same
@@ -594,20 +654,54 @@ def test_a_bad_stall_limit_is_refused(stall: object) -> None:
         run_tasks(abs, [1], stall=stall)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("stall", [1e-320, 0.05])
+def test_a_stall_limit_too_short_to_watch_is_refused(stall: float) -> None:
+    with pytest.raises(ConfigError, match=r"stall limit must be at least 0.1 s .* not "):
+        run_tasks(abs, [1], stall=stall)
+    assert run_tasks(abs, [-1], stall=0.1) == [1]
+
+
+def _tick(beats: Any, running: list[int], seconds: float) -> list[int]:
+    """Ask ``beats`` which of ``running`` are quiet every 0.04 s for ``seconds``, as the
+    caller does (often enough for the actor to know it is not stopped); the last answer."""
+    end = time.monotonic() + seconds
+    quiet = beats.quiet(running, reset=False)[2]
+    while time.monotonic() < end:
+        time.sleep(0.04)
+        quiet = beats.quiet(running, reset=False)[2]
+    return list(quiet)
+
+
 def test_the_ray_watch_names_the_quiet_tries_by_its_own_clock() -> None:
     """The Ray run's watch actor (here a plain object): a try that started and has sent
-    no beat for the limit is quiet; one not started yet is not; after a time the caller
-    did not look, silence before it says nothing; tries no longer running are forgotten."""
-    beats = pool._Beats()
+    no beat for the limit (plus the most a beat is held back: 0.5 + 0.125 s) is quiet;
+    one not started yet is not; after a time the caller did not look, silence before it
+    says nothing; tries no longer running are forgotten."""
+    beats = pool._Beats(stall=0.5, every=0.125)
     beats.beat(1)
     beats.beat(2)
-    time.sleep(0.05)
+    assert _tick(beats, [1, 2, 3], 0.3) == []
     beats.beat(2)
-    assert beats.quiet([1, 2, 3], stall=0.03, reset=False) == [1]
-    assert beats.quiet([1, 2, 3], stall=0.03, reset=True) == []
-    time.sleep(0.05)
-    assert beats.quiet([2, 3], stall=0.03, reset=False) == [2]
-    assert list(beats.last) == [2]
+    assert _tick(beats, [1, 2, 3], 0.15) == []  # try 1 quiet for some 0.45 s: not yet
+    assert _tick(beats, [1, 2, 3], 0.25) == [1]  # 0.7 s; try 3 never started
+    assert beats.quiet([1, 2, 3], reset=True)[1:] == ([1, 2], [])
+    assert _tick(beats, [2, 3], 0.75) == [2] and list(beats.last) == [2]
+
+
+def test_the_ray_watch_actor_counts_its_own_stops_as_no_silence() -> None:
+    """An actor that handled nothing for half the limit (stopped, or starved of CPU) may
+    have the workers' beats waiting in its queue: silence counts from its return. A
+    restarted actor has a new epoch, and tries said to have started are timed again."""
+    beats = pool._Beats(stall=0.5, every=0.125)
+    beats.beat(1)
+    time.sleep(0.75)  # the actor stopped: nothing handled
+    assert beats.quiet([1], reset=False)[2] == []
+    assert _tick(beats, [1], 0.75) == [1]
+    again = pool._Beats(stall=0.5, every=0.125)
+    assert again.epoch != beats.epoch and again.quiet([1], reset=False)[1:] == ([], [])
+    again.restore([1])
+    assert _tick(beats, [1], 0.3) == [1] and _tick(again, [1], 0.3) == []
+    assert _tick(again, [1], 0.5) == [1]
 
 
 def test_a_simulation_with_a_stall_limit_is_the_same() -> None:

@@ -73,12 +73,18 @@ DEFAULT_RETRIES = 3
 
 RAY_MISSING = "the ray backend needs Ray: pip install 'dominari[cluster]'"
 
+MIN_STALL = 0.1
+"""The shortest stall limit, in seconds (the watch looks four times in one)."""
+
 _QUEUED_PER_WORKER = 4  # local pool: tasks submitted per worker process
 _WATCH_EVERY = 1.0  # seconds: how often a local worker checks that its parent lives
 
 _START_GRACE = 60.0
 """Seconds, at least, that local workers watched for stalls may take to start a first
 task (a spawned worker imports the engines; a loaded machine takes its time)."""
+
+_START_WAIT = 10.0
+"""Seconds a Ray task waits for the watch actor to register its start."""
 
 _CANCEL_GRACE = 60.0
 """Seconds a Ray task cancelled as hung may take to end before it is given up for lost
@@ -188,7 +194,7 @@ def each_result(
 
 def check_stall(stall: object) -> float | None:
     """A stall limit in seconds as a float (None: no limit); :class:`ConfigError` for one
-    that is not a positive number.
+    that is not a finite number of at least :data:`MIN_STALL` seconds.
 
     >>> check_stall(90)
     90.0
@@ -199,6 +205,9 @@ def check_stall(stall: object) -> float | None:
             0 < stall < math.inf):  # fmt: skip
         raise ConfigError(f"the stall limit must be a positive number of seconds, not "
                           f"{stall!r}")  # fmt: skip
+    if stall < MIN_STALL:
+        raise ConfigError(f"the stall limit must be at least {MIN_STALL:g} s (the watch "
+                          f"looks a few times in it), not {stall!r}")  # fmt: skip
     return float(stall)
 
 
@@ -727,12 +736,16 @@ how often to send a beat, and when the last was sent."""
 def _apply(fn: Callable[[T], R], task: T, watch: tuple[Any, int, float] | None = None) -> R:
     """``fn(task)``, as a Ray task (``ray.remote`` takes only Python functions). With
     ``watch`` (the run's :class:`_Beats` actor, this try's key, how often to send), the
-    task's start and then its :func:`beat` calls are sent to the actor."""
+    task's start is registered with the actor before it runs (a task stopped at once is
+    still watched), then its :func:`beat` calls are sent to it."""
     global _RAY_BEAT
     if watch is None:
         return fn(task)
     actor, key, every = watch
-    actor.beat.remote(key)
+    import ray
+
+    with contextlib.suppress(ray.exceptions.RayError):  # the actor is slow or restarting:
+        ray.get(actor.beat.remote(key), timeout=_START_WAIT)  # the first beat will do
     _RAY_BEAT = [actor, key, every, time.monotonic()]
     try:
         return fn(task)
@@ -741,7 +754,8 @@ def _apply(fn: Callable[[T], R], task: T, watch: tuple[Any, int, float] | None =
 
 
 def _ray_beat(state: list[Any]) -> None:
-    """Send a beat to the watch actor unless one went less than its interval ago."""
+    """Send a beat to the watch actor unless one went less than its interval ago (the
+    actor allows for that interval)."""
     now = time.monotonic()
     if now - state[3] >= state[2]:
         state[3] = now
@@ -751,29 +765,54 @@ def _ray_beat(state: list[Any]) -> None:
 class _Beats:
     """A Ray actor that keeps, by its own clock, when each try of a task last showed
     progress (its start and its beats, sent by the workers: clocks of other nodes are not
-    compared), and says which have shown none for the stall limit.
+    compared), and says which have shown none for the stall limit (plus ``every``, the
+    most a worker holds a beat back).
 
-    >>> beats = _Beats(); beats.beat(7); beats.quiet([7, 8], stall=60.0, reset=False)
-    []
+    A time in which the actor itself handled nothing for half the limit (it was stopped,
+    or starved) says nothing of the workers: their beats may wait in its queue, so
+    silence is counted from its end. A restarted actor has a new ``epoch``: the caller
+    then tells it again which tries had started (:meth:`restore`).
+
+    >>> beats = _Beats(stall=60.0, every=1.0); beats.beat(7)
+    >>> beats.quiet([7, 8], reset=False)[1:]
+    ([7], [])
     """
 
-    def __init__(self) -> None:
+    def __init__(self, stall: float, every: float) -> None:
+        self.limit = stall + every
+        self.gap = stall / 2
+        self.epoch = os.urandom(8).hex()
         self.last: dict[int, float] = {}
-        self.since = time.monotonic()
+        self.since = self.handled = time.monotonic()
+
+    def _now(self) -> float:
+        now = time.monotonic()
+        if now - self.handled > self.gap:  # this actor did not run for a while
+            self.since = now
+        self.handled = now
+        return now
 
     def beat(self, key: int) -> None:
-        self.last[key] = time.monotonic()
+        self.last[key] = self._now()
 
-    def quiet(self, running: list[int], stall: float, reset: bool) -> list[int]:
-        """The tries of ``running`` that started and have shown no progress for ``stall``
-        seconds; the others are forgotten. ``reset``: the caller did not look for a while,
-        so silence before now says nothing (its own processes were stopped too)."""
-        now = time.monotonic()
+    def restore(self, keys: list[int]) -> None:
+        """Tries known to have started (before a restart): their silence counts from now."""
+        now = self._now()
+        for key in keys:
+            self.last.setdefault(key, now)
+
+    def quiet(self, running: list[int], reset: bool) -> tuple[str, list[int], list[int]]:
+        """This actor's epoch, the tries of ``running`` that have started, and those of
+        them that have shown no progress for the limit; tries not running are forgotten.
+        ``reset``: the caller did not look for a while, so silence before now says
+        nothing (its own processes were stopped too)."""
+        now = self._now()
         if reset:
             self.since = now
         keep = set(running)
         self.last = {key: t for key, t in self.last.items() if key in keep}
-        return [key for key, t in self.last.items() if now - max(t, self.since) > stall]
+        quiet = [key for key, t in self.last.items() if now - max(t, self.since) > self.limit]
+        return self.epoch, list(self.last), quiet
 
 
 class _RayWatch:
@@ -785,11 +824,14 @@ class _RayWatch:
         self.ray = ray
         self.stall = stall
         self.every = min(1.0, stall / 4)
-        self.actor = ray.remote(_Beats).options(num_cpus=0, max_restarts=-1,
-                                                max_task_retries=-1).remote()  # fmt: skip
+        self.actor: Any = ray.remote(_Beats).options(
+            num_cpus=0, max_restarts=-1, max_task_retries=-1).remote(stall, self.every)
         self.checked = time.monotonic()
         self.hung: dict[Any, float] = {}
         """The refs cancelled as hung, and when."""
+        self.epoch: str | None = None
+        self.started: set[int] = set()
+        """The tries the actor said had started (told again to a restarted actor)."""
         self.quiet_errors = tuple(getattr(ray.exceptions, name) for name in (
             "GetTimeoutError", "ActorDiedError", "ActorUnavailableError")
             if hasattr(ray.exceptions, name))  # fmt: skip
@@ -804,10 +846,16 @@ class _RayWatch:
         self.checked = now
         keys = {key: ref for ref, (_, key) in pending.items() if ref not in self.hung}
         try:
-            quiet = self.ray.get(self.actor.quiet.remote(list(keys), self.stall, reset),
-                                 timeout=max(10.0, self.stall))  # fmt: skip
+            epoch, started, quiet = self.ray.get(
+                self.actor.quiet.remote(list(keys), reset), timeout=max(10.0, self.stall))
         except self.quiet_errors:  # the actor is being restarted: look again later
-            quiet = []
+            epoch, started, quiet = self.epoch, [], []
+        self.started.intersection_update(keys)
+        if epoch != self.epoch:
+            if self.epoch is not None and self.started:  # a restarted actor knows none
+                self.actor.restore.remote(sorted(self.started))
+            self.epoch = epoch
+        self.started.update(started)
         for key in quiet:
             self.hung[keys[key]] = now
             with contextlib.suppress(Exception):  # it ended just now
@@ -816,8 +864,9 @@ class _RayWatch:
                 if ref in pending and now - t > _CANCEL_GRACE]  # fmt: skip
 
     def close(self) -> None:
-        with contextlib.suppress(Exception):  # already gone with its cluster
-            self.ray.kill(self.actor)
+        """Let the actor go: it ends once no task holds it (killed, it would have beats
+        still on their way retried, and say so on the terminal)."""
+        self.actor = None
 
 
 def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
@@ -881,6 +930,8 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                     out.charge(k, _hung(watch.stall))
                     todo.appendleft(k)
     except BaseException:
+        if watch is not None:
+            watch.close()
         if _RAY_SESSION["ours"]:  # Dominari's own session: stopped with its tasks
             end_own_ray()  # cancelling them raced with their replies: Ray crashed
         else:  # the caller's own Ray session: only this run's tasks are stopped
