@@ -202,11 +202,13 @@ def hang_for_once_on(task: tuple[str, int, int, float]) -> int:
 
 def stop_self_once_on(task: tuple[str, int, int]) -> int:
     """The first time the value is ``bad``: write this process's id to ``pid-<value>`` and
-    stop it (SIGSTOP) at once; the square of the value when it goes on, or after."""
+    stop it (SIGSTOP) 0.2 s in; the square of the value when it goes on, or after."""
     import signal
+    import time
 
     folder, value, bad = task
     if _start(folder, value) == 0 and value == bad:
         (Path(folder) / f"pid-{value}").write_text(str(os.getpid()))
+        time.sleep(0.2)
         os.kill(os.getpid(), signal.SIGSTOP)
     return value * value

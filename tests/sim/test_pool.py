@@ -518,7 +518,8 @@ def test_ray_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
                          backend="ray", stall=2.0) == [0, 1]  # fmt: skip
         assert [runs(folder, v) for v in range(2)] == [1, 1]
 
-        # a task stopped at once, before any beat, is watched all the same
+        # a worker stopped (SIGSTOP) 0.2 s into its first task, before any beat but its
+        # start, is cancelled all the same (Ray then ends it), and its task run again
         folder = tmp_path / "stop-self"
         folder.mkdir()
         tasks = [(str(folder), v, 1) for v in range(2)]

@@ -84,7 +84,7 @@ _START_GRACE = 60.0
 task (a spawned worker imports the engines; a loaded machine takes its time)."""
 
 _START_WAIT = 10.0
-"""Seconds a Ray task waits for the watch actor to register its start."""
+"""Seconds a Ray task waits, at most, for the watch actor to have its start."""
 
 _CANCEL_GRACE = 60.0
 """Seconds a Ray task cancelled as hung may take to end before it is given up for lost
@@ -733,19 +733,32 @@ _RAY_BEAT: list[Any] | None = None
 how often to send a beat, and when the last was sent."""
 
 
-def _apply(fn: Callable[[T], R], task: T, watch: tuple[Any, int, float] | None = None) -> R:
+_RAY_WATCHED_BY: str | None = None
+"""In a Ray worker: the run whose watch actor this process has reached already."""
+
+
+def _apply(fn: Callable[[T], R], task: T,
+           watch: tuple[Any, int, float, str] | None = None) -> R:  # fmt: skip
     """``fn(task)``, as a Ray task (``ray.remote`` takes only Python functions). With
-    ``watch`` (the run's :class:`_Beats` actor, this try's key, how often to send), the
-    task's start is registered with the actor before it runs (a task stopped at once is
-    still watched), then its :func:`beat` calls are sent to it."""
-    global _RAY_BEAT
+    ``watch`` (the run's :class:`_Beats` actor, this try's key, how often to send, the
+    run's token), the task's start and then its :func:`beat` calls are sent to the actor.
+
+    The first task of a run in this process waits until the actor has its start: the
+    first call to an actor finds and connects to it, which can take a few tenths of a
+    second, and a worker stopped (SIGSTOP) meanwhile would go unwatched. Later starts
+    are not waited for (a round trip a task cost some 7% of a run of short tasks): Ray's
+    own threads send them within a millisecond, whatever the task does then."""
+    global _RAY_BEAT, _RAY_WATCHED_BY
     if watch is None:
         return fn(task)
-    actor, key, every = watch
-    import ray
+    actor, key, every, run = watch
+    started = actor.beat.remote(key)
+    if run != _RAY_WATCHED_BY:
+        import ray
 
-    with contextlib.suppress(ray.exceptions.RayError):  # the actor is slow or restarting:
-        ray.get(actor.beat.remote(key), timeout=_START_WAIT)  # the first beat will do
+        with contextlib.suppress(ray.exceptions.RayError):  # slow or restarting: the
+            ray.get(started, timeout=_START_WAIT)  # first beat will do
+        _RAY_WATCHED_BY = run
     _RAY_BEAT = [actor, key, every, time.monotonic()]
     try:
         return fn(task)
@@ -826,6 +839,8 @@ class _RayWatch:
         self.every = min(1.0, stall / 4)
         self.actor: Any = ray.remote(_Beats).options(
             num_cpus=0, max_restarts=-1, max_task_retries=-1).remote(stall, self.every)
+        self.run = os.urandom(8).hex()
+        """This run's token (a worker waits for its first start in a run to arrive)."""
         self.checked = time.monotonic()
         self.hung: dict[Any, float] = {}
         """The refs cancelled as hung, and when."""
@@ -892,8 +907,8 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                 if watch is None:
                     pending[remote.remote(fn, out.tasks[k])] = (k, tries)
                 else:
-                    pending[remote.remote(fn, out.tasks[k],
-                                          (watch.actor, tries, watch.every))] = (k, tries)
+                    pending[remote.remote(fn, out.tasks[k], (
+                        watch.actor, tries, watch.every, watch.run))] = (k, tries)
             ready, _ = ray.wait(list(pending), num_returns=1,
                                 timeout=None if watch is None else watch.every)  # fmt: skip
             for ref in ready:
