@@ -47,7 +47,7 @@ from dominari.sim.tournament import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import machine, replace_section, speed
+from run import machine, publish, speed
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "bots.json"
@@ -440,9 +440,7 @@ def main(argv: list[str] | None = None) -> int:
             RESULTS.parent.mkdir(parents=True, exist_ok=True)
             RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     section = render(results)
-    print(section)
-    if not args.no_write and not args.quick:
-        replace_section("Search bots", START, END, section)
+    publish("Search bots", START, END, section, not args.no_write and not args.quick)
     return 0
 
 

@@ -31,7 +31,7 @@ from dominari.sim.runner import bot_seed
 from dominari.sim.stats import wilson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import machine, replace_section
+from run import machine, publish
 
 ROOT = Path(__file__).resolve().parent.parent
 START = "<!-- dominations:start -->"
@@ -222,9 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="worker processes for the greedy-vs-random games (default 1)")
     args = ap.parse_args(argv)
     section = render(measure(args.quick, max(1, args.workers)))
-    print(section)
-    if not args.no_write:
-        replace_section("Dominations engine", START, END, section)
+    publish("Dominations engine", START, END, section, not args.no_write)
     return 0
 
 

@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import machine, replace_section
+from run import machine, publish
 
 ROOT = Path(__file__).resolve().parent.parent
 START = "<!-- memory:start -->"
@@ -158,9 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         "(`ru_maxrss`, which includes some 25 MB of interpreter and imports).",
         "", *lines, "", note,
     ])  # fmt: skip
-    print(section)
-    if not args.no_write and not args.quick:
-        replace_section("Memory", START, END, section)
+    publish("Memory", START, END, section, not args.no_write and not args.quick)
     return 0
 
 

@@ -235,6 +235,14 @@ def replace_section(title: str, start: str, end: str, section: str) -> Path:
     return path
 
 
+def publish(title: str, start: str, end: str, section: str, write: bool) -> None:
+    """Put ``section`` in BENCHMARKS.md (:func:`replace_section`) if ``write``, then print
+    it: written first, so that a closed standard output (``| head``) loses nothing."""
+    if write:
+        replace_section(title, start, end, section)
+    print(section)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sample sizes (a smoke run)")

@@ -30,7 +30,7 @@ from dominari.sim.pool import init_ray, run_tasks
 from dominari.sim.runner import Chunk, game_options, run_chunk, seat_names
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import machine, replace_section
+from run import machine, publish
 
 ROOT = Path(__file__).resolve().parent.parent
 START = "<!-- scale:start -->"
@@ -150,9 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     rounds = args.rounds if args.rounds is not None else (1 if args.quick else 4)
     ray = not args.no_ray and importlib.util.find_spec("ray") is not None
     section = render(measure(args.quick, max(1, rounds), ray))
-    print(section)
-    if not args.no_write:
-        replace_section("Scale", START, END, section)
+    publish("Scale", START, END, section, not args.no_write)
     return 0
 
 

@@ -60,7 +60,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import machine, replace_section
+from run import machine, publish
 
 START = "<!-- server:start -->"
 END = "<!-- server:end -->"
@@ -562,10 +562,7 @@ def main(argv: list[str] | None = None) -> int:
     extra = " ".join(argv if argv is not None else sys.argv[1:])
     command = "make bench" if not extra else f"python benchmarks/server_load.py {extra}"
     section = render(r, command)
-    # Written before printing, so that a closed stdout (``| head``) loses nothing.
-    if not (args.no_write or args.quick or profile):
-        replace_section("Server load", START, END, section)
-    print(section)
+    publish("Server load", START, END, section, not (args.no_write or args.quick or profile))
     return 0
 
 

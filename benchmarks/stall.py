@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import machine, replace_section
+from run import machine, publish
 
 START = "<!-- stall:start -->"
 END = "<!-- stall:end -->"
@@ -82,9 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.rounds} rounds, identical results with and without the limit.",
         "", *lines,
     ])  # fmt: skip
-    print(section)
-    if not args.no_write:
-        replace_section("Stall watch", START, END, section)
+    publish("Stall watch", START, END, section, not args.no_write)
     return 0
 
 
