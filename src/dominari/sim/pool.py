@@ -328,11 +328,14 @@ class _Watch:
         """When a task last started, showed progress or finished, as far as seen here
         (None before any: the workers' start, imports and all, is given
         :attr:`start_limit`)."""
-        self.start_limit = None if stall is None else max(stall, _START_GRACE)
-        """How long the workers may take to start a first task."""
 
     def shared(self) -> tuple[Any, Any, Any]:
         return self.started, self.beats, self.pids
+
+    @property
+    def start_limit(self) -> float:
+        """How long the workers may take to start a first task."""
+        return max(self.stall or 0.0, _START_GRACE)
 
     def every(self) -> float | None:
         """How often to look for stalls (None: never)."""
@@ -347,8 +350,7 @@ class _Watch:
         :attr:`start_limit` (a stopped worker, or workers stuck starting): the pool
         breaks, and the task is run again as a lost one. ``finished``: a task finished
         since the last look."""
-        if (self.stall is None or self.start_limit is None or self.beats is None
-                or self.pids is None):  # fmt: skip
+        if self.stall is None or self.beats is None or self.pids is None:
             return
         now = time.monotonic()
         if now - self.checked > self.stall / 2:  # this process did not look for that long:
@@ -851,6 +853,10 @@ class _RayWatch:
             "GetTimeoutError", "ActorDiedError", "ActorUnavailableError")
             if hasattr(ray.exceptions, name))  # fmt: skip
 
+    def for_try(self, key: int) -> tuple[Any, int, float, str]:
+        """What try ``key`` of a task needs to be watched (:func:`_apply`'s ``watch``)."""
+        return self.actor, key, self.every, self.run
+
     def stop_stalled(self, pending: dict[Any, tuple[int, int]]) -> list[Any]:
         """Cancel the running tries that show no progress; the refs cancelled longer than
         :data:`_CANCEL_GRACE` ago and still not ended (to give up for lost)."""
@@ -904,11 +910,8 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
             while todo and len(pending) < workers:
                 k = todo.popleft()
                 tries += 1
-                if watch is None:
-                    pending[remote.remote(fn, out.tasks[k])] = (k, tries)
-                else:
-                    pending[remote.remote(fn, out.tasks[k], (
-                        watch.actor, tries, watch.every, watch.run))] = (k, tries)
+                watched = () if watch is None else (watch.for_try(tries),)
+                pending[remote.remote(fn, out.tasks[k], *watched)] = (k, tries)
             ready, _ = ray.wait(list(pending), num_returns=1,
                                 timeout=None if watch is None else watch.every)  # fmt: skip
             for ref in ready:
