@@ -14,6 +14,7 @@ from dominari.core.errors import ConfigError, IllegalActionError
 from dominari.dominations.engine import (
     F_CHOOSE,
     OBJECTIVE,
+    OVER,
     DominationsConfig,
     DominationsState,
 )
@@ -193,6 +194,7 @@ def test_level_one_monument_takes_two_steps() -> None:
     assert set(np.flatnonzero(obs["action_mask"]).tolist()) == set(tails)
     assert all(env.codec.segment(t)[0] == "monument-tile" for t in tails)
     assert obs["observation"][env.layout["substep"].offset] == 1
+    assert env.state()[env.state_layout["substep"].offset] == 1  # the global state too
     tail = min(tails)
     action = tails[tail]
     assert env.action_indices(action) == (tail,)
@@ -378,3 +380,65 @@ def test_the_known_bottom_of_the_supply_is_observed() -> None:
     assert not np.array_equal(observer.encode(s, 0), observer.encode(other, 0))
     assert not observer.encode(
         DominationsState.new(DominationsConfig(players=2, seed=3)), 0)[count]
+
+
+_SEAT_BLOCKS = ("initiative", "knowledge", "limits", "tokens", "influence", "vp", "vp_by",
+                "hand_size", "mulligans", "turns", "tree_size", "nodi", "skills", "advanced",
+                "level_cards", "hands", "trees")
+"""Blocks with a slot per seat and nothing seat-relative inside a slot."""
+_DRAFT_BLOCKS = ("objective", "goals", "objective_vp", "monuments")
+"""What the drafts hide from the other players (D-SET-3)."""
+
+
+@pytest.mark.rule("D-SET-3")
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_global_state_is_every_observation_at_once(players: int) -> None:
+    """``state()`` is what seat 0 observes (seats absolute), plus what the drafts hide from
+    the others (every seat's drawn cards and kept objective, the monuments drafted) and the
+    next tiles of the supply, which no player knows; every seat's observation of its
+    per-seat blocks is the state's, rotated to that seat."""
+    observer, full = Observer(players), Observer(players, full=True)
+    lay, obs_lay = full.layout, observer.layout
+    assert lay.size == {2: 10797, 3: 13022}[players]
+    assert "draft_options" not in lay and {"drafts", "supply_next"} <= set(lay._by_name)
+    shared = [b.name for b in obs_lay.blocks if b.name in lay]
+    rng = random.Random(players)
+    drafted = hidden_seen = 0
+    for step, s in enumerate(_random_game(players, Rules(), players)):
+        state = full.encode(s, 0)
+        drafting = any(f[0] == F_CHOOSE for f in s.stack) and s.phase != OVER
+        obs0 = observer.encode(s, 0)
+        for name in shared:
+            if drafting and name in _DRAFT_BLOCKS:
+                continue
+            assert np.array_equal(obs0[obs_lay[name].offset:obs_lay[name].end],
+                                  state[lay[name].offset:lay[name].end]), name
+        if drafting:
+            drafted += 1
+            width = lay["drafts"].size // players
+            drafts = state[lay["drafts"].offset:lay["drafts"].end].reshape(players, width)
+            frames = [f for f in s.stack if f[0] == F_CHOOSE]  # objectives and monuments
+            for q in range(players):
+                assert drafts[q].sum() == 2 * sum(f[1] == q for f in frames)
+            kept = state[lay["objective"].offset:lay["objective"].end].reshape(players, -1)
+            assert [bool(row.any()) for row in kept] == [o >= 0 for o in s.objectives]
+        pile = s.supply
+        nxt = state[lay["supply_next"].offset:lay["supply_next"].end].reshape(
+            full.codec.hand_slots, -1)
+        assert nxt[:, 0].tolist() == [float(j < len(pile)) for j in range(len(nxt))]
+        if pile:  # the next tile is encoded as it will be in the hand that draws it
+            drawn = s.copy()
+            drawn.players[0].hand[:1] = [pile[-1]]
+            row = full.encode(drawn, 0)[lay["hands"].offset:][:nxt.shape[1]]
+            assert np.array_equal(nxt[0], row)
+        if step % 10 == 0:
+            for v in range(1, players):
+                obs = observer.encode(s, v)
+                for name in _SEAT_BLOCKS:
+                    mine = obs[obs_lay[name].offset:obs_lay[name].end].reshape(players, -1)
+                    ours = state[lay[name].offset:lay[name].end].reshape(players, -1)
+                    assert np.array_equal(mine, np.roll(ours, -v, axis=0)), name
+                other = s.determinize(v, rng)
+                assert np.array_equal(observer.encode(other, v), obs)
+                hidden_seen += not np.array_equal(full.encode(other, 0), state)
+    assert drafted > 0 and hidden_seen > 10

@@ -22,8 +22,10 @@ from dominari.envs.dominion import (
     action_to_index,
     dominion_env,
     encode_observation,
+    encode_state,
     index_to_action,
     observation_layout,
+    state_layout,
 )
 
 
@@ -310,3 +312,72 @@ def test_what_everyone_saw_of_a_hand_a_deck_and_a_discard_pile_is_observed(kit: 
         "Gold": 1, "Copper": 1, "Estate": 1}
     assert block(encode_observation(s, 0), "discard", 0) == {
         "Gold": 1, "Copper": 1, "Estate": 1, "Smithy": 1, "Province": 1, "Duchy": 1}
+
+
+_SEAT_BLOCKS = ("decision_player", "decision_target", "turn_player", "owned", "in_play",
+                "aside", "discard_top", "discard_seen", "shown", "deck_top", "pile_sizes",
+                "turns", "vp")
+"""The blocks with a slot per seat that the observation and the global state share."""
+
+
+def _slots(vec: np.ndarray, block: Any, players: int) -> np.ndarray:
+    return vec[block.offset:block.end].reshape(players, -1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_global_state_is_every_observation_at_once(players: int) -> None:
+    """``state()`` holds what each seat observes, with seats absolute (seat q in slot q), and
+    what no seat may see: every hand, deck and discard pile, the real top of each deck, a
+    Library's drawn card. Sampled worlds that every observation cannot tell apart differ in
+    it."""
+    obs_lay, lay = observation_layout(players), state_layout(players)
+    assert lay.size == {2: 939, 3: 1299, 4: 1659}[players]
+    shared = [b.name for b in obs_lay.blocks if b.name in lay]
+    assert "hand" in obs_lay and "hand" not in lay
+    rng = random.Random(players)
+    hidden_seen = 0
+    for seed in range(4):
+        s = DominionState.new(DominionConfig(players=players, kingdom="interaction", seed=seed,
+                                             max_turns=20))
+        while not s.is_terminal():
+            state = encode_state(s, lay)
+            for q, ps in enumerate(s.players):
+                for name, cards in (("hands", ps.hand), ("draw_piles", ps.deck),
+                                    ("discards", ps.discard)):
+                    assert np.array_equal(_slots(state, lay[name], players)[q],
+                                          np.bincount(cards, minlength=NUM_CARDS))
+                top = _slots(state, lay["deck_next"], players)[q]
+                assert top.tolist() == ([float(c == ps.deck[-1]) for c in range(NUM_CARDS)]
+                                        if ps.deck else [0.0] * NUM_CARDS)
+            for v in range(players):
+                obs = encode_observation(s, v, obs_lay)
+                for name in shared:
+                    mine, full = obs[obs_lay[name].offset:obs_lay[name].end], \
+                        state[lay[name].offset:lay[name].end]
+                    if name in _SEAT_BLOCKS:  # obs slot r is seat v + r
+                        full = np.roll(_slots(state, lay[name], players), -v, axis=0).ravel()
+                    if name == "deck_next":  # known to the observer: the real top
+                        full = np.roll(_slots(state, lay[name], players), -v, axis=0).ravel()
+                        assert (full[mine == 1] == 1).all()
+                    elif name == "decision_cards" and not mine.any():
+                        pass  # a Library's card, to its player only
+                    else:
+                        assert np.array_equal(mine, full), name
+                for name, own in (("hand", "hands"), ("draw_pile", "draw_piles"),
+                                  ("discard", "discards")):
+                    assert np.array_equal(obs[obs_lay[name].offset:obs_lay[name].end],
+                                          _slots(state, lay[own], players)[v])
+                other = s.determinize(v, rng)
+                if not np.array_equal(encode_state(other, lay), state):
+                    hidden_seen += 1
+            s.apply(rng.choice(s.legal_actions()))
+    assert hidden_seen > 100
+
+
+def test_the_global_state_holds_a_librarys_card_for_everyone(kit: Any) -> None:
+    lay = state_layout(2)
+    s = kit.position(kingdom="interaction", hand=["Library"], deck=["Smithy", "Copper"])
+    kit.act(s, "play Library")
+    assert s.decision().kind == "library"
+    assert encode_state(s, lay)[lay["decision_cards"].offset + card_id("Smithy")] == 1
+    assert encode_state(s)[lay["decision_player"].offset] == 1  # seat 0, absolute

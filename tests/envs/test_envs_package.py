@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 import subprocess
 import sys
@@ -10,10 +11,12 @@ import textwrap
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.test.state_test import test_state_space as check_state_space
 
 from dominari.core.errors import ConfigError, IllegalActionError
 from dominari.envs import DominationsEnv, DominionEnv, dominations_env, dominion_env
 from dominari.envs.base import GameEnv, Layout
+from dominari.envs.dominion import encode_state
 
 # Warnings api_test gives every Dict-observation environment not on its own list of names
 # (and a dead agent's all-zero mask): not problems of these environments.
@@ -98,6 +101,39 @@ def test_agents_spaces_and_first_observation(make: type[GameEnv]) -> None:
     for a in others:  # only the agent to act has a mask and a raw view
         assert not env.observe(a)["action_mask"].any()
         assert env.infos[a] == {}
+
+
+@pytest.mark.parametrize(("make", "size"), [(DominionEnv, 1299), (DominationsEnv, 13022)])
+def test_the_global_state(make: type[GameEnv], size: int) -> None:
+    """``env.state()`` is the game's global vector now (the same whoever acts: seat 0's
+    encoding by the state layout), a new array each call, within ``state_space``
+    (PettingZoo's own state space check passes), the same in a deep copy (which shares the
+    layout), and refused before ``reset()``."""
+    env = make(num_players=3)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.state()
+    check_state_space(env)  # PettingZoo's own check
+    assert env.state_space.shape == (size,) == (env.state_layout.size,)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for step, _agent in enumerate(env.agent_iter(300)):
+        obs, _, terminated, truncated, _ = env.last()
+        state = env.state()
+        assert env.state_space.contains(state)
+        if isinstance(env, DominionEnv):
+            assert np.array_equal(state, encode_state(env.game, env.state_layout))
+        else:
+            assert isinstance(env, DominationsEnv)
+            assert np.array_equal(state, env.state_observer.encode(env.game, 0, env.pending))
+        state[:] = -1  # a copy: the environment's own is untouched
+        assert env.state_space.contains(env.state())
+        if step == 60:
+            twin = copy.deepcopy(env)
+            assert twin.state_layout is env.state_layout
+            assert np.array_equal(twin.state(), env.state())
+        env.step(None if terminated or truncated
+                 else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert step > 100
 
 
 @pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])

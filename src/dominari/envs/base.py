@@ -31,6 +31,13 @@ Observations
     (seats relative to the observer: slot 0 is the observer, slot 1 the next seat, …); its
     layout is a :class:`Layout` of named blocks (``print(env.layout.describe())`` shows it).
 
+Global state
+    ``state()`` is a ``float32`` vector of everything, hidden or not, for centralised critics
+    (``state_space`` is its ``Box``; PettingZoo's parallel wrapper passes both on). Seats are
+    absolute in it (slot ``q`` is ``player_q``), and it does not depend on who acts; its
+    layout is ``env.state_layout``. Each game's module says what it adds to the
+    observation. Never give it to a seat's own policy: it shows the others' secrets.
+
 Raw views
     With ``raw_view=True`` (the default) ``infos[agent_selection]["view"]`` is the engine's
     ``view(player)`` of the agent to act; once the game is over every agent's info holds its
@@ -76,6 +83,8 @@ FloatArray = np.ndarray[Any, np.dtype[np.float32]]
 MaskArray = np.ndarray[Any, np.dtype[np.int8]]
 
 RENDER_MODES = ("ansi", "human")
+_STATE = -1
+"""The key of the global state among the cached observations (those are keyed by seat)."""
 
 
 @dataclass(frozen=True)
@@ -171,7 +180,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
     }  # fmt: skip
 
     def __init__(self, num_players: int, num_actions: int, layout: Layout,
-                 render_mode: str | None = None, raw_view: bool = True) -> None:
+                 render_mode: str | None = None, raw_view: bool = True, *,
+                 state_layout: Layout) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ConfigError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
@@ -192,6 +202,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         }  # fmt: skip
         self.action_spaces: dict[str, spaces.Discrete] = {
             a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self.state_layout = state_layout
+        self.state_space = spaces.Box(state_layout.low(), state_layout.high(), dtype=np.float32)
         self._rng = random.Random()
         self.game_seed: int | None = None
         """The engine seed of the current game (``None`` before the first reset)."""
@@ -208,7 +220,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection: str = self.possible_agents[0]
 
-    _shared_on_copy: ClassVar[frozenset[str]] = frozenset({"layout"})
+    _shared_on_copy: ClassVar[frozenset[str]] = frozenset({"layout", "state_layout"})
     """Attributes that never change once the environment is made: a copy shares them."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameEnv:
@@ -241,6 +253,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         raise NotImplementedError
 
     def _render_text(self, game: GameState) -> str:
+        raise NotImplementedError
+
+    def _state(self, game: GameState) -> FloatArray:
         raise NotImplementedError
 
     def _truncated(self, game: GameState) -> bool:
@@ -354,6 +369,15 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
                 and not self.terminations[agent] and not self.truncations[agent] and self._node):
             mask[np.fromiter(self._node, dtype=np.int64, count=len(self._node))] = 1
         return {"observation": obs.copy(), "action_mask": mask}
+
+    def state(self) -> FloatArray:
+        """The global state vector now (see the module docstring): everything, hidden or not;
+        a new array each call."""
+        state = self._obs_cache.get(_STATE)
+        if state is None:
+            state = self._state(self.game)
+            self._obs_cache[_STATE] = state
+        return state.copy()
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self._check_live()

@@ -121,6 +121,16 @@ board             per filled cell in fill order: present, kind (cradle, land, mo
 ================  ===================================================================
 
 Hand slots, tree cards and board cells are in the same orders as the action indices name them.
+
+Global state
+------------
+``env.state()`` (``Observer(players, full=True)``) is the vector of an observer who sees
+everything, for centralised critics and analysis, never for a seat's own policy. It has the
+observation's blocks with seat ``q`` in slot ``q`` (absolute), every objective and drafted
+monument shown during the drafts, ``drafts`` (per seat, the two cards it drew and has still to
+choose from) in place of ``draft_options``, and ``supply_next``: the next tiles to be drawn,
+in order, up to 9 (the supply's real top, which no player knows). It is 10,797 entries for 2
+players, 13,022 for 3, 15,247 for 4.
 """
 
 from __future__ import annotations
@@ -683,11 +693,17 @@ _HAND_WIDTH = 1 + 6 + 3 * _COLOURS
 
 
 class Observer:
-    """The observation layout of a configuration and its encoder (see the module docstring)."""
+    """The observation layout of a configuration and its encoder (see the module docstring);
+    with ``full``, the layout and encoder of the global state (seen by all, seats absolute).
+
+    >>> Observer(2).layout.size, Observer(2, full=True).layout.size
+    (10490, 10797)
+    """
 
     def __init__(self, players: int, data: GameData | None = None,
-                 codec: Codec | None = None) -> None:
+                 codec: Codec | None = None, full: bool = False) -> None:
         self.players = players
+        self.full = full
         self.data = data if data is not None else default_data()
         self.catalog = Catalog.of(self.data)
         self.codec = codec if codec is not None else Codec(players, data=self.data)
@@ -712,8 +728,13 @@ class Observer:
                 doc="knowledge left to pay, or vestigium left to split")
         lay.add("tiles_mode", len(TILE_MODES), doc="one-hot: " + ", ".join(TILE_MODES))
         lay.add("draft", 2, doc="one-hot: an objective or a monument is drafted")
-        lay.add("draft_options", c.n_objectives + c.n_monuments,
-                doc="the two cards drawn: objectives, then monuments (to the chooser only)")
+        if self.full:
+            lay.add("drafts", p * (c.n_objectives + c.n_monuments),
+                    doc="per seat: the two cards it drew and has still to choose from: "
+                    "objectives, then monuments")
+        else:
+            lay.add("draft_options", c.n_objectives + c.n_monuments,
+                    doc="the two cards drawn: objectives, then monuments (to the chooser only)")
         lay.add("due", c.n_sources * c.effect_slots, high=big,
                 doc="counts of the effects due, by resolve index")
         lay.add("substep", 1 + c.n_monuments,
@@ -726,6 +747,10 @@ class Observer:
         lay.add("supply_bottom", c.hand_slots * _HAND_WIDTH,
                 doc="the first of those in the order they will be drawn, per slot: present, "
                 "settlement one-hot, 3 corner colour one-hots")
+        if self.full:
+            lay.add("supply_next", c.hand_slots * _HAND_WIDTH,
+                    doc="the next tiles drawn, in order (the supply's real top), per slot as "
+                    "supply_bottom")
         lay.add("mover", p, doc="one-hot seat whose turn it is")
         lay.add("deciding", p, doc="one-hot seat deciding now")
         lay.add("initiative", p, high=p - 1, doc="per seat: place in the initiative order")
@@ -789,6 +814,17 @@ class Observer:
                     drafting_monuments |= f[2] == MONUMENT_CARD
         if state.stack and state.phase != OVER:
             self._pending(state, obs, viewer)
+        if self.full:
+            width = self.codec.n_objectives + self.codec.n_monuments
+            for f in state.stack:
+                if f[0] == F_CHOOSE:
+                    base = off["drafts"] + f[1] * width + (
+                        0 if f[2] == OBJECTIVE else self.codec.n_objectives)
+                    for i in f[3]:
+                        obs[base + i] = 1.0
+            pile = state.supply  # drawn from its end
+            for slot in range(min(len(pile), self.codec.hand_slots)):
+                self._tile(obs, off["supply_next"] + slot * _HAND_WIDTH, pile[-1 - slot])
         if pending:
             name, i = self.codec.segment(pending[0])
             if name == "monument":
@@ -821,14 +857,14 @@ class Observer:
             obs[base + n + 1] = float(state.role_used[d])
             obs[base + n + 2] = float(active and holder >= 0 and not state.role_used[d])
         controllers = {m: state.controller(m) for m in state.monuments}
-        if not drafting_monuments:
+        if not drafting_monuments or self.full:
             self._monuments(state, obs, viewer, controllers)
         supply = off["mastery_supply"]
         for code, owner in enumerate(state.taken):
             if owner < 0:
                 obs[supply + code] = 1.0
         for q in range(n):
-            hidden = drafting_objectives and q != viewer
+            hidden = drafting_objectives and q != viewer and not self.full
             controlled = sum(1 for who in controllers.values() if who == q)
             self._player(state, obs, q, seat(q), hidden, controlled)
         self._board(state, obs, viewer)
@@ -845,7 +881,7 @@ class Observer:
             obs[off["tiles_mode"] + top[2]] = 1.0
         elif kind == F_CHOOSE:
             obs[off["draft"] + top[2]] = 1.0
-            if top[1] == viewer:  # the cards drawn are the chooser's secret (D-SET-3)
+            if top[1] == viewer and not self.full:  # the chooser's secret (D-SET-3)
                 base = off["draft_options"] + (
                     0 if top[2] == OBJECTIVE else self.codec.n_objectives)
                 for i in top[3]:
@@ -1016,7 +1052,8 @@ class DominationsEnv(GameEnv):
     a :class:`~dominari.core.errors.ConfigError`."""
 
     metadata: ClassVar[dict[str, Any]] = {**GameEnv.metadata, "name": "dominations_v0"}
-    _shared_on_copy = GameEnv._shared_on_copy | {"rules", "data", "codec", "observer"}
+    _shared_on_copy = GameEnv._shared_on_copy | {"rules", "data", "codec", "observer",
+                                                  "state_observer"}
 
     def __init__(self, num_players: int = 2, variant: str | None = None,
                  rules: Rules | Mapping[str, str] | None = None,
@@ -1026,7 +1063,9 @@ class DominationsEnv(GameEnv):
         self.data = default_data()
         self.codec = Codec(players, self.rules, self.data)
         self.observer = Observer(players, self.data, self.codec)
-        super().__init__(players, self.codec.size, self.observer.layout, render_mode, raw_view)
+        self.state_observer = Observer(players, self.data, self.codec, full=True)
+        super().__init__(players, self.codec.size, self.observer.layout, render_mode, raw_view,
+                         state_layout=self.state_observer.layout)
 
     def _new_game(self, seed: int) -> DominationsState:
         return DominationsState.new(DominationsConfig(
@@ -1056,6 +1095,10 @@ class DominationsEnv(GameEnv):
     def _observation(self, game: GameState, player: int) -> FloatArray:
         assert isinstance(game, DominationsState)
         return self.observer.encode(game, player, self._prefix)
+
+    def _state(self, game: GameState) -> FloatArray:
+        assert isinstance(game, DominationsState)
+        return self.state_observer.encode(game, 0, self._prefix)
 
     def _render_text(self, game: GameState) -> str:
         assert isinstance(game, DominationsState)

@@ -78,6 +78,17 @@ Own deck and discard compositions are what a player knows by remembering their o
 of another player's hand, deck and discard pile only what everyone saw is encoded (sizes,
 owned totals, what is face up, and the ``discard_seen``, ``shown`` and ``deck_top`` blocks,
 as in the engine's ``view`` and kept by its ``determinize``).
+
+Global state
+------------
+``env.state()`` (:func:`encode_state`, layout :func:`state_layout`) is the vector of an
+observer who sees everything, for centralised critics and analysis, never for a seat's own
+policy. It has the observation's blocks with seat ``q`` in slot ``q`` (absolute, not relative
+to anyone), except that the observer's ``hand``, ``draw_pile`` and ``discard`` become
+``hands``, ``draw_piles`` and ``discards`` (P × 32 each, every seat's), ``deck_next`` is the
+real top of each deck (none while a deck is empty: the next draw shuffles), and
+``decision_cards`` always holds a Library's drawn card. It is 939 entries for 2 players, 1,299
+for 3, 1,659 for 4; the order of the cards under each deck's top is not in it.
 """
 
 from __future__ import annotations
@@ -172,6 +183,22 @@ def index_to_action(index: int) -> Action:
 
 def observation_layout(players: int) -> Layout:
     """The observation layout for ``players`` seats (see the module docstring)."""
+    return _layout(players, full=False)
+
+
+def state_layout(players: int) -> Layout:
+    """The layout of the global state for ``players`` seats (see the module docstring): the
+    observation's blocks with seats absolute, and every hand, deck and discard pile.
+
+    >>> [b.name for b in state_layout(2).blocks if b.name not in observation_layout(2)]
+    ['hands', 'draw_piles', 'discards']
+    >>> state_layout(2).size, state_layout(4).size
+    (939, 1659)
+    """
+    return _layout(players, full=True)
+
+
+def _layout(players: int, full: bool) -> Layout:
     k, p = NUM_CARDS, players
     lay = Layout()
     lay.add("phase", 3, doc="one-hot: action, buy, over")
@@ -191,9 +218,14 @@ def observation_layout(players: int) -> Layout:
     lay.add("in_supply", k, doc="1 for the 17 piles of this game")
     lay.add("empty_piles", 1, high=k, doc="empty Supply piles")
     lay.add("trash", k, high=_BIG, doc="counts")
-    lay.add("hand", k, high=_BIG, doc="own hand, counts")
-    lay.add("draw_pile", k, high=_BIG, doc="own deck as counts")
-    lay.add("discard", k, high=_BIG, doc="own discard pile, counts")
+    if full:
+        lay.add("hands", p * k, high=_BIG, doc="per seat: hand, counts")
+        lay.add("draw_piles", p * k, high=_BIG, doc="per seat: deck as counts")
+        lay.add("discards", p * k, high=_BIG, doc="per seat: discard pile, counts")
+    else:
+        lay.add("hand", k, high=_BIG, doc="own hand, counts")
+        lay.add("draw_pile", k, high=_BIG, doc="own deck as counts")
+        lay.add("discard", k, high=_BIG, doc="own discard pile, counts")
     lay.add("owned", p * k, high=_BIG, doc="per seat: cards owned, counts")
     lay.add("in_play", p * k, high=_BIG, doc="per seat: cards in play, counts")
     lay.add("aside", p * k, high=_BIG, doc="per seat: cards set aside or revealed, counts")
@@ -203,7 +235,8 @@ def observation_layout(players: int) -> Layout:
     lay.add("shown", p * k, high=_BIG, doc="per seat: cards known to be in the hand, counts")
     lay.add("deck_top", p * k, high=_BIG,
             doc="per seat: cards seen put on top of the deck, counts")
-    lay.add("deck_next", p * k, doc="per seat: one-hot next card drawn, where it is known")
+    lay.add("deck_next", p * k, doc="per seat: one-hot next card drawn" + (
+        " (the deck's real top)" if full else ", where it is known"))
     lay.add("pile_sizes", p * 3, high=_BIG, doc="per seat: hand, deck, discard sizes")
     lay.add("turns", p, high=_HUGE, doc="per seat: turns taken")
     lay.add("vp", p, low=-_BIG, high=_BIG, doc="per seat: victory points now")
@@ -226,7 +259,28 @@ def encode_observation(state: DominionState, viewer: int, layout: Layout | None 
     ((843,), True)
     """
     n = state.num_players
-    lay = layout if layout is not None else observation_layout(n)
+    return _encode(state, viewer, layout if layout is not None else observation_layout(n),
+                   full=False)
+
+
+def encode_state(state: DominionState, layout: Layout | None = None) -> FloatArray:
+    """The global state vector (see the module docstring): everything, hidden or not, with
+    seat ``q`` in slot ``q``; for a centralised critic, never for a player's policy.
+
+    >>> s = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=3))
+    >>> lay = state_layout(2)
+    >>> hands = encode_state(s, lay)[lay["hands"].offset:lay["hands"].end]
+    >>> float(hands[:32].sum()), float(hands[32:].sum())  # seat 0 has played 3 Treasures
+    (2.0, 5.0)
+    """
+    return _encode(state, 0, layout if layout is not None else state_layout(state.num_players),
+                   full=True)
+
+
+def _encode(state: DominionState, viewer: int, lay: Layout, full: bool) -> FloatArray:
+    """The vector of :func:`encode_observation` (``full=False``: what ``viewer`` may see, seats
+    relative to them) or of :func:`encode_state` (``full``: everything, ``viewer`` 0)."""
+    n = state.num_players
     obs = np.zeros(lay.size, dtype=np.float32)
     k = NUM_CARDS
 
@@ -243,7 +297,7 @@ def encode_observation(state: DominionState, viewer: int, layout: Layout | None 
     if d.target >= 0:
         obs[off("decision_target") + (d.target - viewer) % n] = 1.0
     obs[off("decision_count")] = d.count
-    if not (d.kind == "library" and viewer != d.player):  # its drawn card is private
+    if full or not (d.kind == "library" and viewer != d.player):  # its drawn card is private
         _counts(obs, off("decision_cards"), d.cards)
     replays = off("replays")
     for f in state.stack:  # public: everyone saw the Throne Room and the card it plays
@@ -260,10 +314,11 @@ def encode_observation(state: DominionState, viewer: int, layout: Layout | None 
         obs[in_supply + c] = 1.0
     obs[off("empty_piles")] = state.empty_piles
     _counts(obs, off("trash"), state.trash)
-    me = state.players[viewer]
-    _counts(obs, off("hand"), me.hand)
-    _counts(obs, off("draw_pile"), me.deck)
-    _counts(obs, off("discard"), me.discard)
+    if not full:
+        me = state.players[viewer]
+        _counts(obs, off("hand"), me.hand)
+        _counts(obs, off("draw_pile"), me.deck)
+        _counts(obs, off("discard"), me.discard)
     owned, in_play, aside = off("owned"), off("in_play"), off("aside")
     top, sizes, turns, vp = off("discard_top"), off("pile_sizes"), off("turns"), off("vp")
     seen, shown, deck_top, deck_next = (off("discard_seen"), off("shown"), off("deck_top"),
@@ -281,6 +336,13 @@ def encode_observation(state: DominionState, viewer: int, layout: Layout | None 
         if known:
             _counts(obs, deck_top + r * k, known)
             obs[deck_next + r * k + known[0]] = 1.0
+        if full:
+            _counts(obs, off("hands") + r * k, ps.hand)
+            _counts(obs, off("draw_piles") + r * k, ps.deck)
+            _counts(obs, off("discards") + r * k, ps.discard)
+            if ps.deck:
+                obs[deck_next + r * k:deck_next + (r + 1) * k] = 0.0
+                obs[deck_next + r * k + ps.deck[-1]] = 1.0
         obs[sizes + 3 * r:sizes + 3 * r + 3] = (len(ps.hand), len(ps.deck), len(ps.discard))
         obs[turns + r] = ps.turns
         obs[vp + r] = state.score(q)
@@ -317,7 +379,8 @@ class DominionEnv(GameEnv):
         resolve_kingdom(spec, 0)  # unknown sets and cards fail here, not at reset
         self.config = DominionConfig(players=players, kingdom=spec, max_turns=max_turns)
         self.obs_layout = observation_layout(players)
-        super().__init__(players, NUM_ACTIONS, self.obs_layout, render_mode, raw_view)
+        super().__init__(players, NUM_ACTIONS, self.obs_layout, render_mode, raw_view,
+                         state_layout=state_layout(players))
 
     def _new_game(self, seed: int) -> DominionState:
         c = self.config
@@ -346,6 +409,10 @@ class DominionEnv(GameEnv):
     def _observation(self, game: GameState, player: int) -> FloatArray:
         assert isinstance(game, DominionState)
         return encode_observation(game, player, self.obs_layout)
+
+    def _state(self, game: GameState) -> FloatArray:
+        assert isinstance(game, DominionState)
+        return encode_state(game, self.state_layout)
 
     def _truncated(self, game: GameState) -> bool:
         assert isinstance(game, DominionState)
