@@ -11,10 +11,16 @@ import pytest
 
 from dominari.bots.dominations_random import DominationsRandomBot
 from dominari.core.errors import ConfigError, IllegalActionError
+from dominari.dominations.data import VESTIGIUM
 from dominari.dominations.engine import (
+    ASSIGN,
+    BUILD,
     F_CHOOSE,
+    F_EFFECTS,
+    F_STEP,
     OBJECTIVE,
     OVER,
+    S_TAKE_LEVEL,
     DominationsConfig,
     DominationsState,
 )
@@ -79,7 +85,7 @@ def test_index_space_sizes() -> None:
     assert (c.hand_slots, c.cells, c.tree_cards) == (9, 108, 34)
     assert sum(c.sizes.values()) == c.size and list(c.offsets) == list(SEGMENTS)
     assert c.segment(0) == ("place", 0) and c.segment(c.size - 1) == ("order", 23)
-    assert {p: Observer(p).layout.size for p in (2, 3, 4)} == {2: 10490, 3: 12687, 4: 14884}
+    assert {p: Observer(p).layout.size for p in (2, 3, 4)} == {2: 11068, 3: 13539, 4: 16010}
 
 
 def test_the_test_games_cover_every_action_kind() -> None:
@@ -399,7 +405,7 @@ def test_the_global_state_is_every_observation_at_once(players: int) -> None:
     per-seat blocks is the state's, rotated to that seat."""
     observer, full = Observer(players), Observer(players, full=True)
     lay, obs_lay = full.layout, observer.layout
-    assert lay.size == {2: 10797, 3: 13022}[players]
+    assert lay.size == {2: 11375, 3: 13874}[players]
     assert "draft_options" not in lay and {"drafts", "supply_next"} <= set(lay._by_name)
     shared = [b.name for b in obs_lay.blocks if b.name in lay]
     rng = random.Random(players)
@@ -442,3 +448,80 @@ def test_the_global_state_is_every_observation_at_once(players: int) -> None:
                 assert np.array_equal(observer.encode(other, v), obs)
                 hidden_seen += not np.array_equal(full.encode(other, 0), state)
     assert drafted > 0 and hidden_seen > 10
+
+
+def _differs_for_all(s: Any, changed: Any, what: str) -> None:
+    """Every seat's observation, and the global state, tell ``s`` and ``changed`` apart."""
+    n = s.num_players
+    observer, full = Observer(n), Observer(n, full=True)
+    for viewer in range(n):
+        assert not np.array_equal(observer.encode(s, viewer), observer.encode(changed, viewer)), \
+            f"{what}: seat {viewer} cannot tell"
+    assert not np.array_equal(full.encode(s, 0), full.encode(changed, 0)), what
+
+
+@pytest.mark.rule("D-GROW-10", "D-GROW-11", "D-VOC-1", "D-BUILD-6", "D-DEV-6")
+def test_every_public_part_of_the_game_is_observed() -> None:
+    """What the rules make public and what shapes the game from here is in every seat's
+    observation (and the global state): a placement's production while its vestigium is
+    assigned and who assigns next, decisions waiting under the one now and the effects due
+    in them, the monument level whose cost is being paid, the domains exchanged into this
+    turn, the knowledge produced this turn, the overflow VP already given this phase. Changing
+    any of them changes every observation; a sampled world changes none of them."""
+    found = dict.fromkeys(("assign", "queued effects", "taking"), False)
+    rng = random.Random(0)
+    for players, seed in ((2, 0), (3, 0), (3, 3)):
+        observer = Observer(players)
+        for s in _random_game(players, Rules(), seed):
+            if s.phase == ASSIGN and not found["assign"]:
+                found["assign"] = True
+                p = s.assign_queue[0]
+                more = s.copy()
+                more.batch[p][VESTIGIUM] += 1  # another vestigium to assign
+                _differs_for_all(s, more, "the vestigium to assign")
+                more = s.copy()
+                more.batch[p][0] += 4  # more Trade produced
+                _differs_for_all(s, more, "the production being scored")
+                if len(s.assign_queue) == 1:
+                    more.batch = [row.copy() for row in s.batch]
+                    q = (p + 1) % players
+                    more.batch[q][VESTIGIUM] += 1
+                    more.assign_queue = [p, q]
+                    _differs_for_all(s, more, "who assigns next")
+            below = [i for i, f in enumerate(s.stack[:-1]) if f[0] == F_EFFECTS and f[2]]
+            if below and not found["queued effects"]:
+                found["queued effects"] = True
+                fewer = s.copy()
+                i = below[0]
+                fewer.stack[i] = [F_EFFECTS, s.stack[i][1], s.stack[i][2][1:]]
+                _differs_for_all(s, fewer, "an effect due under the decision now")
+                gone = s.copy()
+                del gone.stack[i]
+                _differs_for_all(s, gone, "a decision waiting under the one now")
+            taking = [i for i, f in enumerate(s.stack[:-1])
+                      if f[0] == F_STEP and f[1] == S_TAKE_LEVEL]
+            if taking and not found["taking"]:
+                found["taking"] = True
+                f = s.stack[taking[0]]
+                other = s.copy()
+                col, row = f[4]
+                other.stack[taking[0]] = [*f[:4], (col + 1, row), f[5]]
+                _differs_for_all(s, other, "where the level card being paid for goes")
+                other = s.copy()
+                m = next(m for m in range(len(s.data.monuments)) if m != f[3])
+                other.stack[taking[0]] = [*f[:3], m, *f[4:]]
+                _differs_for_all(s, other, "the monument level being paid for")
+            for v in range(players):  # all of it public: a sampled world is observed the same
+                assert np.array_equal(observer.encode(s.determinize(v, rng), v),
+                                      observer.encode(s, v))
+            if s.round == 2 and s.age == 2 and s.phase == BUILD:
+                other = s.copy()
+                other.exchanged ^= 1 << 3
+                _differs_for_all(s, other, "the domains exchanged into this turn")
+                other = s.copy()
+                other.produced = [x + (d == 2) for d, x in enumerate(s.produced)]
+                _differs_for_all(s, other, "the knowledge produced this turn")
+                other = s.copy()
+                other.players[1].overflow ^= 1 << 5
+                _differs_for_all(s, other, "overflow VP given this phase")
+    assert all(found.values()), found

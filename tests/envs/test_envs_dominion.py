@@ -327,11 +327,11 @@ def _slots(vec: np.ndarray, block: Any, players: int) -> np.ndarray:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_global_state_is_every_observation_at_once(players: int) -> None:
     """``state()`` holds what each seat observes, with seats absolute (seat q in slot q), and
-    what no seat may see: every hand, deck and discard pile, the real top of each deck, a
-    Library's drawn card. Sampled worlds that every observation cannot tell apart differ in
-    it."""
+    what no seat may see: every hand, deck and discard pile, the real top of each deck and its
+    top 5 cards, a Library's drawn card. Sampled worlds that every observation cannot tell
+    apart differ in it."""
     obs_lay, lay = observation_layout(players), state_layout(players)
-    assert lay.size == {2: 939, 3: 1299, 4: 1659}[players]
+    assert lay.size == {2: 1003, 3: 1395, 4: 1787}[players]
     shared = [b.name for b in obs_lay.blocks if b.name in lay]
     assert "hand" in obs_lay and "hand" not in lay
     rng = random.Random(players)
@@ -349,6 +349,8 @@ def test_the_global_state_is_every_observation_at_once(players: int) -> None:
                 top = _slots(state, lay["deck_next"], players)[q]
                 assert top.tolist() == ([float(c == ps.deck[-1]) for c in range(NUM_CARDS)]
                                         if ps.deck else [0.0] * NUM_CARDS)
+                assert np.array_equal(_slots(state, lay["next_hand"], players)[q],
+                                      np.bincount(ps.deck[::-1][:5], minlength=NUM_CARDS))
             for v in range(players):
                 obs = encode_observation(s, v, obs_lay)
                 for name in shared:

@@ -32,11 +32,13 @@ Observations
     layout is a :class:`Layout` of named blocks (``print(env.layout.describe())`` shows it).
 
 Global state
-    ``state()`` is a ``float32`` vector of everything, hidden or not, for centralised critics
-    (``state_space`` is its ``Box``; PettingZoo's parallel wrapper passes both on). Seats are
-    absolute in it (slot ``q`` is ``player_q``), and it does not depend on who acts; its
-    layout is ``env.state_layout``. Each game's module says what it adds to the
-    observation. Never give it to a seat's own policy: it shows the others' secrets.
+    ``state()`` is a ``float32`` vector for centralised critics: what the observations show,
+    with seats absolute (slot ``q`` is ``player_q``), and what they hide from the players
+    (each game's module lists it: hands, drafts, the next cards or tiles to be drawn; not
+    the whole order of a shuffled pile). It does not depend on who acts; ``state_space`` is
+    its ``Box`` and ``env.state_layout`` its layout. PettingZoo's wrappers pass both on
+    (``turn_based_aec_to_parallel`` too; these games are not ``is_parallelizable``). Never
+    give it to a seat's own policy: it shows the others' secrets.
 
 Raw views
     With ``raw_view=True`` (the default) ``infos[agent_selection]["view"]`` is the engine's
@@ -371,8 +373,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         return {"observation": obs.copy(), "action_mask": mask}
 
     def state(self) -> FloatArray:
-        """The global state vector now (see the module docstring): everything, hidden or not;
-        a new array each call."""
+        """The global state vector now (see the module docstring), hidden parts included; a
+        new array each call."""
         state = self._obs_cache.get(_STATE)
         if state is None:
             state = self._state(self.game)

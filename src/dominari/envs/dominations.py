@@ -84,7 +84,7 @@ the tile supply and, during the setup drafts, the cards other players drew and k
 never encoded (the draft options only for the player choosing; others' objectives and the
 monuments drafted only once the drafts are over), exactly as ``view()`` hides them. Seats are
 relative to the observer (slot 0 the observer, slot ``r`` the player ``r`` seats after). The
-length depends on the player count only: **10,490** for 2 players, 12,687 for 3, 14,884 for 4
+length depends on the player count only: **11,068** for 2 players, 13,539 for 3, 16,010 for 4
 (``Observer(players).layout.describe()`` lists every block with its offset and bounds).
 
 ================  ===================================================================
@@ -94,21 +94,32 @@ age, turn         one-hot age 1–3; turn in the age (1–5; 6 once its turns ar
 phase             one-hot of the engine's phase (growth … setup)
 pending           one-hot kind of the pending decision (effects order, vestigium, pay,
                   step, copy, draft, tiles, initiative); ``pending_amount``: knowledge
-                  left to pay or vestigium left to split; ``tiles_mode`` one-hot
+                  left to pay or gained vestigium left to split; ``tiles_mode`` one-hot
 draft             what is drafted (objective, monument) and the two options (chooser only)
 due               counts of the effects due, by resolve index (``2·source + slot``)
+queued            per seat: the decisions waiting under the one now, by kind;
+                  ``due_queued``: per seat, the effects due in those, by resolve index
 substep           a level 1 monument chosen, awaiting its tile: flag, monument one-hot,
                   the card's tree position (col, row)
+taking            a monument level whose cost is being paid: flag, monument one-hot, the
+                  card's tree position, its tile (flag, x, y) for a level 1
 supply            tiles left in the supply; ``supply_known``: how many at its bottom were put
                   back from a (public) hand; ``supply_bottom``: the first of those, in the
                   order they will be drawn, as hand slots are
 mover, deciding   one-hot seats; ``initiative``: each seat's place in the initiative order
 flags             the Artisan's second tile may be placed; a tile was placed this turn
+exchanged         the domains the mover exchanged into this turn (one exchange each)
+produced          the knowledge the mover produced this turn, per domain (``on_produce``
+                  skills fire on its multiples)
+batch             per seat: what the placement being scored produces, per domain, and the
+                  vestigium still to assign; ``assign_queue``: each seat's place in the
+                  queue assigning it (the vestigium phase)
 roles             per domination card: holder (seat one-hot, or none), used, active
 monuments         per monument: in play, diamond, circle, levels taken, levels, controller
                   (seat one-hot, or none), tile placed, tile position x, y
 mastery_supply    per mastery copy: still in the supply
-knowledge …       per seat: knowledge, limits, city tokens, influence, VP, VP by source,
+knowledge …       per seat: knowledge, limits, domains whose overflow VP this phase already
+                  gave, city tokens, influence, VP, VP by source,
                   hand size, mulligans, turns, tree size, nodi by colour, objective
                   (one-hot) with per goal (have, need, met) and its VP now, skills held,
                   skills advanced, level cards held
@@ -129,8 +140,8 @@ everything, for centralised critics and analysis, never for a seat's own policy.
 observation's blocks with seat ``q`` in slot ``q`` (absolute), every objective and drafted
 monument shown during the drafts, ``drafts`` (per seat, the two cards it drew and has still to
 choose from) in place of ``draft_options``, and ``supply_next``: the next tiles to be drawn,
-in order, up to 9 (the supply's real top, which no player knows). It is 10,797 entries for 2
-players, 13,022 for 3, 15,247 for 4.
+in order, up to 9 (the supply's real top, unknown to the players unless they are its known
+bottom). It is 11,375 entries for 2 players, 13,874 for 3, 16,373 for 4.
 """
 
 from __future__ import annotations
@@ -166,6 +177,7 @@ from dominari.dominations.engine import (
     F_EFFECTS,
     F_GAIN,
     F_PAY,
+    F_STEP,
     F_TILES,
     HAND_SIZE,
     MAX_LIMIT,
@@ -173,6 +185,7 @@ from dominari.dominations.engine import (
     OBJECTIVE,
     OVER,
     PHASE_NAMES,
+    S_TAKE_LEVEL,
     SETUP,
     TILE_MODES,
     TURNS_PER_AGE,
@@ -697,7 +710,7 @@ class Observer:
     with ``full``, the layout and encoder of the global state (seen by all, seats absolute).
 
     >>> Observer(2).layout.size, Observer(2, full=True).layout.size
-    (10490, 10797)
+    (11068, 11375)
     """
 
     def __init__(self, players: int, data: GameData | None = None,
@@ -725,7 +738,8 @@ class Observer:
         lay.add("pending", len(DECISION_NAMES),
                 doc="one-hot pending decision: " + ", ".join(DECISION_NAMES))
         lay.add("pending_amount", 1, high=big,
-                doc="knowledge left to pay, or vestigium left to split")
+                doc="knowledge left to pay (pay), or gained vestigium left to split "
+                "(vestigium; a placement's is in batch)")
         lay.add("tiles_mode", len(TILE_MODES), doc="one-hot: " + ", ".join(TILE_MODES))
         lay.add("draft", 2, doc="one-hot: an objective or a monument is drafted")
         if self.full:
@@ -737,10 +751,17 @@ class Observer:
                     doc="the two cards drawn: objectives, then monuments (to the chooser only)")
         lay.add("due", c.n_sources * c.effect_slots, high=big,
                 doc="counts of the effects due, by resolve index")
+        lay.add("queued", p * len(DECISION_NAMES), high=big,
+                doc="per seat: decisions waiting under the one now, by kind (as pending)")
+        lay.add("due_queued", p * c.n_sources * c.effect_slots, high=big,
+                doc="per seat: counts of the effects due in those, by resolve index")
         lay.add("substep", 1 + c.n_monuments,
                 doc="a level 1 monument awaits its tile: flag, monument one-hot")
         lay.add("substep_pos", 2, low=-c.tree_cards, high=c.tree_cards,
                 doc="that level card's tree position (col, row)")
+        lay.add("taking", 1 + c.n_monuments + 5, low=-128, high=128,
+                doc="a monument level chosen, its cost being paid: flag, monument one-hot, "
+                "the card's tree position (col, row), its tile: flag, x, y")
         lay.add("supply", 1, high=len(self.data.tiles), doc="tiles left in the supply")
         lay.add("supply_known", 1, high=len(self.data.tiles),
                 doc="tiles put back under the supply and still there, known to all")
@@ -755,6 +776,15 @@ class Observer:
         lay.add("deciding", p, doc="one-hot seat deciding now")
         lay.add("initiative", p, high=p - 1, doc="per seat: place in the initiative order")
         lay.add("flags", 2, doc="the Artisan's second tile may be placed; a tile was placed")
+        lay.add("exchanged", 6, doc="domains the mover exchanged into this turn")
+        lay.add("produced", 6, high=big,
+                doc="knowledge the mover produced this turn, per domain (on_produce counts it)")
+        lay.add("batch", p * 7, high=big,
+                doc="per seat: knowledge the placement being scored produces, per domain, "
+                "then vestigium still to assign (the vestigium phase)")
+        lay.add("assign_queue", p, high=p,
+                doc="per seat: its place in the queue assigning that vestigium (1 first; 0 "
+                "not in it)")
         lay.add("roles", 6 * self.role_width,
                 doc="per domination card: holder seat one-hot, no holder, used, active")
         lay.add("monuments", c.n_monuments * self.monument_width, low=-128, high=128,
@@ -763,6 +793,8 @@ class Observer:
         lay.add("mastery_supply", c.n_copies, doc="per mastery copy: in the supply")
         lay.add("knowledge", p * 6, high=big, doc="per seat, per domain")
         lay.add("limits", p * 6, high=big, doc="per seat, per domain: reserve limit")
+        lay.add("overflow", p * 6, doc="per seat, per domain: its overflow VP already given "
+                "in this phase")
         lay.add("tokens", p, high=CITY_TOKENS, doc="per seat: city tokens left")
         lay.add("influence", p, high=huge, doc="per seat")
         lay.add("vp", p, low=-huge, high=huge, doc="per seat")
@@ -774,7 +806,8 @@ class Observer:
         lay.add("tree_size", p, high=c.tree_cards, doc="per seat: cards in the tree")
         lay.add("nodi", p * 7, high=big, doc="per seat: complete nodi per domain, colourless")
         lay.add("objective", p * c.n_objectives,
-                doc="per seat: one-hot objective kept (others' hidden during the draft)")
+                doc="per seat: one-hot objective kept" + (
+                    "" if self.full else " (others' hidden during the draft)"))
         lay.add("goals", p * self.goals * 3, high=big, doc="per seat, per goal: have, need, met")
         lay.add("objective_vp", p, high=big, doc="per seat: objective VP if the game ended now")
         lay.add("skills", p * c.n_skills, doc="per seat: skills held")
@@ -814,6 +847,7 @@ class Observer:
                     drafting_monuments |= f[2] == MONUMENT_CARD
         if state.stack and state.phase != OVER:
             self._pending(state, obs, viewer)
+            self._queued(state, obs, viewer)
         if self.full:
             width = self.codec.n_objectives + self.codec.n_monuments
             for f in state.stack:
@@ -849,6 +883,13 @@ class Observer:
             obs[off["initiative"] + seat(q)] = place
         obs[off["flags"]] = float(state.second)
         obs[off["flags"] + 1] = float(state.tile_placed)
+        for d in range(6):
+            obs[off["exchanged"] + d] = float(state.exchanged >> d & 1)
+        obs[off["produced"]:off["produced"] + 6] = state.produced
+        for q, made in enumerate(state.batch):
+            obs[off["batch"] + 7 * seat(q):off["batch"] + 7 * seat(q) + 7] = made
+        for place, q in enumerate(state.assign_queue):
+            obs[off["assign_queue"] + seat(q)] = place + 1
         active = state.roles_active and state.phase != AGE_END
         for d in range(6):
             base = off["roles"] + d * self.role_width
@@ -891,6 +932,40 @@ class Observer:
             for d in top[2]:
                 obs[due + self.codec._source_index(d.source) * slots + d.slot] += 1.0
 
+    def _queued(self, state: DominationsState, obs: FloatArray, viewer: int) -> None:
+        """The decisions under the one now (each names its player) and a monument level whose
+        cost is being paid (an engine step under the payment)."""
+        off, n, c = self._off, self.players, self.codec
+        kinds, slots = len(DECISION_NAMES), c.effect_slots
+        width = c.n_sources * slots
+        for f in state.stack[:-1]:
+            kind = f[0]
+            if kind == F_STEP:
+                if f[1] == S_TAKE_LEVEL:
+                    self._taking(obs, f[3], f[4], f[5])
+                continue
+            if kind == F_EFFECTS and not f[2]:  # all resolved: it goes once those above do
+                continue
+            r = (f[1] - viewer) % n
+            obs[off["queued"] + r * kinds + kind] += 1.0
+            if kind == F_EFFECTS:
+                base = off["due_queued"] + r * width
+                for d in f[2]:
+                    obs[base + c._source_index(d.source) * slots + d.slot] += 1.0
+
+    def _taking(self, obs: FloatArray, m: int, pos: Pos, tile: int) -> None:
+        base = self._off["taking"]
+        obs[base] = 1.0
+        obs[base + 1 + m] = 1.0
+        at = base + 1 + self.codec.n_monuments
+        obs[at:at + 2] = pos
+        if tile != NO_TILE:
+            key, side = tile_where(tile)
+            points = [key_xy(key)] if side < 0 else [key_xy(key),
+                                                     key_xy(side_neighbour(key, side))]
+            obs[at + 2:at + 5] = (1.0, sum(x for x, _ in points) / len(points),
+                                  sum(y for _, y in points) / len(points))
+
     def _monuments(self, state: DominationsState, obs: FloatArray, viewer: int,
                    controllers: Mapping[int, int | None]) -> None:
         n, width = self.players, self.monument_width
@@ -927,6 +1002,8 @@ class Observer:
         ps = state.players[q]
         obs[off["knowledge"] + 6 * r:off["knowledge"] + 6 * r + 6] = ps.knowledge
         obs[off["limits"] + 6 * r:off["limits"] + 6 * r + 6] = ps.limits()
+        for d in range(6):
+            obs[off["overflow"] + 6 * r + d] = float(ps.overflow >> d & 1)
         obs[off["tokens"] + r] = ps.tokens
         obs[off["influence"] + r] = ps.influence
         obs[off["vp"] + r] = ps.vp

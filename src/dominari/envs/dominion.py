@@ -86,9 +86,11 @@ observer who sees everything, for centralised critics and analysis, never for a 
 policy. It has the observation's blocks with seat ``q`` in slot ``q`` (absolute, not relative
 to anyone), except that the observer's ``hand``, ``draw_pile`` and ``discard`` become
 ``hands``, ``draw_piles`` and ``discards`` (P × 32 each, every seat's), ``deck_next`` is the
-real top of each deck (none while a deck is empty: the next draw shuffles), and
-``decision_cards`` always holds a Library's drawn card. It is 939 entries for 2 players, 1,299
-for 3, 1,659 for 4; the order of the cards under each deck's top is not in it.
+real top of each deck (none while a deck is empty: the next draw shuffles), ``next_hand``
+(P × 32) counts each deck's top 5 cards (the hand clean-up draws, when the deck holds 5),
+and ``decision_cards`` always holds a Library's drawn card. It is 1,003 entries for 2
+players, 1,395 for 3, 1,787 for 4; the order of the cards under each deck's top 5 is not in
+it.
 """
 
 from __future__ import annotations
@@ -144,6 +146,8 @@ _DECISION_INDEX = {name: i for i, name in enumerate(DECISIONS)}
 _PHASES = ("action", "buy", "over")
 _BIG = 1000.0
 """Bound of card counts and the like (there are fewer than 500 cards in a game)."""
+NEXT_HAND = 5
+"""How many of each deck's top cards the global state counts (a clean-up draws 5)."""
 _HUGE = 1e6
 """Bound of counters with no rule limit (turn number, coins)."""
 
@@ -191,9 +195,9 @@ def state_layout(players: int) -> Layout:
     observation's blocks with seats absolute, and every hand, deck and discard pile.
 
     >>> [b.name for b in state_layout(2).blocks if b.name not in observation_layout(2)]
-    ['hands', 'draw_piles', 'discards']
+    ['hands', 'draw_piles', 'discards', 'next_hand']
     >>> state_layout(2).size, state_layout(4).size
-    (939, 1659)
+    (1003, 1787)
     """
     return _layout(players, full=True)
 
@@ -237,6 +241,9 @@ def _layout(players: int, full: bool) -> Layout:
             doc="per seat: cards seen put on top of the deck, counts")
     lay.add("deck_next", p * k, doc="per seat: one-hot next card drawn" + (
         " (the deck's real top)" if full else ", where it is known"))
+    if full:
+        lay.add("next_hand", p * k, high=NEXT_HAND,
+                doc="per seat: the deck's top 5 cards (fewer if it is smaller), counts")
     lay.add("pile_sizes", p * 3, high=_BIG, doc="per seat: hand, deck, discard sizes")
     lay.add("turns", p, high=_HUGE, doc="per seat: turns taken")
     lay.add("vp", p, low=-_BIG, high=_BIG, doc="per seat: victory points now")
@@ -343,6 +350,7 @@ def _encode(state: DominionState, viewer: int, lay: Layout, full: bool) -> Float
             if ps.deck:
                 obs[deck_next + r * k:deck_next + (r + 1) * k] = 0.0
                 obs[deck_next + r * k + ps.deck[-1]] = 1.0
+                _counts(obs, off("next_hand") + r * k, ps.deck[-NEXT_HAND:])
         obs[sizes + 3 * r:sizes + 3 * r + 3] = (len(ps.hand), len(ps.deck), len(ps.discard))
         obs[turns + r] = ps.turns
         obs[vp + r] = state.score(q)
