@@ -116,6 +116,14 @@ def test_simulate_with_a_data_folder(capsys: pytest.CaptureFixture[str],
     assert json.loads(out)["data_digest"] == record["config"]["data_digest"]
     code, out, err = run(capsys, "replay", str(tmp_path / "r" / "game-000001.json"))
     assert code == 0, err
+    # a tournament names it beside the folder in its options
+    code, out, err = run(capsys, "tournament", "dominations", "--players", "random,random",
+                         "-n", "1", "--seed", "1", "--workers", "1", "--data", str(folder),
+                         "--json", "--no-progress")
+    assert code == 0, err
+    options = json.loads(out)["options"]
+    assert options["data"] == str(folder)
+    assert options["data_digest"] == record["config"]["data_digest"]
 
 
 def test_a_record_played_with_a_data_folder_replays_from_elsewhere(

@@ -87,7 +87,9 @@ from dominari.sim.pool import MIN_STALL, check_backend, end_own_ray
 from dominari.sim.records import (
     check_writable_file,
     load_record,
+    missing_folders,
     prepare_dir,
+    remove_folders,
     write_json_atomic,
     write_text_atomic,
 )
@@ -271,12 +273,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="draw win rates and ratings to this PNG file (needs matplotlib)")
     tour.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     tour.add_argument("--journal", type=_text, metavar="FILE.jsonl",
-                      help="write every finished game to this file, and reuse the games it "
-                      "already holds: a stopped tournament run again with the same "
-                      "arguments (an explicit --seed) goes on where it stopped")  # fmt: skip
+                      help="write the finished games to this file (a batch of at most 1%% "
+                      "of them at a time), and reuse the games it already holds: a stopped "
+                      "tournament run again with the same arguments (an explicit --seed) "
+                      "goes on where it stopped")  # fmt: skip
     tour.add_argument("--recheck", type=_non_negative, default=0, metavar="N",
                       help="with --journal: a journal written by another version of "
-                      "Dominari is kept if N of its games, picked at random and played "
+                      "Dominari, or before a strategy file or a --data folder's files "
+                      "changed, is kept if N of its games, picked at random and played "
                       "again now, come out the same (default 0: such a journal is "
                       "refused)")  # fmt: skip
     tour.set_defaults(func=cmd_tournament)
@@ -415,8 +419,9 @@ def _run_flags(parser: argparse.ArgumentParser, what: str) -> None:
                         "cluster at RAY_ADDRESS, else a local one; needs pip install "
                         "'dominari[cluster]')")  # fmt: skip
     parser.add_argument("--stall-timeout", type=_stall, default=None, metavar="S",
-                        help="a worker that finishes no game for S seconds is taken for "
-                        "hung, stopped, and its games played again (default: wait)")  # fmt: skip
+                        help="a worker that finishes no game for S seconds (at least "
+                        f"{MIN_STALL:g}) is taken for hung, stopped, and its games played "
+                        "again (default: wait)")  # fmt: skip
     parser.add_argument("--kingdom", type=_text, default=None,
                         help="dominion: recommended set name, 'random' or comma-separated "
                         "cards (default random, from the seed)")  # fmt: skip
@@ -583,12 +588,15 @@ _REASONS = {"provinces": "Provinces gone", "three-piles": "three piles empty",
 
 def _with_data_digest(out: dict[str, Any]) -> dict[str, Any]:
     """A run's JSON with the digest of its data folder's files beside the folder (as in a
-    record), so that runs on two versions of one folder tell themselves apart."""
-    folder = out.get("data")
-    if isinstance(folder, str):
-        from dominari.dominations.engine import data_digest
+    record), so that runs on two versions of one folder tell themselves apart: at the top
+    (simulate) or in ``options`` (tournament)."""
+    options = out.get("options")
+    for where in (out, options if isinstance(options, dict) else {}):
+        folder = where.get("data")
+        if isinstance(folder, str):
+            from dominari.dominations.engine import data_digest
 
-        out["data_digest"] = data_digest(dominations_data(folder))
+            where["data_digest"] = data_digest(dominations_data(folder))
     return out
 
 
@@ -596,7 +604,8 @@ def sim_table(result: SimResult) -> Table:
     """The results of a simulation as a rich table, one row per seat in seat order
     (rates in %, Wilson 95% intervals; VP and turns are means per game)."""
     vs = " vs ".join(p.name for p in result.players)
-    table = Table(title=Text(f"{vs}: {result.games:,} games"), title_style="bold",
+    plural = "" if result.games == 1 else "s"
+    table = Table(title=Text(f"{vs}: {result.games:,} game{plural}"), title_style="bold",
                   box=box.SIMPLE_HEAVY, pad_edge=False)  # fmt: skip
     table.add_column("Player", style="bold", overflow="fold",  # a long name wraps
                      min_width=_name_width(result.players))
@@ -868,7 +877,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                                for spec in specs]  # fmt: skip
     _cap_search(seats, args.bot_seconds)
     names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
-    record_path = check_writable_file(args.record) if args.record is not None else None
+    record_path = (check_writable_file(args.record, "--record") if args.record is not None
+                   else None)
     seed = args.seed if args.seed is not None else _random_seed()
     max_turns = DEFAULT_MAX_TURNS if args.max_turns is None else args.max_turns
     config = DominionConfig(players=len(specs), kingdom=args.kingdom or "random", seed=seed,
@@ -1051,8 +1061,9 @@ def _play_dominations(args: argparse.Namespace) -> int:
         for spec in specs]  # fmt: skip
     _cap_search(seats, args.bot_seconds)
     names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
-    svg_path = check_writable_file(args.svg) if args.svg is not None else None
-    record_path = check_writable_file(args.record) if args.record is not None else None
+    svg_path = check_writable_file(args.svg, "--svg") if args.svg is not None else None
+    record_path = (check_writable_file(args.record, "--record") if args.record is not None
+                   else None)
     seed = args.seed if args.seed is not None else _random_seed()
     config = DominationsConfig(players=len(specs), seed=seed, names=seat_names(names),
                                rules=rules, data=args.data, log=True)  # fmt: skip
@@ -1515,24 +1526,28 @@ def cmd_data_check(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     if args.game.strip().lower() != "dominations":
         raise ConfigError(f"'show' draws Dominations positions; unknown game {args.game!r}")
-    for path in (args.svg, args.record):
+    for path, flag in ((args.svg, "--svg"), (args.record, "--record")):
         if path:
-            check_writable_file(path)
+            check_writable_file(path, flag)
     seed = args.seed if args.seed is not None else _random_seed()
     monuments = tuple(m.strip() for m in args.monuments.split(",")) if args.monuments else ()
     config = DominationsConfig(players=args.players, seed=seed, rules=Rules.parse(args.rule),
                                data=args.data, monuments=monuments)  # fmt: skip
     names = config.player_names()
+    state = DominationsState.new(config)  # a bad --data folder or monument fails here
     tree_files = []
     if args.trees:
         folder = Path(args.trees)
         if folder.exists() and not folder.is_dir():
             raise ConfigError(f"--trees {args.trees!r} is not a folder")
-        folder.mkdir(parents=True, exist_ok=True)
-        tree_files = [folder / f"tree-{name}.svg" for name in names]
-        for path_ in tree_files:
-            check_writable_file(str(path_))
-    state = DominationsState.new(config)
+        made = missing_folders(folder)
+        try:  # checked now, made when the trees are drawn: a stopped run leaves no folder
+            prepare_dir(folder)
+            tree_files = [folder / f"tree-{name}.svg" for name in names]
+            for path_ in tree_files:
+                check_writable_file(str(path_), "--trees")
+        finally:
+            remove_folders(made)
     bots = [DominationsRandomBot(seed=bot_seed(seed, 0, p)) for p in range(args.players)]
     while not state.is_terminal() and state.turn_number <= args.turns:
         state.apply(bots[state.current_player()].act(state))
@@ -1549,6 +1564,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.svg:
         write_text_atomic(args.svg, state_svg(state))
         console.print(f"Board drawn to {args.svg}", markup=False)
+    if tree_files:
+        tree_files[0].parent.mkdir(parents=True, exist_ok=True)
     for p, path_ in enumerate(tree_files):
         write_text_atomic(str(path_), tree_svg(state.players[p].tree, state.data,
                                                title=f"{names[p]} — civilization tree",

@@ -233,7 +233,10 @@ def test_load_bot_random_and_paths(tmp_path: Path) -> None:
     assert load_bot(str(plain)).name == "strategy-without-suffix"
 
 
-def test_load_bot_unknown() -> None:
+def test_load_bot_unknown(tmp_path: Path) -> None:
+    with pytest.raises(StrategyError, match=r"unknown bot '.*': it is a folder; a strategy is "
+                       r"a \.toml file \(or use one of random, bm"):
+        load_bot(str(tmp_path))
     with pytest.raises(StrategyError) as info:
         load_bot("bigmoney")
     msg = str(info.value)

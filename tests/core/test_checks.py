@@ -11,7 +11,7 @@ import pytest
 
 from dominari.bots import MCTSBot, load_bot
 from dominari.core.checks import player, real, seed, whole
-from dominari.core.errors import ConfigError, ParseError, StrategyError
+from dominari.core.errors import ConfigError, ParseError
 from dominari.dominations import DominationsConfig, DominationsState, Rules
 from dominari.dominion import DominionConfig, DominionState
 from dominari.sim import MatchupResult, game_options, simulate, tournament
@@ -77,7 +77,7 @@ def test_a_budget_of_seconds_or_steps_alone_is_not_capped_by_iterations() -> Non
     assert MCTSBot("dominion", steps=5000, iterations=10).iterations == 10
     assert MCTSBot("Dominion", iterations=FakeInt(30)).iterations == 30  # type: ignore[arg-type]
     assert load_bot("bmu", "Dominion").name == "BMU"
-    with pytest.raises(StrategyError, match="a bot is named by a string"):
+    with pytest.raises(ConfigError, match="a bot is named by a string"):
         load_bot(load_bot("bmu"))  # type: ignore[arg-type]
 
 

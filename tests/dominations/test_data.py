@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -434,7 +435,7 @@ def error(folder: Path) -> str:
         load_data(folder)
     message = str(info.value)
     assert "\n" not in message
-    return message
+    return message.replace(f"{folder}{os.sep}", "")  # a user's file is named by its path
 
 
 def record(items: list[Any], rid: str) -> dict[str, Any]:
@@ -566,6 +567,9 @@ def test_loader_errors(tmp_path: Path, file: str, mutate: Mutation, expected: st
 def test_invalid_json_names_line_and_column(tmp_path: Path) -> None:
     write_mutated(tmp_path, "skills.json", text=lambda t: t.replace('"cost": 3,', '"cost": 3', 1))
     assert error(tmp_path).startswith("skills.json: invalid JSON at line 8, column 5:")
+    with pytest.raises(DataError) as info:  # the file named by its path in the user's folder
+        load_data(tmp_path)
+    assert str(info.value).startswith(f"{tmp_path / 'skills.json'}: invalid JSON")
 
 
 def test_duplicate_json_key(tmp_path: Path) -> None:

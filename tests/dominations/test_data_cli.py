@@ -47,8 +47,8 @@ def test_check_bad_folder_is_one_line_and_exit_2(tmp_path: Path,
     (tmp_path / "skills.json").write_text(json.dumps(skills), encoding="utf-8")
     code, out, err = run(capsys, "data", "check", str(tmp_path))
     assert code == 2 and out == ""
-    assert err == ("dominari: error: skills.json: record C3b: field 'cost': expected an "
-                   "integer, got \"three\"\n")  # fmt: skip
+    assert err == (f"dominari: error: {tmp_path / 'skills.json'}: record C3b: field 'cost': "
+                   "expected an integer, got \"three\"\n")  # fmt: skip
 
 
 def test_check_missing_folder_and_usage(tmp_path: Path,

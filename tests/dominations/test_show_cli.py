@@ -107,8 +107,10 @@ def test_show_draws_trees_and_names_the_monuments(tmp_path: Path,
     for name in ("P1", "P2"):
         root = ET.parse(folder / f"tree-{name}.svg").getroot()
         assert root.tag.endswith("svg")
-    code, _, err = run(capsys, "show", "dominations", "--monuments", "M99", "--no-log")
+    code, _, err = run(capsys, "show", "dominations", "--monuments", "M99", "--no-log",
+                       "--trees", str(tmp_path / "new" / "trees"))
     assert code == 2 and "unknown monument 'M99'" in err
+    assert not (tmp_path / "new").exists()  # a refused run makes no folder
     (tmp_path / "afile").write_text("x")
     code, _, err = run(capsys, "show", "dominations", "--trees", str(tmp_path / "afile"))
     assert code == 2 and "is not a folder" in err

@@ -85,7 +85,7 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> 
     (["serve", "--bot-seconds", "0"], "bot-seconds"),
     (["serve", "--data", "nonsense"], "NAME=DIR"),
     (["serve", "--data", "mine=/no/such/folder"], "not a folder"),
-    (["serve", "--data", "mine=BROKEN"], "data set 'mine': monuments.json: invalid JSON"),
+    (["serve", "--data", "mine=BROKEN"], "monuments.json: invalid JSON"),
     (["serve", "--port", "FREE", "--db", "nosuchdialect://x"], "cannot use the database"),
 ])
 def test_serve_refuses_bad_flags_in_one_line(argv: list[str], fragment: str, tmp_path: Path,
@@ -95,6 +95,7 @@ def test_serve_refuses_bad_flags_in_one_line(argv: list[str], fragment: str, tmp
         shutil.copytree(builtin_folder(), broken)
         (broken / "monuments.json").write_text("[{", encoding="utf-8")
         argv = [f"mine={broken}" if a == "mine=BROKEN" else a for a in argv]
+        fragment = f"data set 'mine': {broken / fragment}"  # the file named by its path
     if "FREE" in argv:  # a port that can be listened on, so that the database is tried
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))

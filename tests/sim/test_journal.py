@@ -63,6 +63,26 @@ def test_a_stopped_run_goes_on_where_it_stopped(tmp_path: Path, counted: list[in
     assert run(path, games=3).to_json() == run(None, games=3).to_json()  # a prefix serves
 
 
+def test_a_game_written_twice_must_be_the_same_game(tmp_path: Path) -> None:
+    """A line repeated whole is harmless; a line that gives another result for a game an
+    earlier line holds is damage (an edit, two journals joined), refused naming the line."""
+    path = tmp_path / "t.jsonl"
+    plain = run(path).to_json()
+    head, first, *rest = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join([head, first, *rest, first]) + "\n", encoding="utf-8")
+    assert run(path).to_json() == plain
+    entry = json.loads(first)
+    game = entry["games"][0]
+    game[1] = game[1][::-1] if game[1][0] != game[1][1] else [1, 2]  # another winner
+    game[2] = [s + 1 for s in game[2]]
+    text = "\n".join([head, first, *rest, json.dumps(entry)]) + "\n"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(JournalError, match=rf"line {len(rest) + 3}: game {entry['start']} of "
+                       rf"match-up {entry['matchup']} is not the game an earlier line holds"):
+        run(path)
+    assert path.read_text(encoding="utf-8") == text
+
+
 def test_gaps_are_filled(tmp_path: Path, counted: list[int]) -> None:
     path = tmp_path / "t.jsonl"
     run(path, games=6)
@@ -316,6 +336,26 @@ def test_a_journal_in_a_missing_folder_is_refused(tmp_path: Path) -> None:
 def test_the_code_fingerprint_is_stable() -> None:
     first = journal_module.code_fingerprint()
     assert len(first) == 64 and journal_module.code_fingerprint() == first
+
+
+def test_a_bot_module_of_one_game_is_outside_the_other_games_fingerprint() -> None:
+    """A module of ``dominari.bots`` that imports one game's package and not the other's
+    (Dominion's rule bots, the kingdom rankings, the Dominations greedy bot) is left out of
+    the other game's fingerprint, as the README promises."""
+    import re
+
+    bots = Path(journal_module.__file__).resolve().parent.parent / "bots"
+    uses = {game: re.compile(rf"dominari\.{game}\b") for game in ("dominion", "dominations")}
+    checked = 0
+    for f in sorted(bots.glob("*.py")):
+        text = f.read_text(encoding="utf-8")
+        games = [g for g, pattern in uses.items() if pattern.search(text)]
+        if len(games) == 1:
+            other = "dominations" if games[0] == "dominion" else "dominion"
+            rel = f"bots/{f.name}"
+            assert rel.startswith(journal_module._OTHER_GAME[other]), (rel, other)
+            checked += 1
+    assert checked >= 8
 
 
 def test_each_game_fingerprints_only_the_code_it_plays_with(tmp_path: Path) -> None:

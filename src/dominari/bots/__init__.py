@@ -125,7 +125,7 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
     (``mcts:steps=200000:width=8``, see :func:`dominari.bots.mcts.mcts_bot`). Raises
     :class:`UnknownBotError` (a :class:`StrategyError`) naming the known bots for an
     unknown name, :class:`StrategyError` for a bad strategy file, :class:`ConfigError` for
-    a bad search option.
+    a bad search option or a spec that is not a string (a bot object).
 
     >>> load_bot("mcts-hard:seconds=2", "dominations").seconds
     2.0
@@ -134,7 +134,7 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
         game = game.strip().lower()  # any case, as for the command line's games
     names = bot_names(game)
     if not isinstance(spec, str):
-        raise StrategyError(f"a bot is named by a string (one of {', '.join(names)} or a "
+        raise ConfigError(f"a bot is named by a string (one of {', '.join(names)} or a "
                             f"strategy file's path), not {type(spec).__name__} {spec!r}")
     key = spec.strip().lower()
     if search_spec(key) is not None:  # a level, or a level with options
@@ -157,6 +157,9 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
         return KingdomBestBot()
     if key.endswith(".toml") or _may_be_file(spec):
         return load_strategy(spec.strip())
+    if _is_folder(spec.strip()):
+        raise UnknownBotError(f"unknown bot {spec!r}: it is a folder; a strategy is a .toml "
+                              f"file (or use one of {', '.join(names)})")
     raise UnknownBotError(f"unknown bot {spec!r}: use one of {', '.join(names)} "
                         "or the path of a .toml strategy file")
 
@@ -168,6 +171,13 @@ def _may_be_file(spec: str) -> bool:
         return Path(spec).is_file()
     except OSError:
         return True
+
+
+def _is_folder(spec: str) -> bool:
+    try:
+        return Path(spec).is_dir()
+    except OSError:
+        return False
 
 
 def _greedy_bot() -> GameBot:

@@ -21,11 +21,12 @@ the searcher observes at a decision):
   model of the opponents. ``tree="all"`` makes every decision a node.
 - **Observations split nodes.** Below an edge, the next decision is looked up by
   what the searcher then observes (in Dominion: who decides, the phase, coins
-  and buys), so a buy with 8 coins and a buy with 3 coins are different nodes.
-- **Policy first.** The root first tries the policy's action, then up to ``width``
-  actions. A deeper node first follows the policy (:data:`FOLLOW`: the policy's action
-  in each world, since the worlds that meet at a node differ in what the policy would
-  do) and admits actual actions beside it as ``widen * sqrt(visits)`` grows (0: deeper
+  and buys, the Provinces left and the lead in 4-VP steps from -2 to 2), so a buy
+  with 8 coins and a buy with 3 coins are different nodes.
+- **Policy first.** The root tries up to ``width`` actions, the policy's first. A
+  deeper node first follows the policy (:data:`FOLLOW`: the policy's action in each
+  world, since the worlds that meet at a node differ in what the policy would do) and
+  admits actual actions beside it as ``widen * sqrt(visits)`` grows (0: deeper
   decisions follow the policy).
 - **Trust.** The root keeps the policy's action unless the search's best is ahead
   by ``trust`` standard errors: among many noisy estimates, the best is often
@@ -1044,10 +1045,11 @@ def spec_name(level: str, options: dict[str, str]) -> str:
 def mcts_bot(name: str, game: str) -> MCTSBot:
     """The bot of a difficulty level name (:data:`LEVELS`) for ``game``, or of a level with
     options changed: ``LEVEL:option=value:…`` (:data:`SEARCH_OPTIONS`), for example
-    ``mcts:steps=400000`` or ``mcts-easy:seconds=0.5:iterations=none``. An option adds to
-    the level's budget, it does not replace it: every budget given bounds the search,
-    whichever runs out first (``none`` lifts one). The bot's name is the spec as given,
-    lower case, so that tables tell the variants apart.
+    ``mcts:steps=400000`` or ``mcts-easy:seconds=0.5:iterations=none``. A budget option
+    replaces the level's budget of its kind (``steps=400000`` the level's steps) and keeps
+    the others: every budget then set bounds the search, whichever runs out first
+    (``none`` lifts one). The bot's name is the spec as given, lower case, so that tables
+    tell the variants apart.
 
     >>> mcts_bot("mcts:steps=400000:width=8", "dominion").steps
     400000

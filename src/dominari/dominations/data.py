@@ -608,7 +608,7 @@ def load_data(folder: str | Path | None = None) -> GameData:
         raise DataError(f"{path}: no data files (expected one or more of {', '.join(FILES)})")
     builtin = builtin_folder()
     origins = {name: path if name in present else builtin for name in FILES}
-    return _load(origins, frozenset(FILES) - present, user=True)
+    return _load(origins, frozenset(FILES) - present, user=True, folder=path)
 
 
 class _DuplicateKey(Exception):
@@ -1288,9 +1288,13 @@ def _record_name(raw: Any, index: int) -> str:
     return rid if isinstance(rid, str) and rid.strip() else f"#{index + 1}"
 
 
-def _load(origins: Mapping[str, Path], builtin_files: frozenset[str], user: bool) -> GameData:
-    labels = {name: f"{name} (built-in)" if user and name in builtin_files else name
-              for name in FILES}  # fmt: skip
+def _load(origins: Mapping[str, Path], builtin_files: frozenset[str], user: bool,
+          folder: Path | None = None) -> GameData:
+    """The data of the files ``origins`` names; messages name a user's file by its path in
+    ``folder`` and a built-in one beside it as ``(built-in)``."""
+    labels = {name: f"{name} (built-in)" if name in builtin_files
+              else str(folder / name) if folder is not None else name
+              for name in FILES} if user else {name: name for name in FILES}  # fmt: skip
     raw = {name: _read_json(origins[name] / name, labels[name]) for name in FILES}
     ld = _Loader(labels)
     tiles = ld.tiles(raw["tiles.json"])

@@ -1,4 +1,4 @@
-"""Tournament journals: every finished game written down as it finishes, so that a long
+"""Tournament journals: finished games written down a batch at a time, so that a long
 tournament stopped for any reason (a killed process, a lost machine, the end of a
 working day) goes on where it stopped instead of starting again.
 
@@ -71,7 +71,8 @@ _OTHER_GAME = {
     "dominion": ("dominations/", "bots/dominations_"),
     "dominations": ("dominion/", "bots/strategy.py", "bots/conditions.py",
                     "bots/strategies/", "bots/random_bot.py", "bots/book.py",
-                    "bots/opening-book.toml", "bots/playout.py", "bots/learned.py"),
+                    "bots/opening-book.toml", "bots/playout.py", "bots/learned.py",
+                    "bots/kingdom.py"),
 }
 """Per game, the source (paths under dominari) that only the *other* game plays with: left
 out of that game's fingerprint, so work on one game does not void the other's journals."""
@@ -273,6 +274,11 @@ class Journal:
                                    f"be reused: give another file or delete it{hint}")  # fmt: skip
             for n, line in lines:
                 for (m, j), game in _games(p, n, _load_line(p, n, line), check):
+                    if (m, j) in known and known[(m, j)] != game:  # the same game twice: fine
+                        raise JournalError(
+                            f"journal {p} line {n}: game {j} of match-up {m} is not the "
+                            "game an earlier line holds (the file is damaged or was edited); "
+                            "delete it or give another file")
                     try:
                         known[(m, j)] = game
                     except ValueError as e:  # a table's own limits: a score past 2**63 …

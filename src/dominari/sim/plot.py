@@ -41,7 +41,7 @@ def check_plot_path(path: str | os.PathLike[str]) -> Path:
     if target.suffix.lower() != ".png":
         raise ConfigError(f"--plot {os.fspath(path)!r}: the chart is a PNG file; "
                           f"name it ….png")  # fmt: skip
-    check_writable_file(target)
+    check_writable_file(target, "--plot")
     _matplotlib()
     return target
 

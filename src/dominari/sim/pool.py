@@ -446,7 +446,7 @@ def terminate_workers(pool: ProcessPoolExecutor, wait: float = 5.0,
         with contextlib.suppress(Exception):
             if proc.is_alive():
                 proc.kill()
-                proc.join(1.0)
+                proc.join(5.0)  # at once, unless the machine is busy
 
 
 def _call(fn: Callable[[T], R], k: int, task: T) -> R:

@@ -58,25 +58,29 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
-def check_writable_file(path: str | os.PathLike[str]) -> Path:
-    """Check before any work that a file could be written at ``path``.
+def check_writable_file(path: str | os.PathLike[str], flag: str | None = None) -> Path:
+    """Check before any work that a file could be written at ``path`` (given with the
+    command-line ``flag``, which the messages then name first).
 
     Raises :class:`ConfigError` if it names a folder, its folder is missing or is a
     file, or no file can be created in its folder (a file is made there and removed).
     """
     target = Path(path)
+    lead = f"{flag} " if flag else ""
     if target.is_dir():
-        raise ConfigError(f"{str(target)!r} is a folder, not a file name")
+        raise ConfigError(f"{lead}{str(target)!r} is a folder, not a file name")
+    lead = f"{flag}: " if flag else ""
     parent = target.parent
     if parent.exists() and not parent.is_dir():
-        raise ConfigError(f"cannot write {str(target)!r}: {str(parent)!r} is a file, not a "
-                          "folder")  # fmt: skip
+        raise ConfigError(f"{lead}cannot write {str(target)!r}: {str(parent)!r} is a file, "
+                          "not a folder")  # fmt: skip
     if not parent.is_dir():
-        raise ConfigError(f"cannot write {str(target)!r}: folder {str(parent)!r} does not exist")
+        raise ConfigError(f"{lead}cannot write {str(target)!r}: folder {str(parent)!r} does "
+                          "not exist")  # fmt: skip
     try:
         _probe(parent, f".{target.name}.")
     except OSError as exc:
-        raise ConfigError(f"cannot write {str(target)!r}: no file can be made in folder "
+        raise ConfigError(f"{lead}cannot write {str(target)!r}: no file can be made in folder "
                           f"{str(parent)!r} ({exc.strerror})") from None
     return target
 
