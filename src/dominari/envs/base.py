@@ -124,6 +124,8 @@ class Layout:
     def __init__(self) -> None:
         self.blocks: list[Block] = []
         self._by_name: dict[str, Block] = {}
+        self.offsets: dict[str, int] = {}
+        """Each block's offset by name (for encoders: one lookup, no :class:`Block`)."""
         self.size = 0
 
     def add(self, name: str, size: int, low: float = 0.0, high: float = 1.0, doc: str = "") -> int:
@@ -135,6 +137,7 @@ class Layout:
         block = Block(name, self.size, size, low, high, doc)
         self.blocks.append(block)
         self._by_name[name] = block
+        self.offsets[name] = block.offset
         self.size += size
         return block.offset
 

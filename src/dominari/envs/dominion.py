@@ -290,46 +290,46 @@ def _encode(state: DominionState, viewer: int, lay: Layout, full: bool) -> Float
     n = state.num_players
     obs = np.zeros(lay.size, dtype=np.float32)
     k = NUM_CARDS
-
-    def off(name: str) -> int:
-        return lay[name].offset
-
-    obs[off("phase") + state.phase] = 1.0
+    o = lay.offsets
+    obs[o["phase"] + state.phase] = 1.0
     d = state.decision()
-    obs[off("decision") + _DECISION_INDEX[d.kind]] = 1.0
+    obs[o["decision"] + _DECISION_INDEX[d.kind]] = 1.0
     if d.card >= 0:
-        obs[off("decision_card") + d.card] = 1.0
+        obs[o["decision_card"] + d.card] = 1.0
     if d.player != TERMINAL:
-        obs[off("decision_player") + (d.player - viewer) % n] = 1.0
+        obs[o["decision_player"] + (d.player - viewer) % n] = 1.0
     if d.target >= 0:
-        obs[off("decision_target") + (d.target - viewer) % n] = 1.0
-    obs[off("decision_count")] = d.count
+        obs[o["decision_target"] + (d.target - viewer) % n] = 1.0
+    obs[o["decision_count"]] = d.count
     if full or not (d.kind == "library" and viewer != d.player):  # its drawn card is private
-        _counts(obs, off("decision_cards"), d.cards)
-    replays = off("replays")
+        _counts(obs, o["decision_cards"], d.cards)
+    replays = o["replays"]
     for f in state.stack:  # public: everyone saw the Throne Room and the card it plays
         if f.kind == E.REPLAY:
             obs[replays + f.card] += 1.0
-    obs[off("turn")] = state.turn_number
-    obs[off("actions")] = state.actions
-    obs[off("buys")] = state.buys
-    obs[off("coins")] = state.coins
-    obs[off("turn_player") + (state.turn_player - viewer) % n] = 1.0
-    supply, in_supply = off("supply"), off("in_supply")
+    obs[o["turn"]] = state.turn_number
+    obs[o["actions"]] = state.actions
+    obs[o["buys"]] = state.buys
+    obs[o["coins"]] = state.coins
+    obs[o["turn_player"] + (state.turn_player - viewer) % n] = 1.0
+    supply, in_supply = o["supply"], o["in_supply"]
     for c in state.in_supply:
         obs[supply + c] = state.supply[c]
         obs[in_supply + c] = 1.0
-    obs[off("empty_piles")] = state.empty_piles
-    _counts(obs, off("trash"), state.trash)
+    obs[o["empty_piles"]] = state.empty_piles
+    _counts(obs, o["trash"], state.trash)
     if not full:
         me = state.players[viewer]
-        _counts(obs, off("hand"), me.hand)
-        _counts(obs, off("draw_pile"), me.deck)
-        _counts(obs, off("discard"), me.discard)
-    owned, in_play, aside = off("owned"), off("in_play"), off("aside")
-    top, sizes, turns, vp = off("discard_top"), off("pile_sizes"), off("turns"), off("vp")
-    seen, shown, deck_top, deck_next = (off("discard_seen"), off("shown"), off("deck_top"),
-                                        off("deck_next"))
+        _counts(obs, o["hand"], me.hand)
+        _counts(obs, o["draw_pile"], me.deck)
+        _counts(obs, o["discard"], me.discard)
+    owned, in_play, aside = o["owned"], o["in_play"], o["aside"]
+    top, sizes, turns, vp = o["discard_top"], o["pile_sizes"], o["turns"], o["vp"]
+    seen, shown, deck_top, deck_next = (o["discard_seen"], o["shown"], o["deck_top"],
+                                        o["deck_next"])
+    if full:
+        hands, draws, discards, next_hand = (o["hands"], o["draw_piles"], o["discards"],
+                                             o["next_hand"])
     for q, ps in enumerate(state.players):
         r = (q - viewer) % n
         obs[owned + r * k:owned + (r + 1) * k] = ps.owned
@@ -344,13 +344,13 @@ def _encode(state: DominionState, viewer: int, lay: Layout, full: bool) -> Float
             _counts(obs, deck_top + r * k, known)
             obs[deck_next + r * k + known[0]] = 1.0
         if full:
-            _counts(obs, off("hands") + r * k, ps.hand)
-            _counts(obs, off("draw_piles") + r * k, ps.deck)
-            _counts(obs, off("discards") + r * k, ps.discard)
+            _counts(obs, hands + r * k, ps.hand)
+            _counts(obs, draws + r * k, ps.deck)
+            _counts(obs, discards + r * k, ps.discard)
             if ps.deck:
                 obs[deck_next + r * k:deck_next + (r + 1) * k] = 0.0
                 obs[deck_next + r * k + ps.deck[-1]] = 1.0
-                _counts(obs, off("next_hand") + r * k, ps.deck[-NEXT_HAND:])
+                _counts(obs, next_hand + r * k, ps.deck[-NEXT_HAND:])
         obs[sizes + 3 * r:sizes + 3 * r + 3] = (len(ps.hand), len(ps.deck), len(ps.discard))
         obs[turns + r] = ps.turns
         obs[vp + r] = state.score(q)

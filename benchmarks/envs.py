@@ -1,0 +1,162 @@
+"""Learning environments: how many steps a second the PettingZoo adapters take, and what
+they cost over the engine they wrap, written to BENCHMARKS.md.
+
+Each round plays the same seeded games three ways, one process, uniformly random legal
+actions:
+
+- **env**: the AEC loop a learner runs (``agent_iter``, ``last()`` with the observation
+  vector and the action mask, a random legal index, ``step``), dead steps not counted.
+  The index is drawn from ``env.choices()``, the mask's ones: ``np.flatnonzero`` of a
+  Dominations mask (62,000 entries) takes about 80 µs, which a learner masking logits
+  does not spend;
+- **env + state()**: the same, also reading the global state every step (a centralised
+  critic);
+- **engine**: the actions those games played, replayed on the engine alone
+  (``legal_actions()`` then ``apply()``), the floor any adapter starts from.
+
+The rounds alternate the three on the same games, so that the ratios see the same machine
+load; each figure is the best round (the least disturbed), the ratio the median of the
+rounds'. Not part of ``make bench`` (about a minute); needs the ``envs`` extra.
+
+Usage: ``python benchmarks/envs.py [--rounds R] [--no-write]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import machine, publish
+
+START = "<!-- envs:start -->"
+END = "<!-- envs:end -->"
+
+CASES: tuple[tuple[str, str, int, int], ...] = (
+    # label, game, players, games a round
+    ("Dominion, 2 players, First Game", "dominion", 2, 60),
+    ("Dominion, 4 players, random kingdoms", "dominion", 4, 30),
+    ("Dominations, 2 players", "dominations", 2, 6),
+    ("Dominations, 4 players", "dominations", 4, 3),
+)
+
+
+def _env(game: str, players: int) -> Any:
+    from dominari.envs import dominations_env, dominion_env
+
+    if game == "dominion":
+        kingdom = "first-game" if players == 2 else "random"
+        return dominion_env(num_players=players, kingdom=kingdom, raw_view=False)
+    return dominations_env(num_players=players, raw_view=False)
+
+
+def play_env(env: Any, seeds: range, with_state: bool) -> tuple[float, int, list[Any]]:
+    """Seconds and steps of the games of ``seeds`` through ``env``; the engine games."""
+    import numpy as np
+
+    steps, games = 0, []
+    t0 = time.perf_counter()
+    for seed in seeds:
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last()  # the observation made, not read
+            if with_state:
+                env.state()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = list(env.choices())  # the mask's ones (scanning 62,000 entries costs
+            env.step(legal[rng.integers(len(legal))])  # more than the step)
+            steps += 1
+        games.append(env.game)
+    return time.perf_counter() - t0, steps, games
+
+
+def play_engine(games: list[Any]) -> tuple[float, int]:
+    """Seconds and actions of replaying ``games`` on the engine: ``legal_actions()`` and
+    ``apply()`` for each action they played."""
+    starts = [type(g).from_record(g.record(), upto=0) for g in games]
+    actions = [list(g.history) for g in games]
+    n = 0
+    t0 = time.perf_counter()
+    for state, played in zip(starts, actions, strict=True):
+        for action in played:
+            state.legal_actions()
+            state.apply(action)
+            n += 1
+    seconds = time.perf_counter() - t0
+    for state, game in zip(starts, games, strict=True):
+        assert state.history == game.history and state.is_terminal()
+    return seconds, n
+
+
+def measure(rounds: int) -> list[dict[str, Any]]:
+    out = []
+    for label, game, players, count in CASES:
+        env = _env(game, players)
+        rows: dict[str, list[tuple[float, int]]] = {"env": [], "state": [], "engine": []}
+        for k in range(rounds):
+            seeds = range(1000 * k, 1000 * k + count)
+            seconds, steps, games = play_env(env, seeds, with_state=False)
+            rows["env"].append((seconds, steps))
+            seconds2, steps2, _ = play_env(env, seeds, with_state=True)
+            assert steps2 == steps  # the same games
+            rows["state"].append((seconds2, steps2))
+            rows["engine"].append(play_engine(games))
+            print(f"{label}, round {k + 1}: env {steps / seconds:,.0f} steps/s, "
+                  f"engine {rows['engine'][-1][1] / rows['engine'][-1][0]:,.0f}",
+                  file=sys.stderr, flush=True)  # fmt: skip
+        best = {name: max(n / s for s, n in runs) for name, runs in rows.items()}
+        ratio = statistics.median(
+            (e[0] / e[1]) / (g[0] / g[1]) for e, g in zip(rows["env"], rows["engine"],
+                                                          strict=True))
+        with_state = statistics.median(
+            (s[0] / s[1]) / (e[0] / e[1]) for s, e in zip(rows["state"], rows["env"],
+                                                          strict=True))
+        out.append({"label": label, "games": count, "steps": rows["env"][0][1],
+                    "best": best, "ratio": ratio, "state_ratio": with_state,
+                    "size": env.layout.size, "state_size": env.state_layout.size})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3, help="rounds (3)")
+    ap.add_argument("--no-write", action="store_true", help="print, do not write the file")
+    args = ap.parse_args(argv)
+    rows = measure(args.rounds)
+    lines = ["| game | games a round (steps) | env steps/s | µs a step | with `state()` | "
+             "engine actions/s | env cost over the engine | observation, state entries |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        b = r["best"]
+        lines.append(
+            f"| {r['label']} | {r['games']} ({r['steps']:,}) | {b['env']:,.0f} | "
+            f"{1e6 / b['env']:,.0f} | {b['state']:,.0f} ({100 * (r['state_ratio'] - 1):+.0f}% time)"
+            f" | {b['engine']:,.0f} | {r['ratio']:.1f}× | {r['size']:,}, "
+            f"{r['state_size']:,} |")  # fmt: skip
+    section = "\n".join([
+        f"Measured {dt.date.today()} with `python benchmarks/envs.py --rounds {args.rounds}` "
+        f"on {machine()}; one process, uniformly random legal actions; best round of "
+        f"{args.rounds}, ratios the median of the rounds'.",
+        "", *lines, "",
+        "A step is one `last()` (observation vector and mask) and one `step()`; the engine "
+        "column replays the same games' actions with `legal_actions()` and `apply()` only, "
+        "so the cost column is what the observation, the mask and the index codec add. "
+        "Half of a Dominations step is its observation, which encodes the whole board, "
+        "every tree and each objective's progress (11,068 entries for 2 players). No other "
+        "environment of these games exists to compare with; the engine is the reference "
+        "measured in the same run.",
+    ])  # fmt: skip
+    publish("Learning environments", START, END, section, not args.no_write)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
