@@ -8,7 +8,7 @@ import pytest
 from dominari.bots import BUILTIN_STRATEGIES, builtin_strategy, load_bot
 from dominari.bots.kingdom import KINGDOM_ORDER, RUSHES, best_rule_bot, kingdom_cards, model_bot
 from dominari.bots.mcts import MCTSBot
-from dominari.core.errors import ParseError
+from dominari.core.errors import ConfigError, ParseError
 from dominari.dominion import cards as C
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import RECOMMENDED
@@ -58,8 +58,10 @@ def test_kingdoms_are_named_as_anywhere_else() -> None:
     assert best_rule_bot("witch, smithy") == "witch"
     with pytest.raises(ParseError, match="unknown card 'Wizard'"):
         best_rule_bot(["Smithy", "Wizard"])
+    with pytest.raises(ConfigError, match="unknown kingdom 'nonsense': use one of first-game"):
+        best_rule_bot("nonsense")  # neither a set nor a card
     with pytest.raises(ParseError, match="unknown card 'nonsense'"):
-        best_rule_bot("nonsense")
+        best_rule_bot("Witch,nonsense")
 
 
 def test_a_player_is_modelled_by_what_it_has_bought() -> None:

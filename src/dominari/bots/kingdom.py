@@ -51,7 +51,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from dominari.core.checks import is_whole
-from dominari.core.errors import ConfigError
+from dominari.core.errors import ConfigError, ParseError
 from dominari.dominion import cards as C
 
 if TYPE_CHECKING:
@@ -99,6 +99,13 @@ def _ids(kingdom: str | Iterable[int | str]) -> frozenset[int]:
         from dominari.dominion.kingdoms import RECOMMENDED
 
         key = kingdom.strip().lower()
+        if key not in RECOMMENDED and "," not in key:
+            try:
+                C.card_id(kingdom)
+            except ParseError:
+                raise ConfigError(f"unknown kingdom {kingdom!r}: use one of "
+                                  f"{', '.join(RECOMMENDED)}, or a comma-separated list of "
+                                  "kingdom cards") from None  # fmt: skip
         kingdom = RECOMMENDED[key] if key in RECOMMENDED else kingdom.split(",")
     return frozenset(k if isinstance(k, int) else C.card_id(k) for k in kingdom)
 
@@ -146,9 +153,9 @@ def best_rule_bot(kingdom: str | Iterable[int | str], players: int = 2) -> str:
     """The name of the best built-in rule bot for ``kingdom`` (card ids or names, a
     recommended set's name or card names separated by commas) in a game of ``players``
     (2 to 4): the first strategy of the order for that many players
-    (:data:`KINGDOM_ORDERS`) whose Kingdom cards are all in it. An unknown card name
-    raises :class:`~dominari.core.errors.ParseError`, another number of players
-    :class:`~dominari.core.errors.ConfigError`."""
+    (:data:`KINGDOM_ORDERS`) whose Kingdom cards are all in it. An unknown card name in a
+    list raises :class:`~dominari.core.errors.ParseError`; a name that is neither a set nor
+    a card, or another number of players, :class:`~dominari.core.errors.ConfigError`."""
     return _fitting(_ids(kingdom), _players(players))[0]
 
 
