@@ -1,22 +1,24 @@
 """Learning environments: how many steps a second the PettingZoo adapters take, and what
 they cost over the engine they wrap, written to BENCHMARKS.md.
 
-Each round plays the same seeded games three ways, one process, uniformly random legal
+Each round plays the same seeded games four ways, one process, uniformly random legal
 actions:
 
 - **env**: the AEC loop a learner runs (``agent_iter``, ``last()`` with the observation
-  vector and the action mask, a random legal index, ``step``), dead steps not counted.
-  The index is drawn from ``env.choices()``, the mask's ones: ``np.flatnonzero`` of a
-  Dominations mask (62,000 entries) takes about 80 µs, which a learner masking logits
-  does not spend;
-- **env + state()**: the same, also reading the global state every step (a centralised
+  vector and the action mask, a random legal index, ``step``) with ``raw_view=False``, dead
+  steps not counted. The index is drawn from ``env.choices()``, the mask's ones:
+  ``np.flatnonzero`` of a Dominations mask (62,000 entries) takes about 80 µs, which a
+  learner masking logits does not spend;
+- **default**: the same with the default ``raw_view=True``, which also puts the engine's
+  view (a dict of everything the player sees) in the infos every step;
+- **env + state()**: the first, also reading the global state every step (a centralised
   critic);
 - **engine**: the actions those games played, replayed on the engine alone
   (``legal_actions()`` then ``apply()``), the floor any adapter starts from.
 
-The rounds alternate the three on the same games, so that the ratios see the same machine
-load; each figure is the best round (the least disturbed), the ratio the median of the
-rounds'. Not part of ``make bench`` (about a minute); needs the ``envs`` extra.
+The rounds alternate them on the same games, so that the ratios see the same machine
+load; each figure is the best round (the least disturbed), a ratio the median of the
+rounds'. Not part of ``make bench`` (half a minute); needs the ``envs`` extra.
 
 Usage: ``python benchmarks/envs.py [--rounds R] [--no-write]``.
 """
@@ -46,13 +48,13 @@ CASES: tuple[tuple[str, str, int, int], ...] = (
 )
 
 
-def _env(game: str, players: int) -> Any:
+def _env(game: str, players: int, raw_view: bool = False) -> Any:
     from dominari.envs import dominations_env, dominion_env
 
     if game == "dominion":
         kingdom = "first-game" if players == 2 else "random"
-        return dominion_env(num_players=players, kingdom=kingdom, raw_view=False)
-    return dominations_env(num_players=players, raw_view=False)
+        return dominion_env(num_players=players, kingdom=kingdom, raw_view=raw_view)
+    return dominations_env(num_players=players, raw_view=raw_view)
 
 
 def play_env(env: Any, seeds: range, with_state: bool) -> tuple[float, int, list[Any]]:
@@ -99,12 +101,16 @@ def play_engine(games: list[Any]) -> tuple[float, int]:
 def measure(rounds: int) -> list[dict[str, Any]]:
     out = []
     for label, game, players, count in CASES:
-        env = _env(game, players)
-        rows: dict[str, list[tuple[float, int]]] = {"env": [], "state": [], "engine": []}
+        env, viewing = _env(game, players), _env(game, players, raw_view=True)
+        rows: dict[str, list[tuple[float, int]]] = {"env": [], "default": [], "state": [],
+                                                    "engine": []}
         for k in range(rounds):
             seeds = range(1000 * k, 1000 * k + count)
             seconds, steps, games = play_env(env, seeds, with_state=False)
             rows["env"].append((seconds, steps))
+            seconds1, steps1, _ = play_env(viewing, seeds, with_state=False)
+            assert steps1 == steps  # the same games
+            rows["default"].append((seconds1, steps1))
             seconds2, steps2, _ = play_env(env, seeds, with_state=True)
             assert steps2 == steps  # the same games
             rows["state"].append((seconds2, steps2))
@@ -116,11 +122,13 @@ def measure(rounds: int) -> list[dict[str, Any]]:
         ratio = statistics.median(
             (e[0] / e[1]) / (g[0] / g[1]) for e, g in zip(rows["env"], rows["engine"],
                                                           strict=True))
-        with_state = statistics.median(
-            (s[0] / s[1]) / (e[0] / e[1]) for s, e in zip(rows["state"], rows["env"],
+        with_state, with_view = (statistics.median(
+            (s[0] / s[1]) / (e[0] / e[1]) for s, e in zip(rows[name], rows["env"],
                                                           strict=True))
+            for name in ("state", "default"))
         out.append({"label": label, "games": count, "steps": rows["env"][0][1],
                     "best": best, "ratio": ratio, "state_ratio": with_state,
+                    "view_ratio": with_view,
                     "size": env.layout.size, "state_size": env.state_layout.size})
     return out
 
@@ -131,28 +139,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-write", action="store_true", help="print, do not write the file")
     args = ap.parse_args(argv)
     rows = measure(args.rounds)
-    lines = ["| game | games a round (steps) | env steps/s | µs a step | with `state()` | "
-             "engine actions/s | env cost over the engine | observation, state entries |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| game | games a round (steps of round 1) | env steps/s (`raw_view=False`) | "
+             "µs a step | default (`raw_view=True`) | with `state()` | engine actions/s | "
+             "env time over the engine's | observation, state entries |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         b = r["best"]
         lines.append(
             f"| {r['label']} | {r['games']} ({r['steps']:,}) | {b['env']:,.0f} | "
-            f"{1e6 / b['env']:,.0f} | {b['state']:,.0f} ({100 * (r['state_ratio'] - 1):+.0f}% time)"
-            f" | {b['engine']:,.0f} | {r['ratio']:.1f}× | {r['size']:,}, "
-            f"{r['state_size']:,} |")  # fmt: skip
+            f"{1e6 / b['env']:,.0f} | {b['default']:,.0f} "
+            f"({100 * (r['view_ratio'] - 1):+.0f}% time) | {b['state']:,.0f} "
+            f"({100 * (r['state_ratio'] - 1):+.0f}% time) | {b['engine']:,.0f} | "
+            f"{r['ratio']:.1f}× | {r['size']:,}, {r['state_size']:,} |")  # fmt: skip
     section = "\n".join([
         f"Measured {dt.date.today()} with `python benchmarks/envs.py --rounds {args.rounds}` "
         f"on {machine()}; one process, uniformly random legal actions; best round of "
         f"{args.rounds}, ratios the median of the rounds'.",
         "", *lines, "",
-        "A step is one `last()` (observation vector and mask) and one `step()`; the engine "
-        "column replays the same games' actions with `legal_actions()` and `apply()` only, "
-        "so the cost column is what the observation, the mask and the index codec add. "
-        "Half of a Dominations step is its observation, which encodes the whole board, "
-        "every tree and each objective's progress (11,068 entries for 2 players). No other "
-        "environment of these games exists to compare with; the engine is the reference "
-        "measured in the same run.",
+        "A step is one `last()` (observation vector and mask) and one `step()` (the first "
+        "of a two-step Dominations action counts as one); the engine column replays the same "
+        "games' actions with `legal_actions()` and `apply()` only, so the ratio is the whole "
+        "step's time over the engine's (the adapter adds that less one). About two thirds "
+        "of a Dominations step is its observation, which encodes the whole board, every "
+        "tree and each objective's progress (11,085 entries for 2 players). The default "
+        "`raw_view=True` also builds the engine's view for the infos every step: learners "
+        "that do not read it pass `raw_view=False`. No other environment of these games "
+        "exists to compare with; the engine is the reference measured in the same run.",
     ])  # fmt: skip
     publish("Learning environments", START, END, section, not args.no_write)
     return 0

@@ -13,11 +13,13 @@ from dominari.bots.dominations_random import DominationsRandomBot
 from dominari.core.errors import ConfigError, IllegalActionError
 from dominari.dominations.data import VESTIGIUM
 from dominari.dominations.engine import (
+    AGE_END,
     ASSIGN,
     BUILD,
     F_CHOOSE,
     F_EFFECTS,
     F_STEP,
+    MONUMENT_CARD,
     OBJECTIVE,
     OVER,
     S_TAKE_LEVEL,
@@ -85,7 +87,7 @@ def test_index_space_sizes() -> None:
     assert (c.hand_slots, c.cells, c.tree_cards) == (9, 108, 34)
     assert sum(c.sizes.values()) == c.size and list(c.offsets) == list(SEGMENTS)
     assert c.segment(0) == ("place", 0) and c.segment(c.size - 1) == ("order", 23)
-    assert {p: Observer(p).layout.size for p in (2, 3, 4)} == {2: 11068, 3: 13539, 4: 16010}
+    assert {p: Observer(p).layout.size for p in (2, 3, 4)} == {2: 11085, 3: 13556, 4: 16027}
 
 
 def test_the_test_games_cover_every_action_kind() -> None:
@@ -288,6 +290,36 @@ def test_drafts_stay_secret() -> None:
                               observer.encode(s.determinize(viewer, rng), viewer))
 
 
+@pytest.mark.rule("D-SET-3")
+def test_a_player_sees_both_pairs_it_drew_from_the_start() -> None:
+    """Each player draws 2 objectives and 2 monuments at once (D-SET-3): while it chooses
+    its objective it knows its monuments too (observation and view), and nobody else's."""
+    s = DominationsState.new(DominationsConfig(players=3, seed=2))
+    observer = Observer(3)
+    lay = observer.layout["draft_options"]
+    n_obj = observer.codec.n_objectives
+    chooser = s.stack[-1][1]
+    frames = {(f[1], f[2]): i for i, f in enumerate(s.stack) if f[0] == F_CHOOSE}
+    assert (chooser, MONUMENT_CARD) in frames  # its monument draft comes later
+    shown = observer.encode(s, chooser)[lay.offset:lay.end]
+    assert sorted(np.flatnonzero(shown[:n_obj])) == s.stack[-1][3]
+    i = frames[chooser, MONUMENT_CARD]
+    assert sorted(np.flatnonzero(shown[n_obj:])) == s.stack[i][3]
+    view = s.view(chooser)["drawn"]
+    names = [m.id for m in s.data.monuments]
+    assert view["monuments"] == [names[m] for m in s.stack[i][3]]
+    assert set(view) == {"objectives", "monuments"}
+    for q in range(3):  # another pair of the chooser's: only the chooser sees the change
+        other = s.copy()
+        unseen = [m for m in range(len(names)) if all(m not in f[3] for f in s.stack
+                                                        if f[0] == F_CHOOSE)]
+        other.stack[i] = [F_CHOOSE, chooser, MONUMENT_CARD, unseen[:2]]
+        same = np.array_equal(observer.encode(s, q), observer.encode(other, q))
+        assert same == (q != chooser)
+        assert (s.view(q)["drawn"] == other.view(q)["drawn"]) == (q != chooser)
+    assert s.view(None)["drawn"] == {}
+
+
 def test_decode_refuses_paths_that_name_nothing() -> None:
     codec = Codec(2, Rules(connection="all-sides"))
     s = DominationsState.new(DominationsConfig(players=2, seed=3, rules=codec.rules))
@@ -405,7 +437,7 @@ def test_the_global_state_is_every_observation_at_once(players: int) -> None:
     per-seat blocks is the state's, rotated to that seat."""
     observer, full = Observer(players), Observer(players, full=True)
     lay, obs_lay = full.layout, observer.layout
-    assert lay.size == {2: 11375, 3: 13874}[players]
+    assert lay.size == {2: 11392, 3: 13891}[players]
     assert "draft_options" not in lay and {"drafts", "supply_next"} <= set(lay._by_name)
     shared = [b.name for b in obs_lay.blocks if b.name in lay]
     rng = random.Random(players)
@@ -468,7 +500,7 @@ def test_every_public_part_of_the_game_is_observed() -> None:
     in them, the monument level whose cost is being paid, the domains exchanged into this
     turn, the knowledge produced this turn, the overflow VP already given this phase. Changing
     any of them changes every observation; a sampled world changes none of them."""
-    found = dict.fromkeys(("assign", "queued effects", "taking"), False)
+    found = dict.fromkeys(("assign", "queued effects", "taking", "steps"), False)
     rng = random.Random(0)
     for players, seed in ((2, 0), (3, 0), (3, 3)):
         observer = Observer(players)
@@ -498,6 +530,12 @@ def test_every_public_part_of_the_game_is_observed() -> None:
                 gone = s.copy()
                 del gone.stack[i]
                 _differs_for_all(s, gone, "a decision waiting under the one now")
+            steps = [i for i, f in enumerate(s.stack[:-1]) if f[0] == F_STEP]
+            if s.phase == AGE_END and len(steps) >= 2 and not found["steps"]:
+                found["steps"] = True  # what the end of the age has still to do
+                fewer = s.copy()
+                del fewer.stack[steps[-1]]
+                _differs_for_all(s, fewer, "an engine step still to come")
             taking = [i for i, f in enumerate(s.stack[:-1])
                       if f[0] == F_STEP and f[1] == S_TAKE_LEVEL]
             if taking and not found["taking"]:

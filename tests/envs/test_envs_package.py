@@ -103,7 +103,7 @@ def test_agents_spaces_and_first_observation(make: type[GameEnv]) -> None:
         assert env.infos[a] == {}
 
 
-@pytest.mark.parametrize(("make", "size"), [(DominionEnv, 1395), (DominationsEnv, 13874)])
+@pytest.mark.parametrize(("make", "size"), [(DominionEnv, 1395), (DominationsEnv, 13891)])
 def test_the_global_state(make: type[GameEnv], size: int) -> None:
     """``env.state()`` is the game's global vector now (the same whoever acts: seat 0's
     encoding by the state layout), a new array each call, within ``state_space``

@@ -237,6 +237,11 @@ S_START_AGE = 13
 S_FINAL = 14
 S_DRAW = 15
 S_MULLIGANS = 16
+STEP_NAMES = ("growth", "build", "develop", "end turn", "take level", "dominance", "roles",
+              "next age", "start turn", "influence", "influence vp", "after growth", "refill",
+              "start age", "final", "draw", "mulligans")
+"""The steps (``F_STEP`` frames) by their ``S_*`` number: what the engine does once the
+decisions above them are made."""
 
 # VP sources (the outcome's breakdown)
 VP_SOURCES = ("mastery", "monuments", "roles", "overflow", "influence", "objectives", "tree")
@@ -2356,6 +2361,7 @@ class DominationsState(GameState):
                 "monuments": monuments,
                 "mastery_supply": mastery,
                 "pending": self._pending_view(player),
+                "drawn": self._drawn_view(player),
                 "legal_actions": mine,
             })
         return out
@@ -2375,6 +2381,20 @@ class DominationsState(GameState):
                           for g, (have, need) in zip(o.goals, progress, strict=True)],
                 "vp_now": objective_vp([have >= need for have, need in progress],
                                        self.rules.objective_table)}
+
+    def _drawn_view(self, viewer: int | None) -> dict[str, list[str]]:
+        """The cards ``viewer`` drew at setup and has still to choose from, by draft
+        (``objectives``, ``monuments``): both pairs are drawn at once (D-SET-3), so a player
+        choosing its objective knows its monuments too. Empty for the others."""
+        out: dict[str, list[str]] = {}
+        if viewer is None or self.phase != SETUP:
+            return out
+        for f in self.stack:
+            if f[0] == F_CHOOSE and f[1] == viewer:
+                cards = self.data.objectives if f[2] == OBJECTIVE else self.data.monuments
+                out["objectives" if f[2] == OBJECTIVE else "monuments"] = [
+                    cards[i].id for i in f[3]]
+        return out
 
     def _pending_view(self, viewer: int | None = None) -> dict[str, Any] | None:
         """The decision waiting on the stack, in words the web app can show (the cards drawn

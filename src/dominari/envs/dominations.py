@@ -81,10 +81,10 @@ Observation vector
 ------------------
 ``float32``, raw values (not scaled). Everything is public in Dominations except the order of
 the tile supply and, during the setup drafts, the cards other players drew and kept: those are
-never encoded (the draft options only for the player choosing; others' objectives and the
+never encoded (a player's drawn pairs only for that player; others' objectives and the
 monuments drafted only once the drafts are over), exactly as ``view()`` hides them. Seats are
 relative to the observer (slot 0 the observer, slot ``r`` the player ``r`` seats after). The
-length depends on the player count only: **11,068** for 2 players, 13,539 for 3, 16,010 for 4
+length depends on the player count only: **11,085** for 2 players, 13,556 for 3, 16,027 for 4
 (``Observer(players).layout.describe()`` lists every block with its offset and bounds).
 
 ================  ===================================================================
@@ -95,10 +95,14 @@ phase             one-hot of the engine's phase (growth … setup)
 pending           one-hot kind of the pending decision (effects order, vestigium, pay,
                   step, copy, draft, tiles, initiative); ``pending_amount``: knowledge
                   left to pay or gained vestigium left to split; ``tiles_mode`` one-hot
-draft             what is drafted (objective, monument) and the two options (chooser only)
+draft             what is drafted now (objective, monument); ``draft_options``: the
+                  observer's own cards drawn and not yet chosen from (both pairs are
+                  drawn at setup, D-SET-3)
 due               counts of the effects due, by resolve index (``2·source + slot``)
 queued            per seat: the decisions waiting under the one now, by kind;
-                  ``due_queued``: per seat, the effects due in those, by resolve index
+                  ``due_queued``: per seat, the effects due in those, by resolve index;
+                  ``steps``: the engine's steps waiting under it, by kind (what the end
+                  of an age has still to score, …)
 substep           a level 1 monument chosen, awaiting its tile: flag, monument one-hot,
                   the card's tree position (col, row)
 taking            a monument level whose cost is being paid: flag, monument one-hot, the
@@ -108,7 +112,7 @@ supply            tiles left in the supply; ``supply_known``: how many at its bo
                   order they will be drawn, as hand slots are
 mover, deciding   one-hot seats; ``initiative``: each seat's place in the initiative order
 flags             the Artisan's second tile may be placed; a tile was placed this turn
-exchanged         the domains the mover exchanged into this turn (one exchange each)
+exchanged         the domains the mover exchanged into this turn
 produced          the knowledge the mover produced this turn, per domain (``on_produce``
                   skills fire on its multiples)
 batch             per seat: what the placement being scored produces, per domain, and the
@@ -141,7 +145,7 @@ observation's blocks with seat ``q`` in slot ``q`` (absolute), every objective a
 monument shown during the drafts, ``drafts`` (per seat, the two cards it drew and has still to
 choose from) in place of ``draft_options``, and ``supply_next``: the next tiles to be drawn,
 in order, up to 9 (the supply's real top, unknown to the players unless they are its known
-bottom). It is 11,375 entries for 2 players, 13,874 for 3, 16,373 for 4.
+bottom). It is 11,392 entries for 2 players, 13,891 for 3, 16,390 for 4.
 """
 
 from __future__ import annotations
@@ -187,6 +191,7 @@ from dominari.dominations.engine import (
     PHASE_NAMES,
     S_TAKE_LEVEL,
     SETUP,
+    STEP_NAMES,
     TILE_MODES,
     TURNS_PER_AGE,
     VP_SOURCES,
@@ -710,7 +715,7 @@ class Observer:
     with ``full``, the layout and encoder of the global state (seen by all, seats absolute).
 
     >>> Observer(2).layout.size, Observer(2, full=True).layout.size
-    (11068, 11375)
+    (11085, 11392)
     """
 
     def __init__(self, players: int, data: GameData | None = None,
@@ -748,13 +753,17 @@ class Observer:
                     "objectives, then monuments")
         else:
             lay.add("draft_options", c.n_objectives + c.n_monuments,
-                    doc="the two cards drawn: objectives, then monuments (to the chooser only)")
+                    doc="the observer's own cards drawn and not yet chosen from: the two "
+                    "objectives, then the two monuments (D-SET-3: both drawn at setup)")
         lay.add("due", c.n_sources * c.effect_slots, high=big,
                 doc="counts of the effects due, by resolve index")
         lay.add("queued", p * len(DECISION_NAMES), high=big,
                 doc="per seat: decisions waiting under the one now, by kind (as pending)")
         lay.add("due_queued", p * c.n_sources * c.effect_slots, high=big,
                 doc="per seat: counts of the effects due in those, by resolve index")
+        lay.add("steps", len(STEP_NAMES), high=big,
+                doc="the engine's steps waiting under the decision now, by kind: "
+                + ", ".join(STEP_NAMES))
         lay.add("substep", 1 + c.n_monuments,
                 doc="a level 1 monument awaits its tile: flag, monument one-hot")
         lay.add("substep_pos", 2, low=-c.tree_cards, high=c.tree_cards,
@@ -848,14 +857,16 @@ class Observer:
         if state.stack and state.phase != OVER:
             self._pending(state, obs, viewer)
             self._queued(state, obs, viewer)
-        if self.full:
+        if state.phase == SETUP:  # the drafts: each player's drawn pairs are its secret
             width = self.codec.n_objectives + self.codec.n_monuments
             for f in state.stack:
-                if f[0] == F_CHOOSE:
-                    base = off["drafts"] + f[1] * width + (
+                if f[0] == F_CHOOSE and (self.full or f[1] == viewer):
+                    base = (off["drafts"] + f[1] * width if self.full
+                            else off["draft_options"]) + (
                         0 if f[2] == OBJECTIVE else self.codec.n_objectives)
                     for i in f[3]:
                         obs[base + i] = 1.0
+        if self.full:
             pile = state.supply  # drawn from its end
             for slot in range(min(len(pile), self.codec.hand_slots)):
                 self._tile(obs, off["supply_next"] + slot * _HAND_WIDTH, pile[-1 - slot])
@@ -922,11 +933,6 @@ class Observer:
             obs[off["tiles_mode"] + top[2]] = 1.0
         elif kind == F_CHOOSE:
             obs[off["draft"] + top[2]] = 1.0
-            if top[1] == viewer and not self.full:  # the chooser's secret (D-SET-3)
-                base = off["draft_options"] + (
-                    0 if top[2] == OBJECTIVE else self.codec.n_objectives)
-                for i in top[3]:
-                    obs[base + i] = 1.0
         elif kind == F_EFFECTS:
             due, slots = off["due"], self.codec.effect_slots
             for d in top[2]:
@@ -941,6 +947,7 @@ class Observer:
         for f in state.stack[:-1]:
             kind = f[0]
             if kind == F_STEP:
+                obs[off["steps"] + f[1]] += 1.0
                 if f[1] == S_TAKE_LEVEL:
                     self._taking(obs, f[3], f[4], f[5])
                 continue
