@@ -243,6 +243,12 @@ class Game:
         if any(a.split()[0].startswith("L") for a in legal):
             return self.place_tile(legal, shots)
         if kind == "draft":
+            later = view["drawn"].get("monuments") if view["pending"]["what"] == "objective" \
+                else None
+            if later:  # both pairs were drawn at once: the monuments to come are shown
+                self.seen.add("drawn later")
+                text = page.inner_text("[data-testid=pending] [data-testid=drawn-later]")
+                assert all(f"({m})" in text for m in later), text
             return self.click_action("[data-testid=pending] .choice-card [data-action]")
         if kind == "tiles":
             if self.rng.random() < 0.3 and page.locator("[data-testid=hand] [data-action]").count():
@@ -309,7 +315,7 @@ def test_a_whole_game_through_the_page(live_server: Any, browser: Any,
         page.locator("[data-testid=tree]").first.wait_for()
         page.locator("[data-testid=tree]").first.screenshot(
             path=str(artifacts / "dominations-tree.png"))
-        assert {"preview", "acquire", "city", "p key", "supply known"} <= game.seen
+        assert {"preview", "acquire", "city", "p key", "supply known", "drawn later"} <= game.seen
         # The finished game replays through the same table, with nothing to click.
         page.goto(f"{live_server.url}/#/replay/{msg['spectator']}/40")
         page.wait_for_selector("[data-testid=dominations][data-version='40']")

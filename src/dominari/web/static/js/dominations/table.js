@@ -314,11 +314,18 @@ export function mount(root, ctx) {
   function draftPrompt(g, v) {
     if (!g.choose.length) return null;
     const what = v.pending && v.pending.what === "monument" ? "monument" : "objective";
+    // Both pairs are drawn at once (D-SET-3): the monuments to choose from next are known.
+    const later = what === "objective" && v.drawn && v.drawn.monuments;
     return { nodes: [el("h3", {}, `Keep one ${what}`),
       el("p", { class: "hint" }, what === "objective"
         ? "Its five goals score 10/20/40/70/100 VP at the end of the game."
         : "Its level cards will be open to every player."),
-      el("div", { class: "choices" }, g.choose.map((c) => chooseCard(c)))],
+      el("div", { class: "choices" }, g.choose.map((c) => chooseCard(c))),
+      later ? el("p", { class: "hint", "data-testid": "drawn-later" },
+        "Your monuments, to keep one of next: " + later.map((id) => {
+          const m = monumentDefs.get(id);
+          return m ? `${m.name} (${id})` : id;
+        }).join(", ")) : null],
     covers: g.choose.map((c) => c.text) };
   }
 
