@@ -758,7 +758,8 @@ class Observer:
         lay.add("due", c.n_sources * c.effect_slots, high=big,
                 doc="counts of the effects due, by resolve index")
         lay.add("queued", p * len(DECISION_NAMES), high=big,
-                doc="per seat: decisions waiting under the one now, by kind (as pending)")
+                doc="per seat: decisions waiting under the one now, by kind (as pending; "
+                "effects due whose order cannot matter resolve without a question)")
         lay.add("due_queued", p * c.n_sources * c.effect_slots, high=big,
                 doc="per seat: counts of the effects due in those, by resolve index")
         lay.add("steps", len(STEP_NAMES), high=big,
