@@ -1542,7 +1542,10 @@ def cmd_show(args: argparse.Namespace) -> int:
             raise ConfigError(f"--trees {args.trees!r} is not a folder")
         made = missing_folders(folder)
         try:  # checked now, made when the trees are drawn: a stopped run leaves no folder
-            prepare_dir(folder)
+            try:
+                prepare_dir(folder)
+            except ConfigError as exc:
+                raise ConfigError(f"--trees: {exc}") from None
             tree_files = [folder / f"tree-{name}.svg" for name in names]
             for path_ in tree_files:
                 check_writable_file(str(path_), "--trees")

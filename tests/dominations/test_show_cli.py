@@ -114,3 +114,5 @@ def test_show_draws_trees_and_names_the_monuments(tmp_path: Path,
     (tmp_path / "afile").write_text("x")
     code, _, err = run(capsys, "show", "dominations", "--trees", str(tmp_path / "afile"))
     assert code == 2 and "is not a folder" in err
+    code, _, err = run(capsys, "show", "dominations", "--trees", str(tmp_path / "afile" / "t"))
+    assert code == 2 and err.startswith("dominari: error: --trees: cannot create folder")
