@@ -312,6 +312,16 @@ def test_bad_strategy_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert not (tmp_path / "out").exists()
 
 
+def test_a_record_folder_that_cannot_be_made_names_its_flag(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    afile = _write(tmp_path / "afile", "x")
+    code, out, err = run(capsys, "play", "dominion", "--players", "bm,bm", "--seed", "3",
+                         "--record-dir", str(afile / "games"))
+    assert code == 2 and out == ""
+    assert err.startswith("dominari: error: --record-dir: cannot create folder") and \
+        len(err.splitlines()) == 1
+
+
 def test_record_outcome_mismatch(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, _ = run(capsys, "play", "dominion", "--players", "bm,bm", "--seed", "3",
                      "--record", str(tmp_path / "g.json"))

@@ -1011,7 +1011,10 @@ def _dominations_help_request(state: DominationsState, text: str, player: int
 
 def _play_record_path(folder: str, game: str, seed: int) -> Path:
     """``DIR/<game>-<seed>.json`` (``-2``, ``-3`` … when taken); creates ``DIR``."""
-    target = prepare_dir(folder)
+    try:
+        target = prepare_dir(folder)
+    except ConfigError as exc:
+        raise ConfigError(f"--record-dir: {exc}") from None
     path = target / f"{game}-{seed}.json"
     k = 1
     while path.exists():
