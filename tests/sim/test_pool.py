@@ -771,7 +771,9 @@ def test_workers_that_start_no_task_are_stopped_and_started_again(
     assert run_tasks(square, tasks, workers=2, stall=0.5, start_method="fork") == [
         0, 1, 4, 9]
     assert time.monotonic() - t0 < 60
-    assert (tmp_path / "once").read_bytes() == b"xxxx"  # the second pool's two workers ran
+    # The two stuck workers, then the second pool's: one of them may be stopped with the
+    # pool before it starts, when the other has played every task (a busy machine).
+    assert (tmp_path / "once").read_bytes() in (b"xxx", b"xxxx")
 
     monkeypatch.setattr(pool, "_init_worker", _stuck_starting(99, tmp_path / "always"))
     with pytest.raises(PoolError, match=r"no worker process started a task within 1 s, "
