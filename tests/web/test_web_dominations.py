@@ -18,6 +18,9 @@ import pytest
 pytestmark = pytest.mark.timeout(600)
 
 DOMAINS = "TCASGR"
+SHOT_MS = 120_000
+"""A screenshot's time limit: they are artefacts, and a busy machine can take long to
+paint a whole game's page (30 s, the default, once ran out)."""
 HUMAN = 0
 
 
@@ -149,7 +152,7 @@ class Game:
             page.wait_for_selector("[data-testid=preview] .totals, [data-testid=preview] .items")
             assert tile in page.get_attribute("[data-testid=preview]", "data-preview")
             if "preview" not in self.seen and shots:
-                page.screenshot(path=str(shots / "dominations-preview.png"))
+                page.screenshot(timeout=SHOT_MS, path=str(shots / "dominations-preview.png"))
             self.seen.add("preview")
         action = target.get_attribute("data-action")
         target.click()
@@ -282,7 +285,8 @@ class Game:
             assert action, "the page gave no action"
             self.steps += 1
             if shots and self.steps == 60:
-                self.page.screenshot(path=str(shots / "dominations-board.png"), full_page=True)
+                self.page.screenshot(timeout=SHOT_MS, path=str(shots / "dominations-board.png"),
+                                     full_page=True)
             deadline = time.monotonic() + 30
             while self.message()["version"] == version:
                 assert time.monotonic() < deadline, f"{action!r} did not reach the server"
@@ -310,11 +314,12 @@ def test_a_whole_game_through_the_page(live_server: Any, browser: Any,
         for p, pl in enumerate(view["players"]):
             assert scoring.locator(f"[data-player='{p}'] .total").get_attribute(
                 "data-total") == str(pl["vp"])
-        page.screenshot(path=str(artifacts / "dominations-final.png"), full_page=True)
+        page.screenshot(timeout=SHOT_MS, path=str(artifacts / "dominations-final.png"),
+                        full_page=True)
         page.click("[data-tab=trees]")
         page.locator("[data-testid=tree]").first.wait_for()
         page.locator("[data-testid=tree]").first.screenshot(
-            path=str(artifacts / "dominations-tree.png"))
+            timeout=SHOT_MS, path=str(artifacts / "dominations-tree.png"))
         assert {"preview", "acquire", "city", "p key", "supply known", "drawn later"} <= game.seen
         # The finished game replays through the same table, with nothing to click.
         page.goto(f"{live_server.url}/#/replay/{msg['spectator']}/40")
@@ -403,7 +408,7 @@ def test_link_choice_preview_keys_zoom_and_watching(live_server: Any, browser: A
         assert sorted(marks) == sorted(options)
         prompt.nth(1).hover()
         page.wait_for_selector(f"[data-testid=preview][data-preview='{options[1]}'] .items li")
-        page.screenshot(path=str(artifacts / "dominations-link-choice.png"))
+        page.screenshot(timeout=SHOT_MS, path=str(artifacts / "dominations-link-choice.png"))
         # Escape drops the selection.
         page.keyboard.press("Escape")
         page.wait_for_selector("[data-testid=hand] .selected", state="detached")
@@ -453,7 +458,7 @@ def test_link_choice_preview_keys_zoom_and_watching(live_server: Any, browser: A
         assert sorted(cells) == sorted(c["cell"] for c in view["view"]["board"])
         assert watcher.locator("[data-action]").count() == 0
         assert watcher.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-        watcher.screenshot(path=str(artifacts / "dominations-tablet-watch.png"))
+        watcher.screenshot(timeout=SHOT_MS, path=str(artifacts / "dominations-tablet-watch.png"))
     finally:
         watcher.close()
 
@@ -504,7 +509,7 @@ def test_monument_level_one_with_its_tile(live_server: Any, browser: Any, artifa
             seconds = page.eval_on_selector_all("[data-testid=board] .cell.legal[data-action]",
                                                 "els => els.map(e => e.dataset.action)")
             assert sorted(seconds) == sorted(a for a in options if a.split()[4] == first)
-            page.screenshot(path=str(artifacts / "dominations-monument-tile.png"))
+            page.screenshot(timeout=SHOT_MS, path=str(artifacts / "dominations-monument-tile.png"))
             page.click(f"[data-testid=board] .cell.legal[data-cell='{second}']")
         # The page has sent the action: wait until it shows the view that the action produced,
         # so that the server is read after the action and not before it (a stale version).
