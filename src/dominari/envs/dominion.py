@@ -79,6 +79,12 @@ of another player's hand, deck and discard pile only what everyone saw is encode
 owned totals, what is face up, and the ``discard_seen``, ``shown`` and ``deck_top`` blocks,
 as in the engine's ``view`` and kept by its ``determinize``).
 
+One thing the turn order itself shows: the engine asks only a player who holds a Moat
+whether to reveal it against an Attack (a player without one has nothing to decide), so
+``agent_selection``, and the ``decision`` blocks of every observation, tell everyone that
+the player asked holds a Moat, even when it declines to reveal it. At a table the question
+is not seen; an agent may learn to use it, which a human opponent could not.
+
 Global state
 ------------
 ``env.state()`` (:func:`encode_state`, layout :func:`state_layout`) is the vector of an
