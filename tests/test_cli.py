@@ -131,9 +131,9 @@ def test_simulate_refuses_a_record_folder_holding_an_earlier_runs_records(
     before = {f: (out_dir / f).read_bytes() for f in os.listdir(out_dir)}
     code, out, err = run(capsys, *args[:-3], "-n", "2", "--record-dir", str(out_dir))
     assert code == 2 and out == ""
-    assert err == (f"dominari: error: folder {str(out_dir)!r} already holds 3 game record(s) "
-                   "(game-000001.json …) from an earlier run: name a new or empty folder, "
-                   "or remove them, so that two runs' records do not mix\n")
+    assert err == (f"dominari: error: --record-dir: folder {str(out_dir)!r} already holds 3 "
+                   "game record(s) (game-000001.json …) from an earlier run: name a new or "
+                   "empty folder, or remove them, so that two runs' records do not mix\n")
     assert {f: (out_dir / f).read_bytes() for f in os.listdir(out_dir)} == before
     (out_dir / "notes.txt").write_text("mine", encoding="utf-8")  # other files are no bar
     for f in before:
@@ -315,11 +315,13 @@ def test_bad_strategy_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 def test_a_record_folder_that_cannot_be_made_names_its_flag(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     afile = _write(tmp_path / "afile", "x")
-    code, out, err = run(capsys, "play", "dominion", "--players", "bm,bm", "--seed", "3",
-                         "--record-dir", str(afile / "games"))
-    assert code == 2 and out == ""
-    assert err.startswith("dominari: error: --record-dir: cannot create folder") and \
-        len(err.splitlines()) == 1
+    for command in (["play", "dominion", "--players", "bm,bm"],
+                    ["simulate", "dominion", "--players", "bm,bm", "-n", "2"]):
+        code, out, err = run(capsys, *command, "--seed", "3", "--record-dir",
+                             str(afile / "games"))
+        assert code == 2 and out == ""
+        assert err.startswith("dominari: error: --record-dir: cannot create folder") and \
+            len(err.splitlines()) == 1
 
 
 def test_record_outcome_mismatch(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -97,6 +97,7 @@ from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
     HUMAN,
+    RECORD_GLOB,
     BotError,
     DominationsOptions,
     GameOptions,
@@ -552,6 +553,23 @@ def _note_clock(specs: Sequence[str], game: str) -> None:
                          "load, not only on --seed\n")
 
 
+def _check_folder(path: str | Path, flag: str, fresh: str | None = None,
+                  files: Sequence[Path] = ()) -> None:
+    """Check before any work that files (``files`` among them) can be written in the folder
+    ``path`` given with ``flag``, which the messages name first, as :func:`prepare_dir`
+    does; no folder is left made: the command makes it when it writes."""
+    made = missing_folders(path)
+    try:
+        try:
+            prepare_dir(path, fresh)
+        except ConfigError as exc:
+            raise ConfigError(f"{flag}: {exc}") from None
+        for file in files:
+            check_writable_file(file, flag)
+    finally:
+        remove_folders(made)
+
+
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = check_game(args.game)
@@ -559,6 +577,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     specs = parse_players(args.players, game)
     options = _sim_options(args, game)
     _note_clock(specs, game)
+    if args.record_dir is not None:
+        _check_folder(args.record_dir, "--record-dir", fresh=RECORD_GLOB)
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
     run = partial(simulate, specs, args.games, seed, workers, options=options,
@@ -1011,10 +1031,8 @@ def _dominations_help_request(state: DominationsState, text: str, player: int
 
 def _play_record_path(folder: str, game: str, seed: int) -> Path:
     """``DIR/<game>-<seed>.json`` (``-2``, ``-3`` … when taken); creates ``DIR``."""
-    try:
-        target = prepare_dir(folder)
-    except ConfigError as exc:
-        raise ConfigError(f"--record-dir: {exc}") from None
+    _check_folder(folder, "--record-dir")
+    target = prepare_dir(folder)
     path = target / f"{game}-{seed}.json"
     k = 1
     while path.exists():
@@ -1543,17 +1561,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         folder = Path(args.trees)
         if folder.exists() and not folder.is_dir():
             raise ConfigError(f"--trees {args.trees!r} is not a folder")
-        made = missing_folders(folder)
-        try:  # checked now, made when the trees are drawn: a stopped run leaves no folder
-            try:
-                prepare_dir(folder)
-            except ConfigError as exc:
-                raise ConfigError(f"--trees: {exc}") from None
-            tree_files = [folder / f"tree-{name}.svg" for name in names]
-            for path_ in tree_files:
-                check_writable_file(str(path_), "--trees")
-        finally:
-            remove_folders(made)
+        tree_files = [folder / f"tree-{name}.svg" for name in names]
+        _check_folder(folder, "--trees", files=tree_files)
     bots = [DominationsRandomBot(seed=bot_seed(seed, 0, p)) for p in range(args.players)]
     while not state.is_terminal() and state.turn_number <= args.turns:
         state.apply(bots[state.current_player()].act(state))
