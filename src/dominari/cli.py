@@ -554,20 +554,22 @@ def _note_clock(specs: Sequence[str], game: str) -> None:
 
 
 def _check_folder(path: str | Path, flag: str, fresh: str | None = None,
-                  files: Sequence[Path] = ()) -> None:
+                  files: Sequence[Path] = (), keep: bool = False) -> Path:
     """Check before any work that files (``files`` among them) can be written in the folder
     ``path`` given with ``flag``, which the messages name first, as :func:`prepare_dir`
-    does; no folder is left made: the command makes it when it writes."""
+    does. Unless ``keep``, no folder is left made: the command makes it when it writes."""
     made = missing_folders(path)
     try:
         try:
-            prepare_dir(path, fresh)
+            target = prepare_dir(path, fresh)
         except ConfigError as exc:
             raise ConfigError(f"{flag}: {exc}") from None
         for file in files:
             check_writable_file(file, flag)
     finally:
-        remove_folders(made)
+        if not keep:
+            remove_folders(made)
+    return target
 
 
 # ---------------------------------------------------------------- simulate
@@ -1031,8 +1033,7 @@ def _dominations_help_request(state: DominationsState, text: str, player: int
 
 def _play_record_path(folder: str, game: str, seed: int) -> Path:
     """``DIR/<game>-<seed>.json`` (``-2``, ``-3`` … when taken); creates ``DIR``."""
-    _check_folder(folder, "--record-dir")
-    target = prepare_dir(folder)
+    target = _check_folder(folder, "--record-dir", keep=True)
     path = target / f"{game}-{seed}.json"
     k = 1
     while path.exists():
@@ -1559,8 +1560,6 @@ def cmd_show(args: argparse.Namespace) -> int:
     tree_files = []
     if args.trees:
         folder = Path(args.trees)
-        if folder.exists() and not folder.is_dir():
-            raise ConfigError(f"--trees {args.trees!r} is not a folder")
         tree_files = [folder / f"tree-{name}.svg" for name in names]
         _check_folder(folder, "--trees", files=tree_files)
     bots = [DominationsRandomBot(seed=bot_seed(seed, 0, p)) for p in range(args.players)]

@@ -51,7 +51,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from dominari.core.checks import is_whole
-from dominari.core.errors import ConfigError, ParseError
+from dominari.core.errors import ConfigError
 from dominari.dominion import cards as C
 
 if TYPE_CHECKING:
@@ -96,16 +96,13 @@ def kingdom_cards(name: str) -> frozenset[str]:
 
 def _ids(kingdom: str | Iterable[int | str]) -> frozenset[int]:
     if isinstance(kingdom, str):
-        from dominari.dominion.kingdoms import RECOMMENDED
+        from dominari.dominion.kingdoms import RECOMMENDED, is_card
 
         key = kingdom.strip().lower()
-        if key not in RECOMMENDED and "," not in key:
-            try:
-                C.card_id(kingdom)
-            except ParseError:
-                raise ConfigError(f"unknown kingdom {kingdom!r}: use one of "
-                                  f"{', '.join(RECOMMENDED)}, or a comma-separated list of "
-                                  "kingdom cards") from None  # fmt: skip
+        if key not in RECOMMENDED and "," not in key and not is_card(kingdom):
+            raise ConfigError(f"unknown kingdom {kingdom!r}: use one of "
+                              f"{', '.join(RECOMMENDED)}, or a comma-separated list of "
+                              "kingdom cards")  # fmt: skip
         kingdom = RECOMMENDED[key] if key in RECOMMENDED else kingdom.split(",")
     return frozenset(k if isinstance(k, int) else C.card_id(k) for k in kingdom)
 

@@ -582,7 +582,7 @@ def builtin_folder() -> Path:
 def default_data() -> GameData:
     """The built-in data set, loaded and validated once."""
     folder = builtin_folder()
-    return _load(dict.fromkeys(FILES, folder), frozenset(FILES), user=False)
+    return _load(dict.fromkeys(FILES, folder), frozenset(FILES))
 
 
 def load_data(folder: str | Path | None = None) -> GameData:
@@ -608,7 +608,7 @@ def load_data(folder: str | Path | None = None) -> GameData:
         raise DataError(f"{path}: no data files (expected one or more of {', '.join(FILES)})")
     builtin = builtin_folder()
     origins = {name: path if name in present else builtin for name in FILES}
-    return _load(origins, frozenset(FILES) - present, user=True, folder=path)
+    return _load(origins, frozenset(FILES) - present, folder=path)
 
 
 class _DuplicateKey(Exception):
@@ -1288,13 +1288,12 @@ def _record_name(raw: Any, index: int) -> str:
     return rid if isinstance(rid, str) and rid.strip() else f"#{index + 1}"
 
 
-def _load(origins: Mapping[str, Path], builtin_files: frozenset[str], user: bool,
+def _load(origins: Mapping[str, Path], builtin_files: frozenset[str],
           folder: Path | None = None) -> GameData:
-    """The data of the files ``origins`` names; messages name a user's file by its path in
-    ``folder`` and a built-in one beside it as ``(built-in)``."""
-    labels = {name: f"{name} (built-in)" if name in builtin_files
-              else str(folder / name) if folder is not None else name
-              for name in FILES} if user else {name: name for name in FILES}  # fmt: skip
+    """The data of the files ``origins`` names; with a user's ``folder``, messages name its
+    files by their path and a built-in one beside them as ``(built-in)``."""
+    labels = {name: name if folder is None else f"{name} (built-in)" if name in builtin_files
+              else str(folder / name) for name in FILES}  # fmt: skip
     raw = {name: _read_json(origins[name] / name, labels[name]) for name in FILES}
     ld = _Loader(labels)
     tiles = ld.tiles(raw["tiles.json"])

@@ -61,7 +61,7 @@ def resolve(spec: str | Sequence[str], seed: int) -> tuple[int, ...]:
             if not all(names):
                 raise ConfigError(f"kingdom {spec!r}: an empty card name; give card names "
                                   "separated by single commas")  # fmt: skip
-            if len(names) == 1 and "," not in spec and not _is_card(names[0]):
+            if len(names) == 1 and "," not in spec and not is_card(names[0]):
                 raise ConfigError(
                     f"unknown kingdom {spec!r}: use 'random', one of "
                     f"{', '.join(RECOMMENDED)}, or a comma-separated list of kingdom cards"
@@ -87,7 +87,8 @@ def resolve(spec: str | Sequence[str], seed: int) -> tuple[int, ...]:
     return tuple(sorted(chosen))
 
 
-def _is_card(text: str) -> bool:
+def is_card(text: str) -> bool:
+    """Whether ``text`` names one of the base-set cards (any case, a unique prefix)."""
     try:
         card_id(text)
     except ParseError:

@@ -348,15 +348,15 @@ def _encode(state: DominionState, viewer: int, lay: Layout, full: bool) -> Float
         known = ps.deck_top()
         if known:
             _counts(obs, deck_top + r * k, known)
-            obs[deck_next + r * k + known[0]] = 1.0
         if full:
             _counts(obs, hands + r * k, ps.hand)
             _counts(obs, draws + r * k, ps.deck)
             _counts(obs, discards + r * k, ps.discard)
-            if ps.deck:
-                obs[deck_next + r * k:deck_next + (r + 1) * k] = 0.0
+            if ps.deck:  # the real top (a known top is the deck's last card too)
                 obs[deck_next + r * k + ps.deck[-1]] = 1.0
                 _counts(obs, next_hand + r * k, ps.deck[-NEXT_HAND:])
+        elif known:
+            obs[deck_next + r * k + known[0]] = 1.0
         obs[sizes + 3 * r:sizes + 3 * r + 3] = (len(ps.hand), len(ps.deck), len(ps.discard))
         obs[turns + r] = ps.turns
         obs[vp + r] = state.score(q)
