@@ -324,6 +324,7 @@ def _slots(vec: np.ndarray, block: Any, players: int) -> np.ndarray:
     return vec[block.offset:block.end].reshape(players, -1)
 
 
+@pytest.mark.rule("N-TURN-3")  # the next hand: each deck's top 5 cards
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_global_state_is_every_observation_at_once(players: int) -> None:
     """``state()`` holds what each seat observes, with seats absolute (seat q in slot q), and
@@ -376,6 +377,7 @@ def test_the_global_state_is_every_observation_at_once(players: int) -> None:
     assert hidden_seen > 100
 
 
+@pytest.mark.rule("N-CARD-LIBRARY")
 def test_the_global_state_holds_a_librarys_card_for_everyone(kit: Any) -> None:
     lay = state_layout(2)
     s = kit.position(kingdom="interaction", hand=["Library"], deck=["Smithy", "Copper"])
