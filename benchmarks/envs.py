@@ -159,12 +159,16 @@ def main(argv: list[str] | None = None) -> int:
         "A step is one `last()` (observation vector and mask) and one `step()` (the first "
         "of a two-step Dominations action counts as one); the engine column replays the same "
         "games' actions with `legal_actions()` and `apply()` only, so the ratio is the whole "
-        "step's time over the engine's (the adapter adds that less one). About two thirds "
-        "of a Dominations step is its observation, which encodes the whole board, every "
-        "tree and each objective's progress (11,085 entries for 2 players). The default "
-        "`raw_view=True` also builds the engine's view for the infos every step: learners "
-        "that do not read it pass `raw_view=False`. No other environment of these games "
-        "exists to compare with; the engine is the reference measured in the same run.",
+        "step's time over the engine's (the adapter adds that less one). About half of a "
+        "Dominations step is its observation, which encodes the whole board, every tree "
+        "and each objective's progress (11,085 entries for 2 players); the encoder keeps "
+        "the entries it has built (cells, tree cards, tiles, goal progress) and reuses "
+        "them while their facts stand. The default `raw_view=True` also builds the "
+        "engine's view for the infos every step, and in Dominations that view (every "
+        "legal action written out, the objectives described) costs more than the rest "
+        "of the step: learners that do not read it pass `raw_view=False`. No other "
+        "environment of these games exists to compare with; the engine is the reference "
+        "measured in the same run.",
     ])  # fmt: skip
     publish("Learning environments", START, END, section, not args.no_write)
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from typing import Any
 
@@ -563,3 +564,45 @@ def test_every_public_part_of_the_game_is_observed() -> None:
                 other.players[1].overflow ^= 1 << 5
                 _differs_for_all(s, other, "overflow VP given this phase")
     assert all(found.values()), found
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_encoders_remembered_rows_never_change_an_observation(players: int) -> None:
+    """The observer keeps the entries of board cells, tree cards, tiles, objective progress
+    and the mastery supply it has built, by their facts. One observer used for two games
+    and for two branches of each (a copy playing on alone) encodes every step as an observer
+    that has built nothing yet, for every seat, and so does the global state's."""
+    warm, warm_full = Observer(players), Observer(players, full=True)
+    rng = random.Random(players)
+    for seed in (players, players + 10):
+        state = DominationsState.new(DominationsConfig(players=players, seed=seed))
+        branch: DominationsState | None = None
+        while not state.is_terminal():
+            for s in (state,) if branch is None else (state, branch):
+                cold = Observer(players, codec=warm.codec)
+                for viewer in range(players):
+                    assert np.array_equal(warm.encode(s, viewer), cold.encode(s, viewer))
+                cold_full = Observer(players, codec=warm.codec, full=True)
+                assert np.array_equal(warm_full.encode(s, 0), cold_full.encode(s, 0))
+            if branch is None and len(state.history) > 60:
+                branch = state.copy()
+            if branch is not None and not branch.is_terminal():
+                branch.apply(rng.choice(branch.legal_actions()))
+            state.apply(rng.choice(state.legal_actions()))
+        assert branch is not None
+
+
+def test_a_pickled_environment_leaves_the_remembered_rows_behind() -> None:
+    """A pickle carries the game, not the observer's remembered entries; the environment it
+    gives back observes the same."""
+    env = DominationsEnv(num_players=2, raw_view=False)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(150):
+        env.step(int(rng.choice(list(env.choices()))))
+    before = env.observe(env.agent_selection)["observation"]
+    assert env.observer._rows and env.observer._goals
+    again = pickle.loads(pickle.dumps(env))
+    assert not again.observer._rows and not again.observer._goals
+    assert np.array_equal(again.observe(again.agent_selection)["observation"], before)
+    assert again.game.history == env.game.history

@@ -236,7 +236,7 @@ from dominari.dominations.notation import (
 )
 from dominari.dominations.objectives import goal_progress, objective_vp
 from dominari.dominations.rules import Rules
-from dominari.dominations.tree import DIRECTIONS, Pos
+from dominari.dominations.tree import DIRECTIONS, ROOT, CardInTree, Pos
 from dominari.envs.base import FloatArray, GameEnv, Layout, Node, check_players
 
 SEGMENTS = ("place", "place-locus", "reactivate", "pass", "vestigium", "exchange", "city",
@@ -354,6 +354,8 @@ class Codec:
             total += sizes[name]
         self.size = total
         self._starts = [self.offsets[name] for name in SEGMENTS]
+        self._place_start = self.offsets["place"]
+        self._locus_start = self.offsets["place-locus"]
 
     def describe(self) -> str:
         """One line per segment: offset, size, name."""
@@ -481,18 +483,7 @@ class Codec:
         kind, a, b, c, d = action
         off = self.offsets
         if kind == PLACE:
-            head = (self._hand_slot(ctx, a) * 3 + self._bound(c, 3, "rotation")) * self.where
-            w = ctx.cell_cache.get((b, d))
-            segment = "place-locus" if d >= LINK_LOCUS and d != LINK_ALL_SIDES else "place"
-            if w is None:
-                if segment == "place-locus":
-                    w = self._vertex_slot(ctx, corner_vertex(b, d - LINK_LOCUS))
-                elif d == LINK_ALL_SIDES:
-                    w = self._cell_slot(ctx, b)
-                else:
-                    w = self._side_slot(ctx, b, self._bound(d, 3, "side"))
-                ctx.cell_cache[b, d] = w
-            return (off[segment] + head + w,)
+            return (self._place(ctx, a, b, c, d),)
         if kind == REACTIVATE:
             k = ctx.ordinal.get(a)
             if k is None:
@@ -546,6 +537,25 @@ class Codec:
         if kind in simple:
             return (off[simple[kind]],)
         raise ValueError(f"unknown action kind {kind}")
+
+    def _place(self, ctx: _Context, tile: int, cell: int, rotation: int, link: int) -> int:
+        """The index of placing ``tile`` on ``cell`` (a PLACE action's fields)."""
+        slot = ctx.hand_slot.get(tile)
+        if slot is None or slot >= self.hand_slots or not 0 <= rotation < 3:
+            slot = self._hand_slot(ctx, tile)  # ValueError
+            self._bound(rotation, 3, "rotation")
+        w = ctx.cell_cache.get((cell, link))
+        if w is None:
+            if link >= LINK_LOCUS and link != LINK_ALL_SIDES:
+                w = self._vertex_slot(ctx, corner_vertex(cell, link - LINK_LOCUS))
+            elif link == LINK_ALL_SIDES:
+                w = self._cell_slot(ctx, cell)
+            else:
+                w = self._side_slot(ctx, cell, self._bound(link, 3, "side"))
+            ctx.cell_cache[cell, link] = w
+        start = (self._locus_start if link >= LINK_LOCUS and link != LINK_ALL_SIDES
+                 else self._place_start)
+        return start + (slot * 3 + rotation) * self.where + w
 
     # ------------------------------------------------------------------ decode
     def decode(self, state: DominationsState, path: Sequence[int], ctx: _Context | None = None
@@ -664,7 +674,15 @@ class Codec:
         indices → actions. ``ValueError`` if a legal action has no index or shares one."""
         ctx = _Context(state)
         root: Node = {}
+        place = self._place
         for action in state.legal_actions():
+            if action[0] == PLACE:  # most of them, by far: straight to its index
+                index = place(ctx, action[1], action[2], action[3], action[4])
+                if index in root:
+                    raise ValueError(f"{state.format_action(action)} and "
+                                     f"{state.format_action(root[index])} share index {index}")
+                root[index] = action
+                continue
             path = self.encode(state, action, ctx)
             if len(path) == 1:
                 if path[0] in root:
@@ -731,7 +749,26 @@ class Observer:
         self.role_width = players + 3
         self.layout = self._layout()
         self._off = {b.name: b.offset for b in self.layout.blocks}
+        self._forget()
+
+    def _forget(self) -> None:
+        """Start with no entries remembered. The encoder keeps the entries it builds (board
+        cells, tree cards, tiles, objective progress, the mastery supply) keyed by every fact
+        they are made of, so they never go stale; a pickle leaves them out."""
         self._rows: dict[tuple[Any, ...], FloatArray] = {}
+        self._near: dict[int, tuple[int, ...]] = {}  # cell → its side neighbours, corners
+        self._tile_rows: dict[int, FloatArray] = {}
+        self._card_rows: dict[tuple[Any, ...], tuple[FloatArray, int, int]] = {}
+        self._goals: dict[tuple[Any, ...], tuple[tuple[float, ...], int]] = {}
+        self._taken: tuple[list[int], FloatArray] = ([], np.zeros(0, np.float32))
+
+    def __getstate__(self) -> dict[str, Any]:
+        kept = {"_rows", "_near", "_tile_rows", "_card_rows", "_goals", "_taken"}
+        return {k: v for k, v in self.__dict__.items() if k not in kept}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._forget()
 
     def _layout(self) -> Layout:
         p, c, big, huge = self.players, self.codec, 1000.0, 1e4
@@ -912,14 +949,18 @@ class Observer:
         controllers = {m: state.controller(m) for m in state.monuments}
         if not drafting_monuments or self.full:
             self._monuments(state, obs, viewer, controllers)
-        supply = off["mastery_supply"]
-        for code, owner in enumerate(state.taken):
-            if owner < 0:
-                obs[supply + code] = 1.0
+        taken = state.taken
+        if taken != self._taken[0]:  # it changes only when a copy is taken
+            self._taken = (taken[:], np.array([owner < 0 for owner in taken], np.float32))
+        obs[off["mastery_supply"]:off["mastery_supply"] + len(taken)] = self._taken[1]
+        cities: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        levels = state.board.city_level
+        for key, owner in state.board.city_owner.items():
+            cities[owner].append((key, levels[key]))
         for q in range(n):
             hidden = drafting_objectives and q != viewer and not self.full
             controlled = sum(1 for who in controllers.values() if who == q)
-            self._player(state, obs, q, seat(q), hidden, controlled)
+            self._player(state, obs, q, seat(q), hidden, controlled, cities[q])
         self._board(state, obs, viewer)
         return obs
 
@@ -994,24 +1035,70 @@ class Observer:
                 obs[base + n + 8] = sum(y for _, y in points) / len(points)
 
     def _tile(self, obs: FloatArray, base: int, t: int) -> None:
-        """A tile of a hand or of the known bottom of the supply at ``base``: present,
-        settlement domain one-hot, its 3 corner colours one-hot."""
-        tile = self.data.tiles[t]
-        obs[base] = 1.0
-        if 0 <= tile.settlement < 6:
-            obs[base + 1 + tile.settlement] = 1.0
-        for j, colour in enumerate(tile.corners):
-            if 0 <= colour < _COLOURS:
-                obs[base + 7 + j * _COLOURS + colour] = 1.0
+        """A tile of a hand or of the supply at ``base`` (:meth:`_tile_row`)."""
+        obs[base:base + _HAND_WIDTH] = self._tile_row(t)
+
+    def _tile_row(self, t: int) -> FloatArray:
+        """A tile's entry: present, settlement domain one-hot, its 3 corner colours one-hot
+        (cached: tiles never change)."""
+        row = self._tile_rows.get(t)
+        if row is None:
+            tile = self.data.tiles[t]
+            row = self._tile_rows[t] = np.zeros(_HAND_WIDTH, dtype=np.float32)
+            row[0] = 1.0
+            if 0 <= tile.settlement < 6:
+                row[1 + tile.settlement] = 1.0
+            for j, colour in enumerate(tile.corners):
+                if 0 <= colour < _COLOURS:
+                    row[7 + j * _COLOURS + colour] = 1.0
+        return row
+
+    def _card_row(self, first: bool, pos: Pos, card: CardInTree
+                  ) -> tuple[FloatArray, int, int]:
+        """A tree card's entry (present, col, row, campfire, level card, advanced, domain
+        one-hot, value, half-nodus colours), with its level card code and skill code (-1 for
+        none), cached by the card and its place."""
+        facts = (first, pos, card)
+        found = self._card_rows.get(facts)
+        if found is not None:
+            return found
+        if len(self._card_rows) > 20_000:  # cards of many games: start again
+            self._card_rows.clear()
+        cat = self.catalog
+        row = np.zeros(_TREE_WIDTH, dtype=np.float32)
+        row[0:3] = (1.0, pos[0], pos[1])
+        level = skill = -1
+        if first:
+            row[3] = 1.0
+        elif card.level_card:
+            row[4] = 1.0
+            level = cat.level_code.get(card.id, -1)
+        else:
+            code = cat.copy_code.get(card.id)
+            if code is not None:
+                skill = cat.copy_skill[code]
+        row[5] = float(card.advanced)
+        if card.domain is not None and 0 <= card.domain < 6:
+            row[6 + card.domain] = 1.0
+        row[12] = card.value
+        for j, half in enumerate(card.sides):
+            row[13 + j * _COLOURS + half] = 1.0
+        found = self._card_rows[facts] = (row, level, skill)
+        return found
 
     def _player(self, state: DominationsState, obs: FloatArray, q: int, r: int,
-                objective_hidden: bool, controlled: int) -> None:
-        off, c, cat = self._off, self.codec, self.catalog
+                objective_hidden: bool, controlled: int, cities: Sequence[tuple[int, int]]
+                ) -> None:
+        """Seat ``q``'s blocks at slot ``r``; ``cities`` are its cities (key, level)."""
+        off, c = self._off, self.codec
         ps = state.players[q]
+        tree = ps.tree
         obs[off["knowledge"] + 6 * r:off["knowledge"] + 6 * r + 6] = ps.knowledge
         obs[off["limits"] + 6 * r:off["limits"] + 6 * r + 6] = ps.limits()
-        for d in range(6):
-            obs[off["overflow"] + 6 * r + d] = float(ps.overflow >> d & 1)
+        overflow = ps.overflow
+        if overflow:
+            for d in range(6):
+                obs[off["overflow"] + 6 * r + d] = float(overflow >> d & 1)
         obs[off["tokens"] + r] = ps.tokens
         obs[off["influence"] + r] = ps.influence
         obs[off["vp"] + r] = ps.vp
@@ -1020,48 +1107,71 @@ class Observer:
         obs[off["hand_size"] + r] = len(ps.hand)
         obs[off["mulligans"] + r] = state.mulligans[q] if state.mulligans else 0
         obs[off["turns"] + r] = ps.turns
-        obs[off["tree_size"] + r] = len(ps.tree)
-        obs[off["nodi"] + 7 * r:off["nodi"] + 7 * r + 7] = ps.tree.nodi_counts()[:7]
+        obs[off["tree_size"] + r] = len(tree)
+        nodi = tree.nodi_counts()
+        obs[off["nodi"] + 7 * r:off["nodi"] + 7 * r + 7] = nodi[:7]
+        hand = ps.hand[:c.hand_slots]
+        if hand:
+            base = off["hands"] + r * c.hand_slots * _HAND_WIDTH
+            obs[base:base + len(hand) * _HAND_WIDTH] = np.concatenate(
+                [self._tile_row(t) for t in hand])
+        parts, cards = [], []
+        skills, advanced = off["skills"] + c.n_skills * r, off["advanced"] + c.n_skills * r
+        levels = off["level_cards"] + c.n_levels * r
+        for k, (pos, card) in enumerate(tree.cards.items()):
+            if pos != ROOT:  # what the goals read: the mastery cards (Tree.mastery_cards)
+                cards.append(None if card.level_card else (card.value, card.domain))
+            if k >= c.tree_cards:
+                continue
+            row, level, skill = self._card_row(k == 0, pos, card)
+            parts.append(row)
+            if level >= 0:
+                obs[levels + level] = 1.0
+            elif skill >= 0:
+                obs[skills + skill] = 1.0
+                if card.advanced:
+                    obs[advanced + skill] = 1.0
+        if parts:
+            base = off["trees"] + r * c.tree_cards * _TREE_WIDTH
+            obs[base:base + len(parts) * _TREE_WIDTH] = np.concatenate(parts)
         index = state.objectives[q] if state.objectives else -1
         if index >= 0 and not objective_hidden:
             obs[off["objective"] + c.n_objectives * r + index] = 1.0
-            progress = [goal_progress(g, q, state.board, ps.tree, ps.influence, controlled)
-                        for g in self.data.objectives[index].goals]  # objective_progress(q)
+            progress, vp = self._progress(state, q, index, controlled, cities, nodi, cards)
             base = off["goals"] + 3 * self.goals * r
-            for g, (have, need) in enumerate(progress[:self.goals]):
-                obs[base + 3 * g:base + 3 * g + 3] = (have, need, float(have >= need))
-            obs[off["objective_vp"] + r] = objective_vp(
-                [have >= need for have, need in progress], state.rules.objective_table)
-        for slot, t in enumerate(ps.hand[:c.hand_slots]):
-            self._tile(obs, off["hands"] + (r * c.hand_slots + slot) * _HAND_WIDTH, t)
-        trees = off["trees"] + r * c.tree_cards * _TREE_WIDTH
-        for k, (pos, card) in enumerate(itertools.islice(ps.tree.cards.items(), c.tree_cards)):
-            base = trees + k * _TREE_WIDTH
-            obs[base:base + 3] = (1.0, pos[0], pos[1])
-            if k == 0:
-                obs[base + 3] = 1.0
-            elif card.level_card:
-                obs[base + 4] = 1.0
-                level = cat.level_code.get(card.id)
-                if level is not None:
-                    obs[off["level_cards"] + c.n_levels * r + level] = 1.0
-            else:
-                code = cat.copy_code.get(card.id)
-                if code is not None:
-                    skill = cat.copy_skill[code]
-                    obs[off["skills"] + c.n_skills * r + skill] = 1.0
-                    if card.advanced:
-                        obs[off["advanced"] + c.n_skills * r + skill] = 1.0
-            obs[base + 5] = float(card.advanced)
-            if card.domain is not None and 0 <= card.domain < 6:
-                obs[base + 6 + card.domain] = 1.0
-            obs[base + 12] = card.value
-            for j, half in enumerate(card.sides):
-                obs[base + 13 + j * _COLOURS + half] = 1.0
+            obs[base:base + len(progress)] = progress
+            obs[off["objective_vp"] + r] = vp
+
+    def _progress(self, state: DominationsState, q: int, index: int, controlled: int,
+                  cities: Sequence[tuple[int, int]], nodi: Sequence[int],
+                  cards: Sequence[tuple[int, int | None] | None]
+                  ) -> tuple[tuple[float, ...], int]:
+        """The goals of seat ``q``'s objective ``index`` (have, need, met for each) and the
+        objective's VP if the game ended now (:meth:`DominationsState.objective_progress`),
+        cached by everything a goal reads: the seat's cities, its nodi and mastery cards (the
+        tree in order, ``None`` for a level card), its influence and monuments controlled."""
+        ps = state.players[q]
+        facts = (index, tuple(cities), tuple(nodi), tuple(cards), ps.influence, controlled,
+                 state.rules.objective_table)
+        found = self._goals.get(facts)
+        if found is not None:
+            return found
+        if len(self._goals) > 20_000:
+            self._goals.clear()
+        progress = [goal_progress(g, q, state.board, ps.tree, ps.influence, controlled)
+                    for g in self.data.objectives[index].goals]
+        flat = tuple(x for have, need in progress[:self.goals]
+                     for x in (have, need, float(have >= need)))
+        found = self._goals[facts] = (flat, objective_vp(
+            [have >= need for have, need in progress], state.rules.objective_table))
+        return found
 
     def _cell_row(self, key: int, kind: int, colours: tuple[int, int, int],
-                  settlement: int | None, closed: int) -> FloatArray:
-        """The part of a board cell's entry that never changes once it is filled."""
+                  settlement: int | None, closed: int, around: int, owner: int,
+                  level: int) -> FloatArray:
+        """A filled board cell's entry: ``around`` has a bit for each side against a filled
+        cell (0–2) and each corner under a circle monument (3–5); ``owner`` is the city
+        owner's seat from the observer (-1 for none), ``level`` its city level."""
         row = np.zeros(self.cell_width, dtype=np.float32)
         x, y = key_xy(key)
         row[0] = 1.0
@@ -1073,36 +1183,48 @@ class Observer:
         at = 7 + 3 * _COLOURS
         if settlement is not None and 0 <= settlement < 6:
             row[at + settlement] = 1.0
-        at += 7 + self.players
+        at += 6
+        if owner >= 0:
+            row[at + owner] = 1.0
+            row[at + self.players] = min(level, MAX_CITY_LEVEL)
+        at += self.players + 1
         for s in range(3):
             row[at + s] = float(closed >> s & 1)
+            row[at + 3 + s] = float(around >> s & 1)
+            row[at + 6 + s] = float(around >> 3 + s & 1)
         return row
 
     def _board(self, state: DominationsState, obs: FloatArray, viewer: int) -> None:
-        board, n, width = state.board, self.players, self.cell_width
-        base0 = self._off["board"]
-        rows = self._rows
+        """The filled cells in fill order, each entry the one row of its facts (cached)."""
+        board, n = state.board, self.players
+        order = board.order[:self.codec.cells]
+        if not order:
+            return
+        rows, near = self._rows, self._near
         if len(rows) > 20_000:  # cells of many games: start again
             rows.clear()
-        city = 7 + 3 * _COLOURS + 6
-        around = city + n + 1 + 3
-        for k, key in enumerate(board.order[:self.codec.cells]):
-            facts = (key, board.kind[key], board.colours[key], board.settlement.get(key),
-                     board.closed.get(key, 0))
+        filled, circles = board.kind, board.circles
+        colours, settlement, closed = board.colours, board.settlement.get, board.closed.get
+        owners, levels = board.city_owner.get, board.city_level
+        parts = []
+        for key in order:
+            nb = near.get(key)
+            if nb is None:
+                nb = near[key] = (*(side_neighbour(key, s) for s in range(3)),
+                                  *(corner_vertex(key, s) for s in range(3)))
+            around = ((nb[0] in filled) | (nb[1] in filled) << 1 | (nb[2] in filled) << 2
+                      | (nb[3] in circles) << 3 | (nb[4] in circles) << 4
+                      | (nb[5] in circles) << 5)
+            owner = owners(key)
+            facts = (key, filled[key], colours[key], settlement(key), closed(key, 0), around,
+                     -1 if owner is None else (owner - viewer) % n,
+                     0 if owner is None else levels[key])
             row = rows.get(facts)
             if row is None:
                 row = rows[facts] = self._cell_row(*facts)
-            base = base0 + k * width
-            obs[base:base + width] = row
-            owner = board.city_owner.get(key)
-            if owner is not None:
-                obs[base + city + (owner - viewer) % n] = 1.0
-                obs[base + city + n] = min(board.city_level[key], MAX_CITY_LEVEL)
-            for s in range(3):
-                if board.is_filled(side_neighbour(key, s)):
-                    obs[base + around + s] = 1.0
-                if corner_vertex(key, s) in board.circles:
-                    obs[base + around + 3 + s] = 1.0
+            parts.append(row)
+        base = self._off["board"]
+        obs[base:base + len(parts) * self.cell_width] = np.concatenate(parts)
 
 
 # ---------------------------------------------------------------------- environment
