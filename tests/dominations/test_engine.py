@@ -379,6 +379,18 @@ def test_record_replays_and_rejects_tampering() -> None:
         DominationsState.from_record(dict(rec, game="dominion"))
 
 
+def test_the_view_writes_each_legal_action_in_notation() -> None:
+    """The legal actions of a view are the state's notation of ``legal_actions()``, in
+    order, and only the player to act is given them."""
+    for seed, stop in ((3, 5), (4, 60), (3, 5), (5, 120)):
+        s = random_game(seed=seed, stop=stop)
+        current = s.current_player()
+        view = s.view(current)
+        assert view["legal_actions"] == [s.format_action(a) for a in s.legal_actions()]
+        assert all(v["legal_actions"] == [] for p, v in enumerate(s.views([None, 0, 1]))
+                   if p == 0 or p - 1 != current)
+
+
 def test_view_hides_only_the_supply_order() -> None:
     s = random_game(seed=17, stop=20)
     v = s.view(0)

@@ -361,6 +361,32 @@ def test_an_unreachable_ray_address_fails_at_once(monkeypatch: pytest.MonkeyPatc
         init_ray(2)
 
 
+def test_an_address_ray_cannot_reach_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``RAY_ADDRESS=auto`` with no cluster on this machine: Ray's own advice names a flag
+    of its command line; the error names the variable and what to do instead."""
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        pytest.skip("Ray already runs in this process")
+
+    def no_cluster(**options: object) -> None:
+        raise ConnectionError("Could not find any running Ray instance. Please specify the "
+                              "one to connect to by setting `--address` flag or "
+                              "`RAY_ADDRESS` environment variable.")
+
+    monkeypatch.setattr(ray, "init", no_cluster)
+    monkeypatch.setenv("RAY_ADDRESS", "auto")
+    with pytest.raises(PoolError) as caught:
+        init_ray(2)
+    assert str(caught.value) == (
+        "no Ray cluster answers at RAY_ADDRESS=auto (ConnectionError: Could not find any "
+        "running Ray instance.); start one with 'ray start --head' and give its address "
+        "(host:6379 by default), or unset RAY_ADDRESS to start a local one")
+    monkeypatch.delenv("RAY_ADDRESS")
+    with pytest.raises(PoolError, match="could not start a local Ray cluster: "
+                                        "ConnectionError: Could not find"):
+        init_ray(2)
+
+
 @contextmanager
 def a_server(answer: bytes | None) -> Iterator[int]:
     """A server on a free local port that answers every connection with ``answer`` once

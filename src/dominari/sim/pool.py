@@ -648,8 +648,12 @@ def init_ray(num_cpus: int | None = None) -> Any:
             ray.init(**options)
             _RAY_SESSION["ours"] = True
         except Exception as exc:  # a bad RAY_ADDRESS, a cluster that cannot start
-            raise PoolError(f"could not start or reach a Ray cluster: "
-                            f"{_on_one_line(exc)}") from exc  # fmt: skip
+            if not address:
+                raise PoolError(f"could not start a local Ray cluster: "
+                                f"{_on_one_line(exc)}") from exc  # fmt: skip
+            why = _on_one_line(exc).split(" Please specify the one to connect to", 1)[0]
+            raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} ({why}); "
+                            f"{_RAY_FIX}") from exc  # fmt: skip
         finally:
             _restore_signal_handlers(handlers)
     return ray
@@ -697,6 +701,12 @@ _HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0,
 GCS) answers with a SETTINGS frame of its own."""
 
 
+_RAY_FIX = ("start one with 'ray start --head' and give its address (host:6379 by default), "
+            "or unset RAY_ADDRESS to start a local one")
+"""What to do when ``RAY_ADDRESS`` names no cluster (Ray's own advice names a flag of its
+command line, which Dominari does not have)."""
+
+
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     """Fail fast when ``RAY_ADDRESS`` names a ``host:port`` where no Ray cluster answers:
     where nothing listens, or where something that is not a gRPC server does (a web
@@ -705,8 +715,7 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
     host, sep, port = address.rpartition(":")
     if not sep or "://" in address or not port.isdigit():
         return
-    fix = ("start one with 'ray start --head' and give its address (host:6379 by "
-           "default), or unset RAY_ADDRESS to start a local one")
+    fix = _RAY_FIX
     try:
         with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)),
                                       timeout) as conn:  # fmt: skip
