@@ -76,6 +76,22 @@ def test_simulate_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert err == ""
 
 
+def test_the_footer_names_the_kingdom_cards_as_the_game_writes_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A kingdom of some cards is printed with the cards' names and how many more each
+    game draws at random (it echoed the flag: "kingdom witch, throne room"); a set's name
+    and ``random`` as they are."""
+    for flag, footer in (("witch, throne room", "kingdom Witch, Throne Room and 8 random "
+                          "cards drawn per game · seed 1"),
+                         ("First-Game", "kingdom first-game · seed 1")):
+        for command in ("simulate", "tournament"):
+            code, out, err = run(capsys, command, "dominion", "--players", "bm,bmu", "-n",
+                                 "2", "--seed", "1", "--workers", "1", "--no-progress",
+                                 "--kingdom", flag)
+            assert code == 0, err
+            assert footer in out, out
+
+
 def test_a_strategy_name_is_printed_as_it_is_written(capsys: pytest.CaptureFixture[str],
                                                      tmp_path: Path) -> None:
     """Brackets in a name are text, not rich markup: ``[/]`` crashed the table's title

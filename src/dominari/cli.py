@@ -75,6 +75,7 @@ from dominari.dominations.tree_render import tree_svg
 from dominari.dominion import events as G
 from dominari.dominion.cards import NAME
 from dominari.dominion.engine import DominionConfig, DominionState
+from dominari.dominion.kingdoms import describe as describe_kingdom
 from dominari.dominion.render import (
     cards_text,
     describe_decision,
@@ -688,8 +689,7 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
 
 
 def _print_dominion_footer(console: Console, result: SimResult) -> None:
-    kingdom = result.kingdom
-    kingdom = ", ".join(kingdom) if isinstance(kingdom, tuple) else str(kingdom)
+    kingdom = describe_kingdom(result.kingdom or "random")
     console.print(f"kingdom {kingdom} · seed {result.seed} · max {result.max_turns} turns "
                   f"per player · mean game length {result.mean_turns:.2f} turns",
                   markup=False)  # fmt: skip
@@ -804,8 +804,7 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
                       f"{data if data else 'built-in'} · ties in VP go to initiative",
                       markup=False)  # fmt: skip
     else:
-        kingdom = result.options.get("kingdom")
-        kingdom = ", ".join(kingdom) if isinstance(kingdom, tuple | list) else str(kingdom)
+        kingdom = describe_kingdom(result.options.get("kingdom") or "random")
         max_turns = result.options.get("max_turns")
         console.print(f"kingdom {kingdom} · seed {result.seed} · max {max_turns} turns per "
                       "player", markup=False)  # fmt: skip

@@ -87,6 +87,36 @@ def resolve(spec: str | Sequence[str], seed: int) -> tuple[int, ...]:
     return tuple(sorted(chosen))
 
 
+def describe(spec: str | Sequence[str]) -> str:
+    """A kingdom spec in words, as the simulation footers print it: a recommended set's
+    name or ``random`` as such; card names as the game writes them, with how many more
+    each game draws at random (from its own seed). A spec :func:`resolve` would refuse
+    is given back as it came.
+
+    >>> describe("witch, throne room")
+    'Witch, Throne Room and 8 random cards drawn per game'
+    >>> describe(" First-Game"), describe("random"), describe(["moat"])
+    ('first-game', 'random', 'Moat and 9 random cards drawn per game')
+    >>> describe("cellar, chapel, moat, village, smithy, militia, feast, mine, witch")[-38:]
+    'Witch and 1 random card drawn per game'
+    """
+    if isinstance(spec, str):
+        key = spec.strip().lower()
+        if key in RECOMMENDED or key == "random":
+            return key
+        parts = [part.strip() for part in spec.split(",")]
+    else:
+        parts = list(spec)
+    try:
+        cards = [NAME[card_id(part)] for part in parts]
+    except ParseError:
+        return spec if isinstance(spec, str) else ", ".join(spec)
+    more = KINGDOM_SIZE - len(cards)
+    if more <= 0:
+        return ", ".join(cards)
+    return f"{', '.join(cards)} and {more} random card{'s' if more > 1 else ''} drawn per game"
+
+
 def is_card(text: str) -> bool:
     """Whether ``text`` names one of the base-set cards (any case, a unique prefix)."""
     try:
