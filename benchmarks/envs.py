@@ -133,6 +133,92 @@ def measure(rounds: int) -> list[dict[str, Any]]:
     return out
 
 
+VERSUS: tuple[tuple[str, str, str, int], ...] = (
+    # label, game, opponent, games a round
+    ("Dominion, First Game, against Smithy-BM", "dominion", "smithy", 60),
+    ("Dominations, 2 players, against greedy", "dominations", "greedy", 4),
+)
+
+
+class _Replay:
+    """The agent's seat played again from the actions it took (the reference games)."""
+
+    name = "replay"
+
+    def __init__(self, actions: list[Any]) -> None:
+        self._actions = iter(actions)
+
+    def reset(self, seed: int) -> None:
+        pass
+
+    def act(self, state: Any) -> Any:
+        return next(self._actions)
+
+
+def play_versus(env: Any, seeds: range) -> tuple[float, int, list[tuple[Any, list[Any]]]]:
+    """Seconds and agent steps of random agents' episodes against the bots; the games and
+    the agent's actions."""
+    import numpy as np
+
+    steps, games = 0, []
+    t0 = time.perf_counter()
+    for seed in seeds:
+        obs, _ = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        mine: list[Any] = []
+        over = False
+        while not over:
+            index = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            action = env.aec.index_action(index)
+            if action is not None:
+                mine.append(action)
+            obs, _, terminated, truncated, _ = env.step(index)
+            over = terminated or truncated
+            steps += 1
+        games.append((env.game, mine))
+    return time.perf_counter() - t0, steps, games
+
+
+def play_bots(game: str, opponent: str, games: list[tuple[Any, list[Any]]]) -> float:
+    """Seconds of the same games in the simulator's loop: the bot deciding as in the
+    episodes, the agent's actions replayed."""
+    from dominari.bots import load_bot
+    from dominari.sim.runner import derive_seed, play_game
+
+    starts = [(type(g).from_record(g.record(), upto=0), mine) for g, mine in games]
+    bot = load_bot(opponent, game)
+    t0 = time.perf_counter()
+    for state, mine in starts:
+        bot.reset(derive_seed("versus-bot", state.config.seed, 1))
+        play_game([_Replay(mine), bot], state)
+    seconds = time.perf_counter() - t0
+    for (state, _), (g, _) in zip(starts, games, strict=True):
+        assert state.history == g.history  # the same games
+    return seconds
+
+
+def measure_versus(rounds: int) -> list[dict[str, Any]]:
+    from dominari.envs import dominations_versus, dominion_versus
+
+    out = []
+    for label, game, opponent, count in VERSUS:
+        env = (dominion_versus(opponents=[opponent], kingdom="first-game", raw_view=False)
+               if game == "dominion" else
+               dominations_versus(opponents=[opponent], raw_view=False))
+        runs = []
+        for k in range(rounds):
+            seeds = range(1000 * k, 1000 * k + count)
+            seconds, steps, games = play_versus(env, seeds)
+            runs.append((seconds, steps, play_bots(game, opponent, games)))
+            print(f"{label}, round {k + 1}: {steps / seconds:,.0f} agent steps/s",
+                  file=sys.stderr, flush=True)
+        out.append({"label": label, "games": count, "steps": runs[0][1],
+                    "steps_s": max(n / s for s, n, _ in runs),
+                    "games_s": max(count / s for s, _, _ in runs),
+                    "ratio": statistics.median(s / b for s, _, b in runs)})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3, help="rounds (3)")
@@ -151,6 +237,12 @@ def main(argv: list[str] | None = None) -> int:
             f"({100 * (r['view_ratio'] - 1):+.0f}% time) | {b['state']:,.0f} "
             f"({100 * (r['state_ratio'] - 1):+.0f}% time) | {b['engine']:,.0f} | "
             f"{r['ratio']:.1f}× | {r['size']:,}, {r['state_size']:,} |")  # fmt: skip
+    versus = ["| episodes (`VersusEnv`, `raw_view=False`) | games a round (agent steps "
+              "of round 1) | agent steps/s | games/s | time over the same games in the "
+              "simulator's loop |", "|---|---|---|---|---|"]
+    for r in measure_versus(args.rounds):
+        versus.append(f"| {r['label']} | {r['games']} ({r['steps']:,}) | {r['steps_s']:,.0f} "
+                      f"| {r['games_s']:,.1f} | {r['ratio']:.1f}× |")
     section = "\n".join([
         f"Measured {dt.date.today()} with `python benchmarks/envs.py --rounds {args.rounds}` "
         f"on {machine()}; one process, uniformly random legal actions; best round of "
@@ -169,6 +261,12 @@ def main(argv: list[str] | None = None) -> int:
         "of the step: learners that do not read it pass `raw_view=False`. No other "
         "environment of these games exists to compare with; the engine is the reference "
         "measured in the same run.",
+        "", *versus, "",
+        "An episode is a random agent's game against the bot through `reset()` and "
+        "`step()` (the bot's decisions inside `step()`); the reference plays the same "
+        "games in the simulator's loop (`play_game`), the bot deciding again and the "
+        "agent's actions replayed, so the ratio is what the single-agent wrapper and the "
+        "AEC environment under it add to the bot's and the engine's time.",
     ])  # fmt: skip
     publish("Learning environments", START, END, section, not args.no_write)
     return 0

@@ -11,6 +11,11 @@ to act (for every agent once the game is over) and ``env.view(agent)`` for anyon
 :mod:`dominari.envs.base` describes the shared behaviour (seeding, rewards, illegal indices);
 each game's module documents its action index layout and observation layout.
 
+:class:`~dominari.envs.versus.VersusEnv` (:func:`dominion_versus`,
+:func:`dominations_versus`) is one seat of either game against Dominari's bots as a
+single-agent ``gymnasium.Env``: the bots play the other seats inside ``reset()`` and
+``step()`` (:mod:`dominari.envs.versus`).
+
 This package needs NumPy, Gymnasium and PettingZoo (``pip install 'dominari[envs]'``); the
 engines, bots and simulation never import them.
 
@@ -35,5 +40,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
 
 from dominari.envs.dominations import DominationsEnv, dominations_env
 from dominari.envs.dominion import DominionEnv, dominion_env
+from dominari.envs.versus import VersusEnv, dominations_versus, dominion_versus
 
-__all__ = ["DominationsEnv", "DominionEnv", "dominations_env", "dominion_env"]
+__all__ = ["DominationsEnv", "DominionEnv", "VersusEnv", "dominations_env", "dominations_versus",
+           "dominion_env", "dominion_versus"]

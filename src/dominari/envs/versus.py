@@ -1,0 +1,277 @@
+"""One seat against Dominari's bots: a single-agent Gymnasium environment.
+
+:class:`VersusEnv` turns a game environment (:class:`~dominari.envs.dominion.DominionEnv`,
+:class:`~dominari.envs.dominations.DominationsEnv`) into a ``gymnasium.Env`` for the agent
+of one seat; the other seats are played by bots, any bot name the simulator takes
+(``smithy``, ``best``, ``greedy``, ``mcts-easy``, a strategy file …) or a bot object. It
+is what a learner of one policy against fixed opponents, or an evaluation against them,
+needs: ``reset()`` then ``step()`` until the episode ends, no agent loop.
+
+Episodes
+    ``reset(seed=s)`` deals the game the AEC environment deals for seed ``s`` (the engine's
+    game of that seed) and plays the bots' decisions up to the agent's first one;
+    ``step(index)`` plays the agent's index, then the bots' decisions until the agent must
+    decide again or the game ends. A Dominations level 1 monument takes two of the
+    agent's steps, as in the AEC environment. ``reset()`` without a seed draws the next
+    game seed from the generator a seeded reset set (system entropy before any).
+
+Seats
+    ``seat=0`` (the default) … ``num_players - 1``: the agent always plays that seat.
+    ``seat=None`` draws it at each reset, from the reset's seed (the same seed, the same
+    seat), so that an agent meets every seat's share of the first-player advantage.
+    ``env.seat`` is the seat of the current episode; the bots sit in the other seats in
+    the order given.
+
+Observations, actions, rewards
+    The AEC environment's: ``observation_space`` is its ``Dict`` of the ``float32`` vector
+    and the ``int8`` action mask, ``action_space`` its ``Discrete`` index space, and
+    ``action_masks()`` the mask as booleans (for maskable learners, sb3-contrib's
+    ``MaskablePPO`` among them). The reward is the agent's share of the win (1, or 1/k of
+    a win shared by k) when the game ends, else 0. A game the engine stops by a limit that
+    is not a rule (Dominion's ``max_turns``) is *truncated*, reward 0.
+
+Infos
+    ``seat``, the agent's seat; ``view`` (with ``raw_view=True``, the default), the
+    engine's view of the agent's seat; at the end ``outcome`` (``Outcome.to_json()``).
+
+Illegal indices
+    ``illegal="raise"`` (the default): an index that is not legal raises
+    :class:`~dominari.core.errors.IllegalActionError` (a ``ValueError``) saying why, and
+    changes nothing. ``illegal="lose"`` ends the episode instead: terminated, reward
+    ``illegal_reward`` (default -1), the reason in ``info["illegal"]``; for learners
+    that do not mask (Gymnasium's ``check_env`` steps random indices too).
+
+Bots
+    Each bot is reset for each game with a seed drawn from the game's seed and its seat,
+    so an episode with a seed is the same episode every time (a search bot with a time
+    budget, ``mcts:seconds=…``, excepted: its work depends on the clock). A bot that
+    chooses an action the engine rejects raises :class:`~dominari.sim.runner.BotError`.
+
+>>> env = dominion_versus(opponents=["smithy"], kingdom="first-game")
+>>> obs, info = env.reset(seed=7)
+>>> info["seat"], env.opponents, obs["action_mask"].dtype
+(0, ('Smithy',), dtype('int8'))
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> terminated = truncated = False
+>>> while not (terminated or truncated):
+...     legal = np.flatnonzero(env.action_masks())
+...     obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+>>> reward, info["outcome"]["winners"]   # random buys lose to Smithy
+(0.0, [1])
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from dominari.bots import load_bot
+from dominari.bots.base import GameBot, playing
+from dominari.core.errors import ConfigError, DominariError, IllegalActionError
+from dominari.envs.base import GameEnv
+from dominari.envs.dominations import DominationsEnv
+from dominari.envs.dominion import DominionEnv
+from dominari.sim.runner import BotError, derive_seed
+
+ILLEGAL = ("raise", "lose")
+"""What an illegal index of the agent does: raise, or end the episode as a loss."""
+
+
+class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """The agent of one seat of ``env`` against ``opponents`` (bot names or bot objects,
+    one per other seat, in seat order after the agent's). See the module docstring."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (as Env)
+
+    def __init__(self, env: GameEnv, opponents: Sequence[str | GameBot],
+                 seat: int | None = 0, illegal: str = "raise",
+                 illegal_reward: float = -1.0) -> None:
+        if not isinstance(env, GameEnv):
+            raise ConfigError(f"VersusEnv wraps a Dominari game environment, not {env!r}")
+        self.aec = env
+        """The game's AEC environment that the episodes play (treat it as read-only)."""
+        game = "dominion" if isinstance(env, DominionEnv) else "dominations"
+        players = len(env.possible_agents)
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+            raise ConfigError(f"opponents is a list of bots, one per other seat, not "
+                              f"{opponents!r}")
+        if len(opponents) != players - 1:
+            raise ConfigError(f"{players} players need {players - 1} opponent"
+                              f"{'s' if players > 2 else ''}, not {len(opponents)} "
+                              f"({', '.join(map(str, opponents)) or 'none'})")
+        self._bots: list[GameBot] = [load_bot(b, game) if isinstance(b, str) else b
+                                     for b in opponents]
+        for b in self._bots:
+            if not callable(getattr(b, "act", None)) or not callable(getattr(b, "reset", None)):
+                raise ConfigError(f"an opponent is a bot name or a bot with reset() and "
+                                  f"act(), not {b!r}")
+        if seat is not None:
+            if isinstance(seat, bool) or not hasattr(seat, "__index__") \
+                    or not 0 <= operator.index(seat) < players:
+                raise ConfigError(f"seat is None (drawn each game) or a seat 0 to "
+                                  f"{players - 1}, not {seat!r}")
+            seat = operator.index(seat)
+        self.fixed_seat = seat
+        if illegal not in ILLEGAL:
+            raise ConfigError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.observation_space = env.observation_space(env.possible_agents[0])
+        self.action_space = env.action_space(env.possible_agents[0])
+        self.render_mode = env.render_mode
+        self.seat = seat if seat is not None else 0
+        """The agent's seat in the current episode."""
+        self._seat_rng = random.Random()
+        self._players: list[GameBot | None] = []
+        self._over = True
+        self._reward = 0.0
+
+    @property
+    def opponents(self) -> tuple[str, ...]:
+        """The bots' names, in the order given."""
+        return tuple(b.name for b in self._bots)
+
+    @property
+    def game(self) -> Any:
+        """The engine state of the current game (treat it as read-only)."""
+        return self.aec.game
+
+    @property
+    def agent(self) -> str:
+        """The agent's name in the AEC environment (``player_<seat>``)."""
+        return self.aec.possible_agents[self.seat]
+
+    # ------------------------------------------------------------------ Gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
+        """Deal a new game (see the module docstring); ``options`` is accepted and
+        ignored."""
+        self.aec.reset(seed=seed)  # ConfigError for a bad seed, before anything changes
+        super().reset(seed=seed)
+        game_seed = self.aec.game_seed
+        if seed is not None:
+            self._seat_rng.seed(derive_seed("versus-seat", seed))
+        n = len(self.aec.possible_agents)
+        self.seat = self.fixed_seat if self.fixed_seat is not None \
+            else self._seat_rng.randrange(n)
+        state = self.aec.game
+        bots = iter(self._bots)
+        self._players = []
+        for q in range(n):
+            if q == self.seat:
+                self._players.append(None)
+                continue
+            bot = playing(next(bots), state)  # ``best``: the kingdom's rule bot
+            bot.reset(derive_seed("versus-bot", game_seed, q))
+            self._players.append(bot)
+        self._over = False
+        self._reward = 0.0
+        self._play_bots()
+        obs, _, _, _, info = self._result()
+        return obs, info
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool,
+                                          dict[str, Any]]:
+        """Play the agent's index, then the bots up to the agent's next decision or the
+        end."""
+        if self._over:
+            raise RuntimeError("the episode is over (or not begun): call reset()")
+        self._reward = 0.0
+        try:
+            self.aec.step(action)
+        except IllegalActionError as exc:
+            if self.illegal == "raise":
+                raise
+            self._over = True
+            obs = self.aec.observe(self.agent)
+            obs["action_mask"][:] = 0
+            return obs, self.illegal_reward, True, False, {"seat": self.seat,
+                                                            "illegal": str(exc)}
+        self._reward += self.aec.rewards[self.agent]
+        self._play_bots()
+        return self._result()
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The legal indices now, as booleans (all False once the episode is over)."""
+        if self._over:
+            return np.zeros(self.aec.num_actions, dtype=np.bool_)
+        return self.aec.observe(self.agent)["action_mask"].astype(bool)
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()
+
+    # ------------------------------------------------------------------ internals
+    def _play_bots(self) -> None:
+        """The bots' decisions until the agent's or the end."""
+        aec, me = self.aec, self.agent
+        while not (aec.terminations[me] or aec.truncations[me]) and aec.agent_selection != me:
+            seat = aec.possible_agents.index(aec.agent_selection)
+            bot = self._players[seat]
+            assert bot is not None
+            state = aec.game
+            action = bot.act(state)
+            try:
+                path = aec.action_indices(action)
+            except DominariError as exc:
+                raise BotError(f"bot {bot.name!r} (seat {seat + 1}) chose "
+                               f"{_quote(state, action)} in the game with seed "
+                               f"{aec.game_seed}: {exc}") from None
+            for index in path:
+                aec.step(index)
+            self._reward += aec.rewards[me]
+
+    def _result(self) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool,
+                               dict[str, Any]]:
+        aec, me = self.aec, self.agent
+        terminated, truncated = aec.terminations[me], aec.truncations[me]
+        self._over = terminated or truncated
+        info = {"seat": self.seat, **aec.infos[me]}
+        return aec.observe(me), self._reward, terminated, truncated, info
+
+
+def _quote(state: Any, action: Any) -> str:
+    try:
+        return repr(state.format_action(action))
+    except Exception:  # a bot's nonsense need not be printable in notation
+        return repr(action)
+
+
+def dominion_versus(opponents: Sequence[str | GameBot] = ("best",), seat: int | None = 0,
+                    illegal: str = "raise", illegal_reward: float = -1.0,
+                    **kwargs: Any) -> VersusEnv:
+    """Dominion for one agent against ``opponents`` (one per other seat; the default, the
+    kingdom's best rule bot); other keyword arguments are :class:`DominionEnv`'s, the number
+    of players following from the opponents."""
+    return _versus(DominionEnv, opponents, seat, illegal, illegal_reward, kwargs)
+
+
+def dominations_versus(opponents: Sequence[str | GameBot] = ("greedy",),
+                       seat: int | None = 0, illegal: str = "raise",
+                       illegal_reward: float = -1.0, **kwargs: Any) -> VersusEnv:
+    """Dominations for one agent against ``opponents`` (one per other seat; the default,
+    ``greedy``); other keyword arguments are :class:`DominationsEnv`'s."""
+    return _versus(DominationsEnv, opponents, seat, illegal, illegal_reward, kwargs)
+
+
+def _versus(env_class: type[DominionEnv] | type[DominationsEnv], opponents: Any,
+            seat: int | None, illegal: str, illegal_reward: float,
+            kwargs: dict[str, Any]) -> VersusEnv:
+    if "num_players" in kwargs:
+        raise ConfigError("the number of players follows from the opponents (one per other "
+                          "seat); do not give num_players")
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+        raise ConfigError(f"opponents is a list of bots, one per other seat, not "
+                          f"{opponents!r}")
+    if not 1 <= len(opponents) <= 3:
+        raise ConfigError(f"1 to 3 opponents (2 to 4 players), not {len(opponents)}")
+    env = env_class(num_players=len(opponents) + 1, **kwargs)
+    return VersusEnv(env, opponents, seat, illegal, illegal_reward)

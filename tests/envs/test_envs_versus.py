@@ -1,0 +1,199 @@
+"""One seat against bots as a single-agent Gymnasium environment (dominari.envs.versus)."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from dominari.bots import load_bot
+from dominari.core.errors import ConfigError, IllegalActionError, UnknownBotError
+from dominari.dominations.engine import DominationsConfig, DominationsState
+from dominari.dominion.actions import Action as DominionAction
+from dominari.dominion.engine import DominionConfig, DominionState
+from dominari.envs import dominations_versus, dominion_versus
+from dominari.envs.versus import VersusEnv
+from dominari.sim.runner import BotError, derive_seed, play_game
+
+
+def _episode(env: VersusEnv, seed: int, agent: str, agent_seed: int
+             ) -> tuple[list[float], bool, bool, dict[str, Any]]:
+    """Play an episode with a bot choosing the agent's actions through their indices."""
+    game = "dominion" if "Dominion" in type(env.aec).__name__ else "dominations"
+    me = load_bot(agent, game)
+    obs, info = env.reset(seed=seed)
+    me.reset(agent_seed)
+    rewards: list[float] = []
+    terminated = truncated = False
+    while not (terminated or truncated):
+        assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
+        assert env.game.current_player() == env.seat
+        for index in env.aec.action_indices(me.act(env.game)):
+            obs, reward, terminated, truncated, info = env.step(index)
+            rewards.append(reward)
+    return rewards, terminated, truncated, info
+
+
+@pytest.mark.parametrize(("players", "seat"), [(2, 0), (2, 1), (3, 2)])
+def test_an_episode_is_the_engine_game_between_the_same_bots(players: int, seat: int) -> None:
+    """The agent's indices and the opponents' decisions make the game the simulator plays
+    between the same bots with the same seeds: the bot of seat q is reset with
+    ``derive_seed("versus-bot", game seed, q)``."""
+    opponents = ["smithy", "random"][:players - 1]  # the random bot reads its seed
+    env = dominion_versus(opponents=opponents, seat=seat, kingdom="size-distortion")
+    rewards, terminated, truncated, info = _episode(env, 21, "bm", agent_seed=5)
+    assert terminated and not truncated and info["seat"] == seat
+    state = DominionState.new(DominionConfig(players=players, kingdom="size-distortion",
+                                             seed=21))
+    bots = [load_bot(b) for b in opponents]
+    bots.insert(seat, load_bot("bm"))
+    for q, bot in enumerate(bots):
+        bot.reset(5 if q == seat else derive_seed("versus-bot", 21, q))
+    play_game(bots, state)
+    assert env.game.history == state.history
+    outcome = state.outcome()
+    assert outcome is not None and info["outcome"] == outcome.to_json()
+    share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+    assert rewards[-1] == share and sum(rewards[:-1]) == 0.0
+    assert "view" in info
+
+
+def test_a_dominations_episode_against_greedy() -> None:
+    """Dominations: the same game as the simulator's between the same bots (the agent's
+    level 1 monuments are two steps), the reward the agent's share of the win."""
+    env = dominations_versus(opponents=["greedy"], seat=1, raw_view=False)
+    rewards, terminated, _, info = _episode(env, 4, "random", agent_seed=9)
+    state = DominationsState.new(DominationsConfig(players=2, seed=4, log=False))
+    greedy, me = load_bot("greedy", "dominations"), load_bot("random", "dominations")
+    greedy.reset(derive_seed("versus-bot", 4, 0))
+    me.reset(9)
+    play_game([greedy, me], state)
+    assert terminated and env.game.history == state.history
+    outcome = state.outcome()
+    assert outcome is not None
+    assert sum(rewards) == (1 / len(outcome.winners) if 1 in outcome.winners else 0.0)
+    assert "view" not in info and info["outcome"]["winners"] == list(outcome.winners)
+
+
+def test_a_seat_drawn_for_each_game_follows_the_seed() -> None:
+    """``seat=None``: the seat is drawn at each reset, the same for the same seed, and a
+    seeded reset's followers (``reset()``) are the same games and seats every time."""
+    def seats(env: VersusEnv) -> list[tuple[int, int | None]]:
+        out = []
+        for seed in (1, None, None, 8, None):
+            _, info = env.reset(seed=seed)
+            out.append((info["seat"], env.aec.game_seed))
+        return out
+
+    first = seats(dominion_versus(opponents=["bm", "bmu"], seat=None, raw_view=False))
+    again = seats(dominion_versus(opponents=["bm", "bmu"], seat=None, raw_view=False))
+    assert first == again
+    env = dominion_versus(opponents=["bm"], seat=None, raw_view=False)
+    drawn = set()
+    for seed in range(20):
+        _, info = env.reset(seed=seed)
+        assert env.game.current_player() == info["seat"] == env.seat
+        drawn.add(info["seat"])
+    assert drawn == {0, 1}
+
+
+def test_a_game_stopped_by_the_turn_limit_is_truncated() -> None:
+    env = dominion_versus(opponents=["bm"], kingdom="first-game", max_turns=3,
+                          raw_view=False)
+    rewards, terminated, truncated, info = _episode(env, 2, "bm", agent_seed=1)
+    assert truncated and not terminated and sum(rewards) == 0.0
+    assert info["outcome"]["reason"] == "turn-limit"
+    with pytest.raises(RuntimeError, match="the episode is over"):
+        env.step(0)
+    assert not env.action_masks().any()
+
+
+def test_an_illegal_index_raises_or_loses() -> None:
+    env = dominion_versus(opponents=["smithy"], kingdom="first-game", raw_view=False)
+    obs, _ = env.reset(seed=3)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    history = list(env.game.history)
+    with pytest.raises(IllegalActionError, match=f"action index {illegal} is not legal"):
+        env.step(illegal)
+    with pytest.raises(IllegalActionError, match="out of range"):
+        env.step(10**6)
+    assert env.game.history == history  # nothing changed: a legal index still plays
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+    env = dominion_versus(opponents=["smithy"], kingdom="first-game", raw_view=False,
+                          illegal="lose", illegal_reward=-2)
+    obs, _ = env.reset(seed=3)
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-2.0, True, False)
+    assert "is not legal" in info["illegal"] and info["seat"] == 0
+    assert not obs["action_mask"].any() and not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(illegal)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: dominion_versus(opponents=["best"], kingdom="random", illegal="lose"),
+    lambda: dominations_versus(opponents=["random", "random"], illegal="lose",
+                               raw_view=False),
+])
+def test_gymnasiums_environment_checker_passes(make: Any) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any complaint of the checker fails the test
+        check_env(make(), skip_render_check=True)
+
+
+def test_a_bot_that_chooses_an_illegal_action_is_named() -> None:
+    class Cheater:
+        name = "cheater"
+
+        def reset(self, seed: int) -> None:
+            pass
+
+        def act(self, state: Any) -> DominionAction:
+            return DominionAction.parse("buy Province")
+
+    env = dominion_versus(opponents=[Cheater()], seat=1, kingdom="first-game",
+                          raw_view=False)
+    with pytest.raises(BotError, match=r"bot 'cheater' \(seat 1\) chose 'buy Province' in "
+                                       r"the game with seed 6: .*not legal"):
+        env.reset(seed=6)
+
+
+def test_bad_options_are_refused() -> None:
+    with pytest.raises(ConfigError, match="2 players need 1 opponent, not 2"):
+        VersusEnv(dominion_versus().aec, ["bm", "bm"])
+    with pytest.raises(ConfigError, match="1 to 3 opponents"):
+        dominion_versus(opponents=[])
+    with pytest.raises(ConfigError, match="opponents is a list of bots"):
+        dominion_versus(opponents="smithy")
+    with pytest.raises(ConfigError, match="do not give num_players"):
+        dominations_versus(opponents=["greedy"], num_players=3)
+    with pytest.raises(UnknownBotError, match="unknown bot 'nobody'"):
+        dominion_versus(opponents=["nobody"])
+    for seat in (2, -1, True, "0", 0.5):
+        with pytest.raises(ConfigError, match=r"seat is None .* or a seat 0 to 1"):
+            dominion_versus(opponents=["bm"], seat=seat)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="illegal must be one of raise, lose"):
+        dominion_versus(illegal="skip")
+    with pytest.raises(ConfigError, match="a bot with reset"):
+        dominion_versus(opponents=[object()])  # type: ignore[list-item]
+    with pytest.raises(ConfigError, match="wraps a Dominari game environment"):
+        VersusEnv(object(), ["bm"])  # type: ignore[arg-type]
+    env = dominion_versus(opponents=["bm"])
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+    with pytest.raises(ConfigError, match="a seed is a non-negative integer"):
+        env.reset(seed=-1)
+
+
+def test_the_readmes_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    (example,) = [b for b in blocks if "dominion_versus" in b]
+    exec(compile(example, "README.md", "exec"), {})
+    assert capsys.readouterr().out == "0.0 [1]\n"  # the first legal index every time loses
