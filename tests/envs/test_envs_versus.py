@@ -7,6 +7,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -125,12 +126,15 @@ def test_an_illegal_index_raises_or_loses() -> None:
     assert env.game.history == history  # nothing changed: a legal index still plays
     env.step(int(np.flatnonzero(obs["action_mask"])[0]))
 
-    env = dominion_versus(opponents=["smithy"], kingdom="first-game", raw_view=False,
-                          illegal="lose", illegal_reward=-2)
+    env = dominion_versus(opponents=["smithy"], kingdom="first-game", illegal="lose",
+                          illegal_reward=-2)
     obs, _ = env.reset(seed=3)
+    for not_an_index in (3.0, "3", np.array([3]), None, True, 10**6):
+        with pytest.raises(IllegalActionError):  # a bug, not a move: raised in any mode
+            env.step(not_an_index)
     obs, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated) == (-2.0, True, False)
-    assert "is not legal" in info["illegal"] and info["seat"] == 0
+    assert "is not legal" in info["illegal"] and info["seat"] == 0 and "view" in info
     assert not obs["action_mask"].any() and not env.action_masks().any()
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(illegal)
@@ -147,6 +151,25 @@ def test_gymnasiums_environment_checker_passes(make: Any) -> None:
         check_env(make(), skip_render_check=True)
 
 
+def test_gymnasium_makes_them_by_id_and_checks_every_render_mode(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``gymnasium.make`` builds both by id (with its own checking wrappers), and with an
+    id ``check_env`` also tries the other render modes."""
+    env = gymnasium.make("dominari/DominionVersus-v0", opponents=["smithy"],
+                         kingdom="first-game", illegal="lose", render_mode="ansi")
+    assert env.spec is not None and env.spec.id == "dominari/DominionVersus-v0"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    env = gymnasium.make("dominari/DominationsVersus-v0", opponents=["random", "random"],
+                         raw_view=False)
+    obs, info = env.reset(seed=2)
+    assert info["seat"] == 0 and len(env.unwrapped.aec.possible_agents) == 3
+    mask = env.get_wrapper_attr("action_masks")()
+    assert np.array_equal(mask, obs["action_mask"].astype(bool))
+    capsys.readouterr()
+
+
 def test_a_bot_that_chooses_an_illegal_action_is_named() -> None:
     class Cheater:
         name = "cheater"
@@ -159,9 +182,69 @@ def test_a_bot_that_chooses_an_illegal_action_is_named() -> None:
 
     env = dominion_versus(opponents=[Cheater()], seat=1, kingdom="first-game",
                           raw_view=False)
-    with pytest.raises(BotError, match=r"bot 'cheater' \(seat 1\) chose 'buy Province' in "
-                                       r"the game with seed 6: .*not legal"):
+    with pytest.raises(BotError, match=r"bot 'cheater' \(player_0\) chose 'buy Province' "
+                                       r"in the game with seed 6: .*not legal"):
         env.reset(seed=6)
+    with pytest.raises(RuntimeError, match="call reset"):  # the episode ended with it
+        env.step(0)
+    assert not env.action_masks().any()
+
+
+def test_a_bot_that_fails_ends_the_episode_and_is_named() -> None:
+    """A bot that raises while deciding (a bug, a bot of the other game) is named with the
+    game's seed, and the episode is over: the agent's next index is never played for the
+    bot's seat."""
+    class Fragile:
+        name = "fragile"
+
+        def __init__(self) -> None:
+            self.moves = 0
+
+        def reset(self, seed: int) -> None:
+            self.moves = 0
+
+        def act(self, state: Any) -> Any:
+            self.moves += 1
+            if self.moves == 3:
+                raise KeyError("no such card")
+            return state.legal_actions()[0]
+
+    env = dominion_versus(opponents=[Fragile()], kingdom="first-game", raw_view=False)
+    obs, _ = env.reset(seed=3)
+    with pytest.raises(BotError, match=r"the game with seed 3 stopped while bot 'fragile' "
+                                       r"\(player_1\) was deciding: KeyError"):
+        for _ in range(100):
+            obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    history = list(env.game.history)
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+    assert env.game.history == history and not env.action_masks().any()
+    env.reset(seed=4)  # a new episode plays on
+    other = dominion_versus(opponents=[load_bot("greedy", "dominations")], seat=1,
+                            kingdom="first-game")
+    with pytest.raises(BotError, match=r"bot 'greedy' .* was deciding: AttributeError"):
+        other.reset(seed=3)
+
+
+def test_a_numpy_seed_is_the_same_seed() -> None:
+    env = dominion_versus(opponents=["random"], seat=None, raw_view=False)
+    obs, info = env.reset(seed=np.int64(12))
+    history = list(env.game.history)
+    obs2, info2 = env.reset(seed=12)
+    assert env.game.history == history and info == info2
+    assert np.array_equal(obs["observation"], obs2["observation"])
+
+
+def test_human_rendering_prints_each_step(capsys: pytest.CaptureFixture[str]) -> None:
+    env = dominion_versus(opponents=["bm"], kingdom="first-game", render_mode="human",
+                          raw_view=False)
+    obs, _ = env.reset(seed=1)
+    assert "Dominion, turn" in capsys.readouterr().out
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert "Dominion, turn" in capsys.readouterr().out
+    text = dominion_versus(opponents=["bm"], render_mode="ansi")
+    text.reset(seed=1)
+    assert "Supply:" in (text.render() or "") and capsys.readouterr().out == ""
 
 
 def test_bad_options_are_refused() -> None:
@@ -180,8 +263,21 @@ def test_bad_options_are_refused() -> None:
             dominion_versus(opponents=["bm"], seat=seat)  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="illegal must be one of raise, lose"):
         dominion_versus(illegal="skip")
-    with pytest.raises(ConfigError, match="a bot with reset"):
+    with pytest.raises(ConfigError, match="a bot with a name, reset"):
         dominion_versus(opponents=[object()])  # type: ignore[list-item]
+
+    class Nameless:
+        def reset(self, seed: int) -> None:
+            pass
+
+        def act(self, state: Any) -> Any:
+            return state.legal_actions()[0]
+
+    with pytest.raises(ConfigError, match="a bot with a name, reset"):
+        dominion_versus(opponents=[Nameless()])  # type: ignore[list-item]
+    for reward in ("x", None, float("nan"), float("inf"), True):
+        with pytest.raises(ConfigError, match="illegal_reward is a finite number"):
+            dominion_versus(opponents=["bm"], illegal_reward=reward)  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="wraps a Dominari game environment"):
         VersusEnv(object(), ["bm"])  # type: ignore[arg-type]
     env = dominion_versus(opponents=["bm"])

@@ -18,8 +18,9 @@ Episodes
 Seats
     ``seat=0`` (the default) … ``num_players - 1``: the agent always plays that seat.
     ``seat=None`` draws it at each reset, from the reset's seed (the same seed, the same
-    seat), so that an agent meets every seat's share of the first-player advantage.
-    ``env.seat`` is the seat of the current episode; the bots sit in the other seats in
+    seat), so that the agent sits at every place among the bots: who plays before it and
+    who after. (Who begins is the engine's draw from the game's seed, whatever the seat.)
+    ``env.seat`` is the seat of the current episode; the bots fill the other seats in
     the order given.
 
 Observations, actions, rewards
@@ -39,13 +40,23 @@ Illegal indices
     :class:`~dominari.core.errors.IllegalActionError` (a ``ValueError``) saying why, and
     changes nothing. ``illegal="lose"`` ends the episode instead: terminated, reward
     ``illegal_reward`` (default -1), the reason in ``info["illegal"]``; for learners
-    that do not mask (Gymnasium's ``check_env`` steps random indices too).
+    that do not mask (Gymnasium's ``check_env`` steps random indices too, and passes in
+    this mode). What is not an index of the action space at all (a float, an array, out
+    of range) raises in both modes: a bug, not a move.
+
+Registered ids
+    ``gymnasium.make("dominari/DominionVersus-v0", opponents=["smithy"], ...)`` and
+    ``"dominari/DominationsVersus-v0"`` build them (keyword arguments as the factories'),
+    once :mod:`dominari.envs` is imported.
 
 Bots
     Each bot is reset for each game with a seed drawn from the game's seed and its seat,
     so an episode with a seed is the same episode every time (a search bot with a time
     budget, ``mcts:seconds=…``, excepted: its work depends on the clock). A bot that
-    chooses an action the engine rejects raises :class:`~dominari.sim.runner.BotError`.
+    chooses an action the engine rejects, or fails while deciding, raises
+    :class:`~dominari.sim.runner.BotError` naming it and the game's seed; the episode is
+    then over (``reset()`` to go on). ``render_mode="human"`` prints the game after each
+    ``reset()`` and ``step()``; ``"ansi"`` gives its text from ``render()``.
 
 >>> env = dominion_versus(opponents=["smithy"], kingdom="first-game")
 >>> obs, info = env.reset(seed=7)
@@ -63,6 +74,7 @@ Bots
 
 from __future__ import annotations
 
+import math
 import operator
 import random
 from collections.abc import Sequence
@@ -85,9 +97,11 @@ ILLEGAL = ("raise", "lose")
 
 class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """The agent of one seat of ``env`` against ``opponents`` (bot names or bot objects,
-    one per other seat, in seat order after the agent's). See the module docstring."""
+    one per other seat: they fill the seats other than the agent's in the order given).
+    See the module docstring."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (as Env)
+    metadata: dict[str, Any] = {  # noqa: RUF012 (as gymnasium.Env declares it)
+        "render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, env: GameEnv, opponents: Sequence[str | GameBot],
                  seat: int | None = 0, illegal: str = "raise",
@@ -108,9 +122,10 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._bots: list[GameBot] = [load_bot(b, game) if isinstance(b, str) else b
                                      for b in opponents]
         for b in self._bots:
-            if not callable(getattr(b, "act", None)) or not callable(getattr(b, "reset", None)):
-                raise ConfigError(f"an opponent is a bot name or a bot with reset() and "
-                                  f"act(), not {b!r}")
+            if not (callable(getattr(b, "act", None)) and callable(getattr(b, "reset", None))
+                    and isinstance(getattr(b, "name", None), str)):
+                raise ConfigError(f"an opponent is a bot name or a bot with a name, reset() "
+                                  f"and act(), not {b!r}")
         if seat is not None:
             if isinstance(seat, bool) or not hasattr(seat, "__index__") \
                     or not 0 <= operator.index(seat) < players:
@@ -121,6 +136,9 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if illegal not in ILLEGAL:
             raise ConfigError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
         self.illegal = illegal
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float) \
+                or not math.isfinite(illegal_reward):
+            raise ConfigError(f"illegal_reward is a finite number, not {illegal_reward!r}")
         self.illegal_reward = float(illegal_reward)
         self.observation_space = env.observation_space(env.possible_agents[0])
         self.action_space = env.action_space(env.possible_agents[0])
@@ -151,8 +169,12 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
         """Deal a new game (see the module docstring); ``options`` is accepted and
-        ignored."""
+        ignored. If a bot fails while playing up to the agent's first decision, the
+        episode is over (``reset()`` again)."""
+        self._over = True
         self.aec.reset(seed=seed)  # ConfigError for a bad seed, before anything changes
+        if seed is not None:
+            seed = operator.index(seed)  # a NumPy integer, as the game took it
         super().reset(seed=seed)
         game_seed = self.aec.game_seed
         if seed is not None:
@@ -170,10 +192,11 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
             bot = playing(next(bots), state)  # ``best``: the kingdom's rule bot
             bot.reset(derive_seed("versus-bot", game_seed, q))
             self._players.append(bot)
-        self._over = False
         self._reward = 0.0
         self._play_bots()
-        obs, _, _, _, info = self._result()
+        obs, _, _, _, info = self._result()  # the episode begins: not over
+        if self.render_mode == "human":
+            self.aec.render()
         return obs, info
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool,
@@ -182,20 +205,28 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         end."""
         if self._over:
             raise RuntimeError("the episode is over (or not begun): call reset()")
+        aec = self.aec
+        aec._check_index(action)  # not an index in range: raised, whatever ``illegal`` says
         self._reward = 0.0
         try:
-            self.aec.step(action)
+            aec.step(action)
         except IllegalActionError as exc:
             if self.illegal == "raise":
                 raise
             self._over = True
-            obs = self.aec.observe(self.agent)
+            obs = aec.observe(self.agent)
             obs["action_mask"][:] = 0
-            return obs, self.illegal_reward, True, False, {"seat": self.seat,
-                                                            "illegal": str(exc)}
-        self._reward += self.aec.rewards[self.agent]
+            info = {"seat": self.seat, "illegal": str(exc)}
+            if aec.raw_view:
+                info["view"] = aec.view(self.agent)
+            return obs, self.illegal_reward, True, False, info
+        self._reward += aec.rewards[self.agent]
+        self._over = True  # until the bots have played: a bot that fails ends the episode
         self._play_bots()
-        return self._result()
+        result = self._result()
+        if self.render_mode == "human":
+            aec.render()
+        return result
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The legal indices now, as booleans (all False once the episode is over)."""
@@ -218,12 +249,18 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
             bot = self._players[seat]
             assert bot is not None
             state = aec.game
-            action = bot.act(state)
+            who = f"bot {bot.name!r} ({aec.agent_selection})"
+            try:
+                action = bot.act(state)
+            except (DominariError, MemoryError):
+                raise
+            except Exception as exc:  # a bug in the bot, or a bot of the other game
+                raise BotError(f"the game with seed {aec.game_seed} stopped while {who} was "
+                               f"deciding: {type(exc).__name__}: {exc}") from exc
             try:
                 path = aec.action_indices(action)
             except DominariError as exc:
-                raise BotError(f"bot {bot.name!r} (seat {seat + 1}) chose "
-                               f"{_quote(state, action)} in the game with seed "
+                raise BotError(f"{who} chose {_quote(state, action)} in the game with seed "
                                f"{aec.game_seed}: {exc}") from None
             for index in path:
                 aec.step(index)
@@ -275,3 +312,13 @@ def _versus(env_class: type[DominionEnv] | type[DominationsEnv], opponents: Any,
         raise ConfigError(f"1 to 3 opponents (2 to 4 players), not {len(opponents)}")
     env = env_class(num_players=len(opponents) + 1, **kwargs)
     return VersusEnv(env, opponents, seat, illegal, illegal_reward)
+
+
+ENV_IDS = {"dominari/DominionVersus-v0": dominion_versus,
+           "dominari/DominationsVersus-v0": dominations_versus}
+"""The Gymnasium ids of the factories: ``gymnasium.make("dominari/DominionVersus-v0",
+opponents=["smithy"], kingdom="first-game")`` (registered when :mod:`dominari.envs` is
+imported)."""
+for _id, _factory in ENV_IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(id=_id, entry_point=f"{__name__}:{_factory.__name__}")
