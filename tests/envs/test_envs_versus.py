@@ -283,8 +283,13 @@ def test_bad_options_are_refused() -> None:
     env = dominion_versus(opponents=["bm"])
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(0)
-    with pytest.raises(ConfigError, match="a seed is a non-negative integer"):
-        env.reset(seed=-1)
+    obs, _ = env.reset(seed=1)
+    history = list(env.game.history)
+    for seed in (-1, 2.5, "3", True):
+        with pytest.raises(ConfigError, match="a seed is a non-negative integer"):
+            env.reset(seed=seed)  # type: ignore[arg-type]
+    assert env.game.history == history  # the episode goes on as it was
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
 
 
 def test_the_readmes_example_runs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -171,8 +171,8 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """Deal a new game (see the module docstring); ``options`` is accepted and
         ignored. If a bot fails while playing up to the agent's first decision, the
         episode is over (``reset()`` again)."""
-        self._over = True
         self.aec.reset(seed=seed)  # ConfigError for a bad seed, before anything changes
+        self._over = True  # until the bots have played up to the agent's first decision
         if seed is not None:
             seed = operator.index(seed)  # a NumPy integer, as the game took it
         super().reset(seed=seed)
