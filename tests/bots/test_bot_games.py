@@ -113,3 +113,20 @@ def test_sanity_gate_bmu_beats_bm() -> None:
 def test_stronger_bots_win(a: str, b: str, kingdom: str, games: int, least: float) -> None:
     share, _ = wins(a, b, games, kingdom)
     assert share >= least, share
+
+
+@pytest.mark.parametrize("kingdom", ["first-game", "size-distortion"])
+def test_every_builtin_bot_pickles_and_plays_on_the_same(kingdom: str) -> None:
+    """A pickled bot (a rule bot's conditions are closures: they are compiled again from
+    their text) plays the same game as the bot it was made from."""
+    import pickle
+
+    from dominari.bots.base import playing
+
+    state = DominionState.new(DominionConfig(kingdom=kingdom, seed=1))
+    for name in BUILTIN_BOTS:
+        bot = playing(load_bot(name), state)
+        copy = pickle.loads(pickle.dumps(bot))
+        assert copy.name == bot.name
+        assert (play([bot, load_bot("bm")], seed=3, kingdom=kingdom).history
+                == play([copy, load_bot("bm")], seed=3, kingdom=kingdom).history)

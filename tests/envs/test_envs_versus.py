@@ -298,3 +298,22 @@ def test_the_readmes_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     (example,) = [b for b in blocks if "dominion_versus" in b]
     exec(compile(example, "README.md", "exec"), {})
     assert capsys.readouterr().out == "0.0 [1]\n"  # the first legal index every time loses
+
+
+def test_a_pickled_episode_plays_on_the_same() -> None:
+    """An environment pickled mid-episode (its bots too: a rule bot is pickled as its
+    strategy) plays on as the original does, on its own."""
+    import pickle
+
+    env = dominion_versus(opponents=["best", "smithy"], kingdom="first-game",
+                          raw_view=False)
+    obs, _ = env.reset(seed=8)
+    for _ in range(10):
+        obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    copy = pickle.loads(pickle.dumps(env))
+    for e in (env, copy):
+        o, done = e.aec.observe(e.agent), False
+        while not done:
+            o, _, terminated, truncated, _ = e.step(int(np.flatnonzero(o["action_mask"])[-1]))
+            done = terminated or truncated
+    assert copy.game.history == env.game.history and copy.game is not env.game

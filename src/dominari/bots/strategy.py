@@ -126,6 +126,15 @@ class BuyRule:
     when: str | None = None
     cond: Expr | None = field(default=None, compare=False, repr=False)
 
+    def __reduce__(self) -> tuple[Any, tuple[int, str | None]]:
+        """Pickled as its card and text; the condition is compiled again (a compiled
+        condition is a closure, which pickle cannot carry)."""
+        return _buy_rule, (self.card, self.when)
+
+
+def _buy_rule(card: int, when: str | None) -> BuyRule:
+    return BuyRule(card, when, None if when is None else compile_condition(when))
+
 
 @dataclass(frozen=True)
 class Strategy:
@@ -387,6 +396,11 @@ class StrategyBot:
 
     def __repr__(self) -> str:
         return f"StrategyBot({self.name!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[Strategy], dict[str, int]]:
+        """Pickled as its strategy (whose conditions are compiled again) and its count of
+        fallbacks: its deciders are bound methods and its rules closures."""
+        return type(self), (self.strategy,), {"fallbacks": self.fallbacks}
 
     def reset(self, seed: int) -> None:
         """Nothing to reset: the bot is deterministic."""
