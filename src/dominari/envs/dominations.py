@@ -751,6 +751,9 @@ class Observer:
         self._off = {b.name: b.offset for b in self.layout.blocks}
         self._forget()
 
+    _REMEMBERED = frozenset({"_rows", "_near", "_tile_rows", "_card_rows", "_goals", "_taken"})
+    """The attributes :meth:`_forget` empties (and a pickle leaves out)."""
+
     def _forget(self) -> None:
         """Start with no entries remembered. The encoder keeps the entries it builds (board
         cells, tree cards, tiles, objective progress, the mastery supply) keyed by every fact
@@ -763,8 +766,7 @@ class Observer:
         self._taken: tuple[list[int], FloatArray] = ([], np.zeros(0, np.float32))
 
     def __getstate__(self) -> dict[str, Any]:
-        kept = {"_rows", "_near", "_tile_rows", "_card_rows", "_goals", "_taken"}
-        return {k: v for k, v in self.__dict__.items() if k not in kept}
+        return {k: v for k, v in self.__dict__.items() if k not in self._REMEMBERED}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
