@@ -18,7 +18,7 @@ from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominion.actions import Action as DominionAction
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.envs import dominations_versus, dominion_versus
-from dominari.envs.versus import VersusEnv
+from dominari.envs.versus import PolicyOpponent, VersusEnv
 from dominari.sim.runner import BotError, derive_seed, play_game
 
 
@@ -263,7 +263,7 @@ def test_bad_options_are_refused() -> None:
             dominion_versus(opponents=["bm"], seat=seat)  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="illegal must be one of raise, lose"):
         dominion_versus(illegal="skip")
-    with pytest.raises(ConfigError, match="a bot with a name, reset"):
+    with pytest.raises(ConfigError, match=r"a bot with a name, reset.*or a policy"):
         dominion_versus(opponents=[object()])  # type: ignore[list-item]
 
     class Nameless:
@@ -273,7 +273,7 @@ def test_bad_options_are_refused() -> None:
         def act(self, state: Any) -> Any:
             return state.legal_actions()[0]
 
-    with pytest.raises(ConfigError, match="a bot with a name, reset"):
+    with pytest.raises(ConfigError, match=r"a bot with a name, reset.*or a policy"):
         dominion_versus(opponents=[Nameless()])  # type: ignore[list-item]
     for reward in ("x", None, float("nan"), float("inf"), True):
         with pytest.raises(ConfigError, match="illegal_reward is a finite number"):
@@ -317,3 +317,53 @@ def test_a_pickled_episode_plays_on_the_same() -> None:
             o, _, terminated, truncated, _ = e.step(int(np.flatnonzero(o["action_mask"])[-1]))
             done = terminated or truncated
     assert copy.game.history == env.game.history and copy.game is not env.game
+
+
+def test_a_policy_plays_a_seat_from_its_observations() -> None:
+    """A callable among the opponents is a policy over its seat's observation (self-play:
+    a frozen copy of the agent): it sees exactly its legal indices, the second step of a
+    Dominations level 1 monument included, and the game plays to its end."""
+    rng = np.random.default_rng(1)
+    calls = {"all": 0, "second steps": 0}
+    env: VersusEnv
+
+    def past_self(obs: dict[str, Any]) -> int:
+        calls["all"] += 1
+        calls["second steps"] += bool(env.aec.pending)
+        legal = np.flatnonzero(obs["action_mask"])
+        assert set(legal.tolist()) == set(env.aec.choices())
+        assert env.aec.agent_selection != env.agent
+        return int(rng.choice(legal))
+
+    env = dominations_versus(opponents=[past_self], raw_view=False)
+    assert env.opponents == ("past_self",)
+    obs, _ = env.reset(seed=1)
+    done = False
+    while not done:
+        obs, _, terminated, truncated, _ = env.step(
+            int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        done = terminated or truncated
+    assert terminated and calls["all"] > 50 and calls["second steps"] >= 1
+    named = dominion_versus(opponents=[PolicyOpponent(lambda obs: 0, name="frozen")])
+    assert named.opponents == ("frozen",)
+
+
+def test_a_policy_that_fails_is_named_and_ends_the_episode() -> None:
+    def wrong(obs: dict[str, Any]) -> int:
+        return int(np.flatnonzero(obs["action_mask"] == 0)[0])
+
+    def broken(obs: dict[str, Any]) -> int:
+        raise ZeroDivisionError("oops")
+
+    for policy, message in ((wrong, r"bot 'wrong' \(player_0\) chose index \d+ in the game "
+                                    r"with seed 5: action index \d+ is not legal"),
+                            (broken, r"stopped while bot 'broken' \(player_0\) was deciding: "
+                                     r"ZeroDivisionError: oops")):
+        env = dominion_versus(opponents=[policy], seat=1, kingdom="first-game")
+        with pytest.raises(BotError, match=message):
+            for seed in range(5, 40):  # until the policy's seat decides before the agent
+                env.reset(seed=seed)
+        with pytest.raises(RuntimeError, match="call reset"):
+            env.step(0)
+    with pytest.raises(ConfigError, match="needs a callable policy"):
+        PolicyOpponent(3)  # type: ignore[arg-type]

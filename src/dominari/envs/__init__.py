@@ -40,7 +40,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
 
 from dominari.envs.dominations import DominationsEnv, dominations_env
 from dominari.envs.dominion import DominionEnv, dominion_env
-from dominari.envs.versus import VersusEnv, dominations_versus, dominion_versus
+from dominari.envs.versus import PolicyOpponent, VersusEnv, dominations_versus, dominion_versus
 
-__all__ = ["DominationsEnv", "DominionEnv", "VersusEnv", "dominations_env", "dominations_versus",
-           "dominion_env", "dominion_versus"]
+__all__ = ["DominationsEnv", "DominionEnv", "PolicyOpponent", "VersusEnv", "dominations_env",
+           "dominations_versus", "dominion_env", "dominion_versus"]

@@ -3,9 +3,11 @@
 :class:`VersusEnv` turns a game environment (:class:`~dominari.envs.dominion.DominionEnv`,
 :class:`~dominari.envs.dominations.DominationsEnv`) into a ``gymnasium.Env`` for the agent
 of one seat; the other seats are played by bots, any bot name the simulator takes
-(``smithy``, ``best``, ``greedy``, ``mcts-easy``, a strategy file …) or a bot object. It
-is what a learner of one policy against fixed opponents, or an evaluation against them,
-needs: ``reset()`` then ``step()`` until the episode ends, no agent loop.
+(``smithy``, ``best``, ``greedy``, ``mcts-easy``, a strategy file …) or a bot object, or
+by policies over observations (:class:`PolicyOpponent`, or any callable: a frozen copy
+of the agent, for self-play). It is what a learner of one policy against fixed
+opponents, or an evaluation against them, needs: ``reset()`` then ``step()`` until the
+episode ends, no agent loop.
 
 Episodes
     ``reset(seed=s)`` deals the game the AEC environment deals for seed ``s`` (the engine's
@@ -44,6 +46,13 @@ Illegal indices
     this mode). What is not an index of the action space at all (a float, an array, out
     of range) raises in both modes: a bug, not a move.
 
+Policy opponents
+    ``policy(obs) -> index`` gets its seat's observation, as the agent's (the vector and
+    the mask, seats relative to that seat), and its index is stepped as the agent's is:
+    a level 1 monument's second step is asked for again. An illegal index, or an
+    exception, raises :class:`~dominari.sim.runner.BotError` and ends the episode. Its
+    randomness is its own: the seeds do not reach it.
+
 Registered ids
     ``gymnasium.make("dominari/DominionVersus-v0", opponents=["smithy"], ...)`` and
     ``"dominari/DominationsVersus-v0"`` build them (keyword arguments as the factories'),
@@ -77,8 +86,8 @@ from __future__ import annotations
 import math
 import operator
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -119,13 +128,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise ConfigError(f"{players} players need {players - 1} opponent"
                               f"{'s' if players > 2 else ''}, not {len(opponents)} "
                               f"({', '.join(map(str, opponents)) or 'none'})")
-        self._bots: list[GameBot] = [load_bot(b, game) if isinstance(b, str) else b
-                                     for b in opponents]
-        for b in self._bots:
-            if not (callable(getattr(b, "act", None)) and callable(getattr(b, "reset", None))
-                    and isinstance(getattr(b, "name", None), str)):
-                raise ConfigError(f"an opponent is a bot name or a bot with a name, reset() "
-                                  f"and act(), not {b!r}")
+        self._bots: list[GameBot | PolicyOpponent] = [_opponent(b, game) for b in opponents]
         if seat is not None:
             if isinstance(seat, bool) or not hasattr(seat, "__index__") \
                     or not 0 <= operator.index(seat) < players:
@@ -146,7 +149,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.seat = seat if seat is not None else 0
         """The agent's seat in the current episode."""
         self._seat_rng = random.Random()
-        self._players: list[GameBot | None] = []
+        self._players: list[GameBot | PolicyOpponent | None] = []
         self._over = True
         self._reward = 0.0
 
@@ -189,7 +192,9 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if q == self.seat:
                 self._players.append(None)
                 continue
-            bot = playing(next(bots), state)  # ``best``: the kingdom's rule bot
+            bot = next(bots)
+            if not isinstance(bot, PolicyOpponent):
+                bot = playing(bot, state)  # ``best``: the kingdom's rule bot
             bot.reset(derive_seed("versus-bot", game_seed, q))
             self._players.append(bot)
         self._reward = 0.0
@@ -250,6 +255,9 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
             assert bot is not None
             state = aec.game
             who = f"bot {bot.name!r} ({aec.agent_selection})"
+            if isinstance(bot, PolicyOpponent):
+                self._play_policy(bot, who)
+                continue
             try:
                 action = bot.act(state)
             except (DominariError, MemoryError):
@@ -266,6 +274,23 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 aec.step(index)
             self._reward += aec.rewards[me]
 
+    def _play_policy(self, bot: PolicyOpponent, who: str) -> None:
+        """One index of a policy opponent, chosen from its seat's observation and mask."""
+        aec = self.aec
+        try:
+            index = bot.policy(aec.observe(aec.agent_selection))
+        except (DominariError, MemoryError):
+            raise
+        except Exception as exc:  # a bug in the policy
+            raise BotError(f"the game with seed {aec.game_seed} stopped while {who} was "
+                           f"deciding: {type(exc).__name__}: {exc}") from exc
+        try:
+            aec.step(index)
+        except IllegalActionError as exc:
+            raise BotError(f"{who} chose index {index!r} in the game with seed "
+                           f"{aec.game_seed}: {exc}") from None
+        self._reward += aec.rewards[self.agent]
+
     def _result(self) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool,
                                dict[str, Any]]:
         aec, me = self.aec, self.agent
@@ -273,6 +298,42 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._over = terminated or truncated
         info = {"seat": self.seat, **aec.infos[me]}
         return aec.observe(me), self._reward, terminated, truncated, info
+
+
+class PolicyOpponent:
+    """An opponent that decides as the agent does: ``policy(obs)`` gets its seat's
+    observation (the ``{"observation", "action_mask"}`` of the AEC environment, a Dominations
+    level 1 monument's second step included) and returns a legal index. For self-play,
+    a frozen copy of the agent's policy; a plain callable among the opponents is taken as
+    one (named after it). It handles its own randomness: ``reset`` does nothing."""
+
+    def __init__(self, policy: Callable[[dict[str, np.ndarray[Any, Any]]], Any],
+                 name: str | None = None) -> None:
+        if not callable(policy):
+            raise ConfigError(f"a policy opponent needs a callable policy, not {policy!r}")
+        self.policy = policy
+        self.name = name if name is not None else getattr(policy, "__name__", "policy")
+
+    def reset(self, seed: int) -> None:
+        """Nothing to reset."""
+
+    def __repr__(self) -> str:
+        return f"PolicyOpponent({self.name!r})"
+
+
+def _opponent(spec: Any, game: str) -> GameBot | PolicyOpponent:
+    """A bot by name, a bot object, a :class:`PolicyOpponent`, or a callable policy."""
+    if isinstance(spec, str):
+        return load_bot(spec, game)
+    if isinstance(spec, PolicyOpponent):
+        return spec
+    if callable(getattr(spec, "act", None)) and callable(getattr(spec, "reset", None)) \
+            and isinstance(getattr(spec, "name", None), str):
+        return cast(GameBot, spec)
+    if callable(spec) and not hasattr(spec, "act"):
+        return PolicyOpponent(spec)
+    raise ConfigError(f"an opponent is a bot name, a bot with a name, reset() and act(), or "
+                      f"a policy (a callable of an observation), not {spec!r}")
 
 
 def _quote(state: Any, action: Any) -> str:
