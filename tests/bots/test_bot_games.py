@@ -130,3 +130,26 @@ def test_every_builtin_bot_pickles_and_plays_on_the_same(kingdom: str) -> None:
         assert copy.name == bot.name
         assert (play([bot, load_bot("bm")], seed=3, kingdom=kingdom).history
                 == play([copy, load_bot("bm")], seed=3, kingdom=kingdom).history)
+
+
+def test_a_copied_rule_bot_keeps_what_was_set_on_it() -> None:
+    """A pickle or a deep copy of a rule bot keeps its learned policy, its name and its
+    count of fallbacks (only the compiled conditions and deciders are built again), and
+    plays the same games."""
+    import copy
+    import pickle
+    import random
+
+    from dominari.bots.learned import FEATURES, NOTHING, BuyPolicy
+
+    rng = random.Random(4)
+    bot = load_bot("smithy-market")
+    bot.learned = BuyPolicy([[rng.uniform(-1, 1) for _ in FEATURES]
+                             for _ in range(NOTHING + 1)], 0.0)
+    bot.name, bot.fallbacks = "mine", 3
+    for other in (pickle.loads(pickle.dumps(bot)), copy.deepcopy(bot)):
+        assert (other.name, other.fallbacks, other.strategy) == ("mine", 3, bot.strategy)
+        assert other.learned is not None and other.learned.weights == bot.learned.weights
+        for seed in range(3):
+            assert (play([other, load_bot("bm")], seed=seed).history
+                    == play([bot, load_bot("bm")], seed=seed).history)

@@ -367,3 +367,46 @@ def test_a_policy_that_fails_is_named_and_ends_the_episode() -> None:
             env.step(0)
     with pytest.raises(ConfigError, match="needs a callable policy"):
         PolicyOpponent(3)  # type: ignore[arg-type]
+
+
+def test_a_policys_own_project_error_is_a_bot_error() -> None:
+    """An ``IllegalActionError`` raised inside a policy is its failure, not the agent's
+    illegal index: a ``BotError`` naming it, the episode over."""
+    def strict(obs: dict[str, Any]) -> int:
+        raise IllegalActionError("inner illegal")
+
+    env = dominion_versus(opponents=[strict], seat=1, kingdom="first-game")
+    with pytest.raises(BotError, match=r"bot 'strict' \(player_0\) was deciding: "
+                                       r"IllegalActionError: inner illegal"):
+        for seed in range(5, 40):
+            env.reset(seed=seed)
+    assert not env.action_masks().any()
+
+
+def test_a_bot_that_cannot_begin_a_game_is_named() -> None:
+    from dominari.bots.kingdom import KingdomBestBot
+
+    env = dominations_versus(opponents=[load_bot("best")])  # a Dominion bot
+    with pytest.raises(BotError, match=r"bot 'Best' \(player_1\) could not begin the game "
+                                       r"with seed 1: AttributeError"):
+        env.reset(seed=1)
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+    with pytest.raises(ConfigError, match=r"a bot, not a class: KingdomBestBot\(\) makes one"):
+        dominion_versus(opponents=[KingdomBestBot])
+
+
+def test_options_are_named_and_numbers_may_be_numpys() -> None:
+    with pytest.raises(ConfigError, match="dominion_versus: unknown option opponent; the "
+                                          "options are opponents, seat, illegal, "
+                                          "illegal_reward and DominionEnv's kingdom"):
+        dominion_versus(opponent=["smithy"])
+    with pytest.raises(ConfigError, match="dominations_versus: unknown options foo, kingdom"):
+        dominations_versus(kingdom="first-game", foo=1)
+    with pytest.raises(ConfigError, match="unknown option foo"):
+        gymnasium.make("dominari/DominionVersus-v0", foo=1)
+    for reward in (np.float32(-1.5), np.int64(-2)):
+        env = dominion_versus(opponents=["bm"], illegal="lose", illegal_reward=reward)
+        assert env.illegal_reward == float(reward)
+    with pytest.raises(ConfigError, match="a policy opponent's name is a string, not 5"):
+        PolicyOpponent(lambda obs: 0, name=5)  # type: ignore[arg-type]

@@ -361,17 +361,25 @@ class StrategyBot:
         self.fallbacks = 0
         self.learned: BuyPolicy | None = strategy.policy
         """A learned policy that may overrule the buy rules (:mod:`dominari.bots.learned`)."""
+        self._play = strategy.play
+        self._discard = DEFAULT_DISCARD if strategy.discard is None else strategy.discard
+        self._discard_set = frozenset(self._discard)
+        self._trash = DEFAULT_TRASH if strategy.trash is None else strategy.trash
+        self._opts = strategy.options
+        self._derive()
+
+    _DERIVED = ("_rules", "_gain_rules", "_decide", "_by_kind")
+    """What :meth:`_derive` builds from the strategy: compiled conditions (closures) and
+    bound methods, which a pickle leaves out and builds again."""
+
+    def _derive(self) -> None:
+        strategy = self.strategy
         self._rules: tuple[tuple[int, int, Expr | None, Action], ...] = tuple(
             (r.card, COST[r.card], r.cond, BUY_A[r.card]) for r in strategy.buy
         )
         self._gain_rules: tuple[tuple[int, int, Expr | None], ...] = tuple(
             (r.card, COST[r.card], r.cond) for r in strategy.buy
         )
-        self._play = strategy.play
-        self._discard = DEFAULT_DISCARD if strategy.discard is None else strategy.discard
-        self._discard_set = frozenset(self._discard)
-        self._trash = DEFAULT_TRASH if strategy.trash is None else strategy.trash
-        self._opts = strategy.options
         self._decide: dict[str, _Decide] = {
             "action": self._action_phase,
             "cellar": self._cellar,
@@ -397,10 +405,14 @@ class StrategyBot:
     def __repr__(self) -> str:
         return f"StrategyBot({self.name!r})"
 
-    def __reduce__(self) -> tuple[Any, tuple[Strategy], dict[str, int]]:
-        """Pickled as its strategy (whose conditions are compiled again) and its count of
-        fallbacks: its deciders are bound methods and its rules closures."""
-        return type(self), (self.strategy,), {"fallbacks": self.fallbacks}
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but what :meth:`_derive` builds (a pickle, ``copy.deepcopy``): the
+        strategy's buy rules compile their conditions again when loaded."""
+        return {k: v for k, v in self.__dict__.items() if k not in self._DERIVED}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._derive()
 
     def reset(self, seed: int) -> None:
         """Nothing to reset: the bot is deterministic."""

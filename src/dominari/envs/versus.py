@@ -83,7 +83,9 @@ Bots
 
 from __future__ import annotations
 
+import inspect
 import math
+import numbers
 import operator
 import random
 from collections.abc import Callable, Sequence
@@ -139,8 +141,9 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if illegal not in ILLEGAL:
             raise ConfigError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
         self.illegal = illegal
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float) \
-                or not math.isfinite(illegal_reward):
+        reward: Any = illegal_reward  # a NumPy number too
+        if isinstance(reward, bool | np.bool_) or not isinstance(reward, numbers.Real) \
+                or not math.isfinite(reward):
             raise ConfigError(f"illegal_reward is a finite number, not {illegal_reward!r}")
         self.illegal_reward = float(illegal_reward)
         self.observation_space = env.observation_space(env.possible_agents[0])
@@ -193,9 +196,16 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 self._players.append(None)
                 continue
             bot = next(bots)
-            if not isinstance(bot, PolicyOpponent):
-                bot = playing(bot, state)  # ``best``: the kingdom's rule bot
-            bot.reset(derive_seed("versus-bot", game_seed, q))
+            try:
+                if not isinstance(bot, PolicyOpponent):
+                    bot = playing(bot, state)  # ``best``: the kingdom's rule bot
+                bot.reset(derive_seed("versus-bot", game_seed, q))
+            except MemoryError:
+                raise
+            except Exception as exc:  # a bug in the bot, or a bot of the other game
+                raise BotError(f"bot {bot.name!r} ({self.aec.possible_agents[q]}) could not "
+                               f"begin the game with seed {game_seed}: "
+                               f"{type(exc).__name__}: {exc}") from exc
             self._players.append(bot)
         self._reward = 0.0
         self._play_bots()
@@ -260,7 +270,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 continue
             try:
                 action = bot.act(state)
-            except (DominariError, MemoryError):
+            except MemoryError:
                 raise
             except Exception as exc:  # a bug in the bot, or a bot of the other game
                 raise BotError(f"the game with seed {aec.game_seed} stopped while {who} was "
@@ -279,9 +289,9 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         aec = self.aec
         try:
             index = bot.policy(aec.observe(aec.agent_selection))
-        except (DominariError, MemoryError):
+        except MemoryError:
             raise
-        except Exception as exc:  # a bug in the policy
+        except Exception as exc:  # a bug in the policy (its own errors are not the agent's)
             raise BotError(f"the game with seed {aec.game_seed} stopped while {who} was "
                            f"deciding: {type(exc).__name__}: {exc}") from exc
         try:
@@ -311,8 +321,10 @@ class PolicyOpponent:
                  name: str | None = None) -> None:
         if not callable(policy):
             raise ConfigError(f"a policy opponent needs a callable policy, not {policy!r}")
+        if name is not None and not isinstance(name, str):
+            raise ConfigError(f"a policy opponent's name is a string, not {name!r}")
         self.policy = policy
-        self.name = name if name is not None else getattr(policy, "__name__", "policy")
+        self.name = name if name is not None else str(getattr(policy, "__name__", "policy"))
 
     def reset(self, seed: int) -> None:
         """Nothing to reset."""
@@ -327,6 +339,8 @@ def _opponent(spec: Any, game: str) -> GameBot | PolicyOpponent:
         return load_bot(spec, game)
     if isinstance(spec, PolicyOpponent):
         return spec
+    if isinstance(spec, type):
+        raise ConfigError(f"an opponent is a bot, not a class: {spec.__name__}() makes one")
     if callable(getattr(spec, "act", None)) and callable(getattr(spec, "reset", None)) \
             and isinstance(getattr(spec, "name", None), str):
         return cast(GameBot, spec)
@@ -366,6 +380,14 @@ def _versus(env_class: type[DominionEnv] | type[DominationsEnv], opponents: Any,
     if "num_players" in kwargs:
         raise ConfigError("the number of players follows from the opponents (one per other "
                           "seat); do not give num_players")
+    known = [n for n in inspect.signature(env_class.__init__).parameters
+             if n not in ("self", "num_players")]
+    unknown = sorted(set(kwargs) - set(known))
+    if unknown:
+        factory = "dominion_versus" if env_class is DominionEnv else "dominations_versus"
+        raise ConfigError(f"{factory}: unknown option{'s' if len(unknown) > 1 else ''} "
+                          f"{', '.join(unknown)}; the options are opponents, seat, illegal, "
+                          f"illegal_reward and {env_class.__name__}'s {', '.join(known)}")
     if isinstance(opponents, str) or not isinstance(opponents, Sequence):
         raise ConfigError(f"opponents is a list of bots, one per other seat, not "
                           f"{opponents!r}")
