@@ -62,10 +62,13 @@ Bots
     Each bot is reset for each game with a seed drawn from the game's seed and its seat,
     so an episode with a seed is the same episode every time (a search bot with a time
     budget, ``mcts:seconds=…``, excepted: its work depends on the clock). A bot that
-    chooses an action the engine rejects, or fails while deciding, raises
-    :class:`~dominari.sim.runner.BotError` naming it and the game's seed; the episode is
-    then over (``reset()`` to go on). ``render_mode="human"`` prints the game after each
-    ``reset()`` and ``step()``; ``"ansi"`` gives its text from ``render()``.
+    chooses an action the engine rejects, or fails while deciding or while beginning a
+    game (a bot of the other game), raises :class:`~dominari.sim.runner.BotError` naming
+    it and the game's seed; the episode is then over (``reset()`` to go on).
+
+Rendering
+    ``render_mode="human"`` prints the game after each ``reset()`` and ``step()``;
+    ``"ansi"`` gives its text from ``render()``.
 
 >>> env = dominion_versus(opponents=["smithy"], kingdom="first-game")
 >>> obs, info = env.reset(seed=7)
