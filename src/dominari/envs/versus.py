@@ -260,32 +260,42 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     # ------------------------------------------------------------------ internals
     def _play_bots(self) -> None:
-        """The bots' decisions until the agent's or the end."""
-        aec, me = self.aec, self.agent
-        while not (aec.terminations[me] or aec.truncations[me]) and aec.agent_selection != me:
-            seat = aec.possible_agents.index(aec.agent_selection)
-            bot = self._players[seat]
+        """The others' decisions until the agent's or the end. A bot's action goes to the
+        engine straight (the engine checks it), and the AEC environment catches up once,
+        when the agent is to act or the game is over: no index map, no view for the bots'
+        decisions. A policy opponent plays through the AEC environment, as the agent."""
+        aec, game = self.aec, self.aec.game
+        behind = False  # the engine has moved since the AEC environment last looked
+        p = game.current_player()
+        while p >= 0 and p != self.seat:
+            bot = self._players[p]
             assert bot is not None
-            state = aec.game
-            who = f"bot {bot.name!r} ({aec.agent_selection})"
+            who = f"bot {bot.name!r} ({aec.possible_agents[p]})"
             if isinstance(bot, PolicyOpponent):
+                if behind:
+                    aec._after_move()
+                    behind = False
                 self._play_policy(bot, who)
+                p = game.current_player()
                 continue
             try:
-                action = bot.act(state)
+                action = bot.act(game)
             except MemoryError:
                 raise
             except Exception as exc:  # a bug in the bot, or a bot of the other game
                 raise BotError(f"the game with seed {aec.game_seed} stopped while {who} was "
                                f"deciding: {type(exc).__name__}: {exc}") from exc
             try:
-                path = aec.action_indices(action)
+                game.apply(action)
             except DominariError as exc:
-                raise BotError(f"{who} chose {_quote(state, action)} in the game with seed "
+                raise BotError(f"{who} chose {_quote(game, action)} in the game with seed "
                                f"{aec.game_seed}: {exc}") from None
-            for index in path:
-                aec.step(index)
-            self._reward += aec.rewards[me]
+            behind = True
+            p = game.current_player()
+        if behind:
+            aec._after_move()  # the agent's turn (choices, view) or the end (rewards)
+            aec._accumulate_rewards()
+            self._reward += aec.rewards[self.agent]
 
     def _play_policy(self, bot: PolicyOpponent, who: str) -> None:
         """One index of a policy opponent, chosen from its seat's observation and mask."""
