@@ -99,7 +99,13 @@ def describe(spec: str | Sequence[str]) -> str:
     ('first-game', 'random', 'Moat and 9 random cards drawn per game')
     >>> describe("cellar, chapel, moat, village, smithy, militia, feast, mine, witch")[-38:]
     'Witch and 1 random card drawn per game'
+    >>> describe("moat, moat"), describe("copper")
+    ('moat, moat', 'copper')
     """
+    try:
+        resolve(spec, 0)
+    except ConfigError:
+        return spec if isinstance(spec, str) else ", ".join(map(str, spec))
     if isinstance(spec, str):
         key = spec.strip().lower()
         if key in RECOMMENDED or key == "random":
@@ -107,10 +113,7 @@ def describe(spec: str | Sequence[str]) -> str:
         parts = [part.strip() for part in spec.split(",")]
     else:
         parts = list(spec)
-    try:
-        cards = [NAME[card_id(part)] for part in parts]
-    except ParseError:
-        return spec if isinstance(spec, str) else ", ".join(spec)
+    cards = [NAME[card_id(part)] for part in parts]
     more = KINGDOM_SIZE - len(cards)
     if more <= 0:
         return ", ".join(cards)

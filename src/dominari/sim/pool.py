@@ -715,7 +715,6 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
     host, sep, port = address.rpartition(":")
     if not sep or "://" in address or not port.isdigit():
         return
-    fix = _RAY_FIX
     try:
         with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)),
                                       timeout) as conn:  # fmt: skip
@@ -729,14 +728,14 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
                 answer += chunk
     except TimeoutError:
         raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} (something "
-                        f"listens there but says nothing); {fix}") from None  # fmt: skip
+                        f"listens there but says nothing); {_RAY_FIX}") from None  # fmt: skip
     except OSError as exc:
         raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} "
-                        f"({exc.strerror or exc}); {fix}") from None  # fmt: skip
+                        f"({exc.strerror or exc}); {_RAY_FIX}") from None  # fmt: skip
     if len(answer) < 9 or answer[3] != 4:  # not an HTTP/2 SETTINGS frame
         raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} (something "
                         f"listens there, but not a Ray head's GCS: the dashboard's or "
-                        f"another server's port?); {fix}")  # fmt: skip
+                        f"another server's port?); {_RAY_FIX}")  # fmt: skip
 
 
 _RAY_BEAT: list[Any] | None = None
