@@ -35,7 +35,9 @@ Observations, actions, rewards
 
 Infos
     ``seat``, the agent's seat; ``view`` (with ``raw_view=True``, the default), the
-    engine's view of the agent's seat; at the end ``outcome`` (``Outcome.to_json()``).
+    engine's view of the agent's seat; at the end of the game ``outcome``
+    (``Outcome.to_json()``). An illegal loss (``illegal="lose"``) ends the episode, not
+    the game: its info has ``illegal`` instead of an outcome.
 
 Illegal indices
     ``illegal="raise"`` (the default): an index that is not legal raises
@@ -62,9 +64,10 @@ Bots
     Each bot is reset for each game with a seed drawn from the game's seed and its seat,
     so an episode with a seed is the same episode every time (a search bot with a time
     budget, ``mcts:seconds=…``, excepted: its work depends on the clock). A bot that
-    chooses an action the engine rejects, or fails while deciding or while beginning a
-    game (a bot of the other game), raises :class:`~dominari.sim.runner.BotError` naming
-    it and the game's seed; the episode is then over (``reset()`` to go on).
+    chooses an action the engine rejects, or fails while beginning a game or deciding (a
+    bot of the other game fails at one or the other), raises
+    :class:`~dominari.sim.runner.BotError` naming it and the game's seed; the episode is
+    then over (``reset()`` to go on).
 
 Rendering
     ``render_mode="human"`` prints the game after each ``reset()`` and ``step()``;
