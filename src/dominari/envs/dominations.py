@@ -544,17 +544,17 @@ class Codec:
         if slot is None or slot >= self.hand_slots or not 0 <= rotation < 3:
             slot = self._hand_slot(ctx, tile)  # ValueError
             self._bound(rotation, 3, "rotation")
+        locus = link >= LINK_LOCUS and link != LINK_ALL_SIDES
         w = ctx.cell_cache.get((cell, link))
         if w is None:
-            if link >= LINK_LOCUS and link != LINK_ALL_SIDES:
+            if locus:
                 w = self._vertex_slot(ctx, corner_vertex(cell, link - LINK_LOCUS))
             elif link == LINK_ALL_SIDES:
                 w = self._cell_slot(ctx, cell)
             else:
                 w = self._side_slot(ctx, cell, self._bound(link, 3, "side"))
             ctx.cell_cache[cell, link] = w
-        start = (self._locus_start if link >= LINK_LOCUS and link != LINK_ALL_SIDES
-                 else self._place_start)
+        start = self._locus_start if locus else self._place_start
         return start + (slot * 3 + rotation) * self.where + w
 
     # ------------------------------------------------------------------ decode
@@ -676,14 +676,9 @@ class Codec:
         root: Node = {}
         place = self._place
         for action in state.legal_actions():
-            if action[0] == PLACE:  # most of them, by far: straight to its index
-                index = place(ctx, action[1], action[2], action[3], action[4])
-                if index in root:
-                    raise ValueError(f"{state.format_action(action)} and "
-                                     f"{state.format_action(root[index])} share index {index}")
-                root[index] = action
-                continue
-            path = self.encode(state, action, ctx)
+            path = ((place(ctx, action[1], action[2], action[3], action[4]),)
+                    if action[0] == PLACE  # most of them, by far: straight to its index
+                    else self.encode(state, action, ctx))
             if len(path) == 1:
                 if path[0] in root:
                     raise ValueError(f"{state.format_action(action)} and "
@@ -748,7 +743,7 @@ class Observer:
         self.monument_width = players + 9
         self.role_width = players + 3
         self.layout = self._layout()
-        self._off = {b.name: b.offset for b in self.layout.blocks}
+        self._off = self.layout.offsets
         self._forget()
 
     _REMEMBERED = frozenset({"_rows", "_near", "_tile_rows", "_card_rows", "_goals", "_taken"})

@@ -281,13 +281,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 self._play_policy(bot, who)
                 p = game.current_player()
                 continue
-            try:
-                action = bot.act(game)
-            except MemoryError:
-                raise
-            except Exception as exc:  # a bug in the bot, or a bot of the other game
-                raise BotError(f"the game with seed {aec.game_seed} stopped while {who} was "
-                               f"deciding: {type(exc).__name__}: {exc}") from exc
+            action = self._ask(who, bot.act, game)
             try:
                 game.apply(action)
             except DominariError as exc:
@@ -303,19 +297,25 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def _play_policy(self, bot: PolicyOpponent, who: str) -> None:
         """One index of a policy opponent, chosen from its seat's observation and mask."""
         aec = self.aec
-        try:
-            index = bot.policy(aec.observe(aec.agent_selection))
-        except MemoryError:
-            raise
-        except Exception as exc:  # a bug in the policy (its own errors are not the agent's)
-            raise BotError(f"the game with seed {aec.game_seed} stopped while {who} was "
-                           f"deciding: {type(exc).__name__}: {exc}") from exc
+        index = self._ask(who, bot.policy, aec.observe(aec.agent_selection))
         try:
             aec.step(index)
         except IllegalActionError as exc:
             raise BotError(f"{who} chose index {index!r} in the game with seed "
                            f"{aec.game_seed}: {exc}") from None
         self._reward += aec.rewards[self.agent]
+
+    def _ask(self, who: str, decide: Callable[[Any], Any], what: Any) -> Any:
+        """``decide(what)``: a bot's or a policy's decision, any failure of it (a bug, a
+        bot of the other game, the project's own errors, which are not the agent's) a
+        :class:`BotError` naming ``who`` and the game's seed."""
+        try:
+            return decide(what)
+        except MemoryError:
+            raise
+        except Exception as exc:
+            raise BotError(f"the game with seed {self.aec.game_seed} stopped while {who} was "
+                           f"deciding: {type(exc).__name__}: {exc}") from exc
 
     def _result(self) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool,
                                dict[str, Any]]:
