@@ -129,9 +129,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """The game's AEC environment that the episodes play (treat it as read-only)."""
         game = "dominion" if isinstance(env, DominionEnv) else "dominations"
         players = len(env.possible_agents)
-        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
-            raise ConfigError(f"opponents is a list of bots, one per other seat, not "
-                              f"{opponents!r}")
+        _check_list(opponents)
         if len(opponents) != players - 1:
             raise ConfigError(f"{players} players need {players - 1} opponent"
                               f"{'s' if players > 2 else ''}, not {len(opponents)} "
@@ -349,6 +347,13 @@ class PolicyOpponent:
         return f"PolicyOpponent({self.name!r})"
 
 
+def _check_list(opponents: Any) -> None:
+    """:class:`ConfigError` unless ``opponents`` is a list (a sequence, not a string)."""
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+        raise ConfigError(f"opponents is a list of bots, one per other seat, not "
+                          f"{opponents!r}")
+
+
 def _opponent(spec: Any, game: str) -> GameBot | PolicyOpponent:
     """A bot by name, a bot object, a :class:`PolicyOpponent`, or a callable policy."""
     if isinstance(spec, str):
@@ -404,9 +409,7 @@ def _versus(env_class: type[DominionEnv] | type[DominationsEnv], opponents: Any,
         raise ConfigError(f"{factory}: unknown option{'s' if len(unknown) > 1 else ''} "
                           f"{', '.join(unknown)}; the options are opponents, seat, illegal, "
                           f"illegal_reward and {env_class.__name__}'s {', '.join(known)}")
-    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
-        raise ConfigError(f"opponents is a list of bots, one per other seat, not "
-                          f"{opponents!r}")
+    _check_list(opponents)
     if not 1 <= len(opponents) <= 3:
         raise ConfigError(f"1 to 3 opponents (2 to 4 players), not {len(opponents)}")
     env = env_class(num_players=len(opponents) + 1, **kwargs)
