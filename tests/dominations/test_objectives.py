@@ -17,6 +17,7 @@ from dominari.dominations.objectives import (
     goal_met,
     goal_progress,
     goals_met,
+    goals_progress,
     objective_vp,
 )
 from dominari.dominations.tree import DIRECTIONS, Tree
@@ -292,6 +293,45 @@ def test_mastery_cards_joined_requirements_take_different_cards() -> None:
     assert progress(same, tree=cards_tree((S, 6), (S, 6))) == (1, 2)
     assert progress(same, tree=cards_tree((T, 6))) == (1, 2)  # one card, one requirement
     assert progress(same, tree=cards_tree((T, 6), (T, 6))) == (2, 2)
+
+
+@pytest.mark.rule("D-END-3")
+def test_mastery_cards_filled_whatever_the_trees_order() -> None:
+    """D-END-3: which cards fill which requirement is chosen in the best way, so the order of
+    the cards in the tree changes nothing."""
+    mali = DATA.objectives[15].goals[4]
+    cards = [(T, 6), (S, 6), (T, 9), (G, 9), (A, 6), (T, 9), (S, 6)]
+    seen = {progress(mali, tree=cards_tree(*order))
+            for order in (cards, cards[::-1], cards[3:] + cards[:3], sorted(cards))}
+    assert seen == {(6, 7)}
+
+
+@pytest.mark.rule("D-END-3")
+def test_a_cards_goals_together_are_each_goal_alone() -> None:
+    """D-END-3: the progress of many goals read at once (the cities, groups and cards read once
+    for all) is each goal's own, for both players, as cities and cards are added."""
+    goals = [g for o in DATA.objectives for g in o.goals] + [
+        levels((1, 2), (3, 1)), Goal("adjacent_cities", count=3),
+        Goal("city_groups", count=2)]  # fmt: skip
+    b = board()
+    tree = cards_tree((T, 6), (S, 9), (G, 9), (R, 6))
+    arm(tree, 2, R, 2)
+    seen = set()
+    for step in range(4):
+        if step == 1:
+            row(b, 3, range(0, 3))
+            city(b, 6, 3, level=2)
+        elif step == 2:
+            row(b, 5, range(0, 2), player=YOU, level=3)
+            city(b, 8, 3, level=3)
+        elif step == 3:
+            tree.place((5, 0), "C9", (T, T, T, T), domain=C, value=9)
+        for player, influence, controlled in ((ME, 31, 2), (YOU, 4, 0)):
+            together = goals_progress(goals, player, b, tree, influence, controlled)
+            alone = [goal_progress(g, player, b, tree, influence, controlled) for g in goals]
+            assert together == alone
+            seen.add(tuple(together))
+    assert len(seen) >= 5  # the positions differ, and so does their progress
 
 
 # ------------------------------------------------------------------ goals_met, scoring

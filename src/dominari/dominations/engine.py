@@ -32,6 +32,7 @@ these choices is a pending decision of the player it belongs to.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -140,8 +141,8 @@ from dominari.dominations.notation import (
 )
 from dominari.dominations.objectives import (
     describe_goal,
-    goal_progress,
     goals_met,
+    goals_progress,
     objective_vp,
 )
 from dominari.dominations.production import (
@@ -2058,8 +2059,8 @@ class DominationsState(GameState):
         ps = self.players[player]
         if controlled is None:
             controlled = self.controlled(player)
-        return [goal_progress(g, player, self.board, ps.tree, ps.influence, controlled)
-                for g in self.data.objectives[index].goals]
+        return goals_progress(self.data.objectives[index].goals, player, self.board, ps.tree,
+                              ps.influence, controlled)
 
     def _final_scoring(self) -> None:
         """D-END-2: objectives by goals met (rule option ``objective_scoring``); prototype
@@ -2265,7 +2266,7 @@ class DominationsState(GameState):
             entry: dict[str, Any] = {
                 "cell": key_text(key),
                 "kind": KIND_NAMES[board.kind[key]],
-                "colours": [_colour(c) for c in board.colours[key]],
+                "colours": list(_colours(board.colours[key])),
             }
             if key in board.tile:
                 entry["tile"] = tiles[board.tile[key]].id
@@ -2493,6 +2494,12 @@ def tree_score(tree: Tree) -> int:
 
 def _colour(code: int) -> str | None:
     return None if code < 0 else COLOURS[code]
+
+
+@functools.lru_cache(maxsize=512)
+def _colours(codes: tuple[int, ...]) -> tuple[str | None, ...]:
+    """A cell's colours as the view names them (remembered: few combinations occur)."""
+    return tuple(_colour(c) for c in codes)
 
 
 def _plain(value: Any) -> Any:

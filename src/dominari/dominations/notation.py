@@ -201,14 +201,23 @@ def link_text(cell_key: int, link: int) -> str:
     return f"via {key_text(side_neighbour(cell_key, link))}"
 
 
+_PLACED_AT: dict[tuple[int, int, int], str] = {}
+"""A placement's text after its tile (`` 2,0 r1 via 1,0``) by cell key, rotation and link,
+remembered as :func:`~dominari.dominations.grid.key_text` remembers a key's (views write
+every legal placement)."""
+
+
 def format_action(action: Action, tile_ids: Sequence[str], catalog: Catalog | None = None) -> str:
     """The notation of ``action``; ``tile_ids[i]`` names tile index ``i``; cards and monuments
     need the ``catalog``."""
     kind = action.kind
     if kind == PLACE:
-        text = f"{tile_ids[action.a]} {key_text(action.b)} r{action.c}"
-        link = link_text(action.b, action.d)
-        return f"{text} {link}" if link else text
+        where = _PLACED_AT.get((action.b, action.c, action.d))
+        if where is None:
+            link = link_text(action.b, action.d)
+            where = _PLACED_AT[action.b, action.c, action.d] = (
+                f" {key_text(action.b)} r{action.c}" + (f" {link}" if link else ""))
+        return tile_ids[action.a] + where
     if kind == AS_DOMAIN:
         return f"vestigium {DOMAINS[action.a]}"
     if kind == CITY:

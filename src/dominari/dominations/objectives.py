@@ -40,13 +40,13 @@ from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
 from dominari.dominations.board import Board
-from dominari.dominations.data import ANY, DOMAIN_NAMES, Goal, ObjectiveDef
+from dominari.dominations.data import ANY, DOMAIN_NAMES, CardRequirement, Goal, ObjectiveDef
 from dominari.dominations.effects import city_groups
 from dominari.dominations.tree import Tree
 
 __all__ = [
     "GOAL_KINDS", "PER_GOAL_VP", "PROGRESSIVE_VP", "SCORINGS", "describe_goal", "goal_gains",
-    "goal_met", "goal_progress", "goals_met", "objective_vp",
+    "goal_met", "goal_progress", "goals_met", "goals_progress", "objective_vp",
 ]  # fmt: skip
 
 GOAL_KINDS: Final = ("cities_of_levels", "adjacent_cities", "city_groups", "monuments", "nodi",
@@ -96,6 +96,24 @@ def _cities(board: Board, player: int) -> list[int]:
     return [level[key] for key, owner in board.city_owner.items() if owner == player]
 
 
+@functools.lru_cache(maxsize=4096)
+def _levels_filled(cities: tuple[int, ...], levels: tuple[tuple[int, int], ...]) -> int:
+    """How many of the cities ``levels`` requires (``(level, count)`` pairs) the cities of
+    these levels fill at once (a higher city counts for a lower requirement)."""
+    slots = [lv for lv, n in levels for _ in range(n)]
+    return _matched(cities, slots, lambda city, lv: city >= lv)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards_filled(cards: tuple[tuple[int, int | None], ...],
+                  requirements: tuple[CardRequirement, ...]) -> int:  # fmt: skip
+    """How many of the mastery cards ``requirements`` asks for the ``cards`` (value, domain)
+    fill at once, different requirements taking different cards."""
+    reqs = [(q.value, q.domains) for q in requirements for _ in range(q.count)]
+    return _matched(cards, reqs, lambda card, req: card[0] == req[0]
+                    and (card[1] in req[1] or ANY in req[1]))  # fmt: skip
+
+
 def goal_progress(goal: Goal, player: int, board: Board, tree: Tree, influence: int,
                   controlled: int) -> tuple[int, int]:  # fmt: skip
     """``(have, need)`` for one goal (D-END-3); ``have >= need`` exactly when it is met.
@@ -112,29 +130,56 @@ def goal_progress(goal: Goal, player: int, board: Board, tree: Tree, influence: 
     >>> goal_progress(goal, 0, Board(), Tree(), 0, 0)
     (0, 4)
     """
-    kind = goal.kind
-    if kind == "cities_of_levels":
-        slots = [lv for lv, n in goal.levels for _ in range(n)]
-        have = _matched(sorted(_cities(board, player)), slots, lambda city, lv: city >= lv)
-        return have, len(slots)
-    if kind == "adjacent_cities":
-        return max((len(g) for g in city_groups(board, player)), default=0), goal.count
-    if kind == "city_groups":
-        return len(city_groups(board, player)), goal.count
-    if kind == "monuments":
-        return controlled, goal.count
-    if kind == "influence":
-        return influence, goal.count
-    if kind == "nodi":
-        return (sum(min(tree.nodi(c), n) for c, n in goal.nodi),
-                sum(n for _, n in goal.nodi))  # fmt: skip
-    if kind == "mastery_cards":
-        reqs = [(q.value, q.domains) for q in goal.cards for _ in range(q.count)]
-        cards = [(c.value, c.domain) for _, c in tree.mastery_cards()]
-        have = _matched(cards, reqs, lambda card, req: card[0] == req[0]
-                        and (card[1] in req[1] or ANY in req[1]))  # fmt: skip
-        return have, len(reqs)
-    raise ValueError(f"unknown goal kind {kind!r} (expected one of {', '.join(GOAL_KINDS)})")
+    return goals_progress((goal,), player, board, tree, influence, controlled)[0]
+
+
+def goals_progress(goals: Sequence[Goal], player: int, board: Board, tree: Tree,
+                   influence: int, controlled: int) -> list[tuple[int, int]]:  # fmt: skip
+    """:func:`goal_progress` of each of ``goals``, in order, reading the player's cities,
+    city groups and mastery cards once for them all.
+
+    >>> from dominari.dominations.board import Board
+    >>> from dominari.dominations.tree import Tree
+    >>> goals_progress([Goal("influence", count=30), Goal("monuments", count=2)], 0,
+    ...                Board(), Tree(), influence=31, controlled=1)
+    [(31, 30), (1, 2)]
+    """
+    cities: tuple[int, ...] | None = None
+    groups: list[list[int]] | None = None
+    cards: tuple[tuple[int, int | None], ...] | None = None
+    out = []
+    for goal in goals:
+        kind = goal.kind
+        if kind == "cities_of_levels":
+            if cities is None:
+                cities = tuple(sorted(_cities(board, player)))
+            out.append((_levels_filled(cities, goal.levels), sum(n for _, n in goal.levels)))
+        elif kind == "adjacent_cities" or kind == "city_groups":
+            if groups is None:
+                groups = city_groups(board, player)
+            have = (max((len(g) for g in groups), default=0) if kind == "adjacent_cities"
+                    else len(groups))  # fmt: skip
+            out.append((have, goal.count))
+        elif kind == "monuments":
+            out.append((controlled, goal.count))
+        elif kind == "influence":
+            out.append((influence, goal.count))
+        elif kind == "nodi":
+            out.append((sum(min(tree.nodi(c), n) for c, n in goal.nodi),
+                        sum(n for _, n in goal.nodi)))  # fmt: skip
+        elif kind == "mastery_cards":
+            if cards is None:  # sorted: the number filled does not depend on the order
+                cards = tuple(sorted(((c.value, c.domain) for _, c in tree.mastery_cards()),
+                                     key=_card_order))  # fmt: skip
+            out.append((_cards_filled(cards, goal.cards), sum(q.count for q in goal.cards)))
+        else:
+            raise ValueError(f"unknown goal kind {kind!r} (expected one of "
+                             f"{', '.join(GOAL_KINDS)})")  # fmt: skip
+    return out
+
+
+def _card_order(card: tuple[int, int | None]) -> tuple[int, int]:
+    return card[0], -2 if card[1] is None else card[1]
 
 
 def goal_met(goal: Goal, player: int, board: Board, tree: Tree, influence: int,
@@ -153,8 +198,8 @@ def goal_met(goal: Goal, player: int, board: Board, tree: Tree, influence: int,
 def goals_met(objective: ObjectiveDef, player: int, board: Board, tree: Tree, influence: int,
               controlled: int) -> tuple[bool, ...]:  # fmt: skip
     """For each goal of the card, in order, whether ``player`` meets it (D-END-3)."""
-    return tuple(goal_met(g, player, board, tree, influence, controlled)
-                 for g in objective.goals)  # fmt: skip
+    return tuple(have >= need for have, need in goals_progress(
+        objective.goals, player, board, tree, influence, controlled))
 
 
 def objective_vp(met: Sequence[bool], scoring: str = "progressive") -> int:
@@ -211,6 +256,7 @@ def _domain(code: int) -> str:
     return "any domain" if code == ANY else DOMAIN_NAMES[code]
 
 
+@functools.lru_cache(maxsize=1024)
 def describe_goal(goal: Goal) -> str:
     """A short English text of a goal.
 

@@ -234,7 +234,7 @@ from dominari.dominations.notation import (
     tile_code,
     tile_where,
 )
-from dominari.dominations.objectives import goal_progress, objective_vp
+from dominari.dominations.objectives import goals_progress, objective_vp
 from dominari.dominations.rules import Rules
 from dominari.dominations.tree import DIRECTIONS, ROOT, CardInTree, Pos
 from dominari.envs.base import FloatArray, GameEnv, Layout, Node, check_players
@@ -1155,8 +1155,8 @@ class Observer:
             return found
         if len(self._goals) > 20_000:
             self._goals.clear()
-        progress = [goal_progress(g, q, state.board, ps.tree, ps.influence, controlled)
-                    for g in self.data.objectives[index].goals]
+        progress = goals_progress(self.data.objectives[index].goals, q, state.board, ps.tree,
+                                  ps.influence, controlled)
         flat = tuple(x for have, need in progress[:self.goals]
                      for x in (have, need, float(have >= need)))
         found = self._goals[facts] = (flat, objective_vp(

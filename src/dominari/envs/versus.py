@@ -312,8 +312,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         except MemoryError:
             raise
         except Exception as exc:
-            raise BotError(f"the game with seed {self.aec.game_seed} stopped while {who} was "
-                           f"deciding: {type(exc).__name__}: {exc}") from exc
+            raise BotError.deciding(self.aec.game_seed, who, exc) from exc
 
     def _result(self) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool,
                                dict[str, Any]]:

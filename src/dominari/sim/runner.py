@@ -74,6 +74,16 @@ S = TypeVar("S", bound=GameState)
 class BotError(DominariError):
     """A bot chose an action the engine rejects (a bug in the bot or its strategy)."""
 
+    @classmethod
+    def deciding(cls, seed: object, who: str, exc: BaseException) -> BotError:
+        """The error for a game stopped by ``exc`` raised while ``who`` was deciding.
+
+        >>> BotError.deciding(7, "bot 'bm' (seat 1)", KeyError("x"))
+        BotError("the game with seed 7 stopped while bot 'bm' (seat 1) was deciding: KeyError: 'x'")
+        """
+        return cls(f"the game with seed {seed} stopped while {who} was deciding: "
+                   f"{type(exc).__name__}: {exc}")
+
 
 def derive_seed(*parts: object) -> int:
     """A 63-bit seed derived from ``parts`` (stable across runs and machines)."""
@@ -344,8 +354,7 @@ def play_game(bots: Sequence[GameBot], state: S) -> S:
             name, plays = bots[p].name, players[p].name
             as_ = "" if plays == name else f" playing {plays!r}"
             who = f"bot {name!r}{as_} (seat {p + 1})"
-        raise BotError(f"the game with seed {_seed_of(state)} stopped while {who} was "
-                       f"deciding: {type(exc).__name__}: {exc}") from exc
+        raise BotError.deciding(_seed_of(state), who, exc) from exc
     return state
 
 
