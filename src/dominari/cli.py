@@ -542,16 +542,18 @@ def _run_games(label: str, total: int, progress: bool, run: Callable[..., R],
             end_own_ray()
 
 
-def _note_clock(specs: Sequence[str], game: str) -> None:
+def _note_clock(specs: Sequence[str], game: str) -> list[str]:
     """Say on stderr when a search bot among ``specs`` stops its search by the clock
     (``mcts:seconds=…``): its games then depend on the machine, not only on the seed. A
-    bad search spec fails here, before anything is said (other bots load in the run)."""
+    bad search spec fails here, before anything is said (other bots load in the run).
+    The names of such bots, once each (the JSON's ``timed_searches``)."""
     searches = [mcts_bot(spec, game) for spec in specs if search_spec(spec) is not None]
-    timed = [b.name for b in searches if b.seconds is not None]
+    timed = list(dict.fromkeys(b.name for b in searches if b.seconds is not None))
     if timed:
-        sys.stderr.write(f"dominari: note: {', '.join(dict.fromkeys(timed))} stops its "
+        sys.stderr.write(f"dominari: note: {', '.join(timed)} stops its "
                          "search by the clock: its games depend on the machine's speed and "
                          "load, not only on --seed\n")
+    return timed
 
 
 def _check_folder(path: str | Path, flag: str, fresh: str | None = None,
@@ -579,7 +581,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     backend = check_backend(args.backend)
     specs = parse_players(args.players, game)
     options = _sim_options(args, game)
-    _note_clock(specs, game)
+    timed = _note_clock(specs, game)
     if args.record_dir is not None:
         _check_folder(args.record_dir, "--record-dir", fresh=RECORD_GLOB)
     seed = args.seed if args.seed is not None else _random_seed()
@@ -591,7 +593,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     result = _run_games("simulating", args.games, not args.no_progress, run)
     elapsed = time.perf_counter() - t0
     if args.json:
-        sys.stdout.write(json.dumps(_with_data_digest(result.to_json()), indent=2) + "\n")
+        sys.stdout.write(json.dumps(_with_timed(_with_data_digest(result.to_json()), timed),
+                                    indent=2) + "\n")
     else:
         _print_sim(_stdout_console(), result, elapsed, min(workers, args.games))
     return 0
@@ -607,6 +610,15 @@ def _interval(rate: float, ci: tuple[float, float]) -> str:
 
 _REASONS = {"provinces": "Provinces gone", "three-piles": "three piles empty",
             "turn-limit": "turn limit"}  # fmt: skip
+
+
+def _with_timed(out: dict[str, Any], timed: Sequence[str]) -> dict[str, Any]:
+    """A run's JSON naming the search bots that stopped their searches by the clock
+    (``timed_searches``, only when there are some): the stderr note, kept with the
+    results, since such a run's games depend on the machine and not only on the seed."""
+    if timed:
+        out["timed_searches"] = list(timed)
+    return out
 
 
 def _with_data_digest(out: dict[str, Any]) -> dict[str, Any]:
@@ -707,7 +719,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     game = check_game(args.game)
     specs = parse_entries(args.players)
     options = _sim_options(args, game)
-    _note_clock(specs, game)
+    timed = _note_clock(specs, game)
     if args.plot:
         from dominari.sim.plot import check_plot_path
 
@@ -731,7 +743,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     result = _run_games("tournament", total, not args.no_progress, run, rates=True)
     elapsed = time.perf_counter() - t0
     if args.json:  # the results first: a chart that fails to draw loses none of them
-        sys.stdout.write(json.dumps(_with_data_digest(result.to_json()), indent=2) + "\n")
+        sys.stdout.write(json.dumps(_with_timed(_with_data_digest(result.to_json()), timed),
+                                    indent=2) + "\n")
     else:
         console = _stdout_console()
         _print_tournament(console, result, elapsed, min(workers, result.games))

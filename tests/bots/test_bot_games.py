@@ -153,3 +153,21 @@ def test_a_copied_rule_bot_keeps_what_was_set_on_it() -> None:
         for seed in range(3):
             assert (play([other, load_bot("bm")], seed=seed).history
                     == play([bot, load_bot("bm")], seed=seed).history)
+
+
+def test_the_readmes_library_example_plays_the_same_game_twice(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's library example: a search bot and a rule bot, reset with seeds, play a
+    whole game, and the same game again."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    (example,) = [b for b in blocks if "load_bot(\"mcts-easy\")" in b]
+    code = compile(example, "README.md", "exec")
+    exec(code, {})
+    first = capsys.readouterr().out
+    exec(code, {})
+    assert capsys.readouterr().out == first
+    assert first.startswith("(") and "buy " in first

@@ -11,7 +11,12 @@ import pytest
 
 from dominari.bots import bot_names, load_bot
 from dominari.bots.mcts import FOLLOW, LEVELS, MCTSBot, mcts_bot
-from dominari.core.errors import ConfigError, StrategyError, UnknownBotError
+from dominari.core.errors import (
+    ConfigError,
+    IllegalActionError,
+    StrategyError,
+    UnknownBotError,
+)
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominations.rules import Rules
 from dominari.dominion import cards as C
@@ -93,6 +98,66 @@ def test_bad_budgets_and_names_are_refused() -> None:
         mcts_bot("mcts-insane", "dominion")
     with pytest.raises(StrategyError):
         load_bot("mcts-insane", game="dominations")
+
+
+def test_options_that_would_do_nothing_are_refused() -> None:
+    """A paired race without widen has no tree below its candidates, so an exploration
+    constant would change nothing; an unpaired search has no race to prune. Both are
+    refused instead of silently ignored, and a level's own race is dropped with its
+    pairing."""
+    with pytest.raises(ConfigError, match=r"c \(the exploration constant\) does nothing"):
+        MCTSBot("dominion", paired=True, c=1.0)
+    with pytest.raises(ConfigError, match="prune does nothing"):
+        MCTSBot("dominion", prune=2.0)
+    with pytest.raises(ConfigError, match="does nothing"):
+        mcts_bot("mcts:c=1", "dominion")
+    with pytest.raises(ConfigError, match="prune does nothing"):
+        mcts_bot("mcts:paired=no:prune=2", "dominion")
+    assert MCTSBot("dominion", paired=True, widen=1.0, c=1.5).c == 1.5
+    assert MCTSBot("dominion").c == 0.7
+    unpaired = mcts_bot("mcts:paired=no:c=1", "dominion")
+    assert (unpaired.paired, unpaired.prune, unpaired.c) == (False, 0.0, 1.0)
+
+
+def test_a_search_asked_what_it_cannot_answer_says_so() -> None:
+    """A state of the other game, a finished game and a name that is not text are one
+    clear error each, not an AttributeError from deep inside the search."""
+    with pytest.raises(ConfigError, match="searches dominion games, not a DominationsState"):
+        MCTSBot("dominion", iterations=5, seed=1).act(dominations())
+    with pytest.raises(ConfigError, match="searches dominations games, not a DominionState"):
+        MCTSBot("dominations", iterations=1, seed=1).act(dominion())
+    over = dominion()
+    bots = [load_bot("bm"), load_bot("bm")]
+    while not over.is_terminal():
+        over.apply(bots[over.current_player()].act(over))
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        MCTSBot("dominion", iterations=5, seed=1).act(over)
+    for name in (5, "", None):
+        with pytest.raises(ConfigError, match="name is a non-empty string"):
+            MCTSBot("dominion", name=name)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bot", ["mcts-easy", "random", "bm", "best", "greedy"])
+@pytest.mark.parametrize("seed", [-5, 1.5, "7", None, True])
+def test_a_bots_reset_takes_only_a_seed(bot: str, seed: object) -> None:
+    """Every bot's ``reset(seed)`` takes what every seed is, a whole number of 0 or more:
+    ``random.Random`` would play -5 as 5, and None as numbers from the system."""
+    game = "dominations" if bot == "greedy" else "dominion"
+    with pytest.raises(ConfigError, match="a bot's seed is a whole number of 0 or more"):
+        load_bot(bot, game).reset(seed)  # type: ignore[arg-type]
+
+
+def test_a_paired_race_reads_its_budget_between_worlds() -> None:
+    """In a paired race a world plays every candidate still in the race, and the budget is
+    read between worlds: one rollout asked for plays one world, a rollout per candidate."""
+    s = dominion()
+    bot = load_bot("bm")
+    while not (s.phase == 1 and not s.stack and len(s.legal_actions()) > 5):
+        s.apply(bot.act(s))
+    search = MCTSBot("dominion", iterations=1, paired=True, width=4, seed=1)
+    search.act(s)
+    assert search.last_root is not None
+    assert [c.visits for c in search.last_root.children.values()] == [1, 1, 1, 1]
 
 
 def test_a_time_budget_stops_the_search() -> None:

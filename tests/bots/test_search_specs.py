@@ -126,6 +126,7 @@ def test_simulate_takes_a_search_spec(capsys: pytest.CaptureFixture[str]) -> Non
     data = json.loads(out.out)
     assert [p["name"] for p in data["players"]] == ["mcts:steps=2000:width=2", "Smithy"]
     assert out.err == ""  # a budget of steps says nothing: the games depend on the seed
+    assert "timed_searches" not in data
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out) == data
 
@@ -135,9 +136,16 @@ def test_a_search_stopped_by_the_clock_is_said_to_depend_on_the_machine(
     assert main(["simulate", "dominion", "--kingdom", "first-game", "--players",
                  "mcts-easy:seconds=0.05:iterations=8,smithy", "-n", "1", "--seed", "3",
                  "--workers", "1", "--no-progress", "--json"]) == 0
-    err = capsys.readouterr().err
-    assert "mcts-easy:seconds=0.05:iterations=8 stops its search by the clock" in err
-    assert "not only on --seed" in err
+    out = capsys.readouterr()
+    assert "mcts-easy:seconds=0.05:iterations=8 stops its search by the clock" in out.err
+    assert "not only on --seed" in out.err
+    # the JSON keeps it with the results
+    assert json.loads(out.out)["timed_searches"] == ["mcts-easy:seconds=0.05:iterations=8"]
+    assert main(["tournament", "dominion", "--kingdom", "first-game", "--players",
+                 "mcts-easy:seconds=0.05:iterations=4,smithy,bm", "-n", "1", "--seed", "3",
+                 "--workers", "1", "--no-progress", "--json"]) == 0
+    tour = json.loads(capsys.readouterr().out)
+    assert tour["timed_searches"] == ["mcts-easy:seconds=0.05:iterations=4"]
 
 
 def test_a_bad_search_spec_is_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from dominari.core.checks import seed as seed_value
+
 if TYPE_CHECKING:
     from dominari.dominations.engine import DominationsState
     from dominari.dominations.notation import Action as DominationsAction
@@ -77,3 +79,17 @@ def playing(bot: GameBot, state: Any) -> GameBot:
     """
     for_game = getattr(bot, "for_game", None)
     return bot if for_game is None else for_game(state)
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` checked as a bot's seed: a whole number of 0 or more, as every seed is (a
+    ``ConfigError`` otherwise; ``random.Random`` would play ``-5`` as ``5``).
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(-5)
+    Traceback (most recent call last):
+    ...
+    dominari.core.errors.ConfigError: a bot's seed is a whole number of 0 or more, not -5
+    """
+    return seed_value(seed, "a bot's seed")

@@ -71,6 +71,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from dominari.bots.base import check_seed
 from dominari.dominations.board import MAX_CITY_LEVEL
 from dominari.dominations.data import (
     ANY,
@@ -1039,7 +1040,7 @@ class DominationsGreedyBot:
 
     def __init__(self, seed: int | None = None, name: str = "greedy") -> None:
         self.name = name
-        self.seed = seed
+        self.seed = None if seed is None else check_seed(seed)
         self._memo: tuple[DominationsState | None, tuple[int, int], dict[tuple[int, ...], float]]
         self._memo = (None, (-1, -1), {})
         """The state weighed last, its turn and phase, and the values kept since then: held
@@ -1052,7 +1053,7 @@ class DominationsGreedyBot:
         return f"DominationsGreedyBot({self.name!r})"
 
     def reset(self, seed: int) -> None:
-        self.seed = seed
+        self.seed = check_seed(seed)
         self._memo = (None, (-1, -1), {})
 
     def _eval(self, state: DominationsState, p: int) -> _Eval:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 
+from dominari.bots.base import check_seed
 from dominari.dominations.engine import (
     ASSIGN,
     BUILD,
@@ -53,13 +54,13 @@ class DominationsRandomBot:
                  ) -> None:
         self.name = name
         self.build_rate = build_rate
-        self._rng = random.Random(seed)
+        self._rng = random.Random(None if seed is None else check_seed(seed))
 
     def __repr__(self) -> str:
         return f"DominationsRandomBot({self.name!r})"
 
     def reset(self, seed: int) -> None:
-        self._rng.seed(seed)
+        self._rng.seed(check_seed(seed))
 
     def act(self, state: DominationsState) -> Action:
         rng = self._rng

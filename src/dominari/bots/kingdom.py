@@ -50,6 +50,7 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from dominari.bots.base import check_seed
 from dominari.core.checks import is_whole
 from dominari.core.errors import ConfigError
 from dominari.dominion import cards as C
@@ -190,7 +191,9 @@ class KingdomBestBot:
         return sum(bot.fallbacks for bot in self._bots.values())
 
     def reset(self, seed: int) -> None:
-        """Nothing to reset: the strategies are deterministic."""
+        """Nothing to reset: the strategies are deterministic (the seed is checked all the
+        same)."""
+        check_seed(seed)
 
     def for_game(self, state: DominionState) -> StrategyBot:
         """The strategy bot that plays ``state``'s game (one per strategy, kept)."""

@@ -35,8 +35,12 @@ the searcher observes at a decision):
 Budgets are iterations (rollouts), rollout *steps* (the actions the rollouts play, a
 deterministic stand-in for time: a late-game rollout is short, so the same budget buys
 many more of them where the game is decided), or seconds per decision; iterations and
-steps are deterministic for a seed. Seconds are a cap: a rollout that reaches the
-deadline is abandoned (its world counts for nothing), and a search that has compared
+steps are deterministic for a seed. In a paired race (``paired``) a sampled world plays
+every candidate still in the race, and the budgets are read between worlds: at least one
+world is played, and the last may take the rollouts or steps past their budget by up to
+one rollout per candidate. Seconds are a cap: a rollout that reaches the deadline is
+abandoned (its world counts for nothing; a Dominion rollout without a cut-off is played
+to its end by the fast playout, a few milliseconds), and a search that has compared
 nothing by then plays its policy's action.
 Rewards are 1 for a win (shared wins split it) and 0 for a loss, blended with
 ``margin`` of a score-margin term (``tanh`` of the lead over the best other
@@ -62,9 +66,16 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dominari.bots.base import check_seed
 from dominari.core.checks import real, whole
 from dominari.core.checks import seed as seed_value
-from dominari.core.errors import ConfigError, DominariError, StrategyError, UnknownBotError
+from dominari.core.errors import (
+    ConfigError,
+    DominariError,
+    IllegalActionError,
+    StrategyError,
+    UnknownBotError,
+)
 from dominari.core.rng import restore, snapshot
 
 LEVELS: dict[str, dict[str, dict[str, Any]]] = {
@@ -366,11 +377,15 @@ class MCTSBot:
     ``iterations`` (rollouts), ``steps`` (actions played in rollouts, each rollout also
     counting :data:`ROLLOUT_COST` for setting up its world) or ``seconds`` per decision
     bound the search, whichever runs out first (without any, 200 iterations; with
-    ``seconds`` or ``steps`` alone, no cap of iterations); ``c`` is the
-    exploration constant; ``cutoff`` stops rollouts after that many actions and scores the
+    ``seconds`` or ``steps`` alone, no cap of iterations); a paired race reads them between
+    worlds (see the module's docstring). ``c`` is the exploration constant of the tree's
+    selection (0.7; a paired race without ``widen`` has no tree below its candidates, and
+    refuses it); ``cutoff`` stops rollouts after that many actions and scores the
     position with the game's heuristic (None: play to the end); ``cutoff_turns`` stops them
     once every player has had that many more turns (the searcher's own turn is finished
-    first), so that all candidates are judged at the same point of the game. ``tree`` says whose
+    first), so that all candidates are judged at the same point of the game. A Dominations
+    search without a cut-off plays every rollout to the end of the game, about 0.2 s each
+    here: give it a cut-off, or use a level (:func:`mcts_bot`). ``tree`` says whose
     decisions are nodes of the tree: ``"mine"`` (the searching player's decisions that
     the game's hooks call worth searching; everyone else is played by the rule-bot
     policy, an opponent model) or ``"all"`` (every decision of every player).
@@ -395,7 +410,8 @@ class MCTSBot:
     ``paired`` plays the root's candidates in the same sampled worlds instead of choosing
     among them by the tree's statistics; ``prune`` then races them: a candidate behind the
     best by more than ``prune`` standard errors of their paired differences is dropped (0:
-    never), and the search stops as soon as one candidate is left. With ``widen`` above 0
+    never; a search that is not paired refuses it), and the search stops as soon as one
+    candidate is left. With ``widen`` above 0
     each candidate's worlds grow a tree of the searcher's later decisions below it, so
     that a candidate is judged with a future that searches too; with 0 they are played
     out by the policy.
@@ -404,10 +420,14 @@ class MCTSBot:
     plays the book's buys where it has a line for the game (:mod:`dominari.bots.book`:
     on the first turns of a kingdom whose openings were measured with rule bots) instead
     of the search's; :attr:`book_moves` counts those that differ.
+
+    Without ``seed``, and until :meth:`reset`, the search draws its numbers from the
+    operating system: the simulator resets every bot with a seed before each game, and a
+    library user who wants a game again calls ``reset(seed)`` too.
     """
 
     def __init__(self, game: str, iterations: Any = _DEFAULT, seconds: float | None = None,
-                 c: float = 0.7, cutoff: int | None = None, seed: int | None = None,
+                 c: float | None = None, cutoff: int | None = None, seed: int | None = None,
                  name: str = "mcts", tree: str = "mine", margin: float = 0.2,
                  widen: float = 0.0, trust: float = 1.0, width: int | None = None,
                  paired: bool = False, steps: int | None = None,
@@ -428,8 +448,20 @@ class MCTSBot:
             steps = whole(steps, "steps", 1)
         prune = real(prune, "prune (standard errors)", 0.0)
         trust = real(trust, "trust (standard errors)", 0.0)
-        c = real(c, "the exploration constant c", 0.0)
         widen = real(widen, "widen", 0.0)
+        if not isinstance(paired, bool):
+            raise ConfigError(f"paired must be True or False, not {paired!r}")
+        if c is not None:
+            c = real(c, "the exploration constant c", 0.0)
+            if paired and widen == 0.0:
+                raise ConfigError("c (the exploration constant) does nothing in a paired race "
+                                  "without widen: its candidates are played out by the policy "
+                                  "in the same worlds, with no tree below them")
+        if prune > 0.0 and not paired:
+            raise ConfigError("prune does nothing in a search that is not paired: it drops "
+                              "the candidates of a paired race")
+        if not isinstance(name, str) or not name.strip():
+            raise ConfigError(f"a search bot's name is a non-empty string, not {name!r}")
         if seconds is not None:
             seconds = real(seconds, "seconds per decision")
             if seconds <= 0:
@@ -445,8 +477,6 @@ class MCTSBot:
             cutoff = whole(cutoff, "cutoff", 1)
         if cutoff_turns is not None:
             cutoff_turns = whole(cutoff_turns, "cutoff_turns", 1)
-        if not isinstance(paired, bool):
-            raise ConfigError(f"paired must be True or False, not {paired!r}")
         if seed is not None:
             seed = seed_value(seed, "the search's seed")
         if own is not None and not isinstance(own, str):
@@ -476,7 +506,7 @@ class MCTSBot:
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
-        self.c = c
+        self.c = 0.7 if c is None else c
         self.cutoff = cutoff
         self.cutoff_turns = cutoff_turns
         self._stop_turn = 1 << 62  # the turn at which rollouts stop (set per decision)
@@ -530,6 +560,7 @@ class MCTSBot:
             self.name = spec_name(level, options)
 
     def reset(self, seed: int) -> None:
+        seed = check_seed(seed)
         self._rng.seed(seed)
         self._seed_own(seed)
 
@@ -540,6 +571,11 @@ class MCTSBot:
             self._own.reset(random.Random(f"dominari-own-model-{seed}").getrandbits(63))
 
     def act(self, state: Any) -> Any:
+        if getattr(state, "game_name", None) != self.game:
+            raise ConfigError(f"{self.name} searches {self.game} games, not a "
+                              f"{type(state).__name__}")
+        if state.is_terminal():
+            raise IllegalActionError("the game is over: there is no decision to make")
         action = self._search(state)
         book = self._book
         if book is not None and book.covers(state):
@@ -978,14 +1014,16 @@ def _opening_book(game: str, book: object) -> Any:
 
 
 SEARCH_OPTIONS: dict[str, tuple[Callable[[str], Any], str]] = {
-    "iterations": (_whole, "rollouts a decision (none: no limit)"),
-    "steps": (_whole, "rollout actions a decision (none: no limit)"),
+    "iterations": (_whole, "rollouts a decision (none: no limit; a paired race reads it "
+                   "between worlds)"),
+    "steps": (_whole, "rollout actions a decision (none: no limit; a paired race reads it "
+              "between worlds)"),
     "seconds": (_real_or_none, "seconds a decision (none: no limit)"),
     "width": (_whole, "candidates at the root (none: all)"),
     "paired": (_yes_no, "candidates played in the same worlds"),
     "prune": (_real, "a paired candidate is dropped this many standard errors behind"),
     "trust": (_real, "the policy's move is kept unless beaten by this many standard errors"),
-    "c": (_real, "exploration constant"),
+    "c": (_real, "exploration constant of the tree (not paired, or with widen)"),
     "margin": (_real, "share of the score margin in the reward, 0 to 1"),
     "shared": (_real_or_none, "what a shared victory is worth, 0 to 1 (none: split)"),
     "cutoff": (_whole, "rollouts stop after this many actions (none: at the end)"),
@@ -1071,6 +1109,8 @@ def mcts_bot(name: str, game: str) -> MCTSBot:
         except ValueError as exc:
             raise ConfigError(f"search bot {name.strip()!r}: {option}={text!r} is not "
                               f"{exc} ({option}: {meaning})") from None
+    if settings.get("paired") is False and "prune" not in raw:
+        settings.pop("prune", None)  # the level's race: nothing to prune once not paired
     label = spec_name(key, {k: v if k in _VERBATIM else v.lower() for k, v in raw.items()})
     try:
         return MCTSBot(game, name=label, **settings)

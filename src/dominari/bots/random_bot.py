@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from dominari.bots.base import check_seed
 from dominari.dominion.actions import Action
 from dominari.dominion.engine import DominionState
 
@@ -21,13 +22,13 @@ class RandomBot:
 
     def __init__(self, seed: int | None = None, name: str = "random") -> None:
         self.name = name
-        self._rng = random.Random(seed)
+        self._rng = random.Random(None if seed is None else check_seed(seed))
 
     def __repr__(self) -> str:
         return f"RandomBot({self.name!r})"
 
     def reset(self, seed: int) -> None:
-        self._rng.seed(seed)
+        self._rng.seed(check_seed(seed))
 
     def act(self, state: DominionState) -> Action:
         return self._rng.choice(state.legal_actions())

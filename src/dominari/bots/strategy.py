@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dominari.bots.base import check_seed
 from dominari.bots.conditions import Expr, compile_condition
 from dominari.bots.learned import NOTHING, BuyPolicy
 from dominari.core.errors import ConfigError, ParseError, StrategyError
@@ -415,7 +416,8 @@ class StrategyBot:
         self._derive()
 
     def reset(self, seed: int) -> None:
-        """Nothing to reset: the bot is deterministic."""
+        """Nothing to reset: the bot is deterministic (the seed is checked all the same)."""
+        check_seed(seed)
 
     # -------------------------------------------------------------- dispatch
     def act(self, state: DominionState) -> Action:

@@ -101,7 +101,7 @@ import gymnasium
 import numpy as np
 
 from dominari.bots import load_bot
-from dominari.bots.base import GameBot, playing
+from dominari.bots.base import GameBot, check_seed, playing
 from dominari.core.errors import ConfigError, DominariError, IllegalActionError
 from dominari.envs.base import GameEnv
 from dominari.envs.dominations import DominationsEnv
@@ -340,7 +340,8 @@ class PolicyOpponent:
         self.name = name if name is not None else str(getattr(policy, "__name__", "policy"))
 
     def reset(self, seed: int) -> None:
-        """Nothing to reset."""
+        """Nothing to reset (the seed is checked all the same)."""
+        check_seed(seed)
 
     def __repr__(self) -> str:
         return f"PolicyOpponent({self.name!r})"
