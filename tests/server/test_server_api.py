@@ -83,6 +83,18 @@ def test_an_action_moves_the_version_and_a_stale_one_is_refused(api: Api) -> Non
     r2 = api.act(gid, tokens[seat], action, me["version"])
     assert r2.status_code == 409 and r2.json()["error"]["code"] == "stale"
     assert api.view(gid, tokens[seat])["version"] == me["version"] + 1
+    # A version the game has not reached was never seen: not stale, a bad request.
+    now = api.view(gid, tokens[0])
+    r3 = api.act(gid, tokens[now["current_seat"]], "buy Silver", now["version"] + 4)
+    assert r3.status_code == 400 and r3.json()["error"] == {
+        "code": "bad_request",
+        "message": f"there is no version {now['version'] + 4} yet: the game is at version "
+                   f"{now['version']}"}
+    assert api.view(gid, tokens[0])["version"] == now["version"]
+    # And a request of the wrong type is refused, not read as another value.
+    for version in (True, "1"):
+        r4 = api.act(gid, tokens[seat], action, version)  # type: ignore[arg-type]
+        assert r4.status_code == 422 and "version" in r4.json()["error"]["message"]
 
 
 def test_illegal_and_unreadable_actions_are_refused_with_a_reason(api: Api) -> None:
@@ -134,6 +146,59 @@ def test_a_record_names_the_search_bots_with_their_time_per_decision() -> None:
             {"seat": 0, "kind": "bot", "bot": "mcts-easy:seconds=0.05", "name": "Eve"},
             {"seat": 1, "kind": "bot", "bot": "bm", "name": "bm (2)"}]
         assert DominionState.from_record(rec).is_terminal()
+
+
+def test_a_seed_of_another_type_is_refused_not_read_as_a_number(api: Api) -> None:
+    """``true`` is not the seed 1, nor ``"7"`` the seed 7: one clear error each."""
+    for seed in (True, "7", 1.0):
+        r = api.c.post("/api/games", json={"game": "dominion", "seats": [{}, {}],
+                                           "seed": seed})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"] == {"code": "bad_request",
+                                     "message": "seed: Input should be a valid integer"}
+
+
+def test_two_seats_of_one_name_are_refused(api: Api) -> None:
+    """The log and the tables name players by their names, so two seats may not share one
+    (whatever the case), and nothing is created."""
+    before = len(api.service.tables)
+    r = api.c.post("/api/games", json={"game": "dominion", "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "bm", "name": "ann"}]})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == {"code": "bad_request", "message": "seats 1 and 2 are both "
+                                 "named 'ann': give each seat a name of its own"}
+    assert len(api.service.tables) == before
+
+
+def test_a_game_keeps_the_time_per_decision_it_was_created_with(db_file: str) -> None:
+    """A server started again with another ``--bot-seconds`` plays an earlier game's search
+    bots as they were chosen, and the game's record names the time they played with."""
+    with make_client(db_file, bot_seconds=0.05) as client:
+        api = Api(client)
+        g = api.create(game="dominion", kingdom="first-game", seed=2, max_turns=3,
+                       seats=[{"kind": "human"}, {"kind": "bot", "bot": "mcts-easy"}])
+        gid, token = g["game_id"], g["seats"][0]["token"]
+        assert api.service.bot_seconds(api.service.table(gid)) == 0.05
+    with make_client(db_file, bot_seconds=2.0) as client:
+        api = Api(client)
+        t = api.service.table(gid)
+        assert api.service.bot_seconds(t) == 0.05
+        for _ in range(400):
+            api.settle()
+            if t.finished:
+                break
+            v = api.view(gid, token)
+            if v["current_seat"] == 0:
+                r = api.act(gid, token, v["view"]["legal_actions"][-1], v["version"])
+                assert r.status_code == 200, r.text
+        rec = api.c.get(f"/api/games/{gid}/record").json()
+        assert rec["seats"][1]["bot"] == "mcts-easy:seconds=0.05"
+        assert "bot_seconds" not in rec["config"]  # the engine's config, as it replays
+        assert DominionState.from_record(rec).outcome() == t.state.outcome()
+        # a game without search bots keeps nothing of the kind
+        h = api.create(game="dominion", seed=3, seats=[{"kind": "human"},
+                                                       {"kind": "bot", "bot": "bm"}])
+        assert "bot_seconds" not in api.service.table(h["game_id"]).config
 
 
 def test_a_bot_answers_after_a_human(api: Api) -> None:

@@ -43,6 +43,12 @@ def test_options_name_the_bots_variants_and_kingdoms(api: Api) -> None:
         g = opts["games"][game]
         assert list(g["bot_blurbs"]) == g["bots"] and all(g["bot_blurbs"].values())
     assert opts["games"]["dominion"]["bot_blurbs"]["smithy"] == "Smithy Big Money"
+    # a search level says how long it thinks here (the server's --bot-seconds)
+    assert opts["bot_seconds"] == api.service.settings.bot_seconds
+    for game in ("dominion", "dominations"):
+        for level in ("mcts-easy", "mcts", "mcts-hard"):
+            blurb = opts["games"][game]["bot_blurbs"][level]
+            assert blurb.endswith(f"; up to {opts['bot_seconds']:g} s a move"), blurb
     assert opts["games"]["dominations"]["variants"] == ["retail", "prototype"]
     assert len(opts["games"]["dominion"]["kingdom_cards"]) == 25
     assert "first-game" in opts["games"]["dominion"]["kingdoms"]

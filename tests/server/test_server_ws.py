@@ -143,7 +143,7 @@ def test_a_join_to_a_full_table_is_refused_for_now_not_for_good() -> None:
     """A table with as many sockets as a server admits refuses one more with
     ``too_many`` and close code 1013 ("try again later"), so that the browser reconnects
     instead of saying the invitation link is wrong; once a socket leaves, it is admitted."""
-    with make_client(max_subscribers=1) as client:
+    with make_client(max_seat_sockets=1) as client:
         api = Api(client)
         g = api.create(game="dominion", kingdom="first-game", seed=8,
                        seats=[{"kind": "human"}, {"kind": "human"}])
@@ -161,6 +161,30 @@ def test_a_join_to_a_full_table_is_refused_for_now_not_for_good() -> None:
         with client.websocket_connect("/api/ws") as again:
             again.send_json(join)
             assert again.receive_json()["type"] == "view"
+
+
+def test_spectators_never_keep_a_player_from_the_seat() -> None:
+    """The spectator link is shared freely, so spectators have their own allowance: a
+    table full of spectators refuses one more, and still admits the seats' players."""
+    with make_client(max_subscribers=2, max_seat_sockets=1) as client:
+        api = Api(client)
+        g = api.create(game="dominion", kingdom="first-game", seed=8,
+                       seats=[{"kind": "human"}, {"kind": "human"}])
+        watch = {"type": "join", "spectator": g["spectator"]}
+        with client.websocket_connect("/api/ws") as a, client.websocket_connect("/api/ws") as b:
+            for ws in (a, b):
+                ws.send_json(watch)
+                assert ws.receive_json()["type"] == "view"
+            with client.websocket_connect("/api/ws") as third:
+                third.send_json(watch)
+                err = third.receive_json()
+                assert (err["code"], err["message"]) == (
+                    "too_many", "too many spectators of this game")
+            for seat in g["seats"]:
+                with client.websocket_connect("/api/ws") as player:
+                    player.send_json({"type": "join", "game_id": g["game_id"],
+                                      "token": seat["token"]})
+                    assert player.receive_json()["type"] == "view"
 
 
 def _states(game: str, config: dict[str, Any]) -> Any:

@@ -59,7 +59,7 @@ def test_lobby_creates_a_game_with_invitation_links(live_server: LiveServer, pag
     # Each bot is offered with a few words on it; the default opponent is Smithy-BM.
     seat3 = page.locator("select[name=seat2]")
     expect(seat3.locator("option[value='bot:mcts-hard']")).to_have_text(
-        "Bot: mcts-hard (search, strongest)")
+        "Bot: mcts-hard (search, strongest; up to 0.05 s a move)")
     expect(seat3).to_have_value("bot:smithy")
     page.select_option("select[name=seat1]", "human")
     page.fill("input[aria-label='Seat 1 name']", "Ann")
@@ -97,7 +97,8 @@ def test_quick_game_against_a_bot_and_my_games(live_server: LiveServer, page: Pa
     page.goto(live_server.url + "/")
     page.get_by_test_id("quick-dominion").click()
     page.wait_for_url("**/#/play/**")
-    expect(page.get_by_test_id("seats")).to_contain_text("You (you)")
+    expect(page.get_by_test_id("seats")).to_contain_text("You")
+    expect(page.get_by_test_id("seats")).not_to_contain_text("You (you)")
     gid, token = page.url.split("/#/play/")[1].split("/")
     view = live_server.view(gid, token)
     assert view["game"] == "dominion" and view["seats"][1]["kind"] == "bot"
@@ -189,6 +190,9 @@ FORMAT_CASES: list[tuple[str, list[Any], Any]] = [
     ("route", ["play", "a b", "t/1"], "#/play/a%20b/t%2F1"),
     ("seatLabel", [{"seat": 1, "name": "Bob"}, 1], "Bob (you)"),
     ("seatLabel", [{"seat": 1, "name": "Bob"}, None], "Bob"),
+    ("seatLabel", [{"seat": 0, "name": "You"}, 0], "You"),
+    ("toJSON", [{"a": [1, "x"], "b": None}], '{"a":[1,"x"],"b":null}'),
+    ("seedValue", ["7"], 7),
     ("ago", [0, 30_000], "just now"),
     ("ago", [0, 3 * 3600_000], "3 hours ago"),
     ("standings", [[5, 9, 5]], [{"seat": 1, "score": 9, "rank": 1},
@@ -206,6 +210,24 @@ def test_format_helpers(live_server: LiveServer, page: Page) -> None:
            }""", [[n, a] for n, a, _ in FORMAT_CASES])
     for (name, args, want), value in zip(FORMAT_CASES, got, strict=True):
         assert value == want, f"{name}({json.dumps(args)}) = {value!r}, not {want!r}"
+
+
+def test_a_seed_beyond_two_to_the_53_reaches_the_server_exactly(live_server: LiveServer,
+                                                                page: Page) -> None:
+    """The lobby's seed is sent as typed: a JavaScript number would round 2^53 + 1 to 2^53,
+    another game."""
+    page.goto(live_server.url + "/")
+    page.select_option("#f-game", "dominion")
+    page.fill("#f-seed", "9007199254740993")
+    text = page.evaluate("""async () => {
+        const f = await import('/static/js/format.js');
+        return f.toJSON({seed: f.seedValue('9007199254740993'), n: 1});
+      }""")
+    assert text == '{"seed":9007199254740993,"n":1}'
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url("**/#/play/**")
+    gid = page.url.split("/#/play/")[1].split("/")[0]
+    assert live_server.service.table(gid).config["seed"] == 9007199254740993
 
 
 def test_log_tails_are_merged_into_the_whole_log(live_server: LiveServer, page: Page) -> None:

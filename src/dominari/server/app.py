@@ -32,8 +32,9 @@ import contextlib
 import gc
 import json
 import logging
+import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping, Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import (
@@ -83,11 +84,43 @@ Auth = Annotated[str | None, Header(description="Bearer <seat token>", max_lengt
 GameId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
+_BRANCH = re.compile(r"[-\[]")
+"""A part of an error's path that names the branch of a union pydantic tried
+(``constrained-str``, ``list[constrained-str]``), not a field."""
+
+
+def validation_message(errors: Sequence[Mapping[str, Any]]) -> str:
+    """One message for a request's validation errors (at most 5): each field's path, without
+    the body and the union branches pydantic tried, and what is wrong; a branch's type
+    mismatch is left out where another branch of the same field says more.
+
+    >>> validation_message([
+    ...     {"loc": ("body", "kingdom", "constrained-str"), "type": "string_type",
+    ...      "msg": "Input should be a valid string"},
+    ...     {"loc": ("body", "kingdom", "list[constrained-str]"), "type": "too_long",
+    ...      "msg": "List should have at most 10 items after validation, not 11"}])
+    'kingdom: List should have at most 10 items after validation, not 11'
+    """
+    found: dict[str, list[tuple[str, str]]] = {}
+    for e in errors:
+        loc = [str(x) for x in e.get("loc", ()) if x != "body" and not _BRANCH.search(str(x))]
+        found.setdefault(".".join(loc) or "body", []).append(
+            (str(e.get("type", "")), str(e.get("msg", "invalid"))))
+    parts: list[str] = []
+    for where, said in found.items():
+        kept = [msg for kind, msg in said if not kind.endswith("_type")] or [m for _, m in said]
+        parts.extend(f"{where}: {msg}" for msg in dict.fromkeys(kept))
+    return "; ".join(parts[:5]) or "invalid request"
+
+
 # -- request and response models -----------------------------------------------------------
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: no field it does not name, and each field of its own type (a seed
+    of ``true`` or ``"7"`` is refused, as the WebSocket refuses a version of ``"3"``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SeatIn(Strict):
@@ -352,11 +385,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = []
-        for e in exc.errors()[:5]:
-            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
-            parts.append(f"{where}: {e.get('msg', 'invalid')}")
-        return error("bad_request", "; ".join(parts) or "invalid request", 422)
+        return error("bad_request", validation_message(exc.errors()), 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -497,9 +526,11 @@ def create_app(settings: Settings) -> FastAPI:
         seed would reveal every hidden card. It replays with ``dominari replay``. Its
         ``config.data`` names a data set by its name (``replay --data DIR`` gives its
         folder), and ``seats`` say who played each seat: a human, or the bot as this
-        server plays it (a search level with the server's time per decision,
-        ``mcts:seconds=1``: a seed alone does not play its games again, the clock stops
-        its searches)."""
+        server played it (a search level with the game's time per decision, the server's
+        when the game was created, ``mcts:seconds=1``). The name says how a bot played,
+        not how to play its moves again: the server seeds each decision from the game's
+        seed, seat and move, and the clock stops its searches; the record's actions
+        replay the game exactly."""
         t = service.table(game_id)
         if not t.finished:
             raise ActionError("in_progress", "the record is available when the game is "
@@ -507,7 +538,7 @@ def create_app(settings: Settings) -> FastAPI:
         record = t.record()
         if t.config.get("data_set") is not None:  # the set's name, not the server's path
             record["config"]["data"] = t.config["data_set"]
-        seconds = service.settings.bot_seconds
+        seconds = service.bot_seconds(t)
         record["seats"] = [{**x, "bot": None if x["bot"] is None else played_as(x["bot"],
                                                                                 seconds)}
                            for x in t.seat_list()]

@@ -31,10 +31,17 @@ def server_bot_names(game: str) -> tuple[str, ...]:
     return bot_names(game)
 
 
-def server_bot_blurbs(game: str) -> dict[str, str]:
-    """A few words on each bot a client may seat (see :func:`server_bot_names`)."""
+def server_bot_blurbs(game: str, seconds: float) -> dict[str, str]:
+    """A few words on each bot a client may seat (see :func:`server_bot_names`), a search
+    level's with its time per decision (``seconds``, the server's ``--bot-seconds``).
+
+    >>> server_bot_blurbs("dominion", 1.0)["mcts-hard"]
+    'search, strongest; up to 1 s a move'
+    """
     blurbs = bot_blurbs(game)
-    return {name: blurbs[name] for name in server_bot_names(game)}
+    return {name: (f"{blurbs[name]}; up to {seconds_text(seconds)} s a move"
+                   if name in SEARCH_BOTS else blurbs[name])
+            for name in server_bot_names(game)}
 
 
 def check_bot(game: str, name: str) -> str:

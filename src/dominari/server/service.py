@@ -26,6 +26,7 @@ from typing import Any
 
 import orjson
 
+from dominari.bots.mcts import SEARCH_BOTS
 from dominari.core.errors import ConfigError, DominariError
 from dominari.server.bots import (
     check_bot,
@@ -76,7 +77,10 @@ class Settings:
     bot_workers: int = 1
     bot_executor: str = "process"
     max_subscribers: int = 64
-    """Sockets per game."""
+    """Spectators' sockets per game (the spectator link is shared freely, so they have an
+    allowance of their own: they can never keep a player from a seat)."""
+    max_seat_sockets: int = 8
+    """Sockets per seat of a game (a player's tabs and devices)."""
     create_rate: float = 5.0
     create_burst: float = 200.0
     """Games one client address may create: per second, and at once."""
@@ -215,6 +219,12 @@ class GameService:
             else:
                 raise ConfigError(f"seat {i + 1}: kind must be 'human' or 'bot', not "
                                   f"{s.kind!r}")
+        seen: dict[str, int] = {}
+        for i, (_, _, name) in enumerate(names):
+            first = seen.setdefault(name.casefold(), i)
+            if first != i:  # the log and the tables name players by these names
+                raise ConfigError(f"seats {first + 1} and {i + 1} are both named {name!r}: "
+                                  f"give each seat a name of its own")
         seed = spec.seed if spec.seed is not None else secrets.randbits(63)
         config = self._config(spec, n, seed, tuple(x[2] for x in names))
         state = new_state(game, config, self.settings.data_sets)
@@ -222,6 +232,10 @@ class GameService:
         config = state.record()["config"]  # with the data's digest: a changed set is refused
         if data_set is not None:
             config["data_set"] = data_set
+        if any(kind == "bot" and bot in SEARCH_BOTS for kind, bot, _ in names):
+            # the game keeps its search bots' time per decision, whatever the server is
+            # started with later: they play as they were chosen, and the record says so
+            config["bot_seconds"] = self.settings.bot_seconds
         tokens = {i: secrets.token_urlsafe(32) for i, x in enumerate(names) if x[0] == "human"}
         seats = tuple(SeatRow(i, kind, bot, name, token_hash(tokens[i]) if i in tokens else None)
                       for i, (kind, bot, name) in enumerate(names))
@@ -356,14 +370,14 @@ class GameService:
             "games": {
                 "dominations": {
                     "bots": list(server_bot_names("dominations")),
-                    "bot_blurbs": server_bot_blurbs("dominations"),
+                    "bot_blurbs": server_bot_blurbs("dominations", self.settings.bot_seconds),
                     "default_bot": "greedy",
                     "variants": ["retail", "prototype"],
                     "data_sets": ["builtin", *sorted(self.settings.data_sets)],
                 },
                 "dominion": {
                     "bots": list(server_bot_names("dominion")),
-                    "bot_blurbs": server_bot_blurbs("dominion"),
+                    "bot_blurbs": server_bot_blurbs("dominion", self.settings.bot_seconds),
                     "default_bot": "smithy",
                     "kingdoms": ["random", *dominion["recommended"]],
                     "recommended": dominion["recommended"],
@@ -371,6 +385,7 @@ class GameService:
                 },
             },
             "players": {"min": 2, "max": 4},
+            "bot_seconds": self.settings.bot_seconds,
         }
 
     # -- changes -----------------------------------------------------------------------
@@ -422,9 +437,22 @@ class GameService:
                 text = texts[key] = encode(msg)
             sub.push(text)
 
+    def bot_seconds(self, t: Table) -> float:
+        """The search bots' time per decision in ``t``: the server's when the game was
+        created (a game stored before games kept it: the server's now)."""
+        seconds = t.config.get("bot_seconds")
+        return float(seconds) if seconds is not None else self.settings.bot_seconds
+
     def subscribe(self, t: Table, sub: Subscriber) -> None:
-        if len(t.subscribers) >= self.settings.max_subscribers:
-            raise ActionError("too_many", "too many connections to this game")
+        """Add a socket to ``t``: spectators up to :attr:`Settings.max_subscribers`, each
+        seat's up to :attr:`Settings.max_seat_sockets`, neither counting the other."""
+        seat = sub.seat
+        held = sum(1 for other in t.subscribers if other.seat == seat)
+        if seat is None and held >= self.settings.max_subscribers:
+            raise ActionError("too_many", "too many spectators of this game")
+        if seat is not None and held >= self.settings.max_seat_sockets:
+            raise ActionError("too_many", "too many connections to this seat (tabs or "
+                                          "devices); close one")
         t.subscribers.add(sub)
 
     def unsubscribe(self, t: Table, sub: Subscriber) -> None:
@@ -446,7 +474,7 @@ class GameService:
     async def _bot_move(self, t: Table, seat: int) -> None:
         version = t.version
         name = t.seats[seat].bot or "random"
-        seconds = self.settings.bot_seconds
+        seconds = self.bot_seconds(t)
         seed = derive_seed("dominari-server-bot", t.config.get("seed", 0), seat, version)
         text: str | None = None
         lost = False  # the worker died, hung or was stopped: the bot gave no answer of its own

@@ -61,16 +61,18 @@ def new_state(game: str, config: Mapping[str, Any], data: Mapping[str, str]) -> 
 
     ``data`` maps Dominations data set names to folders (the server's ``--data``): a game
     stored with a set's name (``data_set``) plays with the folder the server has for that
-    name now, and its files must be those the game was created with (``data_digest``)."""
+    name now, and its files must be those the game was created with (``data_digest``).
+    ``bot_seconds``, the search bots' time per decision the game was created with, is the
+    server's, not the engine's."""
+    config = {k: v for k, v in config.items() if k != "bot_seconds"}
     if game == "dominion":
         from dominari.dominion.engine import DominionConfig, DominionState
 
-        return DominionState.new(DominionConfig.from_json(dict(config), log=True))
+        return DominionState.new(DominionConfig.from_json(config, log=True))
     if game == "dominations":
         from dominari.dominations.engine import DominationsConfig, DominationsState
         from dominari.sim.runner import dominations_data
 
-        config = dict(config)
         name = config.pop("data_set", None)
         if name is not None:
             if name not in data:
@@ -165,6 +167,11 @@ class Table:
     # -- changes -----------------------------------------------------------------------
 
     def check_version(self, version: int | None) -> None:
+        """Refuse a submission answering another version than the game's: ``stale`` for an
+        older one, ``bad_request`` for one the game has not reached (no view had it)."""
+        if version is not None and version > self.version:
+            raise ActionError("bad_request", f"there is no version {version} yet: the game "
+                                             f"is at version {self.version}")
         if version is not None and version != self.version:
             raise ActionError("stale", f"the game has moved on: you saw version {version}, "
                                        f"it is now at version {self.version}")

@@ -3,6 +3,8 @@
 // Every failure is an ApiError with the server's `code` and `message` (see the server's
 // module docstring): callers show the message as it is.
 
+import { toJSON } from "./format.js";
+
 export class ApiError extends Error {
   constructor(code, message, status = 0) {
     super(message);
@@ -18,7 +20,7 @@ async function request(method, url, body, token) {
   let res;
   try {
     res = await fetch(url, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      method, headers, body: body === undefined ? undefined : toJSON(body),
     });
   } catch (err) {
     throw new ApiError("offline", "the server cannot be reached; check your connection");

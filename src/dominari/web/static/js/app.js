@@ -13,7 +13,7 @@ import {
   savedCreations, savedSeats,
 } from "./api.js";
 import { clear, el, render } from "./dom.js";
-import { ago, parseRoute, route } from "./format.js";
+import { ago, parseRoute, route, seedValue } from "./format.js";
 import { openReplay, openTable } from "./table.js";
 
 const main = document.getElementById("main");
@@ -191,7 +191,7 @@ function buildLobby(page, opts) {
       body.seats.push(v === "human" ? { kind: "human", name }
                                     : { kind: "bot", bot: v.slice(4), name });
     }
-    if (seedIn.value !== "") body.seed = Number(seedIn.value);
+    if (seedIn.value !== "") body.seed = seedValue(seedIn.value);
     if (body.game === "dominations") {
       body.variant = form.querySelector("#f-variant").value;
       const data = form.querySelector("#f-data");

@@ -7,8 +7,24 @@ export function count(n, singular, plural = null) {
 
 // The name shown for a seat: its name, with "(you)" for the viewer and the bot level.
 export function seatLabel(seat, viewer) {
-  const you = viewer !== null && viewer !== undefined && seat.seat === viewer ? " (you)" : "";
+  const mine = viewer !== null && viewer !== undefined && seat.seat === viewer;
+  // a seat already named "You" (a quick game's) is not "You (you)"
+  const you = mine && seat.name.trim().toLowerCase() !== "you" ? " (you)" : "";
   return `${seat.name}${you}`;
+}
+
+// The JSON text of `value`, a BigInt written as its exact digits (a seed above 2^53,
+// which a Number would round to another seed).
+export function toJSON(value) {
+  return JSON.stringify(value, (key, v) => (typeof v === "bigint" ? `\u0000big:${v}` : v))
+    .replace(/"\\u0000big:(\d+)"/g, "$1");
+}
+
+// The seed typed in the lobby, for the request: a whole number exactly as typed (a BigInt
+// beyond 2^53), anything else as a Number, for the server to refuse with its message.
+export function seedValue(text) {
+  const t = text.trim();
+  return /^\d+$/.test(t) && !Number.isSafeInteger(Number(t)) ? BigInt(t) : Number(t);
 }
 
 export function seatKind(seat) {
