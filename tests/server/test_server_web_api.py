@@ -96,6 +96,16 @@ def test_a_placement_preview_lists_what_it_would_produce(api: Api) -> None:
     bad = api.c.post(f"/api/games/{gid}/preview", headers=auth(tokens[seat]),
                      json={"action": "city 9,9"})
     assert bad.status_code == 400
+    # the codes of a move: unreadable text is a bad action, a refused action an illegal one
+    codes = {}
+    for text in ("zzz", "city 9,9"):
+        for path in ("preview", "actions"):
+            r = api.c.post(f"/api/games/{gid}/{path}", headers=auth(tokens[seat]),
+                           json={"action": text})
+            codes[text, path] = r.json()["error"]["code"]
+    assert codes == {("zzz", "preview"): "bad_action", ("zzz", "actions"): "bad_action",
+                     ("city 9,9", "preview"): "illegal_action",
+                     ("city 9,9", "actions"): "illegal_action"}
 
 
 def test_dominations_messages_carry_the_log_in_words(api: Api) -> None:

@@ -309,8 +309,11 @@ class Table:
         from dominari.dominations.production import SOURCE_NAMES
         from dominari.dominations.text import yield_line
 
-        try:
+        try:  # the codes of a move: unreadable text is a bad action, a refused one illegal
             action = state.parse_action(text)
+        except ParseError as exc:
+            raise ActionError("bad_action", f"cannot read the action {text!r}: {exc}") from None
+        try:
             yields = state.preview(action)  # type: ignore[attr-defined]
         except (IllegalActionError, ParseError) as exc:
             raise ActionError("illegal_action", f"cannot preview {text!r}: {exc}") from None
