@@ -350,7 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-workers", type=_positive, default=1, metavar="N",
                      help="processes that run bot decisions (default 1)")
     srv.add_argument("--bot-seconds", type=_seconds, default=1.0, metavar="S",
-                     help="a search bot's time per decision (default 1.0)")
+                     help="a search bot's time per decision in the games created from "
+                     "now on (default 1.0; a game keeps the time it was created with)")
     srv.add_argument("--ws-compression", action=argparse.BooleanOptionalAction,
                      default=True, help="compress WebSocket messages (permessage-deflate; "
                      "default on: a view then takes a few hundred bytes instead of ~10 KB)")

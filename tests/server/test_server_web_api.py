@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from server_client import Api, auth
 
 
@@ -34,6 +35,24 @@ def test_every_recommended_kingdom_name_is_accepted(api: Api) -> None:
     r = api.c.post("/api/games", json={"game": "dominion", "seats": [{}, {}],
                                        "kingdom": ["Cellar"] * 11})
     assert r.status_code == 422 and "10" in r.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"kingdom": ["Cellar"] * 11},  # the list's error, not the string branch's too
+     "kingdom: List should have at most 10 items after validation, not 11"),
+    ({"kingdom": ["Cellar", "x" * 41]}, "kingdom.1: String should have at most 40 characters"),
+    ({"max-turns": 5}, "max-turns: Extra inputs are not permitted"),
+    ({"game": "dominations", "rules": {"objective-scoring": 5}},
+     "rules.objective-scoring: Input should be a valid string"),
+])
+def test_a_bad_field_is_named_as_the_request_names_it(api: Api, extra: dict[str, Any],
+                                                      message: str) -> None:
+    """A validation error names the field as the request wrote it (hyphens kept), not the
+    branches of a union that pydantic tried."""
+    body = {"game": "dominion", "seats": [{}, {}], **extra}
+    r = api.c.post("/api/games", json=body)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == {"code": "bad_request", "message": message}
 
 
 def test_options_name_the_bots_variants_and_kingdoms(api: Api) -> None:

@@ -163,6 +163,33 @@ def test_a_join_to_a_full_table_is_refused_for_now_not_for_good() -> None:
             assert again.receive_json()["type"] == "view"
 
 
+def test_a_socket_whose_first_view_fails_leaves_the_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A join whose first view cannot be sent does not stay counted against the seat's
+    sockets: a seat cannot be filled by joins that failed."""
+    from dominari.server import service as service_module
+
+    with make_client(max_seat_sockets=1) as client:
+        api = Api(client)
+        g = api.create(game="dominion", kingdom="first-game", seed=8,
+                       seats=[{"kind": "human"}, {"kind": "human"}])
+        join = {"type": "join", "game_id": g["game_id"], "token": g["seats"][0]["token"]}
+        real = service_module.Subscriber.view
+        with monkeypatch.context() as m:
+            def broken(self: Any, t: Any) -> Any:
+                raise RuntimeError("the socket closed while its first view was built")
+            m.setattr(service_module.Subscriber, "view", broken)
+            with client.websocket_connect("/api/ws") as ws:
+                ws.send_json(join)
+                with pytest.raises(WebSocketDisconnect):
+                    ws.receive_json()
+        assert service_module.Subscriber.view is real
+        assert api.service.table(g["game_id"]).subscribers == set()
+        with client.websocket_connect("/api/ws") as again:  # the seat's one socket is free
+            again.send_json(join)
+            assert again.receive_json()["type"] == "view"
+
+
 def test_spectators_never_keep_a_player_from_the_seat() -> None:
     """The spectator link is shared freely, so spectators have their own allowance: a
     table full of spectators refuses one more, and still admits the seats' players."""

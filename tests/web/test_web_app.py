@@ -193,6 +193,8 @@ FORMAT_CASES: list[tuple[str, list[Any], Any]] = [
     ("seatLabel", [{"seat": 0, "name": "You"}, 0], "You"),
     ("toJSON", [{"a": [1, "x"], "b": None}], '{"a":[1,"x"],"b":null}'),
     ("seedValue", ["7"], 7),
+    ("seedValue", ["1e3"], 1000),
+    ("seedValue", ["9.007199254740993e15"], "9.007199254740993e15"),  # not rounded
     ("ago", [0, 30_000], "just now"),
     ("ago", [0, 3 * 3600_000], "3 hours ago"),
     ("standings", [[5, 9, 5]], [{"seat": 1, "score": 9, "rank": 1},

@@ -214,6 +214,8 @@ def format_action(action: Action, tile_ids: Sequence[str], catalog: Catalog | No
     if kind == PLACE:
         where = _PLACED_AT.get((action.b, action.c, action.d))
         if where is None:
+            if len(_PLACED_AT) >= 100_000:  # a few thousand in real games
+                _PLACED_AT.clear()
             link = link_text(action.b, action.d)
             where = _PLACED_AT[action.b, action.c, action.d] = (
                 f" {key_text(action.b)} r{action.c}" + (f" {link}" if link else ""))

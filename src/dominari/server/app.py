@@ -53,6 +53,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope as StarletteScope
+from starlette.websockets import WebSocketState
 
 from dominari.core.errors import ConfigError, DominariError
 from dominari.server.bots import played_as
@@ -84,33 +85,41 @@ Auth = Annotated[str | None, Header(description="Bearer <seat token>", max_lengt
 GameId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
-_BRANCH = re.compile(r"[-\[]")
-"""A part of an error's path that names the branch of a union pydantic tried
-(``constrained-str``, ``list[constrained-str]``), not a field."""
+_BRANCH = re.compile(r"constrained-\w+|\w+\[.*\]")
+"""pydantic's name of a union's branch in an error's path (``constrained-str``,
+``list[constrained-str]``): not a field of the request."""
 
 
 def validation_message(errors: Sequence[Mapping[str, Any]]) -> str:
-    """One message for a request's validation errors (at most 5): each field's path, without
-    the body and the union branches pydantic tried, and what is wrong; a branch's type
-    mismatch is left out where another branch of the same field says more.
+    """One message for a request's validation errors (at most 5): each field's path,
+    without the body and the union branches pydantic tried, and what is wrong. Of a union's
+    branches, a type mismatch is left out where another branch says more.
 
     >>> validation_message([
     ...     {"loc": ("body", "kingdom", "constrained-str"), "type": "string_type",
     ...      "msg": "Input should be a valid string"},
-    ...     {"loc": ("body", "kingdom", "list[constrained-str]"), "type": "too_long",
-    ...      "msg": "List should have at most 10 items after validation, not 11"}])
-    'kingdom: List should have at most 10 items after validation, not 11'
+    ...     {"loc": ("body", "kingdom", "list[constrained-str]", 1),
+    ...      "type": "string_too_long", "msg": "String should have at most 40 characters"},
+    ...     {"loc": ("body", "max-turns"), "type": "extra_forbidden",
+    ...      "msg": "Extra inputs are not permitted"}])
+    'max-turns: Extra inputs are not permitted; kingdom.1: String should have at most 40 characters'
     """
-    found: dict[str, list[tuple[str, str]]] = {}
+    said: list[tuple[str, str]] = []  # (field, message)
+    unions: dict[str, list[tuple[str, str, str]]] = {}  # the union's field -> (type, ...)
     for e in errors:
-        loc = [str(x) for x in e.get("loc", ()) if x != "body" and not _BRANCH.search(str(x))]
-        found.setdefault(".".join(loc) or "body", []).append(
-            (str(e.get("type", "")), str(e.get("msg", "invalid"))))
-    parts: list[str] = []
-    for where, said in found.items():
-        kept = [msg for kind, msg in said if not kind.endswith("_type")] or [m for _, m in said]
-        parts.extend(f"{where}: {msg}" for msg in dict.fromkeys(kept))
-    return "; ".join(parts[:5]) or "invalid request"
+        loc = [str(x) for x in e.get("loc", ()) if x != "body"]
+        msg = str(e.get("msg", "invalid"))
+        branch = next((i for i, part in enumerate(loc) if _BRANCH.fullmatch(part)), None)
+        if branch is None:
+            said.append((".".join(loc) or "body", msg))
+        else:
+            field = ".".join(loc[:branch] + loc[branch + 1:]) or "body"
+            unions.setdefault(".".join(loc[:branch]), []).append(
+                (str(e.get("type", "")), field, msg))
+    for tried in unions.values():
+        more = [(f, m) for kind, f, m in tried if not kind.endswith("_type")]
+        said.extend(more or [(f, m) for _, f, m in tried])
+    return "; ".join(f"{f}: {m}" for f, m in list(dict.fromkeys(said))[:5]) or "invalid request"
 
 
 # -- request and response models -----------------------------------------------------------
@@ -609,9 +618,10 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
                 return
             await ws.send_text(m)
 
-    sub.push(sub.view(t))
-    task = asyncio.create_task(writer())
-    try:
+    task: asyncio.Task[None] | None = None
+    try:  # from here on the socket is the table's: whatever happens, it leaves the table
+        sub.push(sub.view(t))
+        task = asyncio.create_task(writer())
         while True:
             raw = await ws.receive_text()
             if len(raw) > MAX_MESSAGE:
@@ -669,9 +679,13 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
         pass
     finally:
         service.unsubscribe(t, sub)
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if ws.client_state == WebSocketState.CONNECTED:  # ended by our side: say so
+            with contextlib.suppress(Exception):
+                await ws.close(code=1011)
 
 
 def _error_msg(code: str, message: str, view: dict[str, Any] | None = None

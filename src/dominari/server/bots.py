@@ -3,7 +3,8 @@
 A bot decision runs in a worker (a process pool by default, so a search bot never
 holds up other games; a thread pool for tests and tiny servers). The worker receives the
 pickled state, the bot's name and a seed, and answers the action in notation. Search
-bots get the server's per-decision time budget on top of their level's iterations.
+bots get the game's per-decision time budget (the server's ``--bot-seconds`` when the game
+was created) on top of their level's budget.
 """
 
 from __future__ import annotations

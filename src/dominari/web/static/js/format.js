@@ -20,11 +20,15 @@ export function toJSON(value) {
     .replace(/"\\u0000big:(\d+)"/g, "$1");
 }
 
-// The seed typed in the lobby, for the request: a whole number exactly as typed (a BigInt
-// beyond 2^53), anything else as a Number, for the server to refuse with its message.
+// The seed typed in the lobby, for the request: digits exactly as typed (a BigInt beyond
+// 2^53), another notation of a whole number below 2^53 (1e3) as that number, and anything
+// else as the text itself, for the server to refuse with its message (a Number would round
+// 9.007199254740993e15 to another seed).
 export function seedValue(text) {
   const t = text.trim();
-  return /^\d+$/.test(t) && !Number.isSafeInteger(Number(t)) ? BigInt(t) : Number(t);
+  if (/^\d+$/.test(t)) return Number.isSafeInteger(Number(t)) ? Number(t) : BigInt(t);
+  const n = Number(t);
+  return Number.isSafeInteger(n) ? n : t;
 }
 
 export function seatKind(seat) {
