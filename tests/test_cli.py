@@ -53,6 +53,9 @@ def test_simulate_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
         lo, hi = p["ci95"]
         assert 0 <= lo <= p["win_rate"] <= hi <= 1
         assert p["win_rate"] == p["wins"] / 20
+        assert [t["place"] for t in p["by_turn"]] == [1, 2]
+        assert sum(t["games"] for t in p["by_turn"]) == 20
+    assert [(t["place"], t["games"]) for t in data["by_turn"]] == [(1, 20), (2, 20)]
 
 
 def test_simulate_json_does_not_depend_on_workers(capsys: pytest.CaptureFixture[str]) -> None:
@@ -73,6 +76,8 @@ def test_simulate_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert "Win % [95% CI]" in out and "Tie % [95% CI]" in out
     assert "seed 1" in out
     assert "turn limit" in out  # 8 turns each is too short for most games
+    assert "win % by turn order, whoever sat there (who begins is drawn per game): 1st to " \
+           "play " in out and ", 2nd " in out
     assert err == ""
 
 

@@ -216,6 +216,10 @@ def test_the_stall_timeout_flag(capsys: pytest.CaptureFixture[str], command: str
     players = "bm,bmu"
     code, out, err = main_with(capsys, command, "dominion", "--players", players, "-n", "4",
                                "--seed", "1", "--stall-timeout", "0")
+    # the same words for 0 as for 0.05: the limit is 0.1 s
+    assert code == 2 and out == "" and "--stall-timeout: must be at least 0.1 seconds" in err
+    code, out, err = main_with(capsys, command, "dominion", "--players", players, "-n", "4",
+                               "--seed", "1", "--stall-timeout", "inf")
     assert code == 2 and out == "" and "--stall-timeout: must be a positive number" in err
     code, out, err = main_with(capsys, command, "dominion", "--players", players, "-n", "4",
                                "--seed", "1", "--stall-timeout", "1e-320")

@@ -214,10 +214,13 @@ def _seconds(text: str) -> float:
 
 def _stall(text: str) -> float:
     """A stall limit: a number of seconds, at least :data:`~dominari.sim.pool.MIN_STALL`."""
-    value = _float_seconds(text)
-    if value < MIN_STALL:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isfinite(value) and value < MIN_STALL:  # 0 and -1 too, with the same words
         raise argparse.ArgumentTypeError(f"must be at least {MIN_STALL:g} seconds, not {text}")
-    return value
+    return _float_seconds(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -266,7 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "options: mcts:steps=200000:width=8")  # fmt: skip
     tour.add_argument("-n", "--games", type=_positive, default=100, metavar="N",
                       help="games per match-up (default 100); a multiple of SEATS balances "
-                      "the seats exactly")  # fmt: skip
+                      "the seats exactly (who begins is still drawn per game by the "
+                      "engine)")  # fmt: skip
     tour.add_argument("--seats", type=_seats, default=2,
                       help="players per game, 2 to 4 (default 2)")
     _run_flags(tour, "tournament")
@@ -687,6 +691,11 @@ def _rules_text(rules: dict[str, Any]) -> str:
 
 def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int) -> None:
     console.print(sim_table(result))
+    if result.by_turn:  # the engines draw who begins: a seat is not a place in turn order
+        places = ", ".join(f"{_ORDINALS[t.place - 1]} {_interval(t.win_rate, t.ci95)}"
+                           for t in result.by_turn)  # fmt: skip
+        console.print(f"win % by turn order, whoever sat there (who begins is drawn per "
+                      f"game): {places}", markup=False)
     if result.game == "dominations":
         if result.sources:
             console.print(breakdown_table(result))
@@ -699,6 +708,9 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
     else:
         _print_dominion_footer(console, result)
     _print_speed(console, result.games, elapsed, workers)
+
+
+_ORDINALS = ("1st to play", "2nd", "3rd", "4th")
 
 
 def _print_dominion_footer(console: Console, result: SimResult) -> None:

@@ -163,8 +163,13 @@ def test_best_is_a_bot_name_of_dominion_only() -> None:
     assert "best" in bot_names("dominion") and "best" not in bot_names("dominations")
     assert bot_blurbs()["best"] == "the kingdom's best rule bot"
     assert load_bot(" BEST ").name == "Best"
-    with pytest.raises(UnknownBotError, match="unknown Dominations bot 'best'"):
+    with pytest.raises(UnknownBotError,
+                       match=r"unknown Dominations bot 'best' \(a Dominion bot\)"):
         load_bot("best", "dominations")
+    with pytest.raises(UnknownBotError, match=r"unknown bot 'Greedy' \(a Dominations bot\)"):
+        load_bot("Greedy", "dominion")
+    with pytest.raises(UnknownBotError, match=r"unknown Dominations bot 'nobody': use"):
+        load_bot("nobody", "dominations")  # no other game claimed for a name of none
     r = tournament(["best", "bmu"], 40, 9, kingdom="random")
     assert r.matchups[0].wins[0] > r.matchups[0].wins[1]
 

@@ -44,6 +44,44 @@ def test_totals_are_consistent() -> None:
     assert r.kingdom == "random"
 
 
+@pytest.mark.parametrize(("game", "players"), [
+    ("dominion", ["bmu", "smithy", "bm"]), ("dominations", ["greedy", "random"])])
+def test_results_by_turn_order_are_the_records_own(tmp_path: Path, game: str,
+                                                    players: list[str]) -> None:
+    """The engines draw who begins each game, so a seat is not a place in the turn order:
+    the results by turn order (each seat's and everyone's) are counted from who took the
+    first turns of each game, as its record replays it."""
+    from dominari.dominations.engine import DominationsState
+    from dominari.sim.runner import turn_order
+
+    games = 4 if game == "dominations" else 40
+    r = simulate(players, games, seed=5, workers=2, game=game, record_dir=tmp_path)
+    n = len(players)
+    placed = [[0] * n for _ in range(n)]
+    won = [[0] * n for _ in range(n)]
+    for i in range(games):
+        record = json.loads((tmp_path / record_name(i)).read_text(encoding="utf-8"))
+        state_class: Any = DominionState if game == "dominion" else DominationsState
+        dealt = state_class.from_record({k: v for k, v in record.items() if k != "outcome"}
+                                        | {"actions": []})  # the game as dealt
+        order = turn_order(dealt)
+        assert order[0] == dealt.current_player() or game == "dominations"
+        ranks = record["outcome"]["ranks"]
+        for k, seat in enumerate(order):
+            placed[seat][k] += 1
+            if ranks[seat] == 1 and ranks.count(1) == 1:
+                won[seat][k] += 1
+    for p in r.players:
+        assert [t.games for t in p.by_turn] == placed[p.seat]
+        assert [t.wins for t in p.by_turn] == won[p.seat]
+        assert sum(t.wins + t.ties for t in p.by_turn) == p.wins + p.ties
+    assert [t.place for t in r.by_turn] == list(range(1, n + 1))
+    assert all(t.games == games for t in r.by_turn)
+    assert [t.wins for t in r.by_turn] == [sum(won[s][k] for s in range(n)) for k in range(n)]
+    assert r.to_json()["by_turn"][0]["place"] == 1
+    assert simulate(players, games, seed=5, workers=1, game=game).by_turn == r.by_turn
+
+
 def test_random_bots_are_reset_from_the_seed() -> None:
     a = simulate(["random", "random"], 6, seed=11, workers=1)
     b = simulate(["random", "random"], 6, seed=11, workers=1)

@@ -146,7 +146,10 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
             return DominationsRandomBot()
         if key == "greedy":
             return _greedy_bot()
-        raise UnknownBotError(f"unknown Dominations bot {spec!r}: use one of {', '.join(names)}")
+        other = (" (a Dominion bot)" if key in BUILTIN_STRATEGIES or key == "best"
+                 or key.endswith(".toml") else "")
+        raise UnknownBotError(f"unknown Dominations bot {spec!r}{other}: use one of "
+                              f"{', '.join(names)}")
     if key == "random":
         return RandomBot()
     if key in BUILTIN_STRATEGIES:
@@ -160,8 +163,9 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
     if _is_folder(spec.strip()):
         raise UnknownBotError(f"unknown bot {spec!r}: it is a folder; a strategy is a .toml "
                               f"file (or use one of {', '.join(names)})")
-    raise UnknownBotError(f"unknown bot {spec!r}: use one of {', '.join(names)} "
-                        "or the path of a .toml strategy file")
+    other = " (a Dominations bot)" if key == "greedy" else ""
+    raise UnknownBotError(f"unknown bot {spec!r}{other}: use one of {', '.join(names)} "
+                          "or the path of a .toml strategy file")
 
 
 def _may_be_file(spec: str) -> bool:

@@ -89,14 +89,14 @@ def resolve(spec: str | Sequence[str], seed: int) -> tuple[int, ...]:
 
 def describe(spec: str | Sequence[str]) -> str:
     """A kingdom spec in words, as the simulation footers print it: a recommended set's
-    name or ``random`` as such; card names as the game writes them, with how many more
-    each game draws at random (from its own seed). A spec :func:`resolve` would refuse
-    is given back as it came.
+    name as such, ``random`` saying that each game draws its own; card names as the game
+    writes them, with how many more each game draws at random (from its own seed). A spec
+    :func:`resolve` would refuse is given back as it came.
 
     >>> describe("witch, throne room")
     'Witch, Throne Room and 8 random cards drawn per game'
     >>> describe(" First-Game"), describe("random"), describe(["moat"])
-    ('first-game', 'random', 'Moat and 9 random cards drawn per game')
+    ('first-game', 'random, a new one drawn per game', 'Moat and 9 random cards drawn per game')
     >>> describe("cellar, chapel, moat, village, smithy, militia, feast, mine, witch")[-38:]
     'Witch and 1 random card drawn per game'
     >>> describe("moat, moat"), describe("copper")
@@ -108,7 +108,9 @@ def describe(spec: str | Sequence[str]) -> str:
         return spec if isinstance(spec, str) else ", ".join(map(str, spec))
     if isinstance(spec, str):
         key = spec.strip().lower()
-        if key in RECOMMENDED or key == "random":
+        if key == "random":
+            return "random, a new one drawn per game"
+        if key in RECOMMENDED:
             return key
         parts = [part.strip() for part in spec.split(",")]
     else:

@@ -376,6 +376,24 @@ def _play_steps(bots: Sequence[GameBot], state: GameState) -> None:
         p = current()
 
 
+def turn_order(state: GameState) -> list[int]:
+    """The seats of a game just dealt in the order of their first turns, the one that
+    begins first: the engines draw it from the game's seed (Dominion: who begins, then
+    clockwise; Dominations: the initiative order of the first round).
+
+    >>> from dominari.dominion.engine import DominionConfig, DominionState
+    >>> s = DominionState.new(DominionConfig(players=3, seed=1))
+    >>> order = turn_order(s)
+    >>> order[0] == s.current_player(), sorted(order)
+    (True, [0, 1, 2])
+    """
+    initiative = getattr(state, "order", None)
+    if initiative is not None:  # Dominations
+        return list(initiative)
+    first, n = state.turn_player, state.num_players  # type: ignore[attr-defined]
+    return [(first + k) % n for k in range(n)]
+
+
 def run_chunk(chunk: Chunk) -> Tally:
     """Play the chunk's games and count their results (runs in a worker process)."""
     bots = bots_for(chunk.game, chunk.specs)
@@ -384,13 +402,15 @@ def run_chunk(chunk: Chunk) -> Tally:
     record_dir = Path(chunk.record_dir) if chunk.record_dir is not None else None
     for i in range(chunk.start, chunk.stop):
         state = chunk.options.new_game(n, game_seed(chunk.seed, i), chunk.names)
+        order = turn_order(state)
         for seat, bot in enumerate(bots):
             bot.reset(bot_seed(chunk.seed, i, seat))
         play_game(bots, state)
         beat()  # a game finished: the worker is not hung
         out = state.outcome()
         assert out is not None
-        tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"))
+        tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"),
+                  order)
         if record_dir is not None:
             target = record_dir / record_name(i)
             try:

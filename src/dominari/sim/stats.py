@@ -55,6 +55,10 @@ class Tally:
     each game's longest turn count; ``reasons`` counts how games ended.
     ``breakdown[source][p]`` sums seat ``p``'s VP from ``source`` (games whose
     outcome itemises VP, such as Dominations; sources in the order first seen).
+    ``placed[p][k]``, ``placed_wins[p][k]`` and ``placed_ties[p][k]`` count the games in
+    which seat ``p`` took the ``k``-th first turn (0: it began the game), and its outright
+    and shared wins in them (games added with their ``order``: the engines draw who
+    begins, so a seat is not a place in the turn order).
 
     >>> t = Tally(2)
     >>> t.add((5, 3), (1, 2), (4, 4), "end", [{"a": 5}, {"a": 1, "b": 2}])
@@ -72,17 +76,30 @@ class Tally:
     rounds: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
     breakdown: dict[str, list[int]] = field(default_factory=dict)
+    placed: list[list[int]] = field(default_factory=list)
+    placed_wins: list[list[int]] = field(default_factory=list)
+    placed_ties: list[list[int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for name in ("wins", "ties", "vp", "turns", "vp_sq"):
             if not getattr(self, name):
                 setattr(self, name, [0] * self.players)
+        for name in ("placed", "placed_wins", "placed_ties"):
+            if not getattr(self, name):
+                setattr(self, name, [[0] * self.players for _ in range(self.players)])
 
     def add(self, scores: Sequence[int], ranks: Sequence[int], turns: Sequence[int],
-            reason: str, breakdown: Sequence[Mapping[str, int]] | None = None) -> None:
-        """Count one finished game (``breakdown``: per seat, VP by source)."""
+            reason: str, breakdown: Sequence[Mapping[str, int]] | None = None,
+            order: Sequence[int] | None = None) -> None:
+        """Count one finished game (``breakdown``: per seat, VP by source; ``order``: the
+        seats in the order of their first turns, the one that began first)."""
         self.games += 1
         shared = ranks.count(1) > 1
+        if order is not None:
+            for k, p in enumerate(order):
+                self.placed[p][k] += 1
+                if ranks[p] == 1:
+                    (self.placed_ties if shared else self.placed_wins)[p][k] += 1
         for p in range(self.players):
             if ranks[p] == 1:
                 if shared:
@@ -116,6 +133,10 @@ class Tally:
             self.vp[p] += other.vp[p]
             self.vp_sq[p] += other.vp_sq[p]
             self.turns[p] += other.turns[p]
+            for k in range(self.players):
+                self.placed[p][k] += other.placed[p][k]
+                self.placed_wins[p][k] += other.placed_wins[p][k]
+                self.placed_ties[p][k] += other.placed_ties[p][k]
         self.rounds += other.rounds
         for reason, k in other.reasons.items():
             self.reasons[reason] = self.reasons.get(reason, 0) + k
@@ -191,6 +212,8 @@ class PlayerResult(WinCounts):
     """(source, VP summed over games) for games that itemise VP; empty otherwise."""
     total_vp_sq: int = 0
     """The sum over games of the squared VP (0: unknown)."""
+    by_turn: tuple[TurnPlace, ...] = ()
+    """The seat's results by its place in the turn order (who began the game first)."""
 
     @property
     def mean_vp(self) -> float:
@@ -230,7 +253,23 @@ class PlayerResult(WinCounts):
         }
         if self.total_breakdown:
             out["vp_breakdown"] = self.mean_breakdown
+        if self.by_turn:
+            out["by_turn"] = [place.to_json() for place in self.by_turn]
         return out
+
+
+@dataclass(frozen=True)
+class TurnPlace(WinCounts):
+    """Wins and shared wins over the ``games`` in which a seat (or any seat) took the
+    ``place``-th first turn of the game (1: it began)."""
+
+    place: int
+    games: int
+    wins: int
+    ties: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"place": self.place, "games": self.games, **self.counts_json()}
 
 
 @dataclass(frozen=True)
@@ -242,7 +281,9 @@ class SimResult:
     ``end_reasons`` counts how games ended (Dominion: ``provinces``,
     ``three-piles`` and ``turn-limit``; Dominations: ``game end``).
     ``options`` are the game's options as JSON values (Dominion: ``kingdom``
-    and ``max_turns``; Dominations: ``rules`` and ``data``).
+    and ``max_turns``; Dominations: ``rules`` and ``data``). ``by_turn`` (and each
+    player's) gives the results by place in the turn order: the engines draw who begins
+    each game, so a seat is not a place in it.
     """
 
     game: str
@@ -252,6 +293,9 @@ class SimResult:
     total_rounds: int
     end_reasons: dict[str, int]
     options: dict[str, Any] = field(default_factory=dict)
+    by_turn: tuple[TurnPlace, ...] = ()
+    """Results by place in the turn order, whoever sat there: the player who began, the
+    second … (empty when the games were counted without their turn order)."""
 
     @classmethod
     def from_tally(cls, tally: Tally, *, names: tuple[str, ...], specs: tuple[str, ...],
@@ -262,17 +306,27 @@ class SimResult:
         ``kingdom`` and ``max_turns``."""
         if options is None:
             options = {"kingdom": kingdom, "max_turns": max_turns}
+        n = tally.players
+        counted = sum(tally.placed[p][0] for p in range(n)) == tally.games > 0
         players = tuple(
             PlayerResult(seat=p, name=names[p], spec=specs[p], games=tally.games,
                          wins=tally.wins[p], ties=tally.ties[p], total_vp=tally.vp[p],
                          total_turns=tally.turns[p], total_vp_sq=tally.vp_sq[p],
                          total_breakdown=tuple((source, sums[p])
-                                               for source, sums in tally.breakdown.items()))
-            for p in range(tally.players)
+                                               for source, sums in tally.breakdown.items()),
+                         by_turn=tuple(TurnPlace(k + 1, tally.placed[p][k],
+                                                 tally.placed_wins[p][k],
+                                                 tally.placed_ties[p][k])
+                                       for k in range(n)) if counted else ())
+            for p in range(n)
         )  # fmt: skip
+        by_turn = tuple(TurnPlace(k + 1, tally.games,
+                                  sum(tally.placed_wins[p][k] for p in range(n)),
+                                  sum(tally.placed_ties[p][k] for p in range(n)))
+                        for k in range(n)) if counted else ()  # fmt: skip
         return cls(game=game, games=tally.games, seed=seed, players=players,
                    total_rounds=tally.rounds, end_reasons=dict(sorted(tally.reasons.items())),
-                   options=dict(options))  # fmt: skip
+                   options=dict(options), by_turn=by_turn)  # fmt: skip
 
     @property
     def kingdom(self) -> str | tuple[str, ...] | None:
@@ -311,6 +365,8 @@ class SimResult:
             "mean_turns": self.mean_turns,
             "end_reasons": dict(self.end_reasons),
             "turn_limit_games": self.turn_limit_games,
+            **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
+               else {}),
         }
 
 
