@@ -560,3 +560,27 @@ def test_apply_with_a_text_says_to_parse_it() -> None:
     other = DominationsState.new(DominationsConfig(seed=1, log=False))
     with pytest.raises(IllegalActionError, match=r"apply\(\) takes an Action"):
         other.apply("pass")
+
+
+def test_a_rule_bot_whose_cards_the_kingdom_lacks_is_said_to_play_without_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Witch-BM on First Game never sees a Witch: its results would pass for Witch's
+    without a word. A fixed kingdom says so (stderr and --json); a kingdom that draws cards
+    per game, or one that has them, says nothing."""
+    code, out, err = run(capsys, "simulate", "dominion", "--kingdom", "first-game",
+                         "--players", "bmu,witch", "-n", "4", "--seed", "1", "--workers", "1",
+                         "--json")
+    assert code == 0
+    assert err == ("dominari: note: Witch buys Witch, not in this kingdom (first-game): it "
+                   "plays without it\n")
+    assert json.loads(out)["missing_cards"] == {"Witch": ["Witch"]}
+    for kingdom in ("size-distortion", "Witch", "random"):
+        code, out, err = run(capsys, "simulate", "dominion", "--kingdom", kingdom,
+                             "--players", "bmu,witch", "-n", "2", "--seed", "1",
+                             "--workers", "1", "--json")
+        assert code == 0 and err == "" and "missing_cards" not in json.loads(out), kingdom
+    code, out, err = run(capsys, "tournament", "dominion", "--kingdom", "first-game",
+                         "--players", "bmu,witch,smithy", "-n", "2", "--seed", "1",
+                         "--workers", "1", "--json", "--no-progress")
+    assert code == 0 and "Witch buys Witch" in err
+    assert json.loads(out)["missing_cards"] == {"Witch": ["Witch"]}

@@ -26,7 +26,7 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, TypeVar
@@ -587,6 +587,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     specs = parse_players(args.players, game)
     options = _sim_options(args, game)
     timed = _note_clock(specs, game)
+    missing = _note_missing(specs, game, getattr(args, "kingdom", None))
     if args.record_dir is not None:
         _check_folder(args.record_dir, "--record-dir", fresh=RECORD_GLOB)
     seed = args.seed if args.seed is not None else _random_seed()
@@ -598,8 +599,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     result = _run_games("simulating", args.games, not args.no_progress, run)
     elapsed = time.perf_counter() - t0
     if args.json:
-        sys.stdout.write(json.dumps(_with_timed(_with_data_digest(result.to_json()), timed),
-                                    indent=2) + "\n")
+        sys.stdout.write(json.dumps(_with_notes(_with_data_digest(result.to_json()), timed,
+                                                missing), indent=2) + "\n")
     else:
         _print_sim(_stdout_console(), result, elapsed, min(workers, args.games))
     return 0
@@ -617,12 +618,54 @@ _REASONS = {"provinces": "Provinces gone", "three-piles": "three piles empty",
             "turn-limit": "turn limit"}  # fmt: skip
 
 
-def _with_timed(out: dict[str, Any], timed: Sequence[str]) -> dict[str, Any]:
-    """A run's JSON naming the search bots that stopped their searches by the clock
-    (``timed_searches``, only when there are some): the stderr note, kept with the
-    results, since such a run's games depend on the machine and not only on the seed."""
+def _note_missing(specs: Sequence[str], game: str, kingdom: Any) -> dict[str, list[str]]:
+    """Say on stderr when a Dominion rule bot buys kingdom cards that a fixed kingdom
+    (a recommended set, or 10 cards) does not have: it then plays without them, often as a
+    money bot, which a table of its results does not show. Its cards by bot name (the
+    JSON's ``missing_cards``); nothing for a kingdom drawn per game."""
+    from dominari.bots.strategy import StrategyBot
+    from dominari.dominion.cards import KINGDOM
+    from dominari.dominion.kingdoms import resolve
+
+    if game != "dominion" or kingdom is None:
+        return {}
+    try:
+        cards = resolve(kingdom, 0)
+        if cards != resolve(kingdom, 1):  # completed at random per game: no fixed kingdom
+            return {}
+    except DominariError:
+        return {}  # the run says what is wrong with it
+    missing: dict[str, list[str]] = {}
+    for spec in specs:
+        if search_spec(spec) is not None:
+            continue
+        try:
+            bot = load_bot(spec, game)
+        except DominariError:
+            continue  # the run says what is wrong with it
+        if not isinstance(bot, StrategyBot):
+            continue
+        absent = [NAME[r.card] for r in bot.strategy.buy
+                  if r.card in KINGDOM and r.card not in cards]
+        if absent:
+            missing[bot.name] = list(dict.fromkeys(absent))
+    for name, absent in missing.items():
+        sys.stderr.write(f"dominari: note: {name} buys {', '.join(absent)}, not in this "
+                         f"kingdom ({describe_kingdom(kingdom)}): it plays without "
+                         f"{'them' if len(absent) > 1 else 'it'}\n")
+    return missing
+
+
+def _with_notes(out: dict[str, Any], timed: Sequence[str],
+                missing: Mapping[str, Sequence[str]]) -> dict[str, Any]:  # fmt: skip
+    """A run's JSON with the stderr notes kept beside the results, each only when there is
+    one: the search bots that stopped their searches by the clock (``timed_searches``: the
+    games depend on the machine, not only on the seed), and the rule bots' cards that the
+    kingdom does not have (``missing_cards``, by bot)."""
     if timed:
         out["timed_searches"] = list(timed)
+    if missing:
+        out["missing_cards"] = {name: list(cards) for name, cards in missing.items()}
     return out
 
 
@@ -733,6 +776,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     specs = parse_entries(args.players)
     options = _sim_options(args, game)
     timed = _note_clock(specs, game)
+    missing = _note_missing(specs, game, getattr(args, "kingdom", None))
     if args.plot:
         from dominari.sim.plot import check_plot_path
 
@@ -756,8 +800,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     result = _run_games("tournament", total, not args.no_progress, run, rates=True)
     elapsed = time.perf_counter() - t0
     if args.json:  # the results first: a chart that fails to draw loses none of them
-        sys.stdout.write(json.dumps(_with_timed(_with_data_digest(result.to_json()), timed),
-                                    indent=2) + "\n")
+        sys.stdout.write(json.dumps(_with_notes(_with_data_digest(result.to_json()), timed,
+                                                missing), indent=2) + "\n")
     else:
         console = _stdout_console()
         _print_tournament(console, result, elapsed, min(workers, result.games))
