@@ -691,3 +691,34 @@ def test_a_recheck_picks_among_all_the_journals_games(
     monkeypatch.setattr(tournament_module, "play_shard", play)
     run(path, games=8, recheck=6)
     assert replayed == want
+
+
+@pytest.mark.skipif(journal_module.fcntl is None, reason="no flock on this system")
+def test_a_journal_a_run_writes_is_refused_to_a_second_run_meanwhile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two runs on one journal at once would both play the missing games and both append
+    them: the run that writes a journal holds it, a second is refused before reading it,
+    and the journal serves again once the first has ended (or failed)."""
+    path = tmp_path / "t.jsonl"
+    first = Journal.open(path, {"seed": 1}, hold=True)  # a run writing it (made by it)
+    first.record(0, 0, [GameResult((0, 1), (1, 2), (30, 20), "provinces")])
+    with pytest.raises(JournalError, match="another run is writing it now"):
+        Journal.open(path, {"seed": 1}, hold=True)
+    assert path.read_text(encoding="utf-8").count("\n") == 2  # left as it was
+    # a reader that writes nothing (the benchmarks' tools) is not refused
+    assert Journal.open(path, {"seed": 1}).known == first.known
+    first.close()
+    second = Journal.open(path, {"seed": 1}, hold=True)  # an existing journal, held
+    with pytest.raises(JournalError, match="another run is writing it now"):
+        Journal.open(path, {"seed": 1}, hold=True)
+    second.close()
+    # A tournament lets go of its journal when it ends, and when it fails.
+    tour = tmp_path / "tour.jsonl"
+    run(tour, games=2)
+    key = json.loads(tour.read_text(encoding="utf-8").splitlines()[0])["key"]
+    Journal.open(tour, key, hold=True).close()
+    monkeypatch.setattr(tournament_module, "each_result",
+                        lambda *a, **k: (_ for _ in ()).throw(RuntimeError("lost")))
+    with pytest.raises(RuntimeError, match="lost"):
+        run(tour, games=4)
+    Journal.open(tour, key, hold=True).close()

@@ -21,6 +21,11 @@ run serves the first 500 games of a 1,000-game run.
 A run killed while writing leaves an unfinished last line; it is dropped (and cut
 from the file) when the journal is opened again. Any other damage is refused.
 
+A run that writes a journal holds it (``Journal.open(..., hold=True)``, an exclusive
+``flock`` where the system has one, released by :meth:`Journal.close` or when the
+process ends): a second run on the same file is refused instead of playing the same
+games again beside it.
+
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "t.jsonl")
 >>> j = Journal.open(path, {"seed": 1})
@@ -42,6 +47,11 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from dominari.core.errors import ConfigError, DominariError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: journals are not held
+    fcntl = None  # type: ignore[assignment]
 
 FORMAT = 1
 """The journal format's version, in its first line."""
@@ -177,6 +187,30 @@ class Journal:
         self.known = known
         self.created = False
         """Whether :meth:`open` made the file (it held no games before)."""
+        self._held: int | None = None  # the descriptor whose lock holds the file
+
+    def _hold(self) -> None:
+        """Hold the file for this run (a lock on it); :class:`JournalError` if another
+        run holds it now."""
+        self.close()
+        if fcntl is None:
+            return
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise JournalError(f"journal {self.path}: another run is writing it now; wait "
+                               "for that run to end, or give another file") from None
+        self._held = fd
+
+    def close(self) -> None:
+        """Let go of the file (another run may then write it); nothing to do when it was
+        not held."""
+        if self._held is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._held)
+            self._held = None
 
     def discard_if_unused(self) -> None:
         """Remove the file if :meth:`open` made it and no game was written to it: a run
@@ -189,9 +223,12 @@ class Journal:
              recheck: Callable[[Mapping[tuple[int, int], GameResult]], None] | None = None,
              check: Callable[[int, int, GameResult], str | None] | None = None,
              into: MutableMapping[tuple[int, int], GameResult] | None = None,
-             ) -> Journal:  # fmt: skip
+             hold: bool = False) -> Journal:  # fmt: skip
         """Open the journal at ``path`` for the tournament ``key`` (JSON values),
         creating it if it does not exist; :class:`JournalError` if it cannot serve.
+
+        ``hold``: the run will write it, so hold the file until :meth:`close` (a
+        :class:`JournalError` if another run holds it), before anything is read.
 
         ``check(matchup, index, game)`` says what is wrong with a game that cannot be
         this tournament's (another seating, a match-up it does not have), or None: a
@@ -237,8 +274,25 @@ class Journal:
                 raise JournalError(f"journal {p}: cannot be created ({why})") from e
             book = cls(p, {} if into is None else into)
             book.created = True
+            if hold:
+                book._hold()
             return book
         known: MutableMapping[tuple[int, int], GameResult] = {} if into is None else into
+        book = cls(p, known)
+        if hold:  # before anything is read: another run may be writing it
+            book._hold()
+        try:
+            book._read(key, recheck, check)
+        except BaseException:
+            book.close()
+            raise
+        return book
+
+    def _read(self, key: Any,
+              recheck: Callable[[Mapping[tuple[int, int], GameResult]], None] | None,
+              check: Callable[[int, int, GameResult], str | None] | None) -> None:
+        """:meth:`open`'s reading of an existing journal into :attr:`known`."""
+        p, known = self.path, self.known
         try:
             src = p.open("rb")
         except OSError as e:
@@ -292,10 +346,11 @@ class Journal:
             # Its first line stamped with this code, its games kept (an unfinished line not).
             _replace(p, (json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n").encode(),
                      (body, end))  # fmt: skip
+            if self._held is not None:  # the file was replaced: hold the new one
+                self._hold()
         elif unfinished:  # only now, when the file is known to be this tournament's journal
             with p.open("r+b") as cut:
                 cut.truncate(end)
-        return cls(p, known)
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Journal:

@@ -587,7 +587,8 @@ def tournament(
                         "another file or delete it")  # fmt: skip
 
     if journal is not None:
-        book = Journal.open(journal, key, check if recheck else None, fits, into=table)
+        book = Journal.open(journal, key, check if recheck else None, fits, into=table,
+                            hold=True)
     reused = table.played()
     missing = games * len(combos) - reused
     size = min(games, chunk_size(missing or 1, workers))
@@ -616,6 +617,9 @@ def tournament(
         if book is not None:
             book.discard_if_unused()  # a journal this run made and never wrote a game to
         raise
+    finally:
+        if book is not None:
+            book.close()  # another run may write it now
     assert table.played() == games * len(combos)  # every game is in
     result = TournamentResult.from_games(table.matchups, specs=specs, names=names,
                                          seats=seats, seed=seed, game=options.game,
