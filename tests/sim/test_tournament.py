@@ -169,6 +169,10 @@ def test_json_keys() -> None:
         assert set(p["rating"]) == {"mu", "sigma", "ordinal"}
     assert len(data["matchups"]) == 6
     assert data["matchups"][0]["players"] == ["random", "BM"]
+    # as simulate's: the games stopped by the turn limit, apart from end_reasons
+    assert data["turn_limit_games"] == data["end_reasons"].get("turn-limit", 0)
+    stopped = tournament(["bm", "bmu"], 2, 1, kingdom="first-game", max_turns=3).to_json()
+    assert stopped["turn_limit_games"] == stopped["games"] == 2
 
 
 # ----------------------------------------------------------------- bad input

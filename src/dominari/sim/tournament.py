@@ -454,6 +454,7 @@ class TournamentResult:
             "matchups": [m.to_json([self.players[e].name for e in m.entries])
                          for m in self.matchups],
             "end_reasons": dict(self.end_reasons),
+            "turn_limit_games": self.end_reasons.get("turn-limit", 0),
         }
 
 
