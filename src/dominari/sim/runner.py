@@ -387,11 +387,12 @@ def turn_order(state: GameState) -> list[int]:
     >>> order[0] == s.current_player(), sorted(order)
     (True, [0, 1, 2])
     """
-    initiative = getattr(state, "order", None)
-    if initiative is not None:  # Dominations
-        return list(initiative)
-    first, n = state.turn_player, state.num_players  # type: ignore[attr-defined]
-    return [(first + k) % n for k in range(n)]
+    if state.game_name == "dominations":
+        return list(state.order)  # type: ignore[attr-defined]
+    if state.game_name == "dominion":
+        first, n = state.turn_player, state.num_players  # type: ignore[attr-defined]
+        return [(first + k) % n for k in range(n)]
+    raise ValueError(f"no turn order known for the game {state.game_name!r}")
 
 
 def run_chunk(chunk: Chunk) -> Tally:
