@@ -623,18 +623,18 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any) -> dict[str, li
     (a recommended set, or 10 cards) does not have: it then plays without them, often as a
     money bot, which a table of its results does not show. Its cards by bot name (the
     JSON's ``missing_cards``); nothing for a kingdom drawn per game."""
+    from dominari.bots.kingdom import strategy_needs
     from dominari.bots.strategy import StrategyBot
-    from dominari.dominion.cards import KINGDOM
-    from dominari.dominion.kingdoms import resolve
+    from dominari.dominion.kingdoms import fixed
 
     if game != "dominion" or kingdom is None:
         return {}
     try:
-        cards = resolve(kingdom, 0)
-        if cards != resolve(kingdom, 1):  # completed at random per game: no fixed kingdom
-            return {}
+        cards = fixed(kingdom)
     except DominariError:
         return {}  # the run says what is wrong with it
+    if cards is None:
+        return {}
     missing: dict[str, list[str]] = {}
     for spec in specs:
         if search_spec(spec) is not None:
@@ -643,16 +643,14 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any) -> dict[str, li
             bot = load_bot(spec, game)
         except DominariError:
             continue  # the run says what is wrong with it
-        if not isinstance(bot, StrategyBot):
-            continue
-        absent = [NAME[r.card] for r in bot.strategy.buy
-                  if r.card in KINGDOM and r.card not in cards]
-        if absent:
-            missing[bot.name] = list(dict.fromkeys(absent))
-    for name, absent in missing.items():
-        sys.stderr.write(f"dominari: note: {name} buys {', '.join(absent)}, not in this "
+        if isinstance(bot, StrategyBot):
+            absent = sorted(strategy_needs(bot.strategy) - set(cards))
+            if absent:
+                missing[bot.name] = [NAME[c] for c in absent]
+    for name, lacking in missing.items():
+        sys.stderr.write(f"dominari: note: {name} buys {', '.join(lacking)}, not in this "
                          f"kingdom ({describe_kingdom(kingdom)}): it plays without "
-                         f"{'them' if len(absent) > 1 else 'it'}\n")
+                         f"{'them' if len(lacking) > 1 else 'it'}\n")
     return missing
 
 
@@ -881,7 +879,7 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
     ends = ", ".join(f"{_REASONS.get(r, r)} {k:,} ({_pct(k / result.games)})"
                      for r, k in result.end_reasons.items())  # fmt: skip
     console.print(f"games ended by: {ends}", markup=False)
-    limited = result.end_reasons.get("turn-limit", 0)
+    limited = result.turn_limit_games
     if limited:
         console.print(f"{limited:,} game(s) stopped by the turn limit and scored as they stood",
                       style="yellow", markup=False)  # fmt: skip

@@ -56,7 +56,7 @@ from dominari.core.errors import ConfigError
 from dominari.dominion import cards as C
 
 if TYPE_CHECKING:
-    from dominari.bots.strategy import StrategyBot
+    from dominari.bots.strategy import Strategy, StrategyBot
     from dominari.dominion.actions import Action
     from dominari.dominion.engine import DominionState
 
@@ -82,11 +82,16 @@ nearly always."""
 _KINGDOM = frozenset(C.KINGDOM)
 
 
+def strategy_needs(strategy: Strategy) -> frozenset[int]:
+    """The Kingdom card ids ``strategy`` buys (it fits a kingdom holding them all)."""
+    return frozenset(r.card for r in strategy.buy if r.card in _KINGDOM)
+
+
 @cache
 def _needs(name: str) -> frozenset[int]:
     from dominari.bots import builtin_strategy
 
-    return frozenset(r.card for r in builtin_strategy(name).buy if r.card in _KINGDOM)
+    return strategy_needs(builtin_strategy(name))
 
 
 def kingdom_cards(name: str) -> frozenset[str]:
@@ -214,4 +219,4 @@ class KingdomBestBot:
 
 
 __all__ = ["KINGDOM_ORDER", "KINGDOM_ORDERS", "RUSHES", "KingdomBestBot", "best_rule_bot",
-           "kingdom_cards", "model_bot", "rule_bot"]
+           "kingdom_cards", "model_bot", "rule_bot", "strategy_needs"]

@@ -50,6 +50,28 @@ def resolve(spec: str | Sequence[str], seed: int) -> tuple[int, ...]:
     Raises :class:`ConfigError` for an unknown set or card, a basic card, a
     duplicate or more than 10 cards.
     """
+    chosen = _named(spec)
+    if len(chosen) < KINGDOM_SIZE:
+        rest = [c for c in KINGDOM if c not in chosen]
+        chosen += random.Random(f"kingdom:{seed}").sample(rest, KINGDOM_SIZE - len(chosen))
+    return tuple(sorted(chosen))
+
+
+def fixed(spec: str | Sequence[str]) -> tuple[int, ...] | None:
+    """The kingdom card ids, sorted, when every game of ``spec`` has the same (a recommended
+    set, or 10 cards named); None when each game draws some (:func:`resolve` raises for
+    a spec it refuses).
+
+    >>> [name(c) for c in fixed("first-game")][:3], fixed("witch"), fixed("random")
+    (['Cellar', 'Market', 'Militia'], None, None)
+    """
+    chosen = _named(spec)
+    return tuple(sorted(chosen)) if len(chosen) == KINGDOM_SIZE else None
+
+
+def _named(spec: str | Sequence[str]) -> list[int]:
+    """The kingdom card ids ``spec`` names, in its order (a recommended set's, none for
+    ``random``), checked as :func:`resolve` says."""
     if isinstance(spec, str):
         key = spec.strip().lower()
         if key in RECOMMENDED:
@@ -81,10 +103,7 @@ def resolve(spec: str | Sequence[str], seed: int) -> tuple[int, ...]:
         chosen.append(cid)
     if len(chosen) > KINGDOM_SIZE:
         raise ConfigError(f"kingdom: {len(chosen)} cards named, at most {KINGDOM_SIZE} allowed")
-    if len(chosen) < KINGDOM_SIZE:
-        rest = [c for c in KINGDOM if c not in chosen]
-        chosen += random.Random(f"kingdom:{seed}").sample(rest, KINGDOM_SIZE - len(chosen))
-    return tuple(sorted(chosen))
+    return chosen
 
 
 def describe(spec: str | Sequence[str]) -> str:
@@ -103,7 +122,7 @@ def describe(spec: str | Sequence[str]) -> str:
     ('moat, moat', 'copper')
     """
     try:
-        resolve(spec, 0)
+        chosen = _named(spec)
     except ConfigError:
         return spec if isinstance(spec, str) else ", ".join(map(str, spec))
     if isinstance(spec, str):
@@ -112,10 +131,7 @@ def describe(spec: str | Sequence[str]) -> str:
             return "random, a new one drawn per game"
         if key in RECOMMENDED:
             return key
-        parts = [part.strip() for part in spec.split(",")]
-    else:
-        parts = list(spec)
-    cards = [NAME[card_id(part)] for part in parts]
+    cards = [NAME[c] for c in chosen]
     more = KINGDOM_SIZE - len(cards)
     if more <= 0:
         return ", ".join(cards)

@@ -196,6 +196,18 @@ class WinCounts:
                 "tie_rate": self.tie_rate, "tie_ci95": list(self.tie_ci95)}  # fmt: skip
 
 
+class EndReasons:
+    """Games by how they ended (``end_reasons``), with the games the turn limit stopped
+    apart (a mixin of the results of simulations and tournaments)."""
+
+    end_reasons: dict[str, int]
+
+    @property
+    def turn_limit_games(self) -> int:
+        """Games stopped by the turn limit rather than by the rules."""
+        return self.end_reasons.get("turn-limit", 0)
+
+
 @dataclass(frozen=True)
 class PlayerResult(WinCounts):
     """One seat's results over a simulation."""
@@ -273,7 +285,7 @@ class TurnPlace(WinCounts):
 
 
 @dataclass(frozen=True)
-class SimResult:
+class SimResult(EndReasons):
     """The outcome of a simulation: per-seat results and game-level totals.
 
     ``mean_turns`` is the mean over games of the longest player's turn count
@@ -343,11 +355,6 @@ class SimResult:
     @property
     def mean_turns(self) -> float:
         return self.total_rounds / self.games if self.games else 0.0
-
-    @property
-    def turn_limit_games(self) -> int:
-        """Games stopped by the turn limit rather than by the rules."""
-        return self.end_reasons.get("turn-limit", 0)
 
     @property
     def sources(self) -> tuple[str, ...]:

@@ -88,7 +88,7 @@ from dominari.sim.runner import (
     play_game,
     seat_names,
 )
-from dominari.sim.stats import WinCounts, _plain, mean_ci95
+from dominari.sim.stats import EndReasons, WinCounts, _plain, mean_ci95
 from dominari.sim.table import GameTable
 
 if TYPE_CHECKING:
@@ -331,7 +331,7 @@ class MatchupResult:
 
 
 @dataclass(frozen=True)
-class TournamentResult:
+class TournamentResult(EndReasons):
     """The outcome of a tournament.
 
     ``players`` are in entry order (:attr:`leaderboard` sorts them);
@@ -454,7 +454,7 @@ class TournamentResult:
             "matchups": [m.to_json([self.players[e].name for e in m.entries])
                          for m in self.matchups],
             "end_reasons": dict(self.end_reasons),
-            "turn_limit_games": self.end_reasons.get("turn-limit", 0),
+            "turn_limit_games": self.turn_limit_games,
         }
 
 
