@@ -44,11 +44,13 @@ def test_totals_are_consistent() -> None:
     assert r.kingdom == "random"
 
 
+@pytest.mark.rule("N-SET-1", "D-SET-6")
 @pytest.mark.parametrize(("game", "players"), [
     ("dominion", ["bmu", "smithy", "bm"]), ("dominations", ["greedy", "random"])])
 def test_results_by_turn_order_are_the_records_own(tmp_path: Path, game: str,
                                                     players: list[str]) -> None:
-    """The engines draw who begins each game, so a seat is not a place in the turn order:
+    """N-SET-1, D-SET-6: the engines draw who begins each game (Dominion's first player, the
+    Dominations initiative of age 1), so a seat is not a place in the turn order:
     the results by turn order (each seat's and everyone's) are counted from who took the
     first turns of each game, as its record replays it."""
     from dominari.dominations.engine import DominationsState
