@@ -48,7 +48,7 @@ from dominari.bots.mcts import mcts_bot
 from dominari.bots.strategy import read_strategy
 from dominari.dominion.cards import NAME
 from dominari.sim.journal import GameResult, Journal
-from dominari.sim.runner import game_options, play_game, simulate
+from dominari.sim.runner import game_options, play_game, simulate, turn_order
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bots import JOURNALS, MATCHES, match_game  # benchmarks/ is not a package: on the path
@@ -155,6 +155,7 @@ def apply_game(job: tuple[str, int, bool]) -> tuple[int, bool, GameResult | None
     turns) is not played on, and its result is None, unless ``full``."""
     name, j, full = job
     state, table, seats = match_game(DOMINION[name], j)
+    order = tuple(turn_order(state))  # drawn at the deal
     me = seats.index(0)
     search = table[me]
     book = default_book()
@@ -168,7 +169,8 @@ def apply_game(job: tuple[str, int, bool]) -> tuple[int, bool, GameResult | None
     play_game(table, state)
     out = state.outcome()
     assert out is not None
-    return j, changed, GameResult(seats, tuple(out.ranks), tuple(out.scores), out.reason)
+    return j, changed, GameResult(seats, tuple(out.ranks), tuple(out.scores), out.reason,
+                                  order)  # fmt: skip
 
 
 def apply(name: str, verify: int, workers: int, out: Path | None) -> None:
@@ -204,7 +206,7 @@ def apply(name: str, verify: int, workers: int, out: Path | None) -> None:
         print(file=sys.stderr)
         checks = [(name, j, True) for j in unchanged[:verify]]
         for j, _changed, game in pool.imap(apply_game, checks):
-            if game != known[j]:
+            if not game.same(known[j]):
                 raise SystemExit(f"openings.py: game {j} of {name}, which the book does not "
                                  f"change, is not the journal's game: {game} here, "
                                  f"{known[j]} there")

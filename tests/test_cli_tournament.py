@@ -29,6 +29,12 @@ def test_table(capsys: pytest.CaptureFixture[str]) -> None:
         assert name in out
     assert "seed 1" in out and "12 games played in" in out
     assert "not exactly balanced" not in out
+    # who begins is drawn per game: results by place in the turn order, each player's
+    # (8 games each, split between the places) and everyone's
+    assert "Win % [95% CI] by place in the turn order (who begins is drawn per game)" in out
+    assert "1st to play" in out and out.count(" of ") >= 6
+    assert "win % by turn order, whoever sat there (who begins is drawn per game): 1st to " \
+        "play " in out
     _, odd, _ = run(capsys, *BASE, "-n", "3")
     assert "not a multiple of 2: the seats are not exactly balanced" in odd
 
@@ -41,6 +47,10 @@ def test_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["seed"] == 1 and data["game"] == "dominion"
     assert {p["spec"] for p in data["players"]} == {"random", "bm", "smithy"}
     assert data["options"] == {"kingdom": "first-game", "max_turns": 100}
+    assert [t["place"] for t in data["by_turn"]] == [1, 2, 3]
+    assert all(t["games"] == 4 for t in data["by_turn"])
+    for p in data["players"]:
+        assert sum(t["games"] for t in p["by_turn"]) == p["games"]
     _, again, _ = run(capsys, *BASE, "-n", "4", "--seats", "3", "--json")
     assert json.loads(again) == data
 

@@ -111,7 +111,7 @@ from dominari.sim.runner import (
     seat_names,
     simulate,
 )
-from dominari.sim.stats import SimResult
+from dominari.sim.stats import SimResult, TurnPlace
 from dominari.sim.tournament import (
     RATING_MU,
     RATING_SIGMA,
@@ -289,6 +289,10 @@ def build_parser() -> argparse.ArgumentParser:
                       "changed, is kept if N of its games, picked at random and played "
                       "again now, come out the same (default 0: such a journal is "
                       "refused)")  # fmt: skip
+    tour.add_argument("--record-dir", type=_text, metavar="DIR",
+                      help="write one record file per game here (matchup-001-game-000001.json "
+                      "…, and tournament.json, which says who plays each match-up); with "
+                      "--journal, the records go on with it")  # fmt: skip
     tour.set_defaults(func=cmd_tournament)
 
     play = sub.add_parser(
@@ -732,11 +736,7 @@ def _rules_text(rules: dict[str, Any]) -> str:
 
 def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int) -> None:
     console.print(sim_table(result))
-    if result.by_turn:  # the engines draw who begins: a seat is not a place in turn order
-        places = ", ".join(f"{_ORDINALS[t.place - 1]} {_interval(t.win_rate, t.ci95)}"
-                           for t in result.by_turn)  # fmt: skip
-        console.print(f"win % by turn order, whoever sat there (who begins is drawn per "
-                      f"game): {places}", markup=False)
+    _print_by_turn(console, result.by_turn)
     if result.game == "dominations":
         if result.sources:
             console.print(breakdown_table(result))
@@ -752,6 +752,33 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
 
 
 _ORDINALS = ("1st to play", "2nd", "3rd", "4th")
+
+
+def _print_by_turn(console: Console, by_turn: Sequence[TurnPlace]) -> None:
+    """The line of win rates by place in the turn order, whoever sat there (none when
+    the games' turn orders are not known)."""
+    if by_turn:  # the engines draw who begins: a seat is not a place in turn order
+        places = ", ".join(f"{_ORDINALS[t.place - 1]} {_interval(t.win_rate, t.ci95)}"
+                           for t in by_turn)  # fmt: skip
+        console.print(f"win % by turn order, whoever sat there (who begins is drawn per "
+                      f"game): {places}", markup=False)
+
+
+def turn_order_table(result: TournamentResult) -> Table:
+    """Each player's outright win rate by its place in the turn order (who begins is
+    drawn per game, so rotating seats does not balance it), leaderboard order."""
+    table = Table(title=Text("Win % [95% CI] by place in the turn order (who begins is "
+                             "drawn per game)"), title_style="bold",
+                  box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
+    board = result.leaderboard
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("Player", style="bold", overflow="fold", min_width=_name_width(board))
+    for k in range(result.seats):
+        table.add_column(_ORDINALS[k], justify="right", no_wrap=True)
+    for k, p in enumerate(board, 1):
+        table.add_row(str(k), Text(p.name),
+                      *(f"{_interval(t.win_rate, t.ci95)} of {t.games:,}" for t in p.by_turn))
+    return table
 
 
 def _print_dominion_footer(console: Console, result: SimResult) -> None:
@@ -789,9 +816,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                           "of one seed, and a random seed would never match it again")
     if args.recheck and args.journal is None:
         raise ConfigError("--recheck needs --journal: it replays some of a journal's games")
+    if args.record_dir is not None:
+        _check_folder(args.record_dir, "--record-dir")  # the tournament checks what it holds
+        if args.journal is not None and _same_file(args.record_dir, args.journal):
+            raise ConfigError(f"--record-dir and --journal both name {args.record_dir!r}")
     run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
                   backend=args.backend, options=options, journal=args.journal,
-                  stall=args.stall_timeout,
+                  stall=args.stall_timeout, record_dir=args.record_dir,
                   recheck=args.recheck)  # fmt: skip
     t0 = time.perf_counter()
     total = math.comb(len(specs), args.seats) * args.games
@@ -864,6 +895,9 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
     console.print(tournament_table(result))
     if len(result.players) > 2:
         console.print(head_to_head_table(result))
+    if all(p.by_turn for p in result.players):
+        console.print(turn_order_table(result))
+    _print_by_turn(console, result.by_turn)
     if result.game == "dominations":
         rules = result.options.get("rules") or {}
         data = result.options.get("data")

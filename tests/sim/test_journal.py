@@ -187,6 +187,66 @@ def test_a_journal_whose_games_do_not_replay_is_refused(
     assert path.read_bytes() == before
 
 
+def _without_orders(path: Path) -> None:
+    """Make ``path`` a journal as written before turn orders were kept."""
+    head, *rest = path.read_text(encoding="utf-8").splitlines()
+    lines = [head]
+    for line in rest:
+        entry = json.loads(line)
+        assert all(len(g) == 5 for g in entry["games"])
+        entry["games"] = [g[:4] for g in entry["games"]]
+        lines.append(json.dumps(entry))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@pytest.mark.rule("N-SET-1")
+def test_a_journal_without_turn_orders_gets_them_from_the_deals(
+        tmp_path: Path, counted: list[int]) -> None:
+    """N-SET-1: a journal written before games kept their turn order still serves: its
+    games are dealt again (not played) to learn who began, the results by turn order are
+    the uninterrupted run's, and the orders are written into the journal."""
+    path = tmp_path / "t.jsonl"
+    first = run(path, games=4)
+    games = path.read_text(encoding="utf-8").splitlines()[1:]
+    _without_orders(path)
+    counted.clear()
+    again = run(path, games=4)
+    assert counted == [] and again.reused == 3 * 4  # dealt again, not played
+    assert again.to_json() == first.to_json() and again.by_turn
+    assert path.read_text(encoding="utf-8").splitlines()[1:] == games  # written back
+    assert Journal.read(path).known == Journal.open(path, json.loads(
+        path.read_text(encoding="utf-8").splitlines()[0])["key"]).known
+
+
+def test_a_journal_without_turn_orders_rechecks_against_played_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, counted: list[int]) -> None:
+    """A journal of other code and of the older format: the games played again have
+    their turn order and the journal's have none, which is no difference."""
+    path = tmp_path / "t.jsonl"
+    first = run(path, games=2)
+    _without_orders(path)
+    _new_code(monkeypatch)
+    counted.clear()
+    assert run(path, games=2, recheck=6).to_json() == first.to_json()
+    assert counted == [1] * 6
+
+
+@pytest.mark.parametrize("order", [[0, 0], [0, 1, 2], [2, 1], "01", [0, True]])
+def test_a_damaged_turn_order_is_refused(tmp_path: Path, order: object) -> None:
+    path = tmp_path / "t.jsonl"
+    run(path, games=2)
+    head, first, *rest = path.read_text(encoding="utf-8").splitlines()
+    line = json.loads(first)
+    line["games"][0][4] = order
+    path.write_text("\n".join([head, json.dumps(line), *rest]) + "\n", encoding="utf-8")
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match=r"line 2: game 0 is not \[seating, ranks, scores, "
+                       r"reason\] or \[seating, ranks, scores, reason, turn order\] \(the "
+                       r"turn order: every seat once\)"):  # fmt: skip
+        run(path, games=2)
+    assert path.read_bytes() == before
+
+
 def test_recheck_needs_a_journal_and_a_count() -> None:
     with pytest.raises(ConfigError, match="rechecking games needs a journal"):
         run(None, games=2, recheck=1)
@@ -531,7 +591,7 @@ def test_a_standings_mean_score_has_a_95_percent_interval(tmp_path: Path) -> Non
     result = run(path, games=6)
     scores: dict[int, list[int]] = {}
     for line in path.read_text(encoding="utf-8").splitlines()[1:]:
-        for seating, _ranks, points, _reason in json.loads(line)["games"]:
+        for seating, _ranks, points, _reason, _order in json.loads(line)["games"]:
             for entry, score in zip(seating, points, strict=True):
                 scores.setdefault(entry, []).append(score)
     for s in result.players:
@@ -635,7 +695,8 @@ def test_a_long_tournament_keeps_a_few_bytes_a_game(tmp_path: Path,
         for j in range(shard.start, shard.stop):
             ranks = (1, 2) if j % 3 else (2, 1) if j % 5 else (1, 1)
             out.append(GameResult(tournament_module.seating(shard.entries, j), ranks,
-                                  (30 + j % 7, 20 + j % 13), "provinces" if j % 4 else "piles"))
+                                  (30 + j % 7, 20 + j % 13), "provinces" if j % 4 else "piles",
+                                  (j % 2, 1 - j % 2)))
         return tuple(out)
 
     monkeypatch.setattr(tournament_module, "play_shard", stand_in)

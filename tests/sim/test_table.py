@@ -97,5 +97,23 @@ def test_the_table_takes_a_few_bytes_a_game() -> None:
     import sys
 
     t = _table(100_000)
-    size = sum(sys.getsizeof(a) for m in t.matchups for a in (m.ranks, m.scores, m.reason))
-    assert size / (2 * 100_000) <= 13  # 2 ranks, 2 scores, a reason: 12 bytes
+    size = sum(sys.getsizeof(a) for m in t.matchups
+               for a in (m.ranks, m.scores, m.reason, m.order))  # fmt: skip
+    assert size / (2 * 100_000) <= 14  # 2 ranks, 2 scores, a reason, an order: 13 bytes
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_turn_orders_are_kept_and_an_unknown_one_stays_unknown(seats: int) -> None:
+    import itertools
+
+    t = _table(30, seats)
+    orders = list(itertools.permutations(range(seats)))
+    for j in range(30):
+        t[0, j] = _game(0, j, seats, order=orders[j % len(orders)] if j % 5 else ())
+    assert [t[0, j].order for j in range(30)] == [orders[j % len(orders)] if j % 5 else ()
+                                                  for j in range(30)]  # fmt: skip
+    assert list(t.matchups[0].unordered()) == list(range(0, 30, 5))
+    for bad in ((0,) * seats, tuple(range(seats + 1)), (9, 8)):
+        with pytest.raises(ValueError, match="does not name each of"):
+            t[1, 0] = _game(1, 0, seats, order=bad)
+    assert (1, 0) not in t  # refused whole

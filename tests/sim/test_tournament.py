@@ -124,6 +124,67 @@ def test_dominations_tournament() -> None:
     assert r.to_json()["options"]["rules"]["variant"] == "retail"
 
 
+@pytest.mark.rule("N-SET-1", "D-SET-6")
+@pytest.mark.parametrize(("game", "players", "seats", "games"), [
+    ("dominion", ["bmu", "smithy", "bm"], 2, 12),
+    ("dominion", ["bmu", "smithy", "bm", "random"], 3, 6),
+    ("dominations", ["greedy", "random"], 2, 2),
+])  # fmt: skip
+def test_results_by_turn_order_are_each_deals_own(game: str, players: list[str], seats: int,
+                                                  games: int) -> None:
+    """N-SET-1, D-SET-6: the engines draw who begins each game from its seed, so rotating
+    seats does not balance the turn order: every game keeps the order of its first turns
+    as its deal draws it, and each entry's results (and everyone's) are counted by its
+    place in that order, whoever sat there."""
+    from dominari.sim.runner import game_options, seat_names, turn_order
+
+    r = tournament(players, games, 7, seats=seats, game=game,
+                   kingdom="first-game" if game == "dominion" else None)  # fmt: skip
+    options = game_options(game, kingdom="first-game" if game == "dominion" else None)
+    names = seat_names([p.name for p in r.players])
+    n = len(players)
+    placed = [[0] * seats for _ in range(n)]
+    won = [[0] * seats for _ in range(n)]
+    shared = [[0] * seats for _ in range(n)]
+    for m, entries in enumerate(matchups(n, seats)):
+        shard = Shard(tuple(players), tuple(names), options, 7, m, entries, 0, games)
+        for j, g in enumerate(play_shard(shard)):
+            dealt = options.new_game(seats, tournament_game_seed(7, entries, j),
+                                     tuple(names[e] for e in g.seating))  # fmt: skip
+            assert g.order == tuple(turn_order(dealt))
+            for k, p in enumerate(g.order):
+                e = g.seating[p]
+                placed[e][k] += 1
+                if g.ranks[p] == 1:
+                    (shared if g.ranks.count(1) > 1 else won)[e][k] += 1
+    for s in r.players:
+        assert [t.place for t in s.by_turn] == list(range(1, seats + 1))
+        assert [t.games for t in s.by_turn] == placed[s.entry]
+        assert [t.wins for t in s.by_turn] == won[s.entry]
+        assert [t.ties for t in s.by_turn] == shared[s.entry]
+        assert sum(t.games for t in s.by_turn) == s.games
+    assert all(t.games == r.games for t in r.by_turn)
+    assert [t.wins for t in r.by_turn] == [sum(won[e][k] for e in range(n))
+                                           for k in range(seats)]  # fmt: skip
+    data = r.to_json()
+    assert data["by_turn"][0] == {"place": 1, "games": r.games, **r.by_turn[0].counts_json()}
+    assert all(len(p["by_turn"]) == seats for p in data["players"])
+
+
+def test_results_by_turn_order_need_every_games_order() -> None:
+    """Games whose turn order is not known give no results by turn order (rather than
+    results over some of the games)."""
+    known = GameResult((0, 1), (1, 2), (30, 20), "provinces", (1, 0))
+    r = TournamentResult.from_games([[known, known._replace(order=())]], specs=("a", "b"),
+                                    names=("A", "B"), seats=2, seed=0, game="dominion",
+                                    options={})  # fmt: skip
+    assert r.by_turn == () and all(p.by_turn == () for p in r.players)
+    assert "by_turn" not in r.to_json()
+    r = TournamentResult.from_games([[known, known]], specs=("a", "b"), names=("A", "B"),
+                                    seats=2, seed=0, game="dominion", options={})
+    assert [(t.games, t.wins) for t in r.players[0].by_turn] == [(0, 0), (2, 2)]
+
+
 # --------------------------------------------------------------------- ratings
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_strategies_are_rated_above_random(seed: int) -> None:

@@ -8,7 +8,12 @@ of the code that played the games); each further line holds a run of consecutive
 finished games of one match-up::
 
     {"dominari_journal": 1, "key": {...}}
-    {"matchup": 0, "start": 10, "games": [[[0, 1], [1, 2], [412, 380], "end"], ...]}
+    {"matchup": 0, "start": 10, "games": [[[0, 1], [1, 2], [412, 380], "end", [1, 0]], ...]}
+
+A game is its seating (entry positions by seat), its ranks and scores by seat, how it
+ended, and the seats in the order of their first turns. Journals written before the turn
+order was kept lack it (a game of four items); a tournament deals such games again from
+their seeds to learn it, and writes it in (:meth:`Journal.rewrite`).
 
 Reusing a journal's games is exact because a tournament game depends on its seeds
 only (see :mod:`dominari.sim.tournament`), so the games are the same games whether
@@ -64,12 +69,27 @@ fingerprint, so editing the command line or the web app does not void journals."
 
 class GameResult(NamedTuple):
     """One finished tournament game, compactly: entry positions in seat order, and per
-    seat the rank (1 for every winner) and the score; how the game ended."""
+    seat the rank (1 for every winner) and the score; how the game ended; and the seats
+    in the order of their first turns (the engines draw who begins from the game's seed:
+    see :func:`dominari.sim.runner.turn_order`), empty where it is not known (a journal
+    written before it was kept)."""
 
     seating: tuple[int, ...]
     ranks: tuple[int, ...]
     scores: tuple[int, ...]
     reason: str
+    order: tuple[int, ...] = ()
+
+    def same(self, other: GameResult) -> bool:
+        """Whether ``other`` is the same result, a turn order unknown on either side
+        matching any (a journal's game without one, played again).
+
+        >>> g = GameResult((0, 1), (1, 2), (30, 20), "provinces", (1, 0))
+        >>> g.same(g._replace(order=())), g.same(g._replace(order=(0, 1)))
+        (True, False)
+        """
+        return self[:4] == other[:4] and (not self.order or not other.order
+                                          or self.order == other.order)
 
 
 class JournalError(ConfigError):
@@ -212,11 +232,13 @@ class Journal:
                 os.close(self._held)
             self._held = None
 
-    def discard_if_unused(self) -> None:
-        """Remove the file if :meth:`open` made it and no game was written to it: a run
-        that fails before its first game leaves nothing behind."""
+    def discard_if_unused(self) -> bool:
+        """Remove the file if :meth:`open` made it and no game was written to it (a run
+        that fails before its first game leaves nothing behind); whether it did."""
         if self.created and not len(self.known):
             self.path.unlink(missing_ok=True)
+            return True
+        return False
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], key: Mapping[str, Any],
@@ -246,7 +268,7 @@ class Journal:
         p = Path(path)
         # As it reads back (tuples become lists), its paths as the files they name: the
         # same tournament run again from another folder, or with ./x for x, matches.
-        key = _comparable(json.loads(json.dumps(key)))
+        key = comparable_key(json.loads(json.dumps(key)))
         if p.is_dir():
             raise JournalError(f"journal {p}: is a folder, not a file")
         if p.exists() and not p.is_file():
@@ -314,7 +336,7 @@ class Journal:
                 raise JournalError(f"journal {p}: format {head['dominari_journal']!r}, this "
                                    f"version reads format {FORMAT}")  # fmt: skip
             body = src.tell()  # where the games begin
-            old = _comparable(head.get("key"))  # ``key`` already is
+            old = comparable_key(head.get("key"))  # ``key`` already is
             same = old == key
             # Games whose code or files alone changed may still be the same: a recheck tells.
             played_otherwise = isinstance(old, dict) and not same and (
@@ -384,7 +406,32 @@ class Journal:
                                             for j in run]).encode()
             out.append(line)
         _replace(self.path, b"".join(line + b"\n" for line in out))
+        if self._held is not None:  # the file was replaced: hold the new one
+            self._hold()
         self.known.update(games)
+
+    def write_known(self) -> None:
+        """Write every run of games again from the games held (:attr:`known`, where a
+        game read from the file may have been given its turn order since), the key and any
+        run with a game not held (past a table's limit) as they were; the file is replaced
+        at once, so a stop halfway leaves the old one whole, and is written a line at a
+        time (a journal of millions of games)."""
+        known = self.known
+
+        def lines(f: BinaryIO) -> Iterator[bytes]:
+            yield f.readline()  # the key
+            for _, line in _lines(f):
+                entry = json.loads(line)
+                m, start = entry["matchup"], entry["start"]
+                run = range(start, start + len(entry["games"]))
+                if all((m, j) in known for j in run):
+                    line = (_run_line(m, start, [known[m, j] for j in run]) + "\n").encode()
+                yield line
+
+        with self.path.open("rb") as f:
+            _replace(self.path, lines(f))
+        if self._held is not None:  # the file was replaced: hold the new one
+            self._hold()
 
     def record(self, matchup: int, start: int, games: Sequence[GameResult]) -> None:
         """Append games ``start``… of match-up ``matchup`` and make sure they are on disk."""
@@ -415,7 +462,8 @@ class Journal:
 def _run_line(matchup: int, start: int, games: Sequence[GameResult]) -> str:
     """The journal line of a run of games of one match-up from game ``start`` on."""
     return json.dumps({"matchup": matchup, "start": start,
-                       "games": [[list(g.seating), list(g.ranks), list(g.scores), g.reason]
+                       "games": [[list(g.seating), list(g.ranks), list(g.scores), g.reason,
+                                  *([list(g.order)] if g.order else [])]
                                  for g in games]}, separators=(",", ":"))  # fmt: skip
 
 
@@ -443,14 +491,19 @@ def _unfinished(f: BinaryIO) -> bool:
     return bool(more)
 
 
-def _replace(path: Path, data: bytes, keep: tuple[int, int] | None = None) -> None:
-    """Write ``data`` to ``path`` at once, then bytes ``keep = (start, stop)`` of the file
-    as it was (copied a block at a time: a journal's games, behind a new first line): a
-    new file moved over the old one, so that a stop halfway leaves the old file whole."""
+def _replace(path: Path, data: bytes | Iterable[bytes],
+             keep: tuple[int, int] | None = None) -> None:  # fmt: skip
+    """Write ``data`` (bytes, or pieces of them in order) to ``path`` at once, then bytes
+    ``keep = (start, stop)`` of the file as it was (copied a block at a time: a journal's
+    games, behind a new first line): a new file moved over the old one, so that a stop
+    halfway leaves the old file whole."""
     part = path.with_name(path.name + ".part")
     try:
         with part.open("wb") as f:
-            f.write(data)
+            if isinstance(data, bytes):
+                f.write(data)
+            else:
+                f.writelines(data)
             if keep is not None:
                 with path.open("rb") as old:
                     old.seek(keep[0])
@@ -490,12 +543,16 @@ def _games(path: Path, n: int, entry: Any,
         raise bad("matchup and start must be whole numbers of 0 or more, games a list")
     out = []
     for k, g in enumerate(games):
-        ok = (isinstance(g, list) and len(g) == 4 and isinstance(g[3], str)
-              and all(isinstance(x, list) and all(_is_int(v) for v in x) for x in g[:3])
-              and len(g[0]) == len(g[1]) == len(g[2]) >= 2)  # fmt: skip
+        ok = (isinstance(g, list) and len(g) in (4, 5) and isinstance(g[3], str)
+              and all(isinstance(x, list) and all(_is_int(v) for v in x)
+                      for x in (*g[:3], *g[4:]))
+              and len(g[0]) == len(g[1]) == len(g[2]) >= 2
+              and (len(g) == 4 or sorted(g[4]) == list(range(len(g[0])))))  # fmt: skip
         if not ok:
-            raise bad(f"game {k} is not [seating, ranks, scores, reason]")
-        game = GameResult(tuple(g[0]), tuple(g[1]), tuple(g[2]), g[3])
+            raise bad(f"game {k} is not [seating, ranks, scores, reason] or [seating, ranks, "
+                      "scores, reason, turn order] (the turn order: every seat once)")
+        game = GameResult(tuple(g[0]), tuple(g[1]), tuple(g[2]), g[3],
+                          tuple(g[4]) if len(g) == 5 else ())
         why = None if check is None else check(m, start + k, game)
         if why is not None:
             raise bad(f"game {start + k} of match-up {m}: {why}")
@@ -607,7 +664,7 @@ def _kingdom_key(kingdom: Any) -> Any:
     return ",".join(NAME[c] for c in cards) if len(cards) == len(names) else kingdom
 
 
-def _comparable(key: Any) -> Any:
+def comparable_key(key: Any) -> Any:
     """A journal key with its paths (file specs, their hashes' keys, the data folder) as
     :func:`_path_key` gives them, so that the same tournament matches however typed."""
     if not isinstance(key, dict):
@@ -626,7 +683,7 @@ def _comparable(key: Any) -> Any:
 
 
 def _differences(old: Any, new: Mapping[str, Any]) -> str:
-    """Which fields of the key differ, in words (both keys as :func:`_comparable` gives
+    """Which fields of the key differ, in words (both keys as :func:`comparable_key` gives
     them)."""
     if not isinstance(old, dict):
         return "it has no key"

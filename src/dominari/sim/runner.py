@@ -413,13 +413,18 @@ def run_chunk(chunk: Chunk) -> Tally:
         tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"),
                   order)
         if record_dir is not None:
-            target = record_dir / record_name(i)
-            try:
-                write_json_atomic(target, state.record())
-            except OSError as exc:  # a full disk, a folder removed during the run …
-                raise ConfigError(f"cannot write game record {str(target)!r} "
-                                  f"({exc.strerror or exc})") from None  # fmt: skip
+            write_record(record_dir / record_name(i), state)
     return tally
+
+
+def write_record(target: Path, state: GameState) -> None:
+    """Write the record of the finished game ``state`` to ``target`` (atomically);
+    :class:`ConfigError` naming the file if it cannot be written."""
+    try:
+        write_json_atomic(target, state.record())
+    except OSError as exc:  # a full disk, a folder removed during the run …
+        raise ConfigError(f"cannot write game record {str(target)!r} "
+                          f"({exc.strerror or exc})") from None  # fmt: skip
 
 
 def check_run(games: object, workers: object, seed: object, backend: str,
@@ -559,7 +564,7 @@ _RECORD_TEMP = f".{RECORD_GLOB}.*.tmp"
 """The temporary file of a record being written (``write_text_atomic``)."""
 
 
-def _remove(folder: str, *patterns: str) -> None:
+def remove_files(folder: str, *patterns: str) -> None:
     """Remove the files of ``folder`` that match ``patterns`` (those already gone too)."""
     for pattern in patterns:
         for f in Path(folder).glob(pattern):
@@ -645,11 +650,11 @@ def simulate(
         # earlier run (else it was refused), so all are this run's, and the same run
         # again would be refused for them; nor does it leave the folders it made.
         if rdir is not None:  # the records, and any a killed worker left half written
-            _remove(rdir, RECORD_GLOB, _RECORD_TEMP)
+            remove_files(rdir, RECORD_GLOB, _RECORD_TEMP)
         remove_folders(made)
         raise
     if rdir is not None:  # a worker killed while writing a record left its temporary
-        _remove(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
+        remove_files(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
     assert total.next == len(chunks) and not total.waiting
     return SimResult.from_tally(total.total, names=names, specs=specs, seed=seed,
                                 game=options.game, options=options.to_json())  # fmt: skip

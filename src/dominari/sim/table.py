@@ -4,28 +4,36 @@ A tournament keeps each game's result for its ratings (they are updated game by 
 As :class:`~dominari.sim.journal.GameResult` tuples that took 150 to 500 bytes a game
 (with a journal, which kept its own, read back whole), several GB at the 10,000,000
 games a tournament may play. A :class:`GameTable` keeps per match-up one array of ranks
-(a byte a seat), one of scores (4 bytes a seat, 8 once a score needs them) and one of
-end reasons (an index into the reasons seen, 2 bytes), and no seating at all: game ``j``
+(a byte a seat), one of scores (4 bytes a seat, 8 once a score needs them), one of
+end reasons (an index into the reasons seen, 2 bytes) and one of turn orders (a byte: which
+of the ``seats!`` orders, 0 where it is not known), and no seating at all: game ``j``
 of a match-up is seated by the tournament's rotation, which repeats every ``seats!``
-games. A 2-seat game takes 12 bytes, a 4-seat one 22.
+games. A 2-seat game takes 13 bytes, a 4-seat one 23.
 
 It reads and writes as a mapping of ``(match-up, game)`` to ``GameResult``, the way a
 :class:`~dominari.sim.journal.Journal` holds its games, and each match-up reads as the
 list of its games.
 
 >>> t = GameTable([[(0, 1), (1, 0)]], 3)
->>> t[0, 1] = GameResult((1, 0), (2, 1), (25, 31), "provinces")
->>> t[0, 1], len(t), (0, 0) in t
-(GameResult(seating=(1, 0), ranks=(2, 1), scores=(25, 31), reason='provinces'), 1, False)
+>>> t[0, 1] = GameResult((1, 0), (2, 1), (25, 31), "provinces", (1, 0))
+>>> t[0, 1]
+GameResult(seating=(1, 0), ranks=(2, 1), scores=(25, 31), reason='provinces', order=(1, 0))
+>>> len(t), (0, 0) in t
+(1, False)
 """
 
 from __future__ import annotations
 
+import itertools
 from array import array
 from collections.abc import Iterable, Iterator, MutableMapping, Sequence
 from typing import overload
 
 from dominari.sim.journal import GameResult
+
+_ORDERS = {k: list(itertools.permutations(range(k))) for k in range(2, 6)}
+"""Every turn order of ``k`` seats, by its index (1 + the index is kept; 0: not known)."""
+_ORDER_IDS = {order: i + 1 for orders in _ORDERS.values() for i, order in enumerate(orders)}
 
 
 class MatchupGames(Sequence[GameResult]):
@@ -49,6 +57,8 @@ class MatchupGames(Sequence[GameResult]):
         """Every game's ranks by seat, 0 for a game not in yet (ranks start at 1)."""
         self.scores = array("i", bytes(4 * n * self.seats))
         self.reason = array("H", bytes(2 * n))
+        self.order = bytearray(n)
+        """Every game's turn order: 1 + its index in :data:`_ORDERS`, 0 where not known."""
         self.held = 0
         """How many of the first ``n`` games are in."""
         self.later = 0
@@ -68,6 +78,11 @@ class MatchupGames(Sequence[GameResult]):
         """The games in, in order: of the first ``n``, or ``everything`` kept."""
         k, ranks = self.seats, self.ranks
         return (j for j in range(len(self.reason) if everything else self.n) if ranks[j * k])
+
+    def unordered(self) -> Iterator[int]:
+        """The games in (every one kept) whose turn order is not known, in order."""
+        k, ranks, order = self.seats, self.ranks, self.order
+        return (j for j in range(len(self.reason)) if ranks[j * k] and not order[j])
 
     @overload
     def __getitem__(self, j: int) -> GameResult: ...
@@ -103,9 +118,11 @@ class MatchupGames(Sequence[GameResult]):
         k = self.seats
         at = j * k
         ranks = tuple(self.ranks[at:at + k])
+        order = self.order[j]
         return GameResult(self.seatings[j % len(self.seatings)],
                           self._rankings.setdefault(ranks, ranks),
-                          tuple(self.scores[at:at + k]), self._reasons[self.reason[j]])  # fmt: skip
+                          tuple(self.scores[at:at + k]), self._reasons[self.reason[j]],
+                          _ORDERS[k][order - 1] if order else ())  # fmt: skip
 
     def put(self, j: int, game: GameResult) -> None:
         """Keep game ``j`` (its seating is the match-up's, its ranks 1 to 255: a
@@ -120,6 +137,10 @@ class MatchupGames(Sequence[GameResult]):
         if len(ranks) != k or len(scores) != k or min(ranks) < 1 or max(ranks) > 255:
             raise ValueError(f"game {j}: ranks {ranks} and scores {scores} are not one "
                              f"place (1 to 255) and one score for each of {k} seats")
+        order = _ORDER_IDS.get(game.order, 0) if game.order else 0
+        if game.order and (not order or len(game.order) != k):
+            raise ValueError(f"game {j}: the turn order {game.order} does not name each of "
+                             f"{k} seats once")  # fmt: skip
         low, high = min(scores), max(scores)
         if low < -(1 << 63) or high >= 1 << 63:
             raise ValueError(f"game {j}: scores {scores} are out of range (a score is "
@@ -145,6 +166,7 @@ class MatchupGames(Sequence[GameResult]):
         for p in range(k):
             table[at + p] = scores[p]
         self.reason[j] = rid
+        self.order[j] = order
 
     def _grow(self, games: int) -> None:
         more = games - len(self.reason)
@@ -152,6 +174,7 @@ class MatchupGames(Sequence[GameResult]):
         self.scores.extend(array(self.scores.typecode, bytes(self.scores.itemsize * more
                                                              * self.seats)))  # fmt: skip
         self.reason.extend(array("H", bytes(2 * more)))
+        self.order.extend(bytes(more))
 
     def remove(self, j: int) -> None:
         if self.has(j):

@@ -28,6 +28,11 @@ Decisions where the rules of a tournament are open:
 - **Wins** are counted as in a simulation (:class:`~dominari.sim.stats.Tally`): a
   win is an outright win, a shared first place is a tie, the win rate is wins
   over games (with a Wilson 95% interval) and the tie rate is reported apart.
+- **Turn order**: the engines draw who begins each game from its seed, so a seat is
+  not a place in the turn order, and rotating seats does not balance it. Every game
+  keeps its turn order (:func:`~dominari.sim.runner.turn_order`), and each entry's
+  results are also counted by its place in it (:attr:`Standing.by_turn`), as are
+  everyone's (:attr:`TournamentResult.by_turn`), as in a simulation.
 - **Head to head**: for each pair of entries, the games they played together and
   how many of them the row entry finished ranked strictly better than the column
   entry (for 2 seats: beat it).
@@ -55,11 +60,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import math
 import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dominari.core.errors import ConfigError
@@ -68,10 +75,12 @@ from dominari.sim.journal import (
     Journal,
     JournalError,
     code_fingerprint,
+    comparable_key,
     folder_files,
     spec_files,
 )
 from dominari.sim.pool import beat, check_stall, each_result, run_tasks
+from dominari.sim.records import missing_folders, prepare_dir, remove_folders, write_json_atomic
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
@@ -86,9 +95,12 @@ from dominari.sim.runner import (
     game_range,
     load_bots,
     play_game,
+    remove_files,
     seat_names,
+    turn_order,
+    write_record,
 )
-from dominari.sim.stats import EndReasons, WinCounts, _plain, mean_ci95
+from dominari.sim.stats import EndReasons, TurnPlace, WinCounts, _plain, mean_ci95
 from dominari.sim.table import GameTable
 
 if TYPE_CHECKING:
@@ -99,11 +111,12 @@ MAX_MATCHUP_GAMES = 1_000_000
 the ratings; a million already gives intervals of a tenth of a point)."""
 MAX_TOURNAMENT_GAMES = 10_000_000
 """The most games of all match-ups together in one tournament: every game's result is
-kept for the ratings, in a :class:`~dominari.sim.table.GameTable` of 12 bytes a 2-seat
-game, 22 a 4-seat one (a journal shares it, and is read a line at a time), so that the
-maximum takes some 150 to 300 MB (measured with stand-in games: 150 MB for 10,000,000 at
-2 seats, 145 MB for 5,000,000 at 4); but the ratings, updated game by game after the
-games, then take some 3 to 6 minutes on this project's 2-core reference machine."""
+kept for the ratings, in a :class:`~dominari.sim.table.GameTable` of 13 bytes a 2-seat
+game, 23 a 4-seat one (a journal shares it, and is read a line at a time), so that the
+maximum takes some 160 to 310 MB (measured with stand-in games before the turn order's byte
+was added: 150 MB for 10,000,000 at 2 seats, 145 MB for 5,000,000 at 4); but the
+ratings, updated game by game after the games, then take some 3 to 6 minutes on this
+project's 2-core reference machine."""
 SEATS: tuple[int, ...] = (2, 3, 4)
 """The table sizes a tournament can play (both games take 2 to 4 players)."""
 
@@ -130,6 +143,23 @@ def tournament_bot_seed(seed: int, entries: Sequence[int], index: int, seat: int
     """The seed the bot in ``seat`` is reset with for game ``index`` of the match-up of
     ``entries``."""
     return derive_seed("dominari-tournament-bot", seed, *entries, "game", index, seat)
+
+
+RECORD_GLOB = "matchup-[0-9][0-9][0-9]*-game-[0-9][0-9][0-9][0-9][0-9][0-9]*.json"
+"""The names of a tournament's record files (:func:`tournament_record_name`)."""
+RECORDS_INDEX = "tournament.json"
+"""The file beside a tournament's records that says which tournament they are of and who
+plays each match-up."""
+
+
+def tournament_record_name(matchup: int, index: int) -> str:
+    """The file name of the record of game ``index`` of match-up ``matchup`` (0-based;
+    match-ups in :func:`matchups` order).
+
+    >>> tournament_record_name(0, 0), tournament_record_name(11, 1233)
+    ('matchup-001-game-000001.json', 'matchup-012-game-001234.json')
+    """
+    return f"matchup-{matchup + 1:03d}-game-{index + 1:06d}.json"
 
 
 def matchups(entries: int, seats: int) -> list[tuple[int, ...]]:
@@ -198,6 +228,9 @@ class Shard:
     entries: tuple[int, ...]
     start: int
     stop: int
+    record_dir: str | None = None
+    """The folder each game's record is written to (:func:`tournament_record_name`), if
+    any."""
 
     def describe(self) -> str:
         """The shard in words, for messages: ``games 0-9 of bm vs smithy, seed 1``."""
@@ -219,15 +252,19 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
         state = shard.options.new_game(len(seats),
                                        tournament_game_seed(shard.seed, shard.entries, j),
                                        tuple(shard.names[e] for e in seats))  # fmt: skip
+        order = tuple(turn_order(state))
         for p, bot in enumerate(table):
             bot.reset(tournament_bot_seed(shard.seed, shard.entries, j, p))
         play_game(table, state)
         beat()  # a game finished: the worker is not hung
+        if shard.record_dir is not None:
+            write_record(Path(shard.record_dir) / tournament_record_name(shard.matchup, j),
+                         state)  # fmt: skip
         outcome = state.outcome()
         assert outcome is not None
         ranks = tuple(outcome.ranks)
         out.append(GameResult(seats, shared.setdefault(ranks, ranks), tuple(outcome.scores),
-                              outcome.reason))  # fmt: skip
+                              outcome.reason, shared.setdefault(order, order)))  # fmt: skip
     return tuple(out)
 
 
@@ -284,6 +321,9 @@ class Standing(WinCounts):
     sigma: float
     total_score_sq: int = 0
     """The sum over games of the squared score (0: unknown)."""
+    by_turn: tuple[TurnPlace, ...] = ()
+    """The entry's results by its place in the turn order (1: it began the game), over
+    every match-up; empty where a game's turn order is not known."""
 
     @property
     def mean_score(self) -> float:
@@ -309,6 +349,8 @@ class Standing(WinCounts):
             "mean_score": self.mean_score,
             "mean_score_ci95": list(self.mean_score_ci95),
             "rating": {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal},
+            **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
+               else {}),
         }
 
 
@@ -351,6 +393,9 @@ class TournamentResult(EndReasons):
     options: dict[str, Any] = field(default_factory=dict)
     reused: int = 0
     """How many of the games were read from a journal rather than played in this run."""
+    by_turn: tuple[TurnPlace, ...] = ()
+    """Results by place in the turn order, whoever sat there: the player who began, the
+    second … (empty where a game's turn order is not known)."""
 
     @classmethod
     def from_games(cls, results: Sequence[Sequence[GameResult]], *, specs: tuple[str, ...],
@@ -363,6 +408,11 @@ class TournamentResult(EndReasons):
         n = len(specs)
         wins, ties, score, played = [0] * n, [0] * n, [0] * n, [0] * n
         score_sq = [0] * n
+        # placed[e][k]: games in which entry e took the k-th first turn; wins, shared wins
+        placed = [[0] * seats for _ in range(n)]
+        placed_wins = [[0] * seats for _ in range(n)]
+        placed_ties = [[0] * seats for _ in range(n)]
+        ordered = 0  # games whose turn order is known
         better = [[0] * n for _ in range(n)]
         met = [[0] * n for _ in range(n)]
         reasons: dict[str, int] = {}
@@ -391,22 +441,37 @@ class TournamentResult(EndReasons):
                             if g.ranks[p] < g.ranks[q]:
                                 better[e][f] += 1
                 reasons[g.reason] = reasons.get(g.reason, 0) + 1
+                if g.order:
+                    ordered += 1
+                    for k, p in enumerate(g.order):
+                        e = g.seating[p]
+                        placed[e][k] += 1
+                        if g.ranks[p] == 1:
+                            (placed_ties if shared else placed_wins)[e][k] += 1
             per_matchup.append(MatchupResult(entries, len(games), tuple(mw), tuple(mt),
                                              tuple(ms)))  # fmt: skip
         rounds = max((len(games) for games in results), default=0)
         in_rounds = _in_rounds(results)
         rated = rate_games(in_rounds, n, rating)
+        counted = ordered == sum(len(games) for games in results) > 0
         players = tuple(
             Standing(entry=e, spec=specs[e], name=names[e], games=played[e], wins=wins[e],
                      ties=ties[e], total_score=score[e], mu=rated[e][0], sigma=rated[e][1],
-                     total_score_sq=score_sq[e])
+                     total_score_sq=score_sq[e],
+                     by_turn=tuple(TurnPlace(k + 1, placed[e][k], placed_wins[e][k],
+                                             placed_ties[e][k])
+                                   for k in range(seats)) if counted else ())
             for e in range(n)
         )  # fmt: skip
+        by_turn = tuple(TurnPlace(k + 1, ordered, sum(placed_wins[e][k] for e in range(n)),
+                                  sum(placed_ties[e][k] for e in range(n)))
+                        for k in range(seats)) if counted else ()  # fmt: skip
         return cls(game=game, seed=seed, seats=seats, games_per_matchup=rounds,
                    players=players, matchups=tuple(per_matchup),
                    better=tuple(tuple(row) for row in better),
                    met=tuple(tuple(row) for row in met),
-                   end_reasons=dict(sorted(reasons.items())), options=dict(options))  # fmt: skip
+                   end_reasons=dict(sorted(reasons.items())), options=dict(options),
+                   by_turn=by_turn)  # fmt: skip
 
     @property
     def games(self) -> int:
@@ -455,6 +520,8 @@ class TournamentResult(EndReasons):
                          for m in self.matchups],
             "end_reasons": dict(self.end_reasons),
             "turn_limit_games": self.turn_limit_games,
+            **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
+               else {}),
         }
 
 
@@ -479,6 +546,7 @@ def tournament(
     recheck: int = 0,
     rating: Callable[[int], None] | None = None,
     stall: float | None = None,
+    record_dir: str | os.PathLike[str] | None = None,
 ) -> TournamentResult:
     """Play a round robin of ``game`` (default Dominion) between the bots named by
     ``players``: ``games`` seeded games for every match-up of ``seats`` entries.
@@ -504,6 +572,16 @@ def tournament(
     serves (stamped with this code) if every one comes out the same, game for game; else
     :class:`~dominari.sim.journal.JournalError` names the first that did not, and the
     file is left as it was.
+
+    With ``record_dir`` (a folder, made if missing) each game's record is written there
+    (:func:`tournament_record_name`: ``matchup-001-game-000001.json`` …), with
+    :data:`RECORDS_INDEX` saying which tournament they are of and who plays each
+    match-up. Without a journal the folder must hold no tournament's records (runs never
+    mix), and a run that fails or is stopped removes the records it wrote. With a journal
+    the records go with it: a run that stops keeps them, and the same command goes on
+    into the same folder; a journal that holds games is refused a folder other than the
+    one its records were written to (those games are not played again, so their records
+    could not be written).
     """
     specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
                                              "rules": rules, "data": data},
@@ -566,6 +644,8 @@ def tournament(
                         f"{list(want)}")  # fmt: skip
             if min(game.ranks) != 1 or max(game.ranks) > seats:
                 return f"ranks {list(game.ranks)} are not places 1 to {seats}"
+            if game.order and len(game.order) != seats:
+                return f"the turn order {list(game.order)} is not one of {seats} seats"
             return None
 
         def check(_known: Mapping[tuple[int, int], GameResult]) -> None:  # the table
@@ -579,7 +659,7 @@ def tournament(
                               workers=workers, backend=backend,
                               start_method=start_method, stall=stall)  # fmt: skip
             for (m, j), (game,) in zip(picked, again, strict=True):
-                if game != table[m, j]:
+                if not game.same(table[m, j]):
                     raise JournalError(
                         f"journal {journal} was written by other code or files, and game "
                         f"{j} of match-up {' vs '.join(names[e] for e in combos[m])} comes out "
@@ -590,12 +670,28 @@ def tournament(
     if journal is not None:
         book = Journal.open(journal, key, check if recheck else None, fits, into=table,
                             hold=True)
+    made: list[Path] = []
+    rdir: str | None = None
+    try:
+        if book is not None:
+            _give_orders(book, table, combos, names, options, seed)
+        if record_dir is not None:
+            made = missing_folders(record_dir)
+            rdir = str(_prepare_records(record_dir, {
+                "game": options.game, "players": list(specs), "seats": seats, "seed": seed,
+                "options": options.to_json()}, names, combos, len(table), journal))
+    except BaseException:
+        if book is not None:
+            book.discard_if_unused()
+            book.close()
+        remove_folders(made)
+        raise
     reused = table.played()
     missing = games * len(combos) - reused
     size = min(games, chunk_size(missing or 1, workers))
     if book is not None:
         size = max(1, min(size, math.ceil(games * len(combos) / 100)))
-    shards = [Shard(specs, names, options, seed, m, entries, start, stop)
+    shards = [Shard(specs, names, options, seed, m, entries, start, stop, rdir)
               for m, entries in enumerate(combos)
               for start, stop in _runs(table.matchups[m].present(), games, size)]
 
@@ -615,17 +711,90 @@ def tournament(
         each_result(play_shard, shards, done, workers=workers, backend=backend,
                     start_method=start_method, stall=stall)  # fmt: skip
     except BaseException:
-        if book is not None:
-            book.discard_if_unused()  # a journal this run made and never wrote a game to
+        # A journal this run made and never wrote a game to is removed; then, as without a
+        # journal, so are the records this run wrote (no journal goes on from them).
+        gone = book is None or book.discard_if_unused()
+        if rdir is not None and gone:
+            remove_files(rdir, RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX)
+            remove_folders(made)
         raise
     finally:
         if book is not None:
             book.close()  # another run may write it now
+    if rdir is not None:  # a worker killed while writing a record left its temporary
+        remove_files(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
     assert table.played() == games * len(combos)  # every game is in
     result = TournamentResult.from_games(table.matchups, specs=specs, names=names,
                                          seats=seats, seed=seed, game=options.game,
                                          options=options.to_json(), rating=rating)  # fmt: skip
     return dataclasses.replace(result, reused=reused)
+
+
+_RECORD_TEMP = f".{RECORD_GLOB}.*.tmp"
+"""The temporary file of a record being written (``write_text_atomic``)."""
+
+
+def _prepare_records(folder: str | os.PathLike[str], identity: dict[str, Any],
+                     names: Sequence[str], combos: Sequence[tuple[int, ...]], journaled: int,
+                     journal: str | os.PathLike[str] | None) -> Path:  # fmt: skip
+    """Make the records' folder ready for a tournament (``identity``: its game, players,
+    seats, seed and options), its index written, before any game is played:
+    :class:`ConfigError` for a folder that holds another tournament's records, an earlier
+    run's without a journal, or one that is not the folder of a journal's ``journaled``
+    games."""
+    target = prepare_dir(folder)
+    index = target / RECORDS_INDEX
+    records = next(target.glob(RECORD_GLOB), None)
+    try:
+        old = json.loads(index.read_text(encoding="utf-8")) if index.is_file() else None
+    except (OSError, UnicodeDecodeError, ValueError):
+        old = {}
+    ours = (isinstance(old, dict) and comparable_key(json.loads(json.dumps(identity)))
+            == comparable_key(old.get("tournament")))  # fmt: skip
+    where = f"--record-dir {str(folder)!r}"
+    if journaled and not ours:
+        raise ConfigError(f"{where}: journal {journal} holds {journaled:,} game(s) of this "
+                          "tournament whose records were not written to this folder, and "
+                          "they are not played again: give the folder the journal's run "
+                          "wrote its records to, or another journal")  # fmt: skip
+    if old is not None and not ours:
+        raise ConfigError(f"{where}: holds the records of another tournament "
+                          f"({RECORDS_INDEX}); give an empty folder or another one")
+    if records is not None and journal is None:
+        raise ConfigError(f"{where}: already holds the records of an earlier run "
+                          f"({records.name} …), which this run's would overwrite in part and "
+                          "mix with; give an empty folder or another one, or a --journal to "
+                          "go on with a run")  # fmt: skip
+    if not ours:
+        try:
+            write_json_atomic(index, {
+                "dominari_tournament_records": 1, "tournament": identity,
+                "matchups": [{"matchup": m + 1, "players": [names[e] for e in entries],
+                              "files": f"matchup-{m + 1:03d}-game-*.json"}
+                             for m, entries in enumerate(combos)]})  # fmt: skip
+        except OSError as exc:
+            raise ConfigError(f"{where}: cannot write {RECORDS_INDEX} ({exc.strerror})") \
+                from None
+    return target
+
+
+def _give_orders(book: Journal, table: GameTable, combos: Sequence[tuple[int, ...]],
+                 names: Sequence[str], options: GameOptions, seed: int) -> None:
+    """Give the journal's games that have no turn order (a journal written before it was
+    kept) theirs, and write them into the journal: the engines draw who begins at the
+    deal, from the game's seed, so each such game is dealt again (not played: some 35 us
+    a Dominion game, 1.3 ms a Dominations one)."""
+    found = False
+    for m, games in enumerate(table.matchups):
+        for j in games.unordered():  # (a game given its order is behind)
+            game = games.game(j)
+            state = options.new_game(len(game.seating),
+                                     tournament_game_seed(seed, combos[m], j),
+                                     tuple(names[e] for e in game.seating))  # fmt: skip
+            games.put(j, game._replace(order=tuple(turn_order(state))))
+            found = True
+    if found:
+        book.write_known()
 
 
 def _in_rounds(results: Sequence[Sequence[GameResult]]) -> Iterator[GameResult]:

@@ -1,0 +1,182 @@
+"""A tournament's game records (``record_dir``): one replayable record a game, an index of
+the match-ups, and records that go on with a journal and never mix with another run's."""
+
+from __future__ import annotations
+
+import errno
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dominari.core.errors import ConfigError
+from dominari.dominations.engine import DominationsState
+from dominari.dominion.engine import DominionState
+from dominari.sim.tournament import (
+    RECORDS_INDEX,
+    matchups,
+    tournament,
+    tournament_game_seed,
+    tournament_record_name,
+)
+
+tournament_module = importlib.import_module("dominari.sim.tournament")
+runner = importlib.import_module("dominari.sim.runner")
+PLAYERS = ["bm", "smithy", "bmu"]
+
+
+def run(folder: Path | None, games: int = 4, journal: Path | None = None,
+        **kw: Any) -> Any:  # fmt: skip
+    return tournament(PLAYERS, games, 5, workers=1, kingdom="first-game", record_dir=folder,
+                      journal=journal, **kw)  # fmt: skip
+
+
+def _records(folder: Path) -> dict[str, Any]:
+    return {f.name: json.loads(f.read_text(encoding="utf-8"))
+            for f in sorted(folder.glob("matchup-*.json"))}  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "players", "seats", "games"), [
+    ("dominion", PLAYERS, 2, 4), ("dominion", [*PLAYERS, "random"], 3, 3),
+    ("dominations", ["greedy", "random"], 2, 2)])  # fmt: skip
+def test_every_game_has_a_record_that_replays_its_result(
+        tmp_path: Path, game: str, players: list[str], seats: int, games: int) -> None:
+    folder = tmp_path / "recs" / "deep"
+    kingdom = "first-game" if game == "dominion" else None
+    r = tournament(players, games, 5, seats=seats, workers=2, game=game, kingdom=kingdom,
+                   record_dir=folder)  # fmt: skip
+    combos = matchups(len(players), seats)
+    names = sorted(f.name for f in folder.iterdir())
+    assert names == sorted([RECORDS_INDEX] + [tournament_record_name(m, j)
+                                              for m in range(len(combos))
+                                              for j in range(games)])  # fmt: skip
+    index = json.loads((folder / RECORDS_INDEX).read_text(encoding="utf-8"))
+    assert index["tournament"] == {"game": game, "players": players, "seats": seats,
+                                   "seed": 5, "options": r.options}  # fmt: skip
+    by_name = {p.entry: p.name for p in r.players}
+    assert [m["players"] for m in index["matchups"]] == [[by_name[e] for e in c]
+                                                         for c in combos]  # fmt: skip
+    state_class: Any = DominionState if game == "dominion" else DominationsState
+    wins = {p.name: 0 for p in r.players}
+    for m, entries in enumerate(combos):
+        for j in range(games):
+            record = json.loads((folder / tournament_record_name(m, j)).read_text("utf-8"))
+            assert record["config"]["seed"] == tournament_game_seed(5, entries, j)
+            assert sorted(record["config"]["names"]) == sorted(by_name[e] for e in entries)
+            outcome = state_class.from_record(record).outcome()
+            assert outcome.to_json() == record["outcome"]
+            if outcome.ranks.count(1) == 1:
+                wins[record["config"]["names"][outcome.winners[0]]] += 1
+    assert wins == {p.name: p.wins for p in r.players}
+
+
+def test_a_second_run_into_the_same_folder_is_refused(tmp_path: Path) -> None:
+    """Without a journal, records of an earlier run (or of another tournament) are never
+    mixed with a new run's: refused before any game, the folder as it was."""
+    folder = tmp_path / "recs"
+    run(folder)
+    before = _records(folder)
+    with pytest.raises(ConfigError, match=r"--record-dir '.*recs': already holds the records "
+                                          r"of an earlier run \(matchup-001-game-000001\.json"):
+        run(folder)
+    assert _records(folder) == before
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / RECORDS_INDEX).write_text(json.dumps({"tournament": {"seed": 9}}), "utf-8")
+    with pytest.raises(ConfigError, match="holds the records of another tournament"):
+        run(other, journal=tmp_path / "t.jsonl")
+    assert not (tmp_path / "t.jsonl").exists()  # the journal it made is not left
+
+
+def test_a_run_that_fails_leaves_no_records(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fills up: one error naming the record, and neither this run's records,
+    its index nor the folders it made are left, so the same run goes again."""
+    real = runner.write_json_atomic
+    written: list[Path] = []
+
+    def fill_up(path: Path, data: Any) -> None:
+        if len(written) == 5:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, data)
+        written.append(path)
+
+    monkeypatch.setattr(runner, "write_json_atomic", fill_up)
+    folder = tmp_path / "runs" / "recs"
+    with pytest.raises(ConfigError, match=r"cannot write game record '.*matchup-002-game-"
+                                          r"000002\.json' \(No space left on device\)"):
+        run(folder)
+    assert not (tmp_path / "runs").exists()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine", encoding="utf-8")
+    written.clear()
+    with pytest.raises(ConfigError, match="No space left"):
+        run(mine)
+    assert [f.name for f in mine.iterdir()] == ["notes.txt"]
+    monkeypatch.setattr(runner, "write_json_atomic", real)
+    run(mine)
+    assert len(_records(mine)) == 3 * 4
+
+
+def test_records_go_on_with_a_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a journal a stopped run keeps its records, and the same command goes on into
+    the same folder: every game has its record, as in an uninterrupted run."""
+    whole = tmp_path / "whole"
+    run(whole, games=6)
+    real = tournament_module.play_shard
+    shards: list[int] = []
+
+    def stop_after_two(shard: Any) -> Any:
+        if len(shards) == 2:
+            raise KeyboardInterrupt
+        shards.append(shard.matchup)
+        return real(shard)
+
+    monkeypatch.setattr(tournament_module, "play_shard", stop_after_two)
+    folder, journal = tmp_path / "recs", tmp_path / "t.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        run(folder, games=6, journal=journal)
+    kept = _records(folder)
+    assert 0 < len(kept) < 3 * 6 and (folder / RECORDS_INDEX).is_file()
+    monkeypatch.setattr(tournament_module, "play_shard", real)
+    again = run(folder, games=6, journal=journal)
+    assert again.reused == len(kept)
+    assert _records(folder) == _records(whole)
+    assert run(None, games=6).to_json() == again.to_json()
+
+
+def test_a_journal_with_games_needs_its_records_folder(tmp_path: Path) -> None:
+    """The journal's games are not played again, so their records could not be written
+    to another folder: refused, naming the journal, with the journal and folder as they
+    were."""
+    journal = tmp_path / "t.jsonl"
+    run(None, games=2, journal=journal)
+    before = journal.read_bytes()
+    folder = tmp_path / "recs"
+    with pytest.raises(ConfigError, match=r"--record-dir '.*recs': journal .*t\.jsonl holds 6 "
+                                          r"game\(s\) of this tournament whose records were "
+                                          r"not written to this folder"):
+        run(folder, games=4, journal=journal)
+    assert journal.read_bytes() == before and not folder.exists()
+
+
+def test_cli_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dominari.cli import main
+
+    base = ["tournament", "dominion", "--kingdom", "first-game", "--players", "bm,bmu",
+            "--seed", "2", "-n", "2", "--workers", "1", "--no-progress"]  # fmt: skip
+    folder = tmp_path / "recs"
+    assert main([*base, "--record-dir", str(folder)]) == 0
+    assert sorted(_records(folder)) == ["matchup-001-game-000001.json",
+                                        "matchup-001-game-000002.json"]  # fmt: skip
+    capsys.readouterr()
+    same = tmp_path / "same"
+    assert main([*base, "--record-dir", str(same), "--journal", str(same)]) == 2
+    assert "--record-dir and --journal both name" in capsys.readouterr().err
+    afile = tmp_path / "afile"
+    afile.write_text("x", encoding="utf-8")
+    assert main([*base, "--record-dir", str(afile)]) == 2
+    assert "--record-dir: " in capsys.readouterr().err
