@@ -81,6 +81,29 @@ def test_simulate_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert err == ""
 
 
+def test_simulate_by_card(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--by-card`` adds each seat's win rate with each Kingdom card and without it; a seat
+    of ``best`` always says which rule bots it played; a kingdom that is the same in every
+    game cannot be split, and says so."""
+    args = ["simulate", "dominion", "--players", "best,bmu", "-n", "12", "--seed", "4",
+            "--workers", "1", "--no-progress"]  # fmt: skip
+    code, out, err = run(capsys, *args, "--by-card")
+    assert code == 0, err
+    assert "Win % in the games with each Kingdom card [95% CI], and without it" in out
+    assert "Best with" in out and "BMU with" in out
+    assert "Best played as (win % of games): " in out
+    code, out, err = run(capsys, *args, "--by-card", "--json")
+    data = json.loads(out)
+    assert sum(c["games"] for c in data["by_card"]) == 12 * 10  # 10 cards a game
+    assert sum(a["games"] for a in data["players"][0]["played_as"]) == 12
+    code, out, err = run(capsys, *args)
+    assert "Kingdom card" not in out and "Best played as" in out
+    code, out, err = run(capsys, *args, "--by-card", "--kingdom", "first-game")
+    assert code == 2 and out == ""
+    assert "--by-card: results by Kingdom card need kingdoms that differ between games, and " \
+        "the kingdom first-game is the same in every game" in err
+
+
 def test_the_footer_names_the_kingdom_cards_as_the_game_writes_them(
         capsys: pytest.CaptureFixture[str]) -> None:
     """A kingdom of some cards is printed with the cards' names and how many more each

@@ -103,6 +103,7 @@ from dominari.sim.runner import (
     DominationsOptions,
     GameOptions,
     bot_seed,
+    check_by_card,
     check_game,
     default_workers,
     dominations_data,
@@ -247,6 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
     _run_flags(sim, "simulation")
     sim.add_argument("--record-dir", type=_text, metavar="DIR",
                      help="write one record file per game here")
+    sim.add_argument("--by-card", action="store_true",
+                     help="dominion, kingdoms that differ between games: also give each "
+                     "seat's win rate in the games with each Kingdom card and without it")
     sim.add_argument("--json", action="store_true", help="print the results as JSON")
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     sim.set_defaults(func=cmd_simulate)
@@ -592,12 +596,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     options = _sim_options(args, game)
     timed = _note_clock(specs, game)
     missing = _note_missing(specs, game, getattr(args, "kingdom", None))
+    if args.by_card:
+        try:
+            check_by_card(options)
+        except ConfigError as exc:
+            raise ConfigError(f"--by-card: {exc}") from None
     if args.record_dir is not None:
         _check_folder(args.record_dir, "--record-dir", fresh=RECORD_GLOB)
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
     run = partial(simulate, specs, args.games, seed, workers, options=options,
-                  record_dir=args.record_dir, backend=backend,
+                  record_dir=args.record_dir, backend=backend, by_card=args.by_card,
                   stall=args.stall_timeout)  # fmt: skip
     t0 = time.perf_counter()
     result = _run_games("simulating", args.games, not args.no_progress, run)
@@ -712,6 +721,27 @@ def sim_table(result: SimResult) -> Table:
     return table
 
 
+def card_table(result: SimResult) -> Table:
+    """Each seat's outright win rate in the games whose kingdom had each card (with its
+    95% interval) and in the others, by card name (``--json`` has both intervals)."""
+    table = Table(title="Win % in the games with each Kingdom card [95% CI], and without it",
+                  title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
+                  collapse_padding=True)  # fmt: skip
+    table.add_column("Card", no_wrap=True)
+    table.add_column("Games", justify="right", no_wrap=True)
+    for p in result.players:
+        table.add_column(Text(f"{p.name} with"), justify="right", overflow="fold",
+                         min_width=17)  # fmt: skip
+        table.add_column("without", justify="right", no_wrap=True)
+    for card in result.by_card:
+        cells = [card.card, f"{card.games:,}"]
+        for have, lack in zip(card.present, card.absent, strict=True):
+            cells += [_interval(have.win_rate, have.ci95) if have.games else "-",
+                      f"{100 * lack.win_rate:.1f}" if lack.games else "-"]
+        table.add_row(*cells)
+    return table
+
+
 def breakdown_table(result: SimResult) -> Table:
     """Mean VP per game by source (rows) for each seat (columns), with the total."""
     table = Table(title="Mean VP by source", title_style="bold", box=box.SIMPLE_HEAVY,
@@ -737,6 +767,13 @@ def _rules_text(rules: dict[str, Any]) -> str:
 def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int) -> None:
     console.print(sim_table(result))
     _print_by_turn(console, result.by_turn)
+    for p in result.players:  # best: which rule bot it played, and how it did as each
+        if p.played_as:
+            bots = "; ".join(f"{a.strategy} {_interval(a.win_rate, a.ci95)} of {a.games:,}"
+                             for a in p.played_as)  # fmt: skip
+            console.print(f"{p.name} played as (win % of games): {bots}", markup=False)
+    if result.by_card:
+        console.print(card_table(result))
     if result.game == "dominations":
         if result.sources:
             console.print(breakdown_table(result))

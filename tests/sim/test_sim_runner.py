@@ -429,3 +429,69 @@ def test_chunks_are_made_as_they_are_sent() -> None:
     assert [c.start for c in chunks[1:3]] == [chunk_bounds(1000, 3)[k][0] for k in (1, 2)]
     with pytest.raises(IndexError):
         chunks[len(chunks)]
+
+
+@pytest.mark.rule("N-SET-3")
+def test_results_by_kingdom_card_and_by_the_bot_best_played_are_the_records_own(
+        tmp_path: Path) -> None:
+    """N-SET-3: each game draws its own 10 Kingdom cards (here 9, with Witch in every
+    game), so every seat's results are split by the cards of each game, counted from
+    the records; ``best`` plays each game as its kingdom's best rule bot, and its results
+    are also given by that bot."""
+    from dominari.bots import builtin_strategy
+    from dominari.bots.kingdom import best_rule_bot
+
+    games = 30
+    r = simulate(["best", "bmu"], games, seed=3, workers=2, kingdom="witch",
+                 record_dir=tmp_path, by_card=True)  # fmt: skip
+    with_card: dict[str, int] = {}
+    won: dict[str, list[int]] = {}
+    played_as: dict[str, list[int]] = {}
+    for i in range(games):
+        record = json.loads((tmp_path / record_name(i)).read_text(encoding="utf-8"))
+        ranks = record["outcome"]["ranks"]
+        alone = [int(ranks[p] == 1 and ranks.count(1) == 1) for p in range(2)]
+        for card in record["kingdom"]:
+            with_card[card] = with_card.get(card, 0) + 1
+            won[card] = [a + b for a, b in zip(won.get(card, [0, 0]), alone, strict=True)]
+        bot = builtin_strategy(best_rule_bot(record["kingdom"], 2)).name
+        got = played_as.setdefault(bot, [0, 0])
+        got[0] += 1
+        got[1] += alone[0]
+    assert [c.card for c in r.by_card] == sorted(with_card)
+    for c in r.by_card:
+        assert c.games == with_card[c.card]
+        assert [s.wins for s in c.present] == won[c.card]
+        for p, (have, lack) in enumerate(zip(c.present, c.absent, strict=True)):
+            assert have.games + lack.games == games
+            assert have.wins + lack.wins == r.players[p].wins
+            assert have.ties + lack.ties == r.players[p].ties
+    witch = next(c for c in r.by_card if c.card == "Witch")
+    assert witch.games == games and all(s.games == 0 for s in witch.absent)
+    best = r.players[0]
+    assert {a.strategy: [a.games, a.wins] for a in best.played_as} == played_as
+    assert [a.games for a in best.played_as] == sorted((a.games for a in best.played_as),
+                                                       reverse=True)  # fmt: skip
+    assert r.players[1].played_as == ()  # BMU plays as itself
+    data = r.to_json()
+    assert data["by_card"][0]["card"] == r.by_card[0].card
+    assert set(data["by_card"][0]) == {"card", "games", "with", "without"}
+    assert data["players"][0]["played_as"][0]["strategy"] == best.played_as[0].strategy
+    assert simulate(["best", "bmu"], games, seed=3, workers=1, kingdom="witch",
+                    by_card=True) == r  # fmt: skip
+    plain = simulate(["best", "bmu"], games, seed=3, workers=1, kingdom="witch")
+    assert plain.by_card == () and plain.players[0].played_as == best.played_as
+
+
+@pytest.mark.parametrize(("kw", "message"), [
+    ({"kingdom": "first-game"}, "the kingdom first-game is the same in every game"),
+    ({"kingdom": "Cellar,Chapel,Moat,Chancellor,Village,Woodcutter,Workshop,Bureaucrat,"
+                 "Feast,Gardens"}, "is the same in every game"),
+    ({"game": "dominations", "players": ["greedy", "random"]}, "Dominations has no Kingdom"),
+    ({"by_card": "yes"}, "by_card must be True or False, not 'yes'"),
+])  # fmt: skip
+def test_results_by_card_need_kingdoms_that_differ(kw: dict[str, Any], message: str) -> None:
+    args: dict[str, Any] = {"players": ["bmu", "smithy"], "by_card": True, **kw}
+    players = args.pop("players")
+    with pytest.raises(ConfigError, match=message):
+        simulate(players, 2, seed=1, **args)

@@ -31,13 +31,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
 from dominari.bots.base import GameBot, playing
+from dominari.bots.kingdom import KingdomBestBot
 from dominari.bots.playout import can_play_out, play_out
 from dominari.core.checks import seed as seed_value
 from dominari.core.checks import whole
 from dominari.core.errors import ConfigError, DominariError, StrategyError
 from dominari.core.game import GameState
+from dominari.dominion.cards import NAME
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import check_spec
+from dominari.dominion.kingdoms import describe as describe_kingdom
+from dominari.dominion.kingdoms import fixed as fixed_kingdom
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
 from dominari.sim.pool import beat, check_backend, check_stall, each_result
 from dominari.sim.records import (
@@ -281,6 +285,8 @@ class Chunk:
     start: int
     stop: int
     record_dir: str | None = None
+    by_card: bool = False
+    """Count each seat's results by the Kingdom cards of each game (Dominion)."""
 
     @property
     def game(self) -> str:
@@ -401,6 +407,10 @@ def run_chunk(chunk: Chunk) -> Tally:
     n = len(bots)
     tally = Tally(n)
     record_dir = Path(chunk.record_dir) if chunk.record_dir is not None else None
+    # Seats whose bot plays each game as some rule bot (``best``): counted by it.
+    as_seats = [(f"as:{p}:", bot) for p, bot in enumerate(bots)
+                if isinstance(bot, KingdomBestBot)]  # fmt: skip
+    cards = _CARD_FEATURES if chunk.by_card else None
     for i in range(chunk.start, chunk.stop):
         state = chunk.options.new_game(n, game_seed(chunk.seed, i), chunk.names)
         order = turn_order(state)
@@ -410,11 +420,32 @@ def run_chunk(chunk: Chunk) -> Tally:
         beat()  # a game finished: the worker is not hung
         out = state.outcome()
         assert out is not None
+        features = [lead + bot.for_game(state).name  # type: ignore[arg-type]
+                    for lead, bot in as_seats]  # Dominion: only it has best
+        if cards is not None:
+            features.extend(cards[c] for c in state.kingdom)  # type: ignore[attr-defined]
         tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"),
-                  order)
+                  order, features)
         if record_dir is not None:
             write_record(record_dir / record_name(i), state)
     return tally
+
+
+_CARD_FEATURES = {c: f"card:{NAME[c]}" for c in range(len(NAME))}
+"""Each card's feature for :attr:`Tally.split` (``card:Witch``), made once."""
+
+
+def check_by_card(options: GameOptions) -> None:
+    """:class:`ConfigError` unless results can be split by Kingdom card: Dominion games
+    whose kingdoms differ (``random``, or fewer than 10 cards named)."""
+    if not isinstance(options, DominionOptions):
+        raise ConfigError("results by Kingdom card are for Dominion: "
+                          f"{GAME_TITLES.get(options.game, options.game)} has no Kingdom "
+                          "cards")  # fmt: skip
+    if fixed_kingdom(options.kingdom) is not None:
+        raise ConfigError("results by Kingdom card need kingdoms that differ between games, "
+                          f"and the kingdom {describe_kingdom(options.kingdom)} is the same "
+                          "in every game: give --kingdom random, or fewer than 10 cards")
 
 
 def write_record(target: Path, state: GameState) -> None:
@@ -516,10 +547,12 @@ class _Chunks(Sequence[Chunk]):
     """The chunks of a simulation, each made when asked for (see :func:`chunk_starts`)."""
 
     def __init__(self, specs: tuple[str, ...], names: tuple[str, ...], options: GameOptions,
-                 seed: int, starts: array[int], record_dir: str | None) -> None:  # fmt: skip
+                 seed: int, starts: array[int], record_dir: str | None,
+                 by_card: bool = False) -> None:  # fmt: skip
         self.specs, self.names, self.options, self.seed = specs, names, options, seed
         self.starts = starts
         self.record_dir = record_dir
+        self.by_card = by_card
 
     def __len__(self) -> int:
         return len(self.starts) - 1
@@ -535,7 +568,7 @@ class _Chunks(Sequence[Chunk]):
             raise IndexError("chunk index out of range")
         k %= len(self)
         return Chunk(self.specs, self.names, self.options, self.seed, self.starts[k],
-                     self.starts[k + 1], self.record_dir)  # fmt: skip
+                     self.starts[k + 1], self.record_dir, self.by_card)  # fmt: skip
 
 
 class _InOrder:
@@ -589,6 +622,7 @@ def simulate(
     start_method: str | None = "spawn",
     backend: str = "local",
     stall: float | None = None,
+    by_card: bool = False,
 ) -> SimResult:
     """Play ``games`` seeded games of ``game`` (default Dominion) between the bots named
     by ``players`` (one per seat).
@@ -607,6 +641,9 @@ def simulate(
     processes or ``ray``). With ``stall`` (seconds), a batch of games
     whose worker finishes no game for that long is taken for hung: the worker is killed
     and the batch played again (see :func:`~dominari.sim.pool.each_result`).
+    ``by_card`` (Dominion, kingdoms that differ between games) splits every seat's results
+    by the Kingdom cards of each game (:attr:`SimResult.by_card`). A seat played by
+    ``best`` always has its results by the rule bot it played (``played_as``).
     Raises :class:`DominariError` subclasses for bad input, before any game is
     played or file written.
     """
@@ -627,12 +664,16 @@ def simulate(
     bots = load_bots(specs, options.game)
     names = seat_names([b.name for b in bots])
     options.check(len(specs), names, seed)  # an unknown card, a bad data folder …
+    if not isinstance(by_card, bool):
+        raise ConfigError(f"by_card must be True or False, not {by_card!r}")
+    if by_card:
+        check_by_card(options)
     made = missing_folders(record_dir) if record_dir is not None else []
     rdir = (str(prepare_dir(record_dir, fresh=RECORD_GLOB)) if record_dir is not None
             else None)  # fmt: skip
 
     starts = chunk_starts(games, workers)
-    chunks = _Chunks(specs, names, options, seed, starts, rdir)
+    chunks = _Chunks(specs, names, options, seed, starts, rdir, by_card)
     if workers == 1 and backend == "local":
         bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
     total = _InOrder(Tally(len(specs)))

@@ -14,7 +14,7 @@ turns the totals into rates, intervals and means.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,7 +58,10 @@ class Tally:
     ``placed[p][k]``, ``placed_wins[p][k]`` and ``placed_ties[p][k]`` count the games in
     which seat ``p`` took the ``k``-th first turn (0: it began the game), and its outright
     and shared wins in them (games added with their ``order``: the engines draw who
-    begins, so a seat is not a place in the turn order).
+    begins, so a seat is not a place in the turn order). ``split[feature]`` counts the
+    games that had a feature (games added with their ``features``: ``card:Witch`` for a
+    Kingdom card, ``as:1:Witch-BM`` for the rule bot seat 1's ``best`` played) and each
+    seat's outright and shared wins in them, as ``[games, wins…, ties…]``.
 
     >>> t = Tally(2)
     >>> t.add((5, 3), (1, 2), (4, 4), "end", [{"a": 5}, {"a": 1, "b": 2}])
@@ -79,6 +82,7 @@ class Tally:
     placed: list[list[int]] = field(default_factory=list)
     placed_wins: list[list[int]] = field(default_factory=list)
     placed_ties: list[list[int]] = field(default_factory=list)
+    split: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in ("wins", "ties", "vp", "turns", "vp_sq"):
@@ -90,11 +94,22 @@ class Tally:
 
     def add(self, scores: Sequence[int], ranks: Sequence[int], turns: Sequence[int],
             reason: str, breakdown: Sequence[Mapping[str, int]] | None = None,
-            order: Sequence[int] | None = None) -> None:
+            order: Sequence[int] | None = None, features: Iterable[str] = ()) -> None:
         """Count one finished game (``breakdown``: per seat, VP by source; ``order``: the
-        seats in the order of their first turns, the one that began first)."""
+        seats in the order of their first turns, the one that began first; ``features``:
+        what the game had, for :attr:`split`)."""
         self.games += 1
         shared = ranks.count(1) > 1
+        if features:
+            n = self.players
+            won = [1 + p + (n if shared else 0) for p in range(n) if ranks[p] == 1]
+            for feature in features:
+                row = self.split.get(feature)
+                if row is None:
+                    row = self.split[feature] = [0] * (1 + 2 * n)
+                row[0] += 1
+                for at in won:
+                    row[at] += 1
         if order is not None:
             for k, p in enumerate(order):
                 self.placed[p][k] += 1
@@ -144,6 +159,13 @@ class Tally:
             mine = self._source(source)
             for p in range(self.players):
                 mine[p] += sums[p]
+        for feature, row in other.split.items():
+            have = self.split.get(feature)
+            if have is None:
+                self.split[feature] = list(row)
+            else:
+                for i, k in enumerate(row):
+                    have[i] += k
 
 
 def mean_ci95(total: float, total_sq: float, n: int) -> tuple[float, float]:
@@ -226,6 +248,9 @@ class PlayerResult(WinCounts):
     """The sum over games of the squared VP (0: unknown)."""
     by_turn: tuple[TurnPlace, ...] = ()
     """The seat's results by its place in the turn order (who began the game first)."""
+    played_as: tuple[PlayedAs, ...] = ()
+    """For ``best``: its results by the rule bot it played (the kingdom's best), most
+    games first."""
 
     @property
     def mean_vp(self) -> float:
@@ -267,6 +292,8 @@ class PlayerResult(WinCounts):
             out["vp_breakdown"] = self.mean_breakdown
         if self.by_turn:
             out["by_turn"] = [place.to_json() for place in self.by_turn]
+        if self.played_as:
+            out["played_as"] = [bot.to_json() for bot in self.played_as]
         return out
 
 
@@ -282,6 +309,45 @@ class TurnPlace(WinCounts):
 
     def to_json(self) -> dict[str, Any]:
         return {"place": self.place, "games": self.games, **self.counts_json()}
+
+
+@dataclass(frozen=True)
+class Share(WinCounts):
+    """Wins and shared wins over some ``games``."""
+
+    games: int
+    wins: int
+    ties: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"games": self.games, **self.counts_json()}
+
+
+@dataclass(frozen=True)
+class PlayedAs(Share):
+    """A seat's results in the games it played as the rule bot ``strategy`` (``best``
+    plays each game as its kingdom's best rule bot)."""
+
+    strategy: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"strategy": self.strategy, **super().to_json()}
+
+
+@dataclass(frozen=True)
+class CardSplit:
+    """Every seat's results in the ``games`` whose kingdom had ``card`` (``present``) and
+    in the others (``absent``), seat by seat."""
+
+    card: str
+    games: int
+    present: tuple[Share, ...]
+    absent: tuple[Share, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "games": self.games,
+                "with": [s.to_json() for s in self.present],
+                "without": [s.to_json() for s in self.absent]}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -308,6 +374,9 @@ class SimResult(EndReasons):
     by_turn: tuple[TurnPlace, ...] = ()
     """Results by place in the turn order, whoever sat there: the player who began, the
     second … (empty when the games were counted without their turn order)."""
+    by_card: tuple[CardSplit, ...] = ()
+    """Dominion, when asked for: every seat's results in the games whose kingdom had each
+    card and in the others, by card name (cards never dealt are not listed)."""
 
     @classmethod
     def from_tally(cls, tally: Tally, *, names: tuple[str, ...], specs: tuple[str, ...],
@@ -329,7 +398,8 @@ class SimResult(EndReasons):
                          by_turn=tuple(TurnPlace(k + 1, tally.placed[p][k],
                                                  tally.placed_wins[p][k],
                                                  tally.placed_ties[p][k])
-                                       for k in range(n)) if counted else ())
+                                       for k in range(n)) if counted else (),
+                         played_as=_played_as(tally, p))
             for p in range(n)
         )  # fmt: skip
         by_turn = tuple(TurnPlace(k + 1, tally.games,
@@ -338,7 +408,8 @@ class SimResult(EndReasons):
                         for k in range(n)) if counted else ()  # fmt: skip
         return cls(game=game, games=tally.games, seed=seed, players=players,
                    total_rounds=tally.rounds, end_reasons=dict(sorted(tally.reasons.items())),
-                   options=dict(options), by_turn=by_turn)  # fmt: skip
+                   options=dict(options), by_turn=by_turn,
+                   by_card=_by_card(tally))  # fmt: skip
 
     @property
     def kingdom(self) -> str | tuple[str, ...] | None:
@@ -374,7 +445,31 @@ class SimResult(EndReasons):
             "turn_limit_games": self.turn_limit_games,
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
+            **({"by_card": [card.to_json() for card in self.by_card]} if self.by_card
+               else {}),
         }
+
+
+def _played_as(tally: Tally, seat: int) -> tuple[PlayedAs, ...]:
+    """Seat ``seat``'s results by the rule bot it played (features ``as:SEAT:NAME``), most
+    games first, then by name."""
+    n, lead = tally.players, f"as:{seat}:"
+    out = [PlayedAs(row[0], row[1 + seat], row[1 + n + seat], feature[len(lead):])
+           for feature, row in tally.split.items() if feature.startswith(lead)]
+    return tuple(sorted(out, key=lambda a: (-a.games, a.strategy)))
+
+
+def _by_card(tally: Tally) -> tuple[CardSplit, ...]:
+    """Every seat's results with and without each card (features ``card:NAME``), by
+    name."""
+    n, out = tally.players, []
+    for feature, row in sorted(tally.split.items()):
+        if feature.startswith("card:"):
+            present = tuple(Share(row[0], row[1 + p], row[1 + n + p]) for p in range(n))
+            absent = tuple(Share(tally.games - row[0], tally.wins[p] - row[1 + p],
+                                 tally.ties[p] - row[1 + n + p]) for p in range(n))
+            out.append(CardSplit(feature[5:], row[0], present, absent))
+    return tuple(out)
 
 
 def _plain(value: Any) -> Any:
