@@ -231,6 +231,74 @@ def test_a_journal_without_turn_orders_rechecks_against_played_games(
     assert counted == [1] * 6
 
 
+def test_a_journal_of_the_first_format_is_written_in_this_one(tmp_path: Path) -> None:
+    """Format 1 (games without their turn order) is read, and written as format 2 once the
+    games have their orders: code of format 1 then says the format, rather than calling
+    the journal damaged. A format this version does not know is refused."""
+    path = tmp_path / "t.jsonl"
+    run(path, games=2)
+    _without_orders(path)
+    head, *rest = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join([json.dumps({**json.loads(head), "dominari_journal": 1}),
+                               *rest]) + "\n", encoding="utf-8")  # fmt: skip
+    run(path, games=2)
+    head = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    assert head["dominari_journal"] == journal_module.FORMAT == 2
+    path.write_text(json.dumps({**head, "dominari_journal": 3}) + "\n", encoding="utf-8")
+    with pytest.raises(JournalError, match="format 3, this version reads formats 1 and 2"):
+        run(path, games=2)
+
+
+def test_writing_a_journal_again_keeps_what_the_table_does_not_hold(tmp_path: Path) -> None:
+    """A game past a table's limit is written as the file has it, on the same line as held
+    games given their orders; the journal is then of this format, and not written again."""
+    from dominari.sim.table import GameTable
+
+    path = tmp_path / "t.jsonl"
+    j = Journal.open(path, {"seed": 1})
+    games = [GameResult(tournament_module.seating((0, 1), k), (1, 2), (k, 0), "provinces")
+             for k in range(4)]  # fmt: skip
+    j.record(0, 0, games[:2])
+    j.record(0, 2, games[2:])  # games 2 and 3: the table below keeps game 2 only
+    table = GameTable([[(0, 1), (1, 0)]], 2, limit=3)
+    j = Journal.open(path, {"seed": 1}, into=table, hold=True)
+    try:
+        for k in range(3):
+            table[0, k] = table[0, k]._replace(order=(k % 2, 1 - k % 2))
+        j.write_known()
+        with pytest.raises(JournalError, match="another run is writing it now"):
+            Journal.open(path, {"seed": 1}, hold=True)  # still held after the rewrite
+    finally:
+        j.close()
+    lines = [json.loads(line)["games"] for line in path.read_text("utf-8").splitlines()[1:]]
+    assert [len(g) for run_ in lines for g in run_] == [5, 5, 5, 4]
+    again = Journal.open(path, {"seed": 1})
+    assert again.format == 2 and again.known[(0, 3)] == games[3]
+    assert again.known[(0, 2)].order == (0, 1)
+
+
+def test_a_stop_while_a_journal_is_written_again_leaves_it_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "t.jsonl"
+    run(path, games=2)
+    _without_orders(path)
+    before = path.read_bytes()
+    calls: list[int] = []
+    real = journal_module._run_line
+
+    def stop(*args: Any) -> str:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(journal_module, "_run_line", stop)
+    with pytest.raises(KeyboardInterrupt):
+        run(path, games=2)
+    assert path.read_bytes() == before
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["t.jsonl"]  # no part file
+
+
 @pytest.mark.parametrize("order", [[0, 0], [0, 1, 2], [2, 1], "01", [0, True]])
 def test_a_damaged_turn_order_is_refused(tmp_path: Path, order: object) -> None:
     path = tmp_path / "t.jsonl"

@@ -180,3 +180,51 @@ def test_cli_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     afile.write_text("x", encoding="utf-8")
     assert main([*base, "--record-dir", str(afile)]) == 2
     assert "--record-dir: " in capsys.readouterr().err
+
+
+def test_a_new_journal_does_not_go_on_from_another_runs_records(tmp_path: Path) -> None:
+    """Only a journal that holds games goes on from the records in its folder: with a new
+    journal the folder must hold none (an earlier run's, or records without an index,
+    which a stop would then remove), refused with the folder as it was."""
+    folder = tmp_path / "recs"
+    run(folder, journal=tmp_path / "a.jsonl")
+    before = _records(folder)
+    with pytest.raises(ConfigError, match="already holds the records of an earlier run"):
+        run(folder, journal=tmp_path / "b.jsonl")
+    assert _records(folder) == before and not (tmp_path / "b.jsonl").exists()
+    (folder / RECORDS_INDEX).unlink()
+    with pytest.raises(ConfigError, match="already holds the records of an earlier run"):
+        run(folder, journal=tmp_path / "b.jsonl")
+    assert _records(folder) == before and not (folder / RECORDS_INDEX).exists()
+
+
+def test_a_journal_whose_records_are_not_all_in_the_folder_is_refused(tmp_path: Path) -> None:
+    """A journal's games are not played again: a run that went on without --record-dir
+    left games without records, and the folder is refused, naming the first."""
+    folder, journal = tmp_path / "recs", tmp_path / "t.jsonl"
+    run(folder, games=2, journal=journal)
+    run(None, games=4, journal=journal)  # games 3 and 4 of each match-up: no records
+    with pytest.raises(ConfigError, match=r"holds 12 game\(s\) of this tournament and this "
+                                          r"folder lacks the record of game 3 of match-up 1 "
+                                          r"\(matchup-001-game-000003\.json\)"):
+        run(folder, games=4, journal=journal)
+    assert len(_records(folder)) == 3 * 2
+
+
+def test_a_second_run_on_a_records_folder_is_refused_while_one_writes(tmp_path: Path) -> None:
+    from dominari.sim.runner import game_options
+
+    pytest.importorskip("fcntl")
+    folder = tmp_path / "recs"
+    identity = {"game": "dominion", "players": PLAYERS, "seats": 2, "seed": 5,
+                "options": game_options("dominion", kingdom="first-game").to_json()}  # fmt: skip
+    held = tournament_module._Records(folder, identity, ["a", "b", "c"], matchups(3, 2), (), 0,
+                                      None)  # fmt: skip
+    try:
+        with pytest.raises(ConfigError, match="another run is writing records there now"):
+            run(folder)
+        assert (folder / RECORDS_INDEX).is_file()  # the holder's index stays
+    finally:
+        held.close()
+    run(folder)  # once let go
+    assert len(_records(folder)) == 3 * 4

@@ -7,13 +7,14 @@ it belongs to (the *key*: game, entries, seats, seed, game options and a fingerp
 of the code that played the games); each further line holds a run of consecutive
 finished games of one match-up::
 
-    {"dominari_journal": 1, "key": {...}}
+    {"dominari_journal": 2, "key": {...}}
     {"matchup": 0, "start": 10, "games": [[[0, 1], [1, 2], [412, 380], "end", [1, 0]], ...]}
 
 A game is its seating (entry positions by seat), its ranks and scores by seat, how it
 ended, and the seats in the order of their first turns. Journals written before the turn
-order was kept lack it (a game of four items); a tournament deals such games again from
-their seeds to learn it, and writes it in (:meth:`Journal.rewrite`).
+order was kept (format 1) lack it (a game of four items); a tournament deals such games
+again from their seeds to learn it, and writes the journal again as format 2
+(:meth:`Journal.write_known`).
 
 Reusing a journal's games is exact because a tournament game depends on its seeds
 only (see :mod:`dominari.sim.tournament`), so the games are the same games whether
@@ -58,8 +59,12 @@ try:
 except ImportError:  # pragma: no cover - Windows: journals are not held
     fcntl = None  # type: ignore[assignment]
 
-FORMAT = 1
-"""The journal format's version, in its first line."""
+FORMAT = 2
+"""The journal format's version, in its first line: 2 since games keep their turn order
+(format 1, read too, has none; a tournament gives its games theirs and writes the journal
+as format 2)."""
+READS = (1, 2)
+"""The formats this version reads."""
 
 _CODE_SUFFIXES = (".py", ".json", ".toml")
 _PLAYING = ("core", "dominion", "dominations", "bots", "sim")
@@ -207,7 +212,17 @@ class Journal:
         self.known = known
         self.created = False
         """Whether :meth:`open` made the file (it held no games before)."""
+        self.format = FORMAT
+        """The format the file is written in (:data:`READS`)."""
         self._held: int | None = None  # the descriptor whose lock holds the file
+
+    def _swap(self, data: bytes | Iterable[bytes], keep: tuple[int, int] | None = None) -> None:
+        """Replace the file at once (:func:`_replace`); a held journal stays held, the new
+        file locked before it takes the old one's place, so no other run comes between."""
+        fd = _replace(self.path, data, keep, hold=self._held is not None)
+        if fd is not None:
+            self.close()
+            self._held = fd
 
     def _hold(self) -> None:
         """Hold the file for this run (a lock on it); :class:`JournalError` if another
@@ -332,9 +347,11 @@ class Journal:
             if not isinstance(head, dict) or "dominari_journal" not in head:
                 raise JournalError(f"{p} is not a Dominari tournament journal; give another "
                                    "file (an existing journal is only ever appended to)")
-            if head["dominari_journal"] != FORMAT:
+            if head["dominari_journal"] not in READS:
                 raise JournalError(f"journal {p}: format {head['dominari_journal']!r}, this "
-                                   f"version reads format {FORMAT}")  # fmt: skip
+                                   f"version reads formats "
+                                   f"{' and '.join(map(str, READS))}")  # fmt: skip
+            self.format = head["dominari_journal"]
             body = src.tell()  # where the games begin
             old = comparable_key(head.get("key"))  # ``key`` already is
             same = old == key
@@ -366,10 +383,9 @@ class Journal:
             assert recheck is not None
             recheck(known)  # raises if the games are not this code's
             # Its first line stamped with this code, its games kept (an unfinished line not).
-            _replace(p, (json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n").encode(),
-                     (body, end))  # fmt: skip
-            if self._held is not None:  # the file was replaced: hold the new one
-                self._hold()
+            self._swap((json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n").encode(),
+                       (body, end))  # fmt: skip
+            self.format = FORMAT  # games without a turn order are format 2's too
         elif unfinished:  # only now, when the file is known to be this tournament's journal
             with p.open("r+b") as cut:
                 cut.truncate(end)
@@ -405,33 +421,29 @@ class Journal:
                 line = _run_line(m, start, [games.get((m, j), self.known[(m, j)])
                                             for j in run]).encode()
             out.append(line)
-        _replace(self.path, b"".join(line + b"\n" for line in out))
-        if self._held is not None:  # the file was replaced: hold the new one
-            self._hold()
+        self._swap(b"".join(line + b"\n" for line in out))
         self.known.update(games)
 
     def write_known(self) -> None:
-        """Write every run of games again from the games held (:attr:`known`, where a
-        game read from the file may have been given its turn order since), the key and any
-        run with a game not held (past a table's limit) as they were; the file is replaced
-        at once, so a stop halfway leaves the old one whole, and is written a line at a
-        time (a journal of millions of games)."""
+        """Write the journal again in this format (:data:`FORMAT`), its key as it was and
+        each game as held (:attr:`known`, where a game read from the file may have been
+        given its turn order since), or as the file has it where it is not held (past a
+        table's limit); the file is replaced at once, so a stop halfway leaves the old one
+        whole, and is written a line at a time (a journal of millions of games)."""
         known = self.known
 
         def lines(f: BinaryIO) -> Iterator[bytes]:
-            yield f.readline()  # the key
-            for _, line in _lines(f):
+            head = json.loads(f.readline())
+            yield (json.dumps({**head, "dominari_journal": FORMAT}) + "\n").encode()
+            for n, line in _lines(f):
                 entry = json.loads(line)
                 m, start = entry["matchup"], entry["start"]
-                run = range(start, start + len(entry["games"]))
-                if all((m, j) in known for j in run):
-                    line = (_run_line(m, start, [known[m, j] for j in run]) + "\n").encode()
-                yield line
+                games = [known.get(at, game) for at, game in _games(self.path, n, entry)]
+                yield (_run_line(m, start, games) + "\n").encode()
 
         with self.path.open("rb") as f:
-            _replace(self.path, lines(f))
-        if self._held is not None:  # the file was replaced: hold the new one
-            self._hold()
+            self._swap(lines(f))
+        self.format = FORMAT
 
     def record(self, matchup: int, start: int, games: Sequence[GameResult]) -> None:
         """Append games ``start``… of match-up ``matchup`` and make sure they are on disk."""
@@ -491,15 +503,21 @@ def _unfinished(f: BinaryIO) -> bool:
     return bool(more)
 
 
-def _replace(path: Path, data: bytes | Iterable[bytes],
-             keep: tuple[int, int] | None = None) -> None:  # fmt: skip
+def _replace(path: Path, data: bytes | Iterable[bytes], keep: tuple[int, int] | None = None,
+             hold: bool = False) -> int | None:  # fmt: skip
     """Write ``data`` (bytes, or pieces of them in order) to ``path`` at once, then bytes
     ``keep = (start, stop)`` of the file as it was (copied a block at a time: a journal's
     games, behind a new first line): a new file moved over the old one, so that a stop
-    halfway leaves the old file whole."""
+    halfway leaves the old file whole (and no part file). With ``hold``, the new file is
+    locked before it takes the old one's place, and the descriptor holding the lock is
+    returned (None where the system has no ``flock``)."""
     part = path.with_name(path.name + ".part")
+    held: int | None = None
     try:
         with part.open("wb") as f:
+            if hold and fcntl is not None:  # a new file: nobody else holds it
+                held = os.dup(f.fileno())
+                fcntl.flock(held, fcntl.LOCK_EX)
             if isinstance(data, bytes):
                 f.write(data)
             else:
@@ -514,9 +532,14 @@ def _replace(path: Path, data: bytes | Iterable[bytes],
             f.flush()
             os.fsync(f.fileno())
         os.replace(part, path)
-    except OSError as e:
+    except BaseException as e:  # a stop too: the old file whole, and no part file left
         part.unlink(missing_ok=True)
-        raise JournalError(f"journal {path}: cannot be rewritten ({e.strerror})") from e
+        if held is not None:
+            os.close(held)
+        if isinstance(e, OSError):
+            raise JournalError(f"journal {path}: cannot be rewritten ({e.strerror})") from e
+        raise
+    return held
 
 
 def _load_line(path: Path, n: int, line: bytes) -> Any:

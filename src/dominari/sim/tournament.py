@@ -58,6 +58,7 @@ Work is cut into shards of consecutive games of one match-up (:class:`Shard`);
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import json
@@ -71,6 +72,7 @@ from typing import TYPE_CHECKING, Any
 
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import (
+    FORMAT,
     GameResult,
     Journal,
     JournalError,
@@ -80,7 +82,7 @@ from dominari.sim.journal import (
     spec_files,
 )
 from dominari.sim.pool import beat, check_stall, each_result, run_tasks
-from dominari.sim.records import missing_folders, prepare_dir, remove_folders, write_json_atomic
+from dominari.sim.records import missing_folders, prepare_dir, remove_folders
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
@@ -105,6 +107,11 @@ from dominari.sim.table import GameTable
 
 if TYPE_CHECKING:
     from dominari.dominations.rules import Rules
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: record folders are not held
+    fcntl = None  # type: ignore[assignment]
 
 MAX_MATCHUP_GAMES = 1_000_000
 """The most games a match-up plays in one tournament (every game's result is kept, for
@@ -576,12 +583,13 @@ def tournament(
     With ``record_dir`` (a folder, made if missing) each game's record is written there
     (:func:`tournament_record_name`: ``matchup-001-game-000001.json`` …), with
     :data:`RECORDS_INDEX` saying which tournament they are of and who plays each
-    match-up. Without a journal the folder must hold no tournament's records (runs never
-    mix), and a run that fails or is stopped removes the records it wrote. With a journal
-    the records go with it: a run that stops keeps them, and the same command goes on
-    into the same folder; a journal that holds games is refused a folder other than the
-    one its records were written to (those games are not played again, so their records
-    could not be written).
+    match-up. The folder must hold no records (runs never mix), unless a journal that
+    holds games goes on into it: with a journal the records go on with it (a run that
+    stops keeps them, and the same command goes on into the same folder), and a journal
+    that holds games is refused a folder that lacks one of their records (those games are
+    not played again, so their records could not be written). A run that fails or is
+    stopped before its journal (if any) holds a game removes the records it wrote. The
+    folder is held for the run (see :class:`_Records`).
     """
     specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
                                              "rules": rules, "data": data},
@@ -671,21 +679,22 @@ def tournament(
         book = Journal.open(journal, key, check if recheck else None, fits, into=table,
                             hold=True)
     made: list[Path] = []
-    rdir: str | None = None
+    records: _Records | None = None
     try:
         if book is not None:
             _give_orders(book, table, combos, names, options, seed)
         if record_dir is not None:
             made = missing_folders(record_dir)
-            rdir = str(_prepare_records(record_dir, {
+            records = _Records(record_dir, {
                 "game": options.game, "players": list(specs), "seats": seats, "seed": seed,
-                "options": options.to_json()}, names, combos, len(table), journal))
+                "options": options.to_json()}, names, combos, table, len(table), journal)
     except BaseException:
         if book is not None:
             book.discard_if_unused()
             book.close()
         remove_folders(made)
         raise
+    rdir = str(records.path) if records is not None else None
     reused = table.played()
     missing = games * len(combos) - reused
     size = min(games, chunk_size(missing or 1, workers))
@@ -712,15 +721,18 @@ def tournament(
                     start_method=start_method, stall=stall)  # fmt: skip
     except BaseException:
         # A journal this run made and never wrote a game to is removed; then, as without a
-        # journal, so are the records this run wrote (no journal goes on from them).
+        # journal, so are the records this run wrote (no journal goes on from them), when
+        # the folder held none it may keep (all it holds are this run's).
         gone = book is None or book.discard_if_unused()
-        if rdir is not None and gone:
-            remove_files(rdir, RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX)
+        if records is not None and gone and records.fresh:
+            remove_files(str(records.path), RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX)
             remove_folders(made)
         raise
     finally:
         if book is not None:
             book.close()  # another run may write it now
+        if records is not None:
+            records.close()
     if rdir is not None:  # a worker killed while writing a record left its temporary
         remove_files(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
     assert table.played() == games * len(combos)  # every game is in
@@ -734,48 +746,105 @@ _RECORD_TEMP = f".{RECORD_GLOB}.*.tmp"
 """The temporary file of a record being written (``write_text_atomic``)."""
 
 
-def _prepare_records(folder: str | os.PathLike[str], identity: dict[str, Any],
-                     names: Sequence[str], combos: Sequence[tuple[int, ...]], journaled: int,
-                     journal: str | os.PathLike[str] | None) -> Path:  # fmt: skip
-    """Make the records' folder ready for a tournament (``identity``: its game, players,
-    seats, seed and options), its index written, before any game is played:
-    :class:`ConfigError` for a folder that holds another tournament's records, an earlier
-    run's without a journal, or one that is not the folder of a journal's ``journaled``
-    games."""
-    target = prepare_dir(folder)
-    index = target / RECORDS_INDEX
-    records = next(target.glob(RECORD_GLOB), None)
-    try:
-        old = json.loads(index.read_text(encoding="utf-8")) if index.is_file() else None
-    except (OSError, UnicodeDecodeError, ValueError):
-        old = {}
-    ours = (isinstance(old, dict) and comparable_key(json.loads(json.dumps(identity)))
-            == comparable_key(old.get("tournament")))  # fmt: skip
-    where = f"--record-dir {str(folder)!r}"
-    if journaled and not ours:
-        raise ConfigError(f"{where}: journal {journal} holds {journaled:,} game(s) of this "
-                          "tournament whose records were not written to this folder, and "
-                          "they are not played again: give the folder the journal's run "
-                          "wrote its records to, or another journal")  # fmt: skip
-    if old is not None and not ours:
-        raise ConfigError(f"{where}: holds the records of another tournament "
-                          f"({RECORDS_INDEX}); give an empty folder or another one")
-    if records is not None and journal is None:
-        raise ConfigError(f"{where}: already holds the records of an earlier run "
-                          f"({records.name} …), which this run's would overwrite in part and "
-                          "mix with; give an empty folder or another one, or a --journal to "
-                          "go on with a run")  # fmt: skip
-    if not ours:
+class _Records:
+    """A tournament's records folder, made ready before any game is played and held for
+    the run: its index (:data:`RECORDS_INDEX`) is locked (``flock``, where the system has
+    it), so a second run on the folder is refused while this one writes there.
+
+    Raises :class:`ConfigError` for a folder that holds another tournament's index, or
+    records while the journal (if any) holds no games (an earlier run's, which this run's
+    would overwrite in part and mix with), or, for a journal that holds games, a folder
+    that is not the one their records were written to or that lacks one of them (those
+    games are not played again, so their records could not be written)."""
+
+    def __init__(self, folder: str | os.PathLike[str], identity: dict[str, Any],
+                 names: Sequence[str], combos: Sequence[tuple[int, ...]],
+                 journaled: Iterable[tuple[int, int]], count: int,
+                 journal: str | os.PathLike[str] | None) -> None:  # fmt: skip
+        self.where = f"--record-dir {str(folder)!r}"
+        self.path = prepare_dir(folder)
+        self.index = self.path / RECORDS_INDEX
+        self.fresh = count == 0
+        """Whether the folder held no records this run may keep: then all it holds at the
+        end are this run's, to remove if the run fails."""
+        self._fd: int | None = None
+        existed = False
         try:
-            write_json_atomic(index, {
-                "dominari_tournament_records": 1, "tournament": identity,
-                "matchups": [{"matchup": m + 1, "players": [names[e] for e in entries],
-                              "files": f"matchup-{m + 1:03d}-game-*.json"}
-                             for m, entries in enumerate(combos)]})  # fmt: skip
+            try:
+                self._fd = os.open(self.index, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666)
+            except FileExistsError:
+                existed = True
+                self._fd = os.open(self.index, os.O_RDWR)
         except OSError as exc:
-            raise ConfigError(f"{where}: cannot write {RECORDS_INDEX} ({exc.strerror})") \
+            raise ConfigError(f"{self.where}: cannot open {RECORDS_INDEX} ({exc.strerror})") \
                 from None
-    return target
+        try:
+            self._check(identity, names, combos, journaled, count, journal, existed)
+        except BaseException:
+            self.close()
+            if not existed:
+                self.index.unlink(missing_ok=True)
+            raise
+
+    def _check(self, identity: dict[str, Any], names: Sequence[str],
+               combos: Sequence[tuple[int, ...]], journaled: Iterable[tuple[int, int]],
+               count: int, journal: str | os.PathLike[str] | None, existed: bool) -> None:
+        assert self._fd is not None
+        if fcntl is not None:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise ConfigError(f"{self.where}: another run is writing records there now; "
+                                  "wait for it to end, or give another folder") from None
+        data = os.read(self._fd, 1 << 24) if existed else b""
+        try:
+            old = json.loads(data) if data.strip() else None
+        except ValueError:
+            old = {}
+        ours = (isinstance(old, dict) and comparable_key(json.loads(json.dumps(identity)))
+                == comparable_key(old.get("tournament")))  # fmt: skip
+        if count:
+            have = {e.name for e in os.scandir(self.path)} if ours else set()
+            lacking = next((k for k in journaled
+                            if tournament_record_name(*k) not in have), None)  # fmt: skip
+            if lacking is not None:
+                what = ("whose records were not written to this folder" if not ours else
+                        f"and this folder lacks the record of game {lacking[1] + 1} of "
+                        f"match-up {lacking[0] + 1} "
+                        f"({tournament_record_name(*lacking)})")  # fmt: skip
+                raise ConfigError(f"{self.where}: journal {journal} holds {count:,} game(s) of "
+                                  f"this tournament {what}; they are not played again, so "
+                                  "their records cannot be written: give the folder the "
+                                  "journal's runs wrote all their records to, or another "
+                                  "journal")  # fmt: skip
+            return  # the journal's folder: its index stays
+        if old is not None and not ours:
+            raise ConfigError(f"{self.where}: holds the records of another tournament "
+                              f"({RECORDS_INDEX}); give an empty folder or another one")
+        records = next(self.path.glob(RECORD_GLOB), None)
+        if records is not None:
+            raise ConfigError(f"{self.where}: already holds the records of an earlier run "
+                              f"({records.name} …), which this run's would overwrite in part "
+                              "and mix with; give an empty folder or another one (a run goes "
+                              "on into its folder with the journal that holds its games)")
+        text = json.dumps({
+            "dominari_tournament_records": 1, "tournament": identity,
+            "matchups": [{"matchup": m + 1, "players": [names[e] for e in entries],
+                          "files": f"matchup-{m + 1:03d}-game-*.json"}
+                         for m, entries in enumerate(combos)]}, indent=1) + "\n"  # fmt: skip
+        try:
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, text.encode(), 0)
+        except OSError as exc:
+            raise ConfigError(f"{self.where}: cannot write {RECORDS_INDEX} "
+                              f"({exc.strerror})") from None  # fmt: skip
+
+    def close(self) -> None:
+        """Let go of the folder (another run may write there)."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
 
 
 def _give_orders(book: Journal, table: GameTable, combos: Sequence[tuple[int, ...]],
@@ -793,7 +862,7 @@ def _give_orders(book: Journal, table: GameTable, combos: Sequence[tuple[int, ..
                                      tuple(names[e] for e in game.seating))  # fmt: skip
             games.put(j, game._replace(order=tuple(turn_order(state))))
             found = True
-    if found:
+    if found or book.format < FORMAT:  # an older format: written in this one
         book.write_known()
 
 
