@@ -57,8 +57,11 @@ def shard(s):
         ranks = tuple(range(1, k + 1)) if a == 0 else tuple(range(k, 0, -1)) if a == 1 \
             else (1,) * k
         ranks = shared.setdefault(ranks, ranks)
+        # who began, where the code keeps it (a baseline from before does not)
+        order = tuple((j + p) % k for p in range(k))
+        extra = (shared.setdefault(order, order),) if "order" in GameResult._fields else ()
         out.append(GameResult(seating, ranks, tuple(30 + a + p + j % 13 for p in range(k)),
-                              "provinces" if j % 5 else "piles"))
+                              "provinces" if j % 5 else "piles", *extra))
     return tuple(out)
 
 runner.run_chunk = chunk
@@ -72,7 +75,12 @@ else:
     result = tour.tournament(players, games, 1, seats=seats, workers=1,
                              journal=journal or None)
     played = result.games
-data = json.dumps(result.to_json(), sort_keys=True).encode()
+def shared(value):  # the results both versions give: not the turn-order counts of 2026-11-27
+    if isinstance(value, dict):
+        return {k: shared(v) for k, v in value.items() if k != "by_turn"}
+    return [shared(v) for v in value] if isinstance(value, list) else value
+
+data = json.dumps(shared(result.to_json()), sort_keys=True).encode()
 print(json.dumps({"games": played, "seconds": time.perf_counter() - t,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "digest": hashlib.sha256(data).hexdigest()[:12]}))

@@ -76,7 +76,7 @@ def test_simulate_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert "Win % [95% CI]" in out and "Tie % [95% CI]" in out
     assert "seed 1" in out
     assert "turn limit" in out  # 8 turns each is too short for most games
-    assert "win % by turn order, whoever sat there (who begins is drawn per game): 1st to " \
+    assert "win % by turn order, whoever sat there (drawn per game): 1st to " \
            "play " in out and ", 2nd " in out
     assert err == ""
 
@@ -89,15 +89,20 @@ def test_simulate_by_card(capsys: pytest.CaptureFixture[str]) -> None:
             "--workers", "1", "--no-progress"]  # fmt: skip
     code, out, err = run(capsys, *args, "--by-card")
     assert code == 0, err
-    assert "Win % in the games with each Kingdom card [95% CI], and without it" in out
-    assert "Best with" in out and "BMU with" in out
-    assert "Best played as (win % of games): " in out
+    for name in ("Best", "BMU"):  # a table a seat, with the difference, and a footnote
+        assert f"{name}: win % with each Kingdom card, and without it" in out
+    assert "With [95% CI]" in out and "Δ points" in out
+    assert "Δ: with minus without. A kingdom always has 10 cards" in out
+    assert "Best: win % by the rule bot it played (the best for each kingdom)" in out
+    assert max(len(line) for line in out.splitlines() if line.startswith(" ")) <= 80  # tables
     code, out, err = run(capsys, *args, "--by-card", "--json")
     data = json.loads(out)
     assert sum(c["games"] for c in data["by_card"]) == 12 * 10  # 10 cards a game
+    assert [(s["seat"], s["name"]) for s in data["by_card"][0]["with"]] == [(0, "Best"),
+                                                                             (1, "BMU")]
     assert sum(a["games"] for a in data["players"][0]["played_as"]) == 12
     code, out, err = run(capsys, *args)
-    assert "Kingdom card" not in out and "Best played as" in out
+    assert "Kingdom card" not in out and "Best: win % by the rule bot it played" in out
     code, out, err = run(capsys, *args, "--by-card", "--kingdom", "first-game")
     assert code == 2 and out == ""
     assert "--by-card: results by Kingdom card need kingdoms that differ between games, and " \
@@ -175,9 +180,10 @@ def test_simulate_refuses_a_record_folder_holding_an_earlier_runs_records(
     before = {f: (out_dir / f).read_bytes() for f in os.listdir(out_dir)}
     code, out, err = run(capsys, *args[:-3], "-n", "2", "--record-dir", str(out_dir))
     assert code == 2 and out == ""
-    assert err == (f"dominari: error: --record-dir: folder {str(out_dir)!r} already holds 3 "
-                   "game record(s) (game-000001.json …) from an earlier run: name a new or "
-                   "empty folder, or remove them, so that two runs' records do not mix\n")
+    assert err.endswith(f"dominari: error: --record-dir: folder {str(out_dir)!r} already "
+                        "holds 3 game record(s) (game-000001.json …) from an earlier run: name "
+                        "a new or empty folder, or remove them, so that two runs' records do "
+                        "not mix\n")  # after the note on Witch-BM's Witch (random kingdoms)
     assert {f: (out_dir / f).read_bytes() for f in os.listdir(out_dir)} == before
     (out_dir / "notes.txt").write_text("mine", encoding="utf-8")  # other files are no bar
     for f in before:
@@ -588,8 +594,9 @@ def test_apply_with_a_text_says_to_parse_it() -> None:
 def test_a_rule_bot_whose_cards_the_kingdom_lacks_is_said_to_play_without_them(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Witch-BM on First Game never sees a Witch: its results would pass for Witch's
-    without a word. A fixed kingdom says so (stderr and --json); a kingdom that draws cards
-    per game, or one that has them, says nothing."""
+    without a word. A fixed kingdom says so (stderr and --json); one that has the cards
+    says nothing; kingdoms that draw cards per game say in what share of the games the bot
+    has them (``partial_cards``)."""
     code, out, err = run(capsys, "simulate", "dominion", "--kingdom", "first-game",
                          "--players", "bmu,witch", "-n", "4", "--seed", "1", "--workers", "1",
                          "--json")
@@ -597,11 +604,20 @@ def test_a_rule_bot_whose_cards_the_kingdom_lacks_is_said_to_play_without_them(
     assert err == ("dominari: note: Witch buys Witch, not in this kingdom (first-game): it "
                    "plays without it\n")
     assert json.loads(out)["missing_cards"] == {"Witch": ["Witch"]}
-    for kingdom in ("size-distortion", "Witch", "random"):
+    for kingdom in ("size-distortion", "Witch"):
         code, out, err = run(capsys, "simulate", "dominion", "--kingdom", kingdom,
                              "--players", "bmu,witch", "-n", "2", "--seed", "1",
                              "--workers", "1", "--json")
         assert code == 0 and err == "" and "missing_cards" not in json.loads(out), kingdom
+        assert "partial_cards" not in json.loads(out)
+    for kingdom, share in (("random", 0.4), ("Moat", 9 / 24)):
+        code, out, err = run(capsys, "simulate", "dominion", "--kingdom", kingdom,
+                             "--players", "witch,bmu", "-n", "2", "--seed", "1",
+                             "--workers", "1", "--json")
+        assert code == 0 and "missing_cards" not in json.loads(out)
+        assert json.loads(out)["partial_cards"] == {"Witch": {"Witch": share}}
+        assert err.startswith(f"dominari: note: Witch buys Witch in {100 * share:.0f}% of the "
+                              "games (kingdom ") and "it plays without it in the others" in err
     code, out, err = run(capsys, "tournament", "dominion", "--kingdom", "first-game",
                          "--players", "bmu,witch,smithy", "-n", "2", "--seed", "1",
                          "--workers", "1", "--json", "--no-progress")

@@ -99,6 +99,8 @@ def test_a_terminated_run_says_so_and_keeps_its_journal(tmp_path: Path, backend:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    assert (proc.returncode, out, err.strip()) == (143, "", "dominari: terminated")
+    *notes, last = [line for line in err.splitlines() if line]  # a note on Smithy first
+    assert (proc.returncode, out, last) == (143, "", "dominari: terminated")
+    assert all(line.startswith("dominari: note: Smithy buys Smithy in 40%") for line in notes)
     lines = journal.read_text("utf-8").splitlines()
     assert lines and all(json.loads(line) for line in lines)

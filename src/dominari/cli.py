@@ -86,6 +86,7 @@ from dominari.dominion.render import (
 )
 from dominari.sim.pool import MIN_STALL, check_backend, end_own_ray
 from dominari.sim.records import (
+    ANY_RECORDS,
     check_writable_file,
     load_record,
     missing_folders,
@@ -98,7 +99,6 @@ from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
     HUMAN,
-    RECORD_GLOB,
     BotError,
     DominationsOptions,
     GameOptions,
@@ -112,7 +112,7 @@ from dominari.sim.runner import (
     seat_names,
     simulate,
 )
-from dominari.sim.stats import SimResult, TurnPlace
+from dominari.sim.stats import PlayerResult, SimResult, TurnPlace
 from dominari.sim.tournament import (
     RATING_MU,
     RATING_SIGMA,
@@ -336,7 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="print a recorded game turn by turn",
                          description="Replay a game record and print its log and scores.")
     rep.add_argument("file", type=_text, metavar="FILE",
-                     help="a record written by play or simulate")
+                     help="a record written by play, simulate or tournament")
     rep.add_argument("--upto", type=_non_negative, default=None, metavar="N",
                      help="stop after the first N actions")
     rep.add_argument("--data", type=_text, default=None, metavar="DIR",
@@ -569,7 +569,7 @@ def _note_clock(specs: Sequence[str], game: str) -> list[str]:
     return timed
 
 
-def _check_folder(path: str | Path, flag: str, fresh: str | None = None,
+def _check_folder(path: str | Path, flag: str, fresh: str | Sequence[str] | None = None,
                   files: Sequence[Path] = (), keep: bool = False) -> Path:
     """Check before any work that files (``files`` among them) can be written in the folder
     ``path`` given with ``flag``, which the messages name first, as :func:`prepare_dir`
@@ -594,15 +594,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     backend = check_backend(args.backend)
     specs = parse_players(args.players, game)
     options = _sim_options(args, game)
-    timed = _note_clock(specs, game)
-    missing = _note_missing(specs, game, getattr(args, "kingdom", None))
     if args.by_card:
         try:
             check_by_card(options)
         except ConfigError as exc:
             raise ConfigError(f"--by-card: {exc}") from None
+    timed = _note_clock(specs, game)
+    missing = _note_missing(specs, game, getattr(args, "kingdom", None))
     if args.record_dir is not None:
-        _check_folder(args.record_dir, "--record-dir", fresh=RECORD_GLOB)
+        _check_folder(args.record_dir, "--record-dir", fresh=ANY_RECORDS)
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
     run = partial(simulate, specs, args.games, seed, workers, options=options,
@@ -631,52 +631,65 @@ _REASONS = {"provinces": "Provinces gone", "three-piles": "three piles empty",
             "turn-limit": "turn limit"}  # fmt: skip
 
 
-def _note_missing(specs: Sequence[str], game: str, kingdom: Any) -> dict[str, list[str]]:
-    """Say on stderr when a Dominion rule bot buys kingdom cards that a fixed kingdom
-    (a recommended set, or 10 cards) does not have: it then plays without them, often as a
-    money bot, which a table of its results does not show. Its cards by bot name (the
-    JSON's ``missing_cards``); nothing for a kingdom drawn per game."""
+def _note_missing(specs: Sequence[str], game: str,
+                  kingdom: Any) -> tuple[dict[str, list[str]], dict[str, dict[str, float]]]:
+    """Say on stderr when a Dominion rule bot buys Kingdom cards that the kingdom does not
+    always have: a fixed kingdom (a recommended set, or 10 cards) without them, or kingdoms
+    drawn per game that have them only in some games. The bot then plays without them,
+    often as a money bot, which a table of its results does not show. Returns the cards
+    missing from every game (the JSON's ``missing_cards``) and the share of games that have
+    each card present only in some (``partial_cards``), by bot name."""
     from dominari.bots.kingdom import strategy_needs
     from dominari.bots.strategy import StrategyBot
-    from dominari.dominion.kingdoms import fixed
+    from dominari.dominion.kingdoms import chance
 
-    if game != "dominion" or kingdom is None:
-        return {}
-    try:
-        cards = fixed(kingdom)
-    except DominariError:
-        return {}  # the run says what is wrong with it
-    if cards is None:
-        return {}
+    spec = "random" if kingdom is None else kingdom
+    if game != "dominion":
+        return {}, {}
     missing: dict[str, list[str]] = {}
-    for spec in specs:
-        if search_spec(spec) is not None:
+    partial: dict[str, dict[str, float]] = {}
+    for bot_spec in specs:
+        if search_spec(bot_spec) is not None:
             continue
         try:
-            bot = load_bot(spec, game)
+            bot = load_bot(bot_spec, game)
+            shares = {c: chance(spec, c) for c in sorted(strategy_needs(bot.strategy))} \
+                if isinstance(bot, StrategyBot) else {}
         except DominariError:
             continue  # the run says what is wrong with it
-        if isinstance(bot, StrategyBot):
-            absent = sorted(strategy_needs(bot.strategy) - set(cards))
-            if absent:
-                missing[bot.name] = [NAME[c] for c in absent]
+        if any(v == 0 for v in shares.values()):
+            missing[bot.name] = [NAME[c] for c, v in shares.items() if v == 0]
+        elif any(v < 1 for v in shares.values()):
+            partial[bot.name] = {NAME[c]: v for c, v in shares.items() if v < 1}
+    where = describe_kingdom(spec)
     for name, lacking in missing.items():
         sys.stderr.write(f"dominari: note: {name} buys {', '.join(lacking)}, not in this "
-                         f"kingdom ({describe_kingdom(kingdom)}): it plays without "
+                         f"kingdom ({where}): it plays without "
                          f"{'them' if len(lacking) > 1 else 'it'}\n")
-    return missing
+    for name, part in partial.items():
+        cards = ", ".join(f"{card} in {100 * v:.0f}%" for card, v in part.items())
+        sys.stderr.write(f"dominari: note: {name} buys {cards} of the games (kingdom "
+                         f"{where}): it plays without {'them' if len(part) > 1 else 'it'} in "
+                         "the others; name its cards (--kingdom) to compare strategies with "
+                         "their cards, or split the results by card (simulate --by-card)\n")
+    return missing, partial
 
 
 def _with_notes(out: dict[str, Any], timed: Sequence[str],
-                missing: Mapping[str, Sequence[str]]) -> dict[str, Any]:  # fmt: skip
+                cards: tuple[Mapping[str, Sequence[str]],
+                             Mapping[str, Mapping[str, float]]]) -> dict[str, Any]:  # fmt: skip
     """A run's JSON with the stderr notes kept beside the results, each only when there is
     one: the search bots that stopped their searches by the clock (``timed_searches``: the
-    games depend on the machine, not only on the seed), and the rule bots' cards that the
-    kingdom does not have (``missing_cards``, by bot)."""
+    games depend on the machine, not only on the seed), the rule bots' cards that the
+    kingdom does not have (``missing_cards``, by bot), and those that only some games have,
+    with the share that do (``partial_cards``)."""
+    missing, partial = cards
     if timed:
         out["timed_searches"] = list(timed)
     if missing:
         out["missing_cards"] = {name: list(cards) for name, cards in missing.items()}
+    if partial:
+        out["partial_cards"] = {name: dict(shares) for name, shares in partial.items()}
     return out
 
 
@@ -721,24 +734,47 @@ def sim_table(result: SimResult) -> Table:
     return table
 
 
-def card_table(result: SimResult) -> Table:
-    """Each seat's outright win rate in the games whose kingdom had each card (with its
-    95% interval) and in the others, by card name (``--json`` has both intervals)."""
-    table = Table(title="Win % in the games with each Kingdom card [95% CI], and without it",
-                  title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
-                  collapse_padding=True)  # fmt: skip
-    table.add_column("Card", no_wrap=True)
-    table.add_column("Games", justify="right", no_wrap=True)
-    for p in result.players:
-        table.add_column(Text(f"{p.name} with"), justify="right", overflow="fold",
-                         min_width=17)  # fmt: skip
-        table.add_column("without", justify="right", no_wrap=True)
-    for card in result.by_card:
-        cells = [card.card, f"{card.games:,}"]
-        for have, lack in zip(card.present, card.absent, strict=True):
-            cells += [_interval(have.win_rate, have.ci95) if have.games else "-",
-                      f"{100 * lack.win_rate:.1f}" if lack.games else "-"]
-        table.add_row(*cells)
+def card_tables(result: SimResult) -> list[Table]:
+    """Per seat, its outright win rate in the games whose kingdom had each card and in the
+    others, with the difference in points, by card name."""
+    out = []
+    for at, p in enumerate(result.players):
+        table = Table(title=Text(f"{p.name}: win % with each Kingdom card, and without it"),
+                      title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
+                      collapse_padding=True)  # fmt: skip
+        for col in ("Card", "Games with", "With [95% CI]", "Without [95% CI]", "Δ points"):
+            table.add_column(col, justify="left" if col == "Card" else "right", no_wrap=True)
+        for card in result.by_card:
+            have, lack = card.present[at], card.absent[at]
+            delta = (f"{100 * (have.win_rate - lack.win_rate):+.1f}"
+                     if have.games and lack.games else "-")  # fmt: skip
+            table.add_row(card.card, f"{have.games:,}",
+                          _interval(have.win_rate, have.ci95) if have.games else "-",
+                          _interval(lack.win_rate, lack.ci95) if lack.games else "-", delta)
+        out.append(table)
+    return out
+
+
+CARD_NOTE = ("Δ: with minus without. A kingdom always has 10 cards, so a card's Δ is its "
+             "worth against the average card it displaces: where a seat's strategy needs a "
+             "card, every other card displaces it now and then and shows a small negative Δ "
+             "for that seat. Of 25 cards, about one in 20 shows a difference that looks "
+             "significant at 95% by chance alone.")
+"""The footnote of :func:`card_tables`."""
+
+
+def played_as_table(player: PlayerResult) -> Table:
+    """The results of a seat played by ``best`` by the rule bot it played, most games
+    first."""
+    table = Table(title=Text(f"{player.name}: win % by the rule bot it played (the best for "
+                             "each kingdom)"), title_style="bold", box=box.SIMPLE_HEAVY,
+                  pad_edge=False, collapse_padding=True)  # fmt: skip
+    table.add_column("Rule bot", no_wrap=True)
+    for col in ("Games", "Wins", "Win % [95% CI]"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for a in player.played_as:
+        table.add_row(Text(a.strategy), f"{a.games:,}", f"{a.wins:,}",
+                      _interval(a.win_rate, a.ci95))
     return table
 
 
@@ -766,14 +802,14 @@ def _rules_text(rules: dict[str, Any]) -> str:
 
 def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int) -> None:
     console.print(sim_table(result))
-    _print_by_turn(console, result.by_turn)
+    _print_by_turn(console, result.by_turn, result.game)
     for p in result.players:  # best: which rule bot it played, and how it did as each
         if p.played_as:
-            bots = "; ".join(f"{a.strategy} {_interval(a.win_rate, a.ci95)} of {a.games:,}"
-                             for a in p.played_as)  # fmt: skip
-            console.print(f"{p.name} played as (win % of games): {bots}", markup=False)
+            console.print(played_as_table(p))
     if result.by_card:
-        console.print(card_table(result))
+        for table in card_tables(result):
+            console.print(table)
+        console.print(CARD_NOTE, style="dim", markup=False)
     if result.game == "dominations":
         if result.sources:
             console.print(breakdown_table(result))
@@ -791,30 +827,40 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
 _ORDINALS = ("1st to play", "2nd", "3rd", "4th")
 
 
-def _print_by_turn(console: Console, by_turn: Sequence[TurnPlace]) -> None:
+def _print_by_turn(console: Console, by_turn: Sequence[TurnPlace], game: str) -> None:
     """The line of win rates by place in the turn order, whoever sat there (none when
     the games' turn orders are not known)."""
     if by_turn:  # the engines draw who begins: a seat is not a place in turn order
         places = ", ".join(f"{_ORDINALS[t.place - 1]} {_interval(t.win_rate, t.ci95)}"
                            for t in by_turn)  # fmt: skip
-        console.print(f"win % by turn order, whoever sat there (who begins is drawn per "
-                      f"game): {places}", markup=False)
+        console.print(f"win % by {_TURN_ORDER[game]}, whoever sat there (drawn per game): "
+                      f"{places}", markup=False)
+
+
+_TURN_ORDER = {"dominion": "turn order", "dominations": "initiative order in age 1"}
+"""What the place in the turn order is, by game: Dominations redraws nothing, but the
+Governor changes the initiative order each age, so the first age's is the one drawn."""
 
 
 def turn_order_table(result: TournamentResult) -> Table:
     """Each player's outright win rate by its place in the turn order (who begins is
-    drawn per game, so rotating seats does not balance it), leaderboard order."""
-    table = Table(title=Text("Win % [95% CI] by place in the turn order (who begins is "
-                             "drawn per game)"), title_style="bold",
+    drawn per game, so rotating seats does not balance it), a row per player and place,
+    leaderboard order."""
+    table = Table(title=Text(f"Win % by place in the {_TURN_ORDER[result.game]} (drawn per "
+                             "game)"), title_style="bold",
                   box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
     board = result.leaderboard
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("Player", style="bold", overflow="fold", min_width=_name_width(board))
-    for k in range(result.seats):
-        table.add_column(_ORDINALS[k], justify="right", no_wrap=True)
+    for col in ("Place", "Games", "Wins", "Win % [95% CI]"):
+        table.add_column(col, justify="right", no_wrap=True)
     for k, p in enumerate(board, 1):
-        table.add_row(str(k), Text(p.name),
-                      *(f"{_interval(t.win_rate, t.ci95)} of {t.games:,}" for t in p.by_turn))
+        for t in p.by_turn:
+            first = t.place == 1
+            table.add_row(str(k) if first else "", Text(p.name if first else ""),
+                          _ORDINALS[t.place - 1], f"{t.games:,}", f"{t.wins:,}",
+                          _interval(t.win_rate, t.ci95) if t.games else "-",
+                          end_section=t.place == result.seats)
     return table
 
 
@@ -853,6 +899,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                           "of one seed, and a random seed would never match it again")
     if args.recheck and args.journal is None:
         raise ConfigError("--recheck needs --journal: it replays some of a journal's games")
+    if args.journal is not None:
+        _note_old_journal(args.journal)
     if args.record_dir is not None:
         _check_folder(args.record_dir, "--record-dir")  # the tournament checks what it holds
         if args.journal is not None and _same_file(args.record_dir, args.journal):
@@ -878,6 +926,24 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if not args.json:
             console.print(f"Chart drawn to {args.plot}", markup=False)
     return 0
+
+
+def _note_old_journal(path: str) -> None:
+    """Say on stderr when a journal of an older format will be written again in this one
+    (if it serves the tournament): versions before this one then cannot read it."""
+    from dominari.sim.journal import FORMAT, READS
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            head = json.loads(f.readline())
+    except (OSError, ValueError, UnicodeDecodeError):
+        return  # none yet, or the run says what is wrong with it
+    version = head.get("dominari_journal") if isinstance(head, dict) else None
+    if version in READS and version < FORMAT:
+        sys.stderr.write(f"dominari: note: journal {path} is of format {version}, without "
+                         "the turn order of its games: they are dealt again (not played) to "
+                         f"learn it, and the journal is written as format {FORMAT}, which "
+                         "versions of Dominari before this one do not read\n")
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -934,7 +1000,7 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         console.print(head_to_head_table(result))
     if all(p.by_turn for p in result.players):
         console.print(turn_order_table(result))
-    _print_by_turn(console, result.by_turn)
+    _print_by_turn(console, result.by_turn, result.game)
     if result.game == "dominations":
         rules = result.options.get("rules") or {}
         data = result.options.get("data")
@@ -1559,6 +1625,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace, record: dict[str, Any]) -> int:
+    if "dominari_tournament_records" in record:
+        raise RecordError("this is the index of a tournament's records (which match-up is "
+                          "who), not a game's record: replay one of the "
+                          "matchup-…-game-….json files beside it")  # fmt: skip
     game = record.get("game")
     if game == "dominations":
         return _replay_dominations(args, record)

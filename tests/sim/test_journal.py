@@ -249,6 +249,28 @@ def test_a_journal_of_the_first_format_is_written_in_this_one(tmp_path: Path) ->
         run(path, games=2)
 
 
+def test_the_command_says_a_journal_of_the_first_format_is_written_again(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dominari.cli import main
+
+    path = tmp_path / "t.jsonl"
+    args = ["tournament", "dominion", "--players", "bm,bmu", "-n", "2", "--seed", "5",
+            "--kingdom", "first-game", "--workers", "1", "--no-progress", "--journal",
+            str(path)]  # fmt: skip
+    assert main(args) == 0
+    assert "format" not in capsys.readouterr().err
+    _without_orders(path)
+    head, *rest = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join([json.dumps({**json.loads(head), "dominari_journal": 1}),
+                               *rest]) + "\n", encoding="utf-8")  # fmt: skip
+    assert main(args) == 0
+    assert (f"dominari: note: journal {path} is of format 1, without the turn order of its "
+            "games: they are dealt again (not played) to learn it, and the journal is written "
+            "as format 2") in capsys.readouterr().err
+    assert main(args) == 0
+    assert "format" not in capsys.readouterr().err  # written as format 2
+
+
 def test_writing_a_journal_again_keeps_what_the_table_does_not_hold(tmp_path: Path) -> None:
     """A game past a table's limit is written as the file has it, on the same line as held
     games given their orders; the journal is then of this format, and not written again."""

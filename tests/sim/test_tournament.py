@@ -148,6 +148,14 @@ def test_results_by_turn_order_are_each_deals_own(game: str, players: list[str],
     shared = [[0] * seats for _ in range(n)]
     for m, entries in enumerate(matchups(n, seats)):
         shard = Shard(tuple(players), tuple(names), options, 7, m, entries, 0, games)
+        here = [[0] * seats for _ in entries]  # the match-up's own, by its entries
+        for j, g in enumerate(play_shard(shard)):
+            for k, p in enumerate(g.order):
+                here[entries.index(g.seating[p])][k] += 1
+            assert g.order == tuple(turn_order(options.new_game(
+                seats, tournament_game_seed(7, entries, j),
+                tuple(names[e] for e in g.seating))))
+        assert [[t.games for t in places] for places in r.matchups[m].by_turn] == here
         for j, g in enumerate(play_shard(shard)):
             dealt = options.new_game(seats, tournament_game_seed(7, entries, j),
                                      tuple(names[e] for e in g.seating))  # fmt: skip
@@ -169,6 +177,7 @@ def test_results_by_turn_order_are_each_deals_own(game: str, players: list[str],
     data = r.to_json()
     assert data["by_turn"][0] == {"place": 1, "games": r.games, **r.by_turn[0].counts_json()}
     assert all(len(p["by_turn"]) == seats for p in data["players"])
+    assert all(len(m["by_turn"]) == seats for m in data["matchups"])
 
 
 def test_results_by_turn_order_need_every_games_order() -> None:

@@ -219,7 +219,7 @@ def test_a_second_run_on_a_records_folder_is_refused_while_one_writes(tmp_path: 
     identity = {"game": "dominion", "players": PLAYERS, "seats": 2, "seed": 5,
                 "options": game_options("dominion", kingdom="first-game").to_json()}  # fmt: skip
     held = tournament_module._Records(folder, identity, ["a", "b", "c"], matchups(3, 2), (), 0,
-                                      None)  # fmt: skip
+                                      None, 4)  # fmt: skip
     try:
         with pytest.raises(ConfigError, match="another run is writing records there now"):
             run(folder)
@@ -228,3 +228,43 @@ def test_a_second_run_on_a_records_folder_is_refused_while_one_writes(tmp_path: 
         held.close()
     run(folder)  # once let go
     assert len(_records(folder)) == 3 * 4
+
+
+def test_simulation_and_tournament_records_never_mix(tmp_path: Path) -> None:
+    """Each refuses a folder that holds the other's records (or a tournament's index),
+    before any game, the folder as it was."""
+    from dominari.sim import simulate
+
+    sim, tour = tmp_path / "sim", tmp_path / "tour"
+    simulate(["bm", "bmu"], 2, 1, record_dir=sim)
+    run(tour, games=2)
+    with pytest.raises(ConfigError, match=r"holds the records of a simulation "
+                                          r"\(game-000001\.json …\)"):
+        run(sim, journal=tmp_path / "t.jsonl")
+    assert sorted(f.name for f in sim.iterdir()) == ["game-000001.json", "game-000002.json"]
+    assert not (tmp_path / "t.jsonl").exists()
+    before = sorted(f.name for f in tour.iterdir())
+    with pytest.raises(ConfigError, match=r"already holds 7 game record\(s\) "
+                                          r"\(matchup-001-game-000001\.json …\)"):
+        simulate(["bm", "bmu"], 2, 1, record_dir=tour)
+    assert sorted(f.name for f in tour.iterdir()) == before
+
+
+def test_the_index_says_the_games_per_match_up_of_the_last_run(tmp_path: Path) -> None:
+    folder, journal = tmp_path / "recs", tmp_path / "t.jsonl"
+    run(folder, games=4, journal=journal)
+    index = json.loads((folder / RECORDS_INDEX).read_text(encoding="utf-8"))
+    assert index["games_per_matchup"] == 4
+    run(folder, games=2, journal=journal)  # the journal's first 2 games of each
+    index = json.loads((folder / RECORDS_INDEX).read_text(encoding="utf-8"))
+    assert index["games_per_matchup"] == 2 and len(_records(folder)) == 3 * 4
+
+
+def test_replaying_the_index_says_what_it_is(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from dominari.cli import main
+
+    run(tmp_path, games=2)
+    assert main(["replay", str(tmp_path / RECORDS_INDEX)]) == 2
+    assert "this is the index of a tournament's records (which match-up is who), not a " \
+        "game's record" in capsys.readouterr().err

@@ -69,6 +69,23 @@ def fixed(spec: str | Sequence[str]) -> tuple[int, ...] | None:
     return tuple(sorted(chosen)) if len(chosen) == KINGDOM_SIZE else None
 
 
+def chance(spec: str | Sequence[str], card: int) -> float:
+    """The share of the games of ``spec`` whose kingdom has the Kingdom card ``card``: 1
+    for a card it names, else the chance that the cards drawn at random take it (0 when it
+    names all 10).
+
+    >>> witch, moat = card_id("Witch"), card_id("Moat")
+    >>> chance("random", witch), chance("witch", witch), chance("witch", moat)
+    (0.4, 1.0, 0.375)
+    >>> chance("first-game", witch)
+    0.0
+    """
+    chosen = _named(spec)
+    if card in chosen:
+        return 1.0
+    return (KINGDOM_SIZE - len(chosen)) / (len(KINGDOM) - len(chosen))
+
+
 def _named(spec: str | Sequence[str]) -> list[int]:
     """The kingdom card ids ``spec`` names, in its order (a recommended set's, none for
     ``random``), checked as :func:`resolve` says."""

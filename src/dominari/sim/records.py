@@ -116,20 +116,31 @@ def remove_folders(folders: Sequence[Path]) -> None:
             folder.rmdir()
 
 
-def prepare_dir(path: str | os.PathLike[str], fresh: str | None = None) -> Path:
+SIMULATION_RECORDS = "game-[0-9][0-9][0-9][0-9][0-9][0-9]*.json"
+"""The names of a simulation's record files (``game-000001.json`` …)."""
+TOURNAMENT_RECORDS = "matchup-[0-9][0-9][0-9]*-game-[0-9][0-9][0-9][0-9][0-9][0-9]*.json"
+"""The names of a tournament's record files (``matchup-001-game-000001.json`` …)."""
+TOURNAMENT_INDEX = "tournament.json"
+"""The file beside a tournament's records that names the tournament and its match-ups."""
+ANY_RECORDS = (SIMULATION_RECORDS, TOURNAMENT_RECORDS, TOURNAMENT_INDEX)
+"""What a run's records folder must not hold already: any run's records."""
+
+
+def prepare_dir(path: str | os.PathLike[str], fresh: str | Sequence[str] | None = None) -> Path:
     """Create the folder ``path`` (and its parents) if needed, and check that files can
     be written in it (a file is made there and removed).
 
     Raises :class:`ConfigError` if it exists as a file, cannot be created or written in
-    (then no folder it made is left), or, with a glob pattern ``fresh``, if it already
-    holds files matching it (the records of an earlier run, which a new run's would
-    overwrite in part and mix with).
+    (then no folder it made is left), or, with glob patterns ``fresh`` (one or several),
+    if it already holds files matching one (the records of an earlier run, which a new
+    run's would overwrite in part and mix with).
     """
     target = Path(path)
     if target.exists() and not target.is_dir():
         raise ConfigError(f"{str(target)!r} exists and is not a folder")
-    if fresh is not None and target.is_dir():
-        found = sorted(f.name for f in target.glob(fresh))
+    patterns = (fresh,) if isinstance(fresh, str) else tuple(fresh or ())
+    if patterns and target.is_dir():
+        found = sorted(f.name for pattern in patterns for f in target.glob(pattern))
         if found:
             raise ConfigError(f"folder {str(target)!r} already holds {len(found):,} game "
                               f"record(s) ({found[0]} …) from an earlier run: name a new or "

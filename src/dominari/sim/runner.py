@@ -45,6 +45,8 @@ from dominari.dominion.kingdoms import fixed as fixed_kingdom
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
 from dominari.sim.pool import beat, check_backend, check_stall, each_result
 from dominari.sim.records import (
+    ANY_RECORDS,
+    SIMULATION_RECORDS,
     missing_folders,
     prepare_dir,
     remove_folders,
@@ -105,7 +107,7 @@ def bot_seed(seed: int, index: int, seat: int) -> int:
     return derive_seed("dominari-bot", seed, index, seat)
 
 
-RECORD_GLOB = "game-[0-9][0-9][0-9][0-9][0-9][0-9]*.json"
+RECORD_GLOB = SIMULATION_RECORDS
 """The names of a simulation's record files (:func:`record_name`)."""
 
 
@@ -669,7 +671,7 @@ def simulate(
     if by_card:
         check_by_card(options)
     made = missing_folders(record_dir) if record_dir is not None else []
-    rdir = (str(prepare_dir(record_dir, fresh=RECORD_GLOB)) if record_dir is not None
+    rdir = (str(prepare_dir(record_dir, fresh=ANY_RECORDS)) if record_dir is not None
             else None)  # fmt: skip
 
     starts = chunk_starts(games, workers)

@@ -344,10 +344,13 @@ class CardSplit:
     present: tuple[Share, ...]
     absent: tuple[Share, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, names: Sequence[str]) -> dict[str, Any]:
+        """The split as JSON values, each seat's named by ``names``."""
         return {"card": self.card, "games": self.games,
-                "with": [s.to_json() for s in self.present],
-                "without": [s.to_json() for s in self.absent]}  # fmt: skip
+                "with": [{"seat": p, "name": names[p], **s.to_json()}
+                         for p, s in enumerate(self.present)],
+                "without": [{"seat": p, "name": names[p], **s.to_json()}
+                            for p, s in enumerate(self.absent)]}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -445,8 +448,8 @@ class SimResult(EndReasons):
             "turn_limit_games": self.turn_limit_games,
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
-            **({"by_card": [card.to_json() for card in self.by_card]} if self.by_card
-               else {}),
+            **({"by_card": [card.to_json([p.name for p in self.players])
+                            for card in self.by_card]} if self.by_card else {}),
         }
 
 

@@ -82,7 +82,14 @@ from dominari.sim.journal import (
     spec_files,
 )
 from dominari.sim.pool import beat, check_stall, each_result, run_tasks
-from dominari.sim.records import missing_folders, prepare_dir, remove_folders
+from dominari.sim.records import (
+    SIMULATION_RECORDS,
+    TOURNAMENT_INDEX,
+    TOURNAMENT_RECORDS,
+    missing_folders,
+    prepare_dir,
+    remove_folders,
+)
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
@@ -152,11 +159,11 @@ def tournament_bot_seed(seed: int, entries: Sequence[int], index: int, seat: int
     return derive_seed("dominari-tournament-bot", seed, *entries, "game", index, seat)
 
 
-RECORD_GLOB = "matchup-[0-9][0-9][0-9]*-game-[0-9][0-9][0-9][0-9][0-9][0-9]*.json"
+RECORD_GLOB = TOURNAMENT_RECORDS
 """The names of a tournament's record files (:func:`tournament_record_name`)."""
-RECORDS_INDEX = "tournament.json"
-"""The file beside a tournament's records that says which tournament they are of and who
-plays each match-up."""
+RECORDS_INDEX = TOURNAMENT_INDEX
+"""The file beside a tournament's records that says which tournament they are of, who
+plays each match-up, and how many games each match-up played in the last run."""
 
 
 def tournament_record_name(matchup: int, index: int) -> str:
@@ -370,13 +377,19 @@ class MatchupResult:
     wins: tuple[int, ...]
     ties: tuple[int, ...]
     total_scores: tuple[int, ...]
+    by_turn: tuple[tuple[TurnPlace, ...], ...] = ()
+    """Per entry of the match-up, its results in it by place in the turn order (empty
+    where a game's turn order is not known)."""
 
     def to_json(self, names: Sequence[str]) -> dict[str, Any]:
         """The totals as JSON values, the entries named by ``names``."""
-        return {"players": list(names), "games": self.games, "wins": list(self.wins),
-                "ties": list(self.ties),
-                "mean_score": [s / self.games if self.games else 0.0
-                               for s in self.total_scores]}  # fmt: skip
+        out = {"players": list(names), "games": self.games, "wins": list(self.wins),
+               "ties": list(self.ties),
+               "mean_score": [s / self.games if self.games else 0.0
+                              for s in self.total_scores]}  # fmt: skip
+        if self.by_turn:
+            out["by_turn"] = [[place.to_json() for place in places] for places in self.by_turn]
+        return out
 
 
 @dataclass(frozen=True)
@@ -428,6 +441,11 @@ class TournamentResult(EndReasons):
         for entries, games in zip(combos, results, strict=True):
             pos = {e: k for k, e in enumerate(entries)}
             mw, mt, ms = [0] * seats, [0] * seats, [0] * seats
+            # by entry of the match-up (its position in it), then place in the turn order
+            mplaced = [[0] * seats for _ in range(seats)]
+            mplaced_wins = [[0] * seats for _ in range(seats)]
+            mplaced_ties = [[0] * seats for _ in range(seats)]
+            mordered = 0
             for g in games:
                 shared = g.ranks.count(1) > 1
                 for p, e in enumerate(g.seating):
@@ -450,13 +468,19 @@ class TournamentResult(EndReasons):
                 reasons[g.reason] = reasons.get(g.reason, 0) + 1
                 if g.order:
                     ordered += 1
+                    mordered += 1
                     for k, p in enumerate(g.order):
                         e = g.seating[p]
                         placed[e][k] += 1
+                        mplaced[pos[e]][k] += 1
                         if g.ranks[p] == 1:
                             (placed_ties if shared else placed_wins)[e][k] += 1
-            per_matchup.append(MatchupResult(entries, len(games), tuple(mw), tuple(mt),
-                                             tuple(ms)))  # fmt: skip
+                            (mplaced_ties if shared else mplaced_wins)[pos[e]][k] += 1
+            per_matchup.append(MatchupResult(
+                entries, len(games), tuple(mw), tuple(mt), tuple(ms),
+                tuple(tuple(TurnPlace(k + 1, mplaced[i][k], mplaced_wins[i][k],
+                                      mplaced_ties[i][k]) for k in range(seats))
+                      for i in range(seats)) if mordered == len(games) > 0 else ()))  # fmt: skip
         rounds = max((len(games) for games in results), default=0)
         in_rounds = _in_rounds(results)
         rated = rate_games(in_rounds, n, rating)
@@ -687,7 +711,8 @@ def tournament(
             made = missing_folders(record_dir)
             records = _Records(record_dir, {
                 "game": options.game, "players": list(specs), "seats": seats, "seed": seed,
-                "options": options.to_json()}, names, combos, table, len(table), journal)
+                "options": options.to_json()}, names, combos, table, len(table), journal,
+                games)  # fmt: skip
     except BaseException:
         if book is not None:
             book.discard_if_unused()
@@ -760,7 +785,7 @@ class _Records:
     def __init__(self, folder: str | os.PathLike[str], identity: dict[str, Any],
                  names: Sequence[str], combos: Sequence[tuple[int, ...]],
                  journaled: Iterable[tuple[int, int]], count: int,
-                 journal: str | os.PathLike[str] | None) -> None:  # fmt: skip
+                 journal: str | os.PathLike[str] | None, games: int) -> None:  # fmt: skip
         self.where = f"--record-dir {str(folder)!r}"
         self.path = prepare_dir(folder)
         self.index = self.path / RECORDS_INDEX
@@ -779,7 +804,7 @@ class _Records:
             raise ConfigError(f"{self.where}: cannot open {RECORDS_INDEX} ({exc.strerror})") \
                 from None
         try:
-            self._check(identity, names, combos, journaled, count, journal, existed)
+            self._check(identity, names, combos, journaled, count, journal, existed, games)
         except BaseException:
             self.close()
             if not existed:
@@ -788,7 +813,8 @@ class _Records:
 
     def _check(self, identity: dict[str, Any], names: Sequence[str],
                combos: Sequence[tuple[int, ...]], journaled: Iterable[tuple[int, int]],
-               count: int, journal: str | os.PathLike[str] | None, existed: bool) -> None:
+               count: int, journal: str | os.PathLike[str] | None, existed: bool,
+               games: int) -> None:  # fmt: skip
         assert self._fd is not None
         if fcntl is not None:
             try:
@@ -803,6 +829,11 @@ class _Records:
             old = {}
         ours = (isinstance(old, dict) and comparable_key(json.loads(json.dumps(identity)))
                 == comparable_key(old.get("tournament")))  # fmt: skip
+        simulated = min((f.name for f in self.path.glob(SIMULATION_RECORDS)), default=None)
+        if simulated is not None:
+            raise ConfigError(f"{self.where}: holds the records of a simulation ({simulated} "
+                              "…), which a tournament's would mix with; give an empty folder "
+                              "or another one")  # fmt: skip
         if count:
             have = {e.name for e in os.scandir(self.path)} if ours else set()
             lacking = next((k for k in journaled
@@ -817,18 +848,20 @@ class _Records:
                                   "their records cannot be written: give the folder the "
                                   "journal's runs wrote all their records to, or another "
                                   "journal")  # fmt: skip
-            return  # the journal's folder: its index stays
-        if old is not None and not ours:
-            raise ConfigError(f"{self.where}: holds the records of another tournament "
-                              f"({RECORDS_INDEX}); give an empty folder or another one")
-        records = next(self.path.glob(RECORD_GLOB), None)
-        if records is not None:
-            raise ConfigError(f"{self.where}: already holds the records of an earlier run "
-                              f"({records.name} …), which this run's would overwrite in part "
-                              "and mix with; give an empty folder or another one (a run goes "
-                              "on into its folder with the journal that holds its games)")
+        else:
+            if old is not None and not ours:
+                raise ConfigError(f"{self.where}: holds the records of another tournament "
+                                  f"({RECORDS_INDEX}); give an empty folder or another one")
+            records = min((f.name for f in self.path.glob(RECORD_GLOB)), default=None)
+            if records is not None:
+                raise ConfigError(f"{self.where}: already holds the records of an earlier "
+                                  f"run ({records} …), which this run's would overwrite in "
+                                  "part and mix with; give an empty folder or another one (a "
+                                  "run goes on into its folder with the journal that holds "
+                                  "its games)")  # fmt: skip
         text = json.dumps({
             "dominari_tournament_records": 1, "tournament": identity,
+            "games_per_matchup": games,
             "matchups": [{"matchup": m + 1, "players": [names[e] for e in entries],
                           "files": f"matchup-{m + 1:03d}-game-*.json"}
                          for m, entries in enumerate(combos)]}, indent=1) + "\n"  # fmt: skip
