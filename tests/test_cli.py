@@ -91,8 +91,13 @@ def test_simulate_by_card(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0, err
     for name in ("Best", "BMU"):  # a table a seat, with the difference, and a footnote
         assert f"{name}: win % with each Kingdom card, and without it" in out
-    assert "With [95% CI]" in out and "Δ points" in out
-    assert "Δ: with minus without. A kingdom always has 10 cards" in out
+    assert "With [95% CI]" in out and "Δ alike [95% CI]" in out
+    assert "Δ: with minus without, in points. A kingdom always has 10 cards" in out
+    assert "Δ alike: no rule bot here buys Kingdom cards, so it is Δ." in out
+    _, witch, _ = run(capsys, "simulate", "dominion", "--players", "witch,bmu", "-n", "12",
+                      "--seed", "4", "--workers", "1", "--no-progress", "--by-card")
+    assert "Δ alike: the same among games alike in the cards the rule bots here buy " \
+        "(Witch)" in witch
     assert "Best: win % by the rule bot it played (the best for each kingdom)" in out
     assert max(len(line) for line in out.splitlines() if line.startswith(" ")) <= 80  # tables
     code, out, err = run(capsys, *args, "--by-card", "--json")

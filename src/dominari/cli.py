@@ -736,31 +736,42 @@ def sim_table(result: SimResult) -> Table:
 
 def card_tables(result: SimResult) -> list[Table]:
     """Per seat, its outright win rate in the games whose kingdom had each card and in the
-    others, with the difference in points, by card name."""
+    others, the difference in points, and the difference among games alike in the key
+    cards, by card name."""
     out = []
     for at, p in enumerate(result.players):
         table = Table(title=Text(f"{p.name}: win % with each Kingdom card, and without it"),
                       title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
                       collapse_padding=True)  # fmt: skip
-        for col in ("Card", "Games with", "With [95% CI]", "Without [95% CI]", "Δ points"):
+        for col in ("Card", "Games", "With [95% CI]", "Without", "Δ", "Δ alike [95% CI]"):
             table.add_column(col, justify="left" if col == "Card" else "right", no_wrap=True)
         for card in result.by_card:
             have, lack = card.present[at], card.absent[at]
             delta = (f"{100 * (have.win_rate - lack.win_rate):+.1f}"
                      if have.games and lack.games else "-")  # fmt: skip
+            alike = card.adjusted[at] if card.adjusted else None
             table.add_row(card.card, f"{have.games:,}",
                           _interval(have.win_rate, have.ci95) if have.games else "-",
-                          _interval(lack.win_rate, lack.ci95) if lack.games else "-", delta)
+                          f"{100 * lack.win_rate:.1f}" if lack.games else "-", delta,
+                          "-" if alike is None else
+                          f"{100 * alike[0]:+.1f} [{100 * alike[1]:+.1f}, "
+                          f"{100 * alike[2]:+.1f}]")  # fmt: skip
         out.append(table)
     return out
 
 
-CARD_NOTE = ("Δ: with minus without. A kingdom always has 10 cards, so a card's Δ is its "
-             "worth against the average card it displaces: where a seat's strategy needs a "
-             "card, every other card displaces it now and then and shows a small negative Δ "
-             "for that seat. Of 25 cards, about one in 20 shows a difference that looks "
-             "significant at 95% by chance alone.")
-"""The footnote of :func:`card_tables`."""
+def card_note(result: SimResult) -> str:
+    """The footnote of :func:`card_tables`: what the two differences measure."""
+    keys = ", ".join(result.key_cards)
+    alike = (f"Δ alike: the same among games alike in the cards the rule bots here buy "
+             f"({keys}), so that a card displaces only cards no rule bot here buys: its own "
+             "effect (groups weighted as Mantel-Haenszel's; none for those cards "
+             "themselves)." if keys else
+             "Δ alike: no rule bot here buys Kingdom cards, so it is Δ.")  # fmt: skip
+    return ("Δ: with minus without, in points. A kingdom always has 10 cards, so Δ is a "
+            "card's worth against the average card it displaces, a card a strategy needs "
+            f"among them. {alike} Of 25 cards, about one in 20 shows a difference that "
+            "looks significant at 95% by chance alone.")
 
 
 def played_as_table(player: PlayerResult) -> Table:
@@ -809,7 +820,7 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
     if result.by_card:
         for table in card_tables(result):
             console.print(table)
-        console.print(CARD_NOTE, style="dim", markup=False)
+        console.print(card_note(result), style="dim", markup=False)
     if result.game == "dominations":
         if result.sources:
             console.print(breakdown_table(result))

@@ -475,7 +475,8 @@ def test_results_by_kingdom_card_and_by_the_bot_best_played_are_the_records_own(
     assert r.players[1].played_as == ()  # BMU plays as itself
     data = r.to_json()
     assert data["by_card"][0]["card"] == r.by_card[0].card
-    assert set(data["by_card"][0]) == {"card", "games", "with", "without"}
+    assert set(data["by_card"][0]) == {"card", "games", "with", "without", "adjusted"}
+    assert data["by_card_key_cards"] == []  # BMU buys no Kingdom card; best is no rule bot
     assert data["players"][0]["played_as"][0]["strategy"] == best.played_as[0].strategy
     assert simulate(["best", "bmu"], games, seed=3, workers=1, kingdom="witch",
                     by_card=True) == r  # fmt: skip
@@ -495,3 +496,48 @@ def test_results_by_card_need_kingdoms_that_differ(kw: dict[str, Any], message: 
     players = args.pop("players")
     with pytest.raises(ConfigError, match=message):
         simulate(players, 2, seed=1, **args)
+
+
+@pytest.mark.rule("N-SET-3")
+def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
+        tmp_path: Path) -> None:
+    """N-SET-3: a random kingdom has 10 cards, so a card's plain difference (with it minus
+    without it) is against the card it displaces, a card a rule bot needs among them. The
+    adjusted difference compares games alike in the cards the rule bots at the table buy
+    (here Witch and Smithy), weighted by n1 n0 / n: recomputed here from the records."""
+    import math
+
+    games = 60
+    r = simulate(["witch", "smithy"], games, seed=8, workers=2, record_dir=tmp_path,
+                 by_card=True)  # fmt: skip
+    assert r.key_cards == ("Smithy", "Witch")
+    rows = []
+    for i in range(games):
+        record = json.loads((tmp_path / record_name(i)).read_text(encoding="utf-8"))
+        ranks = record["outcome"]["ranks"]
+        rows.append((set(record["kingdom"]),
+                     [int(ranks[p] == 1 and ranks.count(1) == 1) for p in range(2)]))
+    keys = {"Smithy", "Witch"}
+    groups = {frozenset(keys & k) for k, _ in rows}
+    for c in r.by_card:
+        for seat in range(2):
+            got = c.adjusted[seat]
+            if c.card in keys:  # a key card is the same in every game of a group
+                assert got is None
+                continue
+            weight = total = var = 0.0
+            for g in groups:
+                alike = [(c.card in k, won[seat]) for k, won in rows if keys & k == g]
+                have = [w for present, w in alike if present]
+                lack = [w for present, w in alike if not present]
+                if have and lack:
+                    p1, p0 = sum(have) / len(have), sum(lack) / len(lack)
+                    w = len(have) * len(lack) / len(alike)
+                    weight, total = weight + w, total + w * (p1 - p0)
+                    var += w * w * (p1 * (1 - p1) / len(have) + p0 * (1 - p0) / len(lack))
+            assert got is not None
+            diff, half = total / weight, 1.959963984540054 * math.sqrt(var) / weight
+            assert got == pytest.approx((diff, diff - half, diff + half))
+    data = r.to_json()
+    assert data["by_card_key_cards"] == ["Smithy", "Witch"]
+    assert data["by_card"][0]["adjusted"][0]["seat"] == 0

@@ -413,6 +413,9 @@ def run_chunk(chunk: Chunk) -> Tally:
     as_seats = [(f"as:{p}:", bot) for p, bot in enumerate(bots)
                 if isinstance(bot, KingdomBestBot)]  # fmt: skip
     cards = _CARD_FEATURES if chunk.by_card else None
+    keys = key_cards(bots)  # the games are also grouped by which of them they have
+    bits = [(c, 1 << k) for k, c in enumerate(keys)]
+    grouped: dict[tuple[int, int], str] = {}  # (card, group): its feature, made once
     for i in range(chunk.start, chunk.stop):
         state = chunk.options.new_game(n, game_seed(chunk.seed, i), chunk.names)
         order = turn_order(state)
@@ -425,7 +428,15 @@ def run_chunk(chunk: Chunk) -> Tally:
         features = [lead + bot.for_game(state).name  # type: ignore[arg-type]
                     for lead, bot in as_seats]  # Dominion: only it has best
         if cards is not None:
-            features.extend(cards[c] for c in state.kingdom)  # type: ignore[attr-defined]
+            kingdom = state.kingdom  # type: ignore[attr-defined]
+            group = sum(bit for c, bit in bits if c in kingdom)
+            features.extend(cards[c] for c in kingdom)
+            features.append(_GROUP_FEATURES[group])
+            for c in kingdom:
+                feature = grouped.get((c, group))
+                if feature is None:
+                    feature = grouped[c, group] = f"card@{group}:{NAME[c]}"
+                features.append(feature)
         tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"),
                   order, features)
         if record_dir is not None:
@@ -435,6 +446,23 @@ def run_chunk(chunk: Chunk) -> Tally:
 
 _CARD_FEATURES = {c: f"card:{NAME[c]}" for c in range(len(NAME))}
 """Each card's feature for :attr:`Tally.split` (``card:Witch``), made once."""
+_GROUP_FEATURES = [f"group@{g}" for g in range(1 << 8)]
+"""The feature of a game's group by the key cards it has (``group@3``: the first two)."""
+
+
+def key_cards(bots: Sequence[object]) -> tuple[int, ...]:
+    """The Kingdom cards the rule bots among ``bots`` buy, sorted (at most 8: a game's
+    group by which of them it has is a byte): the cards by which the results by card
+    group the games, so that a card is compared with and without it among games alike in
+    them (see :class:`~dominari.sim.stats.CardSplit`)."""
+    from dominari.bots.kingdom import strategy_needs
+    from dominari.bots.strategy import StrategyBot
+
+    found: set[int] = set()
+    for bot in bots:
+        if isinstance(bot, StrategyBot):
+            found |= strategy_needs(bot.strategy)
+    return tuple(sorted(found))[:8]
 
 
 def check_by_card(options: GameOptions) -> None:
@@ -700,5 +728,7 @@ def simulate(
         remove_files(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
     assert total.next == len(chunks) and not total.waiting
     return SimResult.from_tally(total.total, names=names, specs=specs, seed=seed,
-                                game=options.game, options=options.to_json())  # fmt: skip
+                                game=options.game, options=options.to_json(),
+                                key_cards=tuple(NAME[c] for c in key_cards(bots))
+                                if by_card else ())  # fmt: skip
 

@@ -337,20 +337,39 @@ class PlayedAs(Share):
 @dataclass(frozen=True)
 class CardSplit:
     """Every seat's results in the ``games`` whose kingdom had ``card`` (``present``) and
-    in the others (``absent``), seat by seat."""
+    in the others (``absent``), seat by seat; and per seat ``adjusted``, the difference of
+    its outright win rate with the card and without it among games alike in the key cards
+    (the cards the rule bots at the table buy: :attr:`SimResult.key_cards`), as
+    ``(difference, low, high)`` with a 95% interval, or None where no such games differ
+    in the card (a key card itself).
+
+    The plain difference compares a card with the average card it displaces (a kingdom
+    always has 10): where a seat's strategy needs a card, every other card displaces it
+    now and then. Within games that have the same key cards, a card displaces only cards
+    no rule bot at the table buys, so the adjusted difference is the card's own effect on
+    those bots' game: the differences of the groups of games, weighted by ``n1 n0 / n``
+    (the Mantel-Haenszel weights of a risk difference), with a normal interval."""
 
     card: str
     games: int
     present: tuple[Share, ...]
     absent: tuple[Share, ...]
+    adjusted: tuple[tuple[float, float, float] | None, ...] = ()
 
     def to_json(self, names: Sequence[str]) -> dict[str, Any]:
         """The split as JSON values, each seat's named by ``names``."""
-        return {"card": self.card, "games": self.games,
-                "with": [{"seat": p, "name": names[p], **s.to_json()}
-                         for p, s in enumerate(self.present)],
-                "without": [{"seat": p, "name": names[p], **s.to_json()}
-                            for p, s in enumerate(self.absent)]}  # fmt: skip
+        out: dict[str, Any] = {
+            "card": self.card, "games": self.games,
+            "with": [{"seat": p, "name": names[p], **s.to_json()}
+                     for p, s in enumerate(self.present)],
+            "without": [{"seat": p, "name": names[p], **s.to_json()}
+                        for p, s in enumerate(self.absent)]}  # fmt: skip
+        if self.adjusted:
+            out["adjusted"] = [{"seat": p, "name": names[p],
+                                "difference": None if a is None else a[0],
+                                "ci95": None if a is None else [a[1], a[2]]}
+                               for p, a in enumerate(self.adjusted)]  # fmt: skip
+        return out
 
 
 @dataclass(frozen=True)
@@ -380,12 +399,16 @@ class SimResult(EndReasons):
     by_card: tuple[CardSplit, ...] = ()
     """Dominion, when asked for: every seat's results in the games whose kingdom had each
     card and in the others, by card name (cards never dealt are not listed)."""
+    key_cards: tuple[str, ...] = ()
+    """With :attr:`by_card`: the cards the rule bots at the table buy, by which the
+    adjusted differences group the games."""
 
     @classmethod
     def from_tally(cls, tally: Tally, *, names: tuple[str, ...], specs: tuple[str, ...],
                    seed: int, kingdom: str | tuple[str, ...] | None = None,
                    max_turns: int | None = None, game: str = "dominion",
-                   options: Mapping[str, Any] | None = None) -> SimResult:
+                   options: Mapping[str, Any] | None = None,
+                   key_cards: tuple[str, ...] = ()) -> SimResult:
         """Rates and means from ``tally``. ``options`` default to Dominion's
         ``kingdom`` and ``max_turns``."""
         if options is None:
@@ -412,7 +435,7 @@ class SimResult(EndReasons):
         return cls(game=game, games=tally.games, seed=seed, players=players,
                    total_rounds=tally.rounds, end_reasons=dict(sorted(tally.reasons.items())),
                    options=dict(options), by_turn=by_turn,
-                   by_card=_by_card(tally))  # fmt: skip
+                   by_card=_by_card(tally), key_cards=key_cards)  # fmt: skip
 
     @property
     def kingdom(self) -> str | tuple[str, ...] | None:
@@ -449,7 +472,8 @@ class SimResult(EndReasons):
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
             **({"by_card": [card.to_json([p.name for p in self.players])
-                            for card in self.by_card]} if self.by_card else {}),
+                            for card in self.by_card],
+                "by_card_key_cards": list(self.key_cards)} if self.by_card else {}),
         }
 
 
@@ -466,13 +490,46 @@ def _by_card(tally: Tally) -> tuple[CardSplit, ...]:
     """Every seat's results with and without each card (features ``card:NAME``), by
     name."""
     n, out = tally.players, []
+    groups = {f[6:]: row for f, row in tally.split.items() if f.startswith("group@")}
     for feature, row in sorted(tally.split.items()):
         if feature.startswith("card:"):
+            card = feature[5:]
             present = tuple(Share(row[0], row[1 + p], row[1 + n + p]) for p in range(n))
             absent = tuple(Share(tally.games - row[0], tally.wins[p] - row[1 + p],
                                  tally.ties[p] - row[1 + n + p]) for p in range(n))
-            out.append(CardSplit(feature[5:], row[0], present, absent))
+            within = [(tally.split.get(f"card@{g}:{card}"), total)
+                      for g, total in groups.items()]  # fmt: skip
+            adjusted = tuple(_adjusted(within, p, n) for p in range(n)) if groups else ()
+            out.append(CardSplit(card, row[0], present, absent, adjusted))
     return tuple(out)
+
+
+def _adjusted(within: Sequence[tuple[list[int] | None, list[int]]], seat: int,
+              n: int) -> tuple[float, float, float] | None:
+    """Seat ``seat``'s difference of outright win rate with a card and without it over
+    groups of games (per group: the card's row in it, or None, and the group's row),
+    Mantel-Haenszel weighted, with a 95% normal interval; None if no group has games both
+    with and without the card.
+
+    >>> [round(x, 3) for x in _adjusted([([10, 6, 0, 0, 0], [20, 8, 10, 0, 0])], 0, 2)]
+    [0.4, 0.008, 0.792]
+    """
+    weight = total = var = 0.0
+    for have, group in within:
+        n1 = have[0] if have is not None else 0
+        n0 = group[0] - n1
+        if not n1 or not n0:
+            continue
+        w1 = have[1 + seat] if have is not None else 0
+        p1, p0 = w1 / n1, (group[1 + seat] - w1) / n0
+        w = n1 * n0 / (n1 + n0)
+        weight += w
+        total += w * (p1 - p0)
+        var += w * w * (p1 * (1 - p1) / n1 + p0 * (1 - p0) / n0)
+    if not weight:
+        return None
+    diff, half = total / weight, Z95 * math.sqrt(var) / weight
+    return (diff, diff - half, diff + half)
 
 
 def _plain(value: Any) -> Any:
