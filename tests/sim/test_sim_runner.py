@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -337,38 +338,24 @@ def test_a_record_folder_made_by_a_run_that_fails_is_removed(
 
 
 def test_a_run_that_cannot_write_a_record_leaves_none(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, full_disk: Callable[..., Any]) -> None:
     """A disk that fills up during a run: one error naming the record it could not write,
     and neither the records written before it nor the folders the run made are left, so
     that the same run can be run again into the same folder."""
-    import errno
-    import importlib
-
-    runner = importlib.import_module("dominari.sim.runner")
-    real = runner.write_json_atomic
-    written: list[Path] = []
-
-    def fill_up(path: Path, data: Any) -> None:
-        if len(written) == 3:  # and, as a worker killed while writing would, a temp file
-            (path.parent / f".{path.name}.x1y2.tmp").write_text("{", encoding="utf-8")
-            raise OSError(errno.ENOSPC, "No space left on device")
-        real(path, data)
-        written.append(path)
-
-    monkeypatch.setattr(runner, "write_json_atomic", fill_up)
+    disk = full_disk(3, temp=True)  # and, as a worker killed while writing would, a temp file
     folder = tmp_path / "runs" / "recs"
     with pytest.raises(ConfigError, match=r"cannot write game record '.*game-000004\.json' "
                                           r"\(No space left on device\)"):
         simulate(["bm", "bmu"], 6, seed=1, record_dir=folder)
-    assert len(written) == 3 and not (tmp_path / "runs").exists()
+    assert len(disk.written) == 3 and not (tmp_path / "runs").exists()
     mine = tmp_path / "mine"  # the user's own folder stays, emptied of this run's records
     mine.mkdir()
     (mine / "notes.txt").write_text("mine", encoding="utf-8")
-    written.clear()
+    disk.clear()
     with pytest.raises(ConfigError, match="No space left"):
         simulate(["bm", "bmu"], 6, seed=1, record_dir=mine)
     assert [f.name for f in mine.iterdir()] == ["notes.txt"]
-    monkeypatch.setattr(runner, "write_json_atomic", real)
+    disk.mend()
     simulate(["bm", "bmu"], 6, seed=1, record_dir=mine)  # the run again: not refused
     assert len(list(mine.glob("game-*.json"))) == 6
 

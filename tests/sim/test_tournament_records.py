@@ -3,9 +3,9 @@ the match-ups, and records that go on with a journal and never mix with another 
 
 from __future__ import annotations
 
-import errno
 import importlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,19 +91,10 @@ def test_a_second_run_into_the_same_folder_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_run_that_fails_leaves_no_records(tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+                                            full_disk: Callable[..., Any]) -> None:
     """A disk that fills up: one error naming the record, and neither this run's records,
     its index nor the folders it made are left, so the same run goes again."""
-    real = runner.write_json_atomic
-    written: list[Path] = []
-
-    def fill_up(path: Path, data: Any) -> None:
-        if len(written) == 5:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        real(path, data)
-        written.append(path)
-
-    monkeypatch.setattr(runner, "write_json_atomic", fill_up)
+    disk = full_disk(5)
     folder = tmp_path / "runs" / "recs"
     with pytest.raises(ConfigError, match=r"cannot write game record '.*matchup-002-game-"
                                           r"000002\.json' \(No space left on device\)"):
@@ -112,11 +103,11 @@ def test_a_run_that_fails_leaves_no_records(tmp_path: Path,
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("mine", encoding="utf-8")
-    written.clear()
+    disk.clear()
     with pytest.raises(ConfigError, match="No space left"):
         run(mine)
     assert [f.name for f in mine.iterdir()] == ["notes.txt"]
-    monkeypatch.setattr(runner, "write_json_atomic", real)
+    disk.mend()
     run(mine)
     assert len(_records(mine)) == 3 * 4
 

@@ -1,0 +1,47 @@
+"""Fixtures shared by the simulator's tests."""
+
+from __future__ import annotations
+
+import errno
+import importlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+class FullDisk:
+    """Game records that stop being written, as on a disk that fills up, once ``after``
+    of them are written (each run's count starts again after :meth:`clear`); with
+    ``temp`` the failing write leaves a temporary file, as a worker killed while writing
+    would. ``written`` lists those written."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, after: int, temp: bool) -> None:
+        self._runner = importlib.import_module("dominari.sim.runner")
+        self._real = self._runner.write_json_atomic
+        self._monkeypatch = monkeypatch
+        self.after, self.temp = after, temp
+        self.written: list[Path] = []
+        monkeypatch.setattr(self._runner, "write_json_atomic", self._write)
+
+    def _write(self, path: Path, data: Any) -> None:
+        if len(self.written) == self.after:
+            if self.temp:
+                (path.parent / f".{path.name}.x1y2.tmp").write_text("{", encoding="utf-8")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self._real(path, data)
+        self.written.append(path)
+
+    def clear(self) -> None:
+        self.written.clear()
+
+    def mend(self) -> None:
+        """Records are written again."""
+        self._monkeypatch.setattr(self._runner, "write_json_atomic", self._real)
+
+
+@pytest.fixture
+def full_disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., FullDisk]]:
+    """``full_disk(after, temp=False)``: a :class:`FullDisk` from now on."""
+    yield lambda after, temp=False: FullDisk(monkeypatch, after, temp)
