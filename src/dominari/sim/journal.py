@@ -411,18 +411,13 @@ class Journal:
             m, j = missing[0]
             raise JournalError(f"journal {self.path}: holds no game {j} of match-up {m} "
                                "to rewrite")
-        lines = self.path.read_bytes().splitlines()
-        out = [lines[0]]
-        for line in lines[1:]:
-            entry = json.loads(line)
-            m, start = entry["matchup"], entry["start"]
-            run = range(start, start + len(entry["games"]))
-            if any((m, j) in games for j in run):
-                line = _run_line(m, start, [games.get((m, j), self.known[(m, j)])
-                                            for j in run]).encode()
-            out.append(line)
-        self._swap(b"".join(line + b"\n" for line in out))
+        before = {key: self.known[key] for key in games}
         self.known.update(games)
+        try:
+            self.write_known()
+        except BaseException:
+            self.known.update(before)  # the file is as it was: so are its games
+            raise
 
     def write_known(self) -> None:
         """Write the journal again in this format (:data:`FORMAT`), its key as it was and

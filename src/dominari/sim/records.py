@@ -41,6 +41,16 @@ def _new_file_mode(target: Path) -> int:
         return 0o666 & ~_umask()
 
 
+def temporary_files(pattern: str) -> str:
+    """The glob pattern of the temporary files :func:`write_text_atomic` leaves while it
+    writes files of ``pattern`` (a process killed meanwhile leaves one behind).
+
+    >>> temporary_files("game-*.json")
+    '.game-*.json.*.tmp'
+    """
+    return f".{pattern}.*.tmp"
+
+
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename; the file
     keeps the permissions of the one it replaces, or gets a new file's."""

@@ -50,6 +50,7 @@ from dominari.sim.records import (
     missing_folders,
     prepare_dir,
     remove_folders,
+    temporary_files,
     write_json_atomic,
 )
 from dominari.sim.stats import SimResult, Tally
@@ -623,8 +624,7 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-_RECORD_TEMP = f".{RECORD_GLOB}.*.tmp"
-"""The temporary file of a record being written (``write_text_atomic``)."""
+_RECORD_TEMP = temporary_files(RECORD_GLOB)
 
 
 def remove_files(folder: str, *patterns: str) -> None:

@@ -55,9 +55,8 @@ class Tally:
     each game's longest turn count; ``reasons`` counts how games ended.
     ``breakdown[source][p]`` sums seat ``p``'s VP from ``source`` (games whose
     outcome itemises VP, such as Dominations; sources in the order first seen).
-    ``placed[p][k]``, ``placed_wins[p][k]`` and ``placed_ties[p][k]`` count the games in
-    which seat ``p`` took the ``k``-th first turn (0: it began the game), and its outright
-    and shared wins in them (games added with their ``order``: the engines draw who
+    ``places`` counts each seat's games, outright and shared wins by its place in the
+    turn order (:class:`Places`; games added with their ``order``: the engines draw who
     begins, so a seat is not a place in the turn order). ``split[feature]`` counts the
     games that had a feature (games added with their ``features``: ``card:Witch`` for a
     Kingdom card, ``as:1:Witch-BM`` for the rule bot seat 1's ``best`` played) and each
@@ -79,18 +78,15 @@ class Tally:
     rounds: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
     breakdown: dict[str, list[int]] = field(default_factory=dict)
-    placed: list[list[int]] = field(default_factory=list)
-    placed_wins: list[list[int]] = field(default_factory=list)
-    placed_ties: list[list[int]] = field(default_factory=list)
+    places: Places | None = None
     split: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in ("wins", "ties", "vp", "turns", "vp_sq"):
             if not getattr(self, name):
                 setattr(self, name, [0] * self.players)
-        for name in ("placed", "placed_wins", "placed_ties"):
-            if not getattr(self, name):
-                setattr(self, name, [[0] * self.players for _ in range(self.players)])
+        if self.places is None:
+            self.places = Places(self.players, self.players)
 
     def add(self, scores: Sequence[int], ranks: Sequence[int], turns: Sequence[int],
             reason: str, breakdown: Sequence[Mapping[str, int]] | None = None,
@@ -111,10 +107,8 @@ class Tally:
                 for at in won:
                     row[at] += 1
         if order is not None:
-            for k, p in enumerate(order):
-                self.placed[p][k] += 1
-                if ranks[p] == 1:
-                    (self.placed_ties if shared else self.placed_wins)[p][k] += 1
+            assert self.places is not None
+            self.places.add(order, ranks)
         for p in range(self.players):
             if ranks[p] == 1:
                 if shared:
@@ -148,10 +142,8 @@ class Tally:
             self.vp[p] += other.vp[p]
             self.vp_sq[p] += other.vp_sq[p]
             self.turns[p] += other.turns[p]
-            for k in range(self.players):
-                self.placed[p][k] += other.placed[p][k]
-                self.placed_wins[p][k] += other.placed_wins[p][k]
-                self.placed_ties[p][k] += other.placed_ties[p][k]
+        assert self.places is not None and other.places is not None
+        self.places.merge(other.places)
         self.rounds += other.rounds
         for reason, k in other.reasons.items():
             self.reasons[reason] = self.reasons.get(reason, 0) + k
@@ -166,6 +158,62 @@ class Tally:
             else:
                 for i, k in enumerate(row):
                     have[i] += k
+
+
+@dataclass
+class Places:
+    """Games, outright wins and shared wins of each of ``who`` players by its place in the
+    turn order (of ``places``; 0: it began), for results by turn order; ``counted`` is the
+    number of games added.
+
+    >>> p = Places(2, 2)
+    >>> p.add((1, 0), (2, 1))  # seat 1 began and won
+    >>> [(t.place, t.games, t.wins) for t in p.of(1)], p.everyone()[0].wins
+    ([(1, 1, 1), (2, 0, 0)], 1)
+    """
+
+    who: int
+    places: int
+    counted: int = 0
+    games: list[list[int]] = field(default_factory=list)
+    wins: list[list[int]] = field(default_factory=list)
+    ties: list[list[int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for name in ("games", "wins", "ties"):
+            if not getattr(self, name):
+                setattr(self, name, [[0] * self.places for _ in range(self.who)])
+
+    def add(self, order: Sequence[int], ranks: Sequence[int],
+            who: Sequence[int] | None = None) -> None:
+        """Count a game: ``order`` the seats in the order of their first turns, ``ranks``
+        by seat, ``who[seat]`` the player at each seat (the seat itself by default)."""
+        self.counted += 1
+        shared = ranks.count(1) > 1
+        for k, seat in enumerate(order):
+            p = seat if who is None else who[seat]
+            self.games[p][k] += 1
+            if ranks[seat] == 1:
+                (self.ties if shared else self.wins)[p][k] += 1
+
+    def merge(self, other: Places) -> None:
+        """Add ``other``'s counts to these."""
+        self.counted += other.counted
+        for mine, theirs in ((self.games, other.games), (self.wins, other.wins),
+                             (self.ties, other.ties)):
+            for row, more in zip(mine, theirs, strict=True):
+                for k, n in enumerate(more):
+                    row[k] += n
+
+    def of(self, p: int) -> tuple[TurnPlace, ...]:
+        """Player ``p``'s results by place."""
+        return tuple(TurnPlace(k + 1, g, w, t) for k, (g, w, t) in
+                     enumerate(zip(self.games[p], self.wins[p], self.ties[p], strict=True)))
+
+    def everyone(self) -> tuple[TurnPlace, ...]:
+        """The results by place, whoever took it (every game counted has each place)."""
+        return tuple(TurnPlace(k + 1, self.counted, sum(w[k] for w in self.wins),
+                               sum(t[k] for t in self.ties)) for k in range(self.places))
 
 
 def mean_ci95(total: float, total_sq: float, n: int) -> tuple[float, float]:
@@ -414,24 +462,20 @@ class SimResult(EndReasons):
         if options is None:
             options = {"kingdom": kingdom, "max_turns": max_turns}
         n = tally.players
-        counted = sum(tally.placed[p][0] for p in range(n)) == tally.games > 0
+        places = tally.places
+        assert places is not None
+        counted = places.counted == tally.games > 0
         players = tuple(
             PlayerResult(seat=p, name=names[p], spec=specs[p], games=tally.games,
                          wins=tally.wins[p], ties=tally.ties[p], total_vp=tally.vp[p],
                          total_turns=tally.turns[p], total_vp_sq=tally.vp_sq[p],
                          total_breakdown=tuple((source, sums[p])
                                                for source, sums in tally.breakdown.items()),
-                         by_turn=tuple(TurnPlace(k + 1, tally.placed[p][k],
-                                                 tally.placed_wins[p][k],
-                                                 tally.placed_ties[p][k])
-                                       for k in range(n)) if counted else (),
+                         by_turn=places.of(p) if counted else (),
                          played_as=_played_as(tally, p))
             for p in range(n)
         )  # fmt: skip
-        by_turn = tuple(TurnPlace(k + 1, tally.games,
-                                  sum(tally.placed_wins[p][k] for p in range(n)),
-                                  sum(tally.placed_ties[p][k] for p in range(n)))
-                        for k in range(n)) if counted else ()  # fmt: skip
+        by_turn = places.everyone() if counted else ()
         return cls(game=game, games=tally.games, seed=seed, players=players,
                    total_rounds=tally.rounds, end_reasons=dict(sorted(tally.reasons.items())),
                    options=dict(options), by_turn=by_turn,

@@ -89,6 +89,7 @@ from dominari.sim.records import (
     missing_folders,
     prepare_dir,
     remove_folders,
+    temporary_files,
 )
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
@@ -109,7 +110,7 @@ from dominari.sim.runner import (
     turn_order,
     write_record,
 )
-from dominari.sim.stats import EndReasons, TurnPlace, WinCounts, _plain, mean_ci95
+from dominari.sim.stats import EndReasons, Places, TurnPlace, WinCounts, _plain, mean_ci95
 from dominari.sim.table import GameTable
 
 if TYPE_CHECKING:
@@ -428,11 +429,7 @@ class TournamentResult(EndReasons):
         n = len(specs)
         wins, ties, score, played = [0] * n, [0] * n, [0] * n, [0] * n
         score_sq = [0] * n
-        # placed[e][k]: games in which entry e took the k-th first turn; wins, shared wins
-        placed = [[0] * seats for _ in range(n)]
-        placed_wins = [[0] * seats for _ in range(n)]
-        placed_ties = [[0] * seats for _ in range(n)]
-        ordered = 0  # games whose turn order is known
+        places = Places(n, seats)  # by entry and place in the turn order
         better = [[0] * n for _ in range(n)]
         met = [[0] * n for _ in range(n)]
         reasons: dict[str, int] = {}
@@ -441,11 +438,8 @@ class TournamentResult(EndReasons):
         for entries, games in zip(combos, results, strict=True):
             pos = {e: k for k, e in enumerate(entries)}
             mw, mt, ms = [0] * seats, [0] * seats, [0] * seats
-            # by entry of the match-up (its position in it), then place in the turn order
-            mplaced = [[0] * seats for _ in range(seats)]
-            mplaced_wins = [[0] * seats for _ in range(seats)]
-            mplaced_ties = [[0] * seats for _ in range(seats)]
-            mordered = 0
+            here = Places(seats, seats)  # by entry of the match-up (its position in it)
+            at: dict[tuple[int, ...], tuple[int, ...]] = {}  # a seating's positions, by seat
             for g in games:
                 shared = g.ranks.count(1) > 1
                 for p, e in enumerate(g.seating):
@@ -467,36 +461,27 @@ class TournamentResult(EndReasons):
                                 better[e][f] += 1
                 reasons[g.reason] = reasons.get(g.reason, 0) + 1
                 if g.order:
-                    ordered += 1
-                    mordered += 1
-                    for k, p in enumerate(g.order):
-                        e = g.seating[p]
-                        placed[e][k] += 1
-                        mplaced[pos[e]][k] += 1
-                        if g.ranks[p] == 1:
-                            (placed_ties if shared else placed_wins)[e][k] += 1
-                            (mplaced_ties if shared else mplaced_wins)[pos[e]][k] += 1
+                    places.add(g.order, g.ranks, g.seating)
+                    seated = at.get(g.seating)
+                    if seated is None:
+                        seated = at[g.seating] = tuple(pos[e] for e in g.seating)
+                    here.add(g.order, g.ranks, seated)
             per_matchup.append(MatchupResult(
                 entries, len(games), tuple(mw), tuple(mt), tuple(ms),
-                tuple(tuple(TurnPlace(k + 1, mplaced[i][k], mplaced_wins[i][k],
-                                      mplaced_ties[i][k]) for k in range(seats))
-                      for i in range(seats)) if mordered == len(games) > 0 else ()))  # fmt: skip
+                tuple(here.of(i) for i in range(seats))
+                if here.counted == len(games) > 0 else ()))  # fmt: skip
         rounds = max((len(games) for games in results), default=0)
         in_rounds = _in_rounds(results)
         rated = rate_games(in_rounds, n, rating)
-        counted = ordered == sum(len(games) for games in results) > 0
+        counted = places.counted == sum(len(games) for games in results) > 0
         players = tuple(
             Standing(entry=e, spec=specs[e], name=names[e], games=played[e], wins=wins[e],
                      ties=ties[e], total_score=score[e], mu=rated[e][0], sigma=rated[e][1],
                      total_score_sq=score_sq[e],
-                     by_turn=tuple(TurnPlace(k + 1, placed[e][k], placed_wins[e][k],
-                                             placed_ties[e][k])
-                                   for k in range(seats)) if counted else ())
+                     by_turn=places.of(e) if counted else ())
             for e in range(n)
         )  # fmt: skip
-        by_turn = tuple(TurnPlace(k + 1, ordered, sum(placed_wins[e][k] for e in range(n)),
-                                  sum(placed_ties[e][k] for e in range(n)))
-                        for k in range(seats)) if counted else ()  # fmt: skip
+        by_turn = places.everyone() if counted else ()
         return cls(game=game, seed=seed, seats=seats, games_per_matchup=rounds,
                    players=players, matchups=tuple(per_matchup),
                    better=tuple(tuple(row) for row in better),
@@ -676,8 +661,6 @@ def tournament(
                         f"{list(want)}")  # fmt: skip
             if min(game.ranks) != 1 or max(game.ranks) > seats:
                 return f"ranks {list(game.ranks)} are not places 1 to {seats}"
-            if game.order and len(game.order) != seats:
-                return f"the turn order {list(game.order)} is not one of {seats} seats"
             return None
 
         def check(_known: Mapping[tuple[int, int], GameResult]) -> None:  # the table
@@ -767,8 +750,7 @@ def tournament(
     return dataclasses.replace(result, reused=reused)
 
 
-_RECORD_TEMP = f".{RECORD_GLOB}.*.tmp"
-"""The temporary file of a record being written (``write_text_atomic``)."""
+_RECORD_TEMP = temporary_files(RECORD_GLOB)
 
 
 class _Records:
