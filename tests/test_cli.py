@@ -98,6 +98,23 @@ def test_simulate_by_card(capsys: pytest.CaptureFixture[str]) -> None:
                       "--seed", "4", "--workers", "1", "--no-progress", "--by-card")
     assert "Δ alike: the same among games alike in the cards the rule bots here buy " \
         "(Witch)" in witch
+    # with key cards, each seat's results by which of them the kingdom had
+    assert "Win % by which of the rule bots' cards the kingdom had" in witch
+    groups = witch.split("Win % by which of the rule bots' cards the kingdom had")[1]
+    assert " Witch " in groups and " none of them " in groups
+    assert "Win % by which" not in out  # no rule bot's cards: no such table
+    # five key cards of four rule bots: 32 groups at most; the table shows the 8 with the
+    # most games (a row a seat), and says where the others are
+    four = ["simulate", "dominion", "--players", "witch,smithy,militia,workshop-gardens",
+            "-n", "80", "--seed", "3", "--workers", "1", "--no-progress", "--by-card"]
+    _, many, _ = run(capsys, *four)
+    _, raw, _ = run(capsys, *four, "--json")
+    groups = json.loads(raw)["by_key_cards"]
+    assert len(groups) > 8 and sum(g["games"] for g in groups) == 80
+    shown = sorted(groups, key=lambda g: -g["games"])[:8]
+    assert f"the 8 groups with the most games; {len(groups) - 8} smaller ones in --json " \
+        "(by_key_cards)" in many
+    assert all(f" {', '.join(g['cards']) or 'none of them'} " in many for g in shown)
     assert "Best: win % by the rule bot it played (the best for each kingdom)" in out
     assert max(len(line) for line in out.splitlines() if line.startswith(" ")) <= 80  # tables
     code, out, err = run(capsys, *args, "--by-card", "--json")
@@ -106,6 +123,7 @@ def test_simulate_by_card(capsys: pytest.CaptureFixture[str]) -> None:
     assert [(s["seat"], s["name"]) for s in data["by_card"][0]["with"]] == [(0, "Best"),
                                                                              (1, "BMU")]
     assert sum(a["games"] for a in data["players"][0]["played_as"]) == 12
+    assert data["by_key_cards"] == []  # best and BMU: no rule bot buys a Kingdom card
     code, out, err = run(capsys, *args)
     assert "Kingdom card" not in out and "Best: win % by the rule bot it played" in out
     code, out, err = run(capsys, *args, "--by-card", "--kingdom", "first-game")

@@ -760,6 +760,41 @@ def card_tables(result: SimResult) -> list[Table]:
     return out
 
 
+KEY_CARD_ROWS = 32
+"""The most rows :func:`key_card_table` shows, a row a seat in each group of games
+(``--json`` has them all)."""
+
+
+def key_card_table(result: SimResult) -> Table | None:
+    """Every seat's outright win rate in the games of each group alike in the key cards
+    (which of the cards the rule bots here buy the kingdom had), the groups with the most
+    key cards first; of more groups than :data:`KEY_CARD_ROWS` rows hold, those with the
+    most games. None without key cards."""
+    if not result.by_key_cards:
+        return None
+    table = Table(title=Text("Win % by which of the rule bots' cards the kingdom had"),
+                  title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
+                  collapse_padding=True)  # fmt: skip
+    for col in ("Key cards", "Games", "Player", "Win % [95% CI]"):
+        table.add_column(col, justify="right" if col in ("Games", "Win % [95% CI]") else
+                         "left", no_wrap=col != "Key cards", overflow="fold")  # fmt: skip
+    room = max(1, KEY_CARD_ROWS // len(result.players))
+    biggest = sorted(range(len(result.by_key_cards)),
+                     key=lambda g: -result.by_key_cards[g].games)[:room]  # fmt: skip
+    groups = [result.by_key_cards[g] for g in sorted(biggest)]
+    for g, group in enumerate(groups):
+        for at, (p, share) in enumerate(zip(result.players, group.shares, strict=True)):
+            table.add_row(Text(", ".join(group.cards) or "none of them") if at == 0 else "",
+                          f"{group.games:,}" if at == 0 else "", Text(p.name),
+                          _interval(share.win_rate, share.ci95),
+                          end_section=at == len(group.shares) - 1 and g < len(groups) - 1)
+    left = len(result.by_key_cards) - len(groups)
+    if left:
+        table.caption = Text(f"the {len(groups)} groups with the most games; {left:,} "
+                             f"smaller one{'s' if left != 1 else ''} in --json (by_key_cards)")
+    return table
+
+
 def card_note(result: SimResult) -> str:
     """The footnote of :func:`card_tables`: what the two differences measure."""
     keys = ", ".join(result.key_cards)
@@ -821,6 +856,9 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
         for table in card_tables(result):
             console.print(table)
         console.print(card_note(result), style="dim", markup=False)
+        groups = key_card_table(result)
+        if groups is not None:
+            console.print(groups)
     if result.game == "dominations":
         if result.sources:
             console.print(breakdown_table(result))

@@ -360,6 +360,54 @@ def test_a_run_that_cannot_write_a_record_leaves_none(
     assert len(list(mine.glob("game-*.json"))) == 6
 
 
+def test_a_record_folder_is_held_while_a_simulation_writes_there(tmp_path: Path) -> None:
+    """While a simulation writes its records, a second simulation or a tournament on its
+    folder is refused with one message before any game, and leaves the first run's records
+    alone; once the first run ends, its folder is let go."""
+    from dominari.sim import tournament
+
+    pytest.importorskip("fcntl")
+    folder = tmp_path / "recs"
+    refused: list[str] = []
+
+    def meanwhile(k: int) -> None:
+        if refused:
+            return
+        for start in (lambda: simulate(["bm", "bmu"], 2, seed=2, record_dir=folder),
+                      lambda: tournament(["bm", "bmu"], 2, seed=2, record_dir=folder)):
+            with pytest.raises(ConfigError) as err:
+                start()
+            refused.append(str(err.value))
+
+    simulate(["bm", "bmu"], 6, seed=1, record_dir=folder, progress=meanwhile)
+    assert [m.split(": ", 1)[1] for m in refused] == [
+        "another run is writing records there now; wait for it to end, or give another "
+        "folder"] * 2
+    assert sorted(f.name for f in folder.iterdir()) == [record_name(i) for i in range(6)]
+    with pytest.raises(ConfigError, match=r"already holds 6 game record\(s\)"):
+        simulate(["bm", "bmu"], 2, seed=2, record_dir=folder)  # let go: refused for its records
+
+
+def test_a_record_folder_is_checked_for_records_once_it_is_held(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two runs started together on one empty folder: the check for an earlier run's
+    records is made once the folder is held, so the one that waited for it sees the
+    other's records and is refused, instead of mixing its records with them."""
+    from dominari.sim import records
+
+    folder = tmp_path / "recs"
+    hold = records.HeldFolder._hold
+
+    def other_run_first(self: records.HeldFolder) -> None:  # the other run won the folder
+        (self.path / record_name(0)).write_text("{}", encoding="utf-8")
+        hold(self)
+
+    monkeypatch.setattr(records.HeldFolder, "_hold", other_run_first)
+    with pytest.raises(ConfigError, match=r"already holds 1 game record\(s\) \(game-000001"):
+        simulate(["bm", "bmu"], 2, seed=2, record_dir=folder)
+    assert [f.name for f in folder.iterdir()] == [record_name(0)]
+
+
 def test_a_record_folder_that_cannot_be_written_in_is_refused_before_any_game(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A read-only folder fails before the first game, not at the first record."""
@@ -528,3 +576,20 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
     data = r.to_json()
     assert data["by_card_key_cards"] == ["Smithy", "Witch"]
     assert data["by_card"][0]["adjusted"][0]["seat"] == 0
+    # Each group of games alike in the key cards, and every seat's results in it: the
+    # groups with the most key cards first, then in the key cards' order.
+    order = [("Smithy", "Witch"), ("Smithy",), ("Witch",), ()]
+    expected = []
+    for cards in order:
+        alike = [won for k, won in rows if keys & k == set(cards)]
+        if alike:
+            expected.append((cards, len(alike), tuple(sum(w[p] for w in alike)
+                                                      for p in range(2))))  # fmt: skip
+    assert len(expected) == 4  # 60 games: every group has some
+    assert [(g.cards, g.games, tuple(s.wins for s in g.shares))
+            for g in r.by_key_cards] == expected  # fmt: skip
+    assert sum(g.games for g in r.by_key_cards) == games
+    first = data["by_key_cards"][0]
+    assert first["cards"] == ["Smithy", "Witch"] and first["games"] == expected[0][1]
+    assert [(s["seat"], s["name"], s["wins"]) for s in first["players"]] == [
+        (0, "Witch", expected[0][2][0]), (1, "Smithy", expected[0][2][1])]

@@ -8,6 +8,7 @@ leaves nothing behind.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import json
 import os
@@ -17,6 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from dominari.core.errors import ConfigError, RecordError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: folders are not held
+    fcntl = None  # type: ignore[assignment]
 
 
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
@@ -148,14 +154,7 @@ def prepare_dir(path: str | os.PathLike[str], fresh: str | Sequence[str] | None 
     target = Path(path)
     if target.exists() and not target.is_dir():
         raise ConfigError(f"{str(target)!r} exists and is not a folder")
-    patterns = (fresh,) if isinstance(fresh, str) else tuple(fresh or ())
-    if patterns and target.is_dir():
-        found = sorted(f.name for pattern in patterns for f in target.glob(pattern))
-        if found:
-            raise ConfigError(f"folder {str(target)!r} already holds {len(found):,} game "
-                              f"record(s) ({found[0]} …) from an earlier run: name a new or "
-                              "empty folder, or remove them, so that two runs' records do "
-                              "not mix")
+    check_fresh(target, fresh)
     made = missing_folders(target)
     try:
         target.mkdir(parents=True, exist_ok=True)
@@ -168,6 +167,79 @@ def prepare_dir(path: str | os.PathLike[str], fresh: str | Sequence[str] | None 
         remove_folders(made)
         raise ConfigError(f"cannot write in folder {str(target)!r}: {exc.strerror}") from None
     return target
+
+
+def check_fresh(folder: Path, fresh: str | Sequence[str] | None) -> None:
+    """Raise :class:`ConfigError` if ``folder`` holds files matching one of the glob
+    patterns ``fresh``: the records of an earlier run."""
+    patterns = (fresh,) if isinstance(fresh, str) else tuple(fresh or ())
+    if patterns and folder.is_dir():
+        found = sorted(f.name for pattern in patterns for f in folder.glob(pattern))
+        if found:
+            raise ConfigError(f"folder {str(folder)!r} already holds {len(found):,} game "
+                              f"record(s) ({found[0]} …) from an earlier run: name a new or "
+                              "empty folder, or remove them, so that two runs' records do "
+                              "not mix")
+
+
+class HeldFolder:
+    """A records folder made ready (:func:`prepare_dir`) and held for a run: the folder
+    itself is locked (``flock`` on it, where the system has it), so that a second run,
+    a simulation's or a tournament's, is refused it while this one writes there. The
+    check for an earlier run's records (``fresh``) is made once the folder is held, so
+    two runs started together cannot both pass it.
+
+    ``where`` names the folder in the messages (``--record-dir 'recs'``). Raises
+    :class:`ConfigError` as :func:`prepare_dir` does, or if another run holds the folder;
+    no folder it made is then left. :meth:`close` lets go of it.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     held = HeldFolder(Path(tmp) / "recs")
+    ...     try:
+    ...         HeldFolder(Path(tmp) / "recs", where="--record-dir recs")
+    ...     except ConfigError as exc:
+    ...         print(exc)
+    ...     finally:
+    ...         held.close()
+    --record-dir recs: another run is writing records there now; wait for it to end, or ...
+    """
+
+    def __init__(self, path: str | os.PathLike[str], fresh: str | Sequence[str] | None = None,
+                 where: str | None = None) -> None:  # fmt: skip
+        self.where = where or f"folder {str(path)!r}"
+        made = missing_folders(path)
+        self.path = prepare_dir(path)
+        self._fd: int | None = None
+        try:
+            self._hold()
+            check_fresh(self.path, fresh)
+        except BaseException:
+            self.close()
+            remove_folders(made)
+            raise
+
+    def _hold(self) -> None:
+        if fcntl is None:  # pragma: no cover - Windows
+            return
+        try:
+            self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except OSError:  # a folder that cannot be opened to read: it is written unheld
+            return
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+                raise ConfigError(f"{self.where}: another run is writing records there now; "
+                                  "wait for it to end, or give another folder") from None
+            self.close()  # a file system without locks: the folder is written unheld
+
+    def close(self) -> None:
+        """Let go of the folder (another run may write there)."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
 
 
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -47,8 +47,8 @@ from dominari.sim.pool import beat, check_backend, check_stall, each_result
 from dominari.sim.records import (
     ANY_RECORDS,
     SIMULATION_RECORDS,
+    HeldFolder,
     missing_folders,
-    prepare_dir,
     remove_folders,
     temporary_files,
     write_json_atomic,
@@ -699,8 +699,8 @@ def simulate(
     if by_card:
         check_by_card(options)
     made = missing_folders(record_dir) if record_dir is not None else []
-    rdir = (str(prepare_dir(record_dir, fresh=ANY_RECORDS)) if record_dir is not None
-            else None)  # fmt: skip
+    held = HeldFolder(record_dir, fresh=ANY_RECORDS) if record_dir is not None else None
+    rdir = str(held.path) if held is not None else None
 
     starts = chunk_starts(games, workers)
     chunks = _Chunks(specs, names, options, seed, starts, rdir, by_card)
@@ -714,18 +714,23 @@ def simulate(
             progress(starts[k + 1] - starts[k])
 
     try:
-        each_result(run_chunk, chunks, done, workers=workers, backend=backend,
-                    start_method=start_method, stall=stall)  # fmt: skip
-    except BaseException:
-        # A run that fails or is stopped leaves no records: the folder held none of an
-        # earlier run (else it was refused), so all are this run's, and the same run
-        # again would be refused for them; nor does it leave the folders it made.
-        if rdir is not None:  # the records, and any a killed worker left half written
-            remove_files(rdir, RECORD_GLOB, _RECORD_TEMP)
-        remove_folders(made)
-        raise
-    if rdir is not None:  # a worker killed while writing a record left its temporary
-        remove_files(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
+        try:
+            each_result(run_chunk, chunks, done, workers=workers, backend=backend,
+                        start_method=start_method, stall=stall)  # fmt: skip
+        except BaseException:
+            # A run that fails or is stopped leaves no records: the folder held none of an
+            # earlier run (else it was refused) and no other run wrote there while it was
+            # held, so all are this run's, and the same run again would be refused for
+            # them; nor does it leave the folders it made.
+            if rdir is not None:  # the records, and any a killed worker left half written
+                remove_files(rdir, RECORD_GLOB, _RECORD_TEMP)
+            remove_folders(made)
+            raise
+        if rdir is not None:  # a worker killed while writing a record left its temporary
+            remove_files(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
+    finally:
+        if held is not None:
+            held.close()  # another run may write there now
     assert total.next == len(chunks) and not total.waiting
     return SimResult.from_tally(total.total, names=names, specs=specs, seed=seed,
                                 game=options.game, options=options.to_json(),

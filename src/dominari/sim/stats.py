@@ -421,6 +421,24 @@ class CardSplit:
 
 
 @dataclass(frozen=True)
+class KeyCardGroup:
+    """Every seat's results (``shares``, seat by seat) in the ``games`` whose kingdom had
+    exactly the key cards ``cards`` (:attr:`SimResult.key_cards`) of all of them: how the
+    rule bots at the table fare when each has its cards or lacks them (Witch-BM against
+    Smithy-BM where both have their card, where only one has …)."""
+
+    cards: tuple[str, ...]
+    games: int
+    shares: tuple[Share, ...]
+
+    def to_json(self, names: Sequence[str]) -> dict[str, Any]:
+        """The group as JSON values, each seat's named by ``names``."""
+        return {"cards": list(self.cards), "games": self.games,
+                "players": [{"seat": p, "name": names[p], **s.to_json()}
+                            for p, s in enumerate(self.shares)]}  # fmt: skip
+
+
+@dataclass(frozen=True)
 class SimResult(EndReasons):
     """The outcome of a simulation: per-seat results and game-level totals.
 
@@ -450,6 +468,10 @@ class SimResult(EndReasons):
     key_cards: tuple[str, ...] = ()
     """With :attr:`by_card`: the cards the rule bots at the table buy, by which the
     adjusted differences group the games."""
+    by_key_cards: tuple[KeyCardGroup, ...] = ()
+    """With :attr:`by_card` and :attr:`key_cards`: every seat's results in the games of
+    each group of them, the groups with the most key cards first (then in the order of
+    :attr:`key_cards`); groups no game fell in are not listed."""
 
     @classmethod
     def from_tally(cls, tally: Tally, *, names: tuple[str, ...], specs: tuple[str, ...],
@@ -479,7 +501,8 @@ class SimResult(EndReasons):
         return cls(game=game, games=tally.games, seed=seed, players=players,
                    total_rounds=tally.rounds, end_reasons=dict(sorted(tally.reasons.items())),
                    options=dict(options), by_turn=by_turn,
-                   by_card=_by_card(tally), key_cards=key_cards)  # fmt: skip
+                   by_card=_by_card(tally), key_cards=key_cards,
+                   by_key_cards=_by_key_cards(tally, key_cards))  # fmt: skip
 
     @property
     def kingdom(self) -> str | tuple[str, ...] | None:
@@ -517,7 +540,9 @@ class SimResult(EndReasons):
                else {}),
             **({"by_card": [card.to_json([p.name for p in self.players])
                             for card in self.by_card],
-                "by_card_key_cards": list(self.key_cards)} if self.by_card else {}),
+                "by_card_key_cards": list(self.key_cards),
+                "by_key_cards": [group.to_json([p.name for p in self.players])
+                                 for group in self.by_key_cards]} if self.by_card else {}),
         }
 
 
@@ -546,6 +571,24 @@ def _by_card(tally: Tally) -> tuple[CardSplit, ...]:
             adjusted = tuple(_adjusted(within, p, n) for p in range(n)) if groups else ()
             out.append(CardSplit(card, row[0], present, absent, adjusted))
     return tuple(out)
+
+
+def _by_key_cards(tally: Tally, key_cards: Sequence[str]) -> tuple[KeyCardGroup, ...]:
+    """Every seat's results in each group of games alike in ``key_cards`` (features
+    ``group@G``, bit ``k`` of ``G`` for ``key_cards[k]``), the groups with the most key
+    cards first; none without key cards."""
+    if not key_cards:
+        return ()
+    n, out = tally.players, []
+    for feature, row in tally.split.items():
+        if feature.startswith("group@"):
+            group = int(feature[6:])
+            bits = tuple(group >> k & 1 for k in range(len(key_cards)))
+            cards = tuple(c for c, bit in zip(key_cards, bits, strict=True) if bit)
+            shares = tuple(Share(row[0], row[1 + p], row[1 + n + p]) for p in range(n))
+            out.append(((-len(cards), tuple(-b for b in bits)),
+                        KeyCardGroup(cards, row[0], shares)))
+    return tuple(g for _, g in sorted(out, key=lambda x: x[0]))
 
 
 def _adjusted(within: Sequence[tuple[list[int] | None, list[int]]], seat: int,

@@ -86,8 +86,8 @@ from dominari.sim.records import (
     SIMULATION_RECORDS,
     TOURNAMENT_INDEX,
     TOURNAMENT_RECORDS,
+    HeldFolder,
     missing_folders,
-    prepare_dir,
     remove_folders,
     temporary_files,
 )
@@ -115,11 +115,6 @@ from dominari.sim.table import GameTable
 
 if TYPE_CHECKING:
     from dominari.dominations.rules import Rules
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: record folders are not held
-    fcntl = None  # type: ignore[assignment]
 
 MAX_MATCHUP_GAMES = 1_000_000
 """The most games a match-up plays in one tournament (every game's result is kept, for
@@ -755,8 +750,8 @@ _RECORD_TEMP = temporary_files(RECORD_GLOB)
 
 class _Records:
     """A tournament's records folder, made ready before any game is played and held for
-    the run: its index (:data:`RECORDS_INDEX`) is locked (``flock``, where the system has
-    it), so a second run on the folder is refused while this one writes there.
+    the run (:class:`~dominari.sim.records.HeldFolder`), so a second run on the folder,
+    a tournament's or a simulation's, is refused while this one writes there.
 
     Raises :class:`ConfigError` for a folder that holds another tournament's index, or
     records while the journal (if any) holds no games (an earlier run's, which this run's
@@ -769,7 +764,8 @@ class _Records:
                  journaled: Iterable[tuple[int, int]], count: int,
                  journal: str | os.PathLike[str] | None, games: int) -> None:  # fmt: skip
         self.where = f"--record-dir {str(folder)!r}"
-        self.path = prepare_dir(folder)
+        self._held: HeldFolder | None = HeldFolder(folder, where=self.where)
+        self.path = self._held.path
         self.index = self.path / RECORDS_INDEX
         self.fresh = count == 0
         """Whether the folder held no records this run may keep: then all it holds at the
@@ -783,6 +779,7 @@ class _Records:
                 existed = True
                 self._fd = os.open(self.index, os.O_RDWR)
         except OSError as exc:
+            self.close()
             raise ConfigError(f"{self.where}: cannot open {RECORDS_INDEX} ({exc.strerror})") \
                 from None
         try:
@@ -798,12 +795,6 @@ class _Records:
                count: int, journal: str | os.PathLike[str] | None, existed: bool,
                games: int) -> None:  # fmt: skip
         assert self._fd is not None
-        if fcntl is not None:
-            try:
-                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                raise ConfigError(f"{self.where}: another run is writing records there now; "
-                                  "wait for it to end, or give another folder") from None
         data = os.read(self._fd, 1 << 24) if existed else b""
         try:
             old = json.loads(data) if data.strip() else None
@@ -860,6 +851,9 @@ class _Records:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
             self._fd = None
+        if self._held is not None:
+            self._held.close()
+            self._held = None
 
 
 def _give_orders(book: Journal, table: GameTable, combos: Sequence[tuple[int, ...]],
