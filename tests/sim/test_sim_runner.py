@@ -398,14 +398,58 @@ def test_a_record_folder_is_checked_for_records_once_it_is_held(
     folder = tmp_path / "recs"
     hold = records.HeldFolder._hold
 
-    def other_run_first(self: records.HeldFolder) -> None:  # the other run won the folder
+    def other_run_first(self: records.HeldFolder) -> bool:  # the other run won the folder
         (self.path / record_name(0)).write_text("{}", encoding="utf-8")
-        hold(self)
+        return hold(self)
 
     monkeypatch.setattr(records.HeldFolder, "_hold", other_run_first)
     with pytest.raises(ConfigError, match=r"already holds 1 game record\(s\) \(game-000001"):
         simulate(["bm", "bmu"], 2, seed=2, record_dir=folder)
     assert [f.name for f in folder.iterdir()] == [record_name(0)]
+
+
+def test_a_run_that_fails_never_removes_a_folder_another_run_holds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two runs started together on a folder that did not exist: each would remove it if
+    it failed. One that fails removes it only while no run holds it; and a run whose
+    folder was removed before it took it makes it again."""
+    from dominari.sim import records
+
+    pytest.importorskip("fcntl")
+    folder = tmp_path / "recs"
+    held = records.HeldFolder(folder)
+    try:
+        records.remove_folders([folder])  # what the other run, failing, would do
+        assert folder.is_dir()
+    finally:
+        held.close()
+    records.remove_folders([folder])
+    assert not folder.exists()
+
+    flock, removed = records.fcntl.flock, []
+
+    def removed_first(fd: int, how: int) -> None:  # the other run failed meanwhile, and
+        if not removed:  # removed the folder between this run's making it and locking it
+            removed.append(fd)
+            folder.rmdir()
+        flock(fd, how)
+
+    monkeypatch.setattr(records.fcntl, "flock", removed_first)
+    r = simulate(["bm", "bmu"], 2, seed=2, record_dir=folder)
+    assert r.games == 2 and len(removed) == 1
+    assert sorted(f.name for f in folder.iterdir()) == [record_name(0), record_name(1)]
+    removed.clear()
+    gone = tmp_path / "gone"
+
+    def always_removed(fd: int, how: int) -> None:
+        removed.append(fd)
+        gone.rmdir()
+        flock(fd, how)
+
+    monkeypatch.setattr(records.fcntl, "flock", always_removed)
+    with pytest.raises(ConfigError, match=r"the folder was removed each time it was taken"):
+        simulate(["bm", "bmu"], 2, seed=2, record_dir=gone)
+    assert len(removed) == 3 and not gone.exists()
 
 
 def test_a_record_folder_that_cannot_be_written_in_is_refused_before_any_game(

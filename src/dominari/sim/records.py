@@ -13,7 +13,7 @@ import functools
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -126,10 +126,26 @@ def missing_folders(path: str | os.PathLike[str]) -> list[Path]:
 
 def remove_folders(folders: Sequence[Path]) -> None:
     """Remove ``folders`` (deepest first, as :func:`missing_folders` lists them) where they
-    are empty: what a failed run made, not left behind."""
+    are empty and no run holds them (:class:`HeldFolder`: a run started meanwhile may have
+    made the same folder): what a failed run made, not left behind."""
     for folder in folders:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError), _unless_held(folder):
             folder.rmdir()
+
+
+@contextlib.contextmanager
+def _unless_held(folder: Path) -> Iterator[None]:
+    """Hold ``folder`` for the block (so that no run takes it meanwhile), or raise
+    :class:`OSError` if a run holds it (or it cannot be opened)."""
+    if fcntl is None:  # pragma: no cover - Windows: folders are not held
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        yield
+    finally:
+        os.close(fd)
 
 
 SIMULATION_RECORDS = "game-[0-9][0-9][0-9][0-9][0-9][0-9]*.json"
@@ -208,24 +224,31 @@ class HeldFolder:
     def __init__(self, path: str | os.PathLike[str], fresh: str | Sequence[str] | None = None,
                  where: str | None = None) -> None:  # fmt: skip
         self.where = where or f"folder {str(path)!r}"
-        made = missing_folders(path)
-        self.path = prepare_dir(path)
         self._fd: int | None = None
-        try:
-            self._hold()
-            check_fresh(self.path, fresh)
-        except BaseException:
-            self.close()
-            remove_folders(made)
-            raise
+        for _ in range(3):  # a folder removed while it was taken is made again
+            made = missing_folders(path)
+            self.path = prepare_dir(path)
+            try:
+                if self._hold():
+                    check_fresh(self.path, fresh)
+                    return
+            except BaseException:
+                self.close()
+                remove_folders(made)  # not the folder another run holds
+                raise
+        raise ConfigError(f"{self.where}: the folder was removed each time it was taken; "
+                          "give a folder no other program removes")
 
-    def _hold(self) -> None:
+    def _hold(self) -> bool:
+        """Lock the folder; False if it was removed meanwhile (by a run that failed)."""
         if fcntl is None:  # pragma: no cover - Windows
-            return
+            return True
         try:
             self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except FileNotFoundError:
+            return False
         except OSError:  # a folder that cannot be opened to read: it is written unheld
-            return
+            return True
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -233,6 +256,11 @@ class HeldFolder:
                 raise ConfigError(f"{self.where}: another run is writing records there now; "
                                   "wait for it to end, or give another folder") from None
             self.close()  # a file system without locks: the folder is written unheld
+            return True
+        if os.fstat(self._fd).st_nlink == 0:  # removed before it was locked
+            self.close()
+            return False
+        return True
 
     def close(self) -> None:
         """Let go of the folder (another run may write there)."""

@@ -724,6 +724,8 @@ def simulate(
             # them; nor does it leave the folders it made.
             if rdir is not None:  # the records, and any a killed worker left half written
                 remove_files(rdir, RECORD_GLOB, _RECORD_TEMP)
+            if held is not None:
+                held.close()  # let go first: a folder a run holds is not removed
             remove_folders(made)
             raise
         if rdir is not None:  # a worker killed while writing a record left its temporary

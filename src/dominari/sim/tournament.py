@@ -729,6 +729,7 @@ def tournament(
         gone = book is None or book.discard_if_unused()
         if records is not None and gone and records.fresh:
             remove_files(str(records.path), RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX)
+            records.close()  # let go first: a folder a run holds is not removed
             remove_folders(made)
         raise
     finally:
