@@ -175,9 +175,13 @@ def test_render_text(make: type[GameEnv], capsys: pytest.CaptureFixture[str]) ->
     mover = env.agent_selection
     assert mover in text.splitlines()[0] and "P1" not in text and "P2" not in text
     human = make(render_mode="human")
-    human.reset(seed=1)
+    human.reset(seed=1)  # human mode prints after every reset and step, as PettingZoo's do
+    assert capsys.readouterr().out.strip() == text
     assert human.render() is None
     assert capsys.readouterr().out.strip() == text
+    human.step(next(iter(human.choices())))
+    env.step(next(iter(env.choices())))
+    assert capsys.readouterr().out.strip() == env.render()
     silent = make()
     silent.reset(seed=1)
     with pytest.warns(UserWarning, match="render_mode"):
@@ -220,6 +224,51 @@ def test_stepping_without_a_game_says_to_reset(make: type[GameEnv]) -> None:
             call()
     env.reset(seed=4)  # a new game starts the same way
     assert _play_randomly(env) == returns
+
+
+@pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
+def test_a_finished_agent_stepped_with_an_action_is_told_to_step_with_none(
+        make: type[GameEnv]) -> None:
+    env = make(num_players=2)
+    env.reset(seed=4)
+    rng = random.Random(0)
+    while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+        env.step(int(rng.choice(list(env.choices()))))
+    agent = env.agent_selection
+    with pytest.raises(IllegalActionError, match=f"the game is over for {agent}: step it "
+                                                 r"with None \(its last step\), not 0"):
+        env.step(0)
+    assert env.agent_selection == agent and agent in env.agents  # nothing changed
+    while env.agents:
+        env.step(None)
+
+
+def test_action_text_names_what_a_legal_index_plays() -> None:
+    """Every legal index in words: the game's notation of its action, or, for the first
+    step of a Dominations monument, what its actions share and how many follow."""
+    env = dominion_env(kingdom="first-game")
+    env.reset(seed=1)
+    assert {env.action_text(i) for i in env.choices()} == {
+        env.game.format_action(a) for a in env.game.legal_actions()}
+    illegal = next(i for i in range(env.num_actions) if i not in env.choices())
+    with pytest.raises(IllegalActionError, match=f"action index {illegal} is not legal"):
+        env.action_text(illegal)
+    towns = dominations_env(num_players=2)
+    towns.reset(seed=1)
+    rng = random.Random(1)
+    for _ in range(400):
+        firsts = [i for i, c in towns.choices().items() if isinstance(c, dict)]
+        if firsts:
+            break
+        towns.step(int(rng.choice(list(towns.choices()))))
+    first = firsts[0]
+    text = towns.action_text(first)
+    seconds = [towns.game.format_action(a) for a in towns.choices()[first].values()]
+    shared = text.split(" …")[0]
+    assert shared.startswith("monument ") and all(t.startswith(shared) for t in seconds)
+    assert text.endswith(f"(a first step: then one of {len(seconds)})")
+    towns.step(first)
+    assert sorted(towns.action_text(i) for i in towns.choices()) == sorted(seconds)
 
 
 def _play_randomly(env: GameEnv) -> dict[str, float]:

@@ -23,7 +23,8 @@ Actions
     an integer, out of range, or not legal now, naming the legal indices), and changes
     nothing. ``choices()`` maps the legal indices to engine actions,
     ``action_indices(action)`` gives the indices of an engine action (to let a bot play a
-    seat), ``index_action(i)`` the action an index would complete.
+    seat), ``index_action(i)`` the action an index would complete, and ``action_text(i)``
+    that action in the game's notation (``buy Smithy``, ``city 2,-1``).
 
 Observations
     ``observe(agent)`` is ``{"observation": float32 vector, "action_mask": int8 vector}`` with
@@ -52,7 +53,12 @@ Rewards and the end
     that the engine stops by a limit that is not a rule (Dominion's ``max_turns``) is a
     *truncation*: every agent is truncated, rewards stay 0, and the engine's outcome (by VP) is
     in the infos. After the end each agent steps once with ``None`` and leaves ``agents``, as
-    PettingZoo's dead-step convention has it.
+    PettingZoo's dead-step convention has it (another action then is an
+    :class:`~dominari.core.errors.IllegalActionError` too).
+
+Rendering
+    ``render()`` gives the game as text (``render_mode="ansi"``) or prints it (``"human"``,
+    which also prints it after every ``reset()`` and ``step()``, as PettingZoo's games do).
 
 Seeding
     ``reset(seed=s)`` starts the game the engine starts with seed ``s`` (the same game as
@@ -304,6 +310,31 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             raise IllegalActionError(self._illegal_message(index))
         return None if isinstance(choice, dict) else choice
 
+    def action_text(self, index: int) -> str:
+        """Legal index ``index`` now in words: the game's notation of the action it plays,
+        or, for the first step of a two-step action, what its actions share and how many
+        second steps follow; :class:`IllegalActionError` if it is not legal.
+
+        >>> from dominari.envs import dominion_env
+        >>> env = dominion_env(kingdom="first-game")
+        >>> env.reset(seed=1)
+        >>> sorted(env.action_text(i) for i in env.choices())[:3]
+        ['buy Cellar', 'buy Copper', 'buy Curse']
+        """
+        choice = self._node.get(self._check_index(index))
+        if choice is None:
+            raise IllegalActionError(self._illegal_message(index))
+        if not isinstance(choice, dict):
+            return self.game.format_action(choice)
+        words = [self.game.format_action(a).split(" ") for a in choice.values()]
+        shared = []
+        for column in zip(*words, strict=False):  # the words all the actions begin with
+            if any(w != column[0] for w in column):
+                break
+            shared.append(column[0])
+        lead = " ".join(shared)
+        return f"{lead}{' ' if lead else ''}… (a first step: then one of {len(words)})"
+
     def action_indices(self, action: Hashable) -> tuple[int, ...]:
         """The indices to step, in order, to play the legal engine action ``action`` (after
         any already chosen first step, see :attr:`pending`)."""
@@ -362,6 +393,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._after_move()
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         player = self._player(agent)
@@ -393,6 +426,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self._check_live()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalActionError(f"the game is over for {agent}: step it with None "
+                                         f"(its last step), not {action!r}")
             self._was_dead_step(action)
             return
         index = self._check_index(action)
@@ -409,6 +445,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             self.game.apply(choice)
             self._after_move()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
         if self.render_mode is None:

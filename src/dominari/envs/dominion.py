@@ -79,11 +79,23 @@ of another player's hand, deck and discard pile only what everyone saw is encode
 owned totals, what is face up, and the ``discard_seen``, ``shown`` and ``deck_top`` blocks,
 as in the engine's ``view`` and kept by its ``determinize``).
 
-One thing the turn order itself shows: the engine asks only a player who holds a Moat
-whether to reveal it against an Attack (a player without one has nothing to decide), so
-``agent_selection``, and the ``decision`` blocks of every observation, tell everyone that
-the player asked holds a Moat, even when it declines to reveal it. At a table the question
-is not seen; an agent may learn to use it, which a human opponent could not.
+What the turn order itself shows: the engine asks a player only where it has a choice,
+so that a decision has few legal actions, and whether a player is asked can tell the
+others something of its hidden cards, through ``agent_selection``, the ``phase`` and
+``decision`` blocks of every observation, and the number of steps (which a parallel
+wrapper such as ``turn_based_aec_to_parallel`` shows every agent at every step):
+
+- a player asked whether to reveal a Moat against an Attack holds a Moat, even when it
+  declines to reveal it (a player without one has nothing to decide);
+- a Library asks its player about a drawn card only when it is an Action card, so a
+  Library decision tells the others that the card drawn is one, even when it is kept;
+- a turn has an action phase only when its player holds an Action card and an action to
+  play it with; otherwise the engine goes straight to the buy phase.
+
+At a table these questions are not seen; an agent may learn to use them, which a human
+opponent could not. In the plain AEC loop (``agent_iter``), an agent observes only when
+it acts, after any such decision of another player is over; the counts of the others'
+cards are in no observation.
 
 Global state
 ------------
