@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from dominari.bots import load_bot
-from dominari.bots.mcts import LEVELS, MCTSBot
+from dominari.bots.mcts import LEVELS, MCTSBot, describe_level
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import Journal, JournalError
 from dominari.sim.runner import bot_seed, game_options, game_seed, seat_names
@@ -261,28 +261,7 @@ def own_model(m: Match) -> str | None:
 
 def _budget(level: dict[str, Any], own: str | None = None) -> str:
     """A level's budget in words, as its row was measured."""
-    parts = []
-    if level.get("steps"):
-        parts.append(f"{level['steps']:,} rollout steps")
-    if level.get("iterations"):
-        parts.append(f"{level['iterations']:,} rollouts")
-    if level.get("cutoff"):
-        parts.append(f"cut off after {level['cutoff']} actions")
-    if level.get("cutoff_turns"):
-        turns = level["cutoff_turns"]
-        parts.append(f"cut off when every player has had {turns} more "
-                     f"turn{'s' if turns > 1 else ''}")
-    if level.get("width"):
-        parts.append(f"at most {level['width']} candidates")
-    if level.get("paired"):
-        parts.append("paired worlds")
-    if level.get("prune"):
-        parts.append(f"dropped {level['prune']} standard errors behind")
-    if own:
-        parts.append(f"its own seat played by {own} in the search")
-    if level.get("book"):
-        parts.append("the opening book's buys on its first turns where the book has a line")
-    return ", ".join(parts) or "default"
+    return describe_level(level, own)
 
 
 def _pace(r: dict[str, Any]) -> str:

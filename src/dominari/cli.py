@@ -45,10 +45,19 @@ from rich.table import Table
 from rich.text import Text
 
 from dominari import __version__
-from dominari.bots import BUILTIN_STRATEGIES, load_bot
+from dominari.bots import BUILTIN_STRATEGIES, bot_blurbs, load_bot
 from dominari.bots.base import Bot, DominationsBot, GameBot
 from dominari.bots.dominations_random import DominationsRandomBot
-from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, mcts_bot, search_spec
+from dominari.bots.mcts import (
+    LEVELS,
+    MAX_SECONDS,
+    SEARCH_BOTS,
+    SEARCH_OPTIONS,
+    MCTSBot,
+    describe_level,
+    mcts_bot,
+    search_spec,
+)
 from dominari.core.errors import (
     ConfigError,
     DominariError,
@@ -209,8 +218,8 @@ def _float_seconds(text: str, most: float = math.inf) -> float:
 
 
 def _seconds(text: str) -> float:
-    """A search bot's time a decision: at most a minute."""
-    return _float_seconds(text, 60.0)
+    """A search bot's time a decision: at most a minute (:data:`MAX_SECONDS`)."""
+    return _float_seconds(text, MAX_SECONDS)
 
 
 def _stall(text: str) -> float:
@@ -242,7 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
                      f"{', '.join(BUILTIN_STRATEGIES)}, best (the kingdom's best rule bot) "
                      "or strategy file paths; for "
                      "dominations random, greedy; for both the search levels mcts-easy, "
-                     "mcts, mcts-hard, with options as in mcts:steps=200000:width=8")  # fmt: skip
+                     "mcts, mcts-hard, with options as in mcts:steps=200000:width=8 "
+                     "('dominari bots' lists them all, and the options)")  # fmt: skip
     sim.add_argument("-n", "--games", type=_positive, default=1000, metavar="N",
                      help="number of games (default 1000)")  # fmt: skip
     _run_flags(sim, "simulation")
@@ -270,7 +280,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "bot), mcts-easy, mcts, mcts-hard or "
                       "strategy file paths; for "
                       "dominations random, greedy and the mcts levels; a level takes "
-                      "options: mcts:steps=200000:width=8")  # fmt: skip
+                      "options: mcts:steps=200000:width=8 ('dominari bots' lists them "
+                      "all, and the options)")  # fmt: skip
     tour.add_argument("-n", "--games", type=_positive, default=100, metavar="N",
                       help="games per match-up (default 100); a multiple of SEATS balances "
                       "the seats exactly (who begins is still drawn per game by the "
@@ -311,7 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="comma-separated seats: 'human' or bot names (dominion: also "
                       "strategy files; default human,bmu; dominations: default "
                       "human,greedy); a search level takes options: "
-                      "mcts:steps=200000:width=8")  # fmt: skip
+                      "mcts:steps=200000:width=8 ('dominari bots' lists the bots and "
+                      "the options)")  # fmt: skip
     play.add_argument("--seed", type=_seed, default=None, help="game seed (default: random)")
     play.add_argument("--kingdom", type=_text, default=None,
                       help="dominion: recommended set name, 'random' or comma-separated cards "
@@ -320,8 +332,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"dominion: stop after T turns per player (default {DEFAULT_MAX_TURNS})")
     play.add_argument("--bot-seconds", type=_seconds, default=None, metavar="S",
                       help="search bots (mcts-easy, mcts, mcts-hard): think at most S "
-                      "seconds a decision (default: their level's budget alone, so that a "
-                      "seed plays the same game on any machine)")  # fmt: skip
+                      f"seconds a decision, S at most {MAX_SECONDS:g} (default: their "
+                      "level's budget alone, so that a seed plays the same game on any "
+                      "machine)")  # fmt: skip
     _dominations_flags(play)
     play.add_argument("--svg", type=_text, metavar="FILE",
                       help="dominations: redraw the board to this SVG file after every action")
@@ -362,12 +375,24 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-workers", type=_positive, default=1, metavar="N",
                      help="processes that run bot decisions (default 1)")
     srv.add_argument("--bot-seconds", type=_seconds, default=1.0, metavar="S",
-                     help="a search bot's time per decision in the games created from "
-                     "now on (default 1.0; a game keeps the time it was created with)")
+                     help=f"a search bot's time per decision, at most {MAX_SECONDS:g}, in "
+                     "the games created from now on (default 1.0; a game keeps the time it "
+                     "was created with)")
     srv.add_argument("--ws-compression", action=argparse.BooleanOptionalAction,
                      default=True, help="compress WebSocket messages (permessage-deflate; "
                      "default on: a view then takes a few hundred bytes instead of ~10 KB)")
     srv.set_defaults(func=cmd_serve)
+
+    bots = sub.add_parser(
+        "bots", help="list the bots of each game, the search levels and their options",
+        description="List the bots a --players list takes: each game's rule bots, and the "
+        "search levels with their budgets and the options a level takes "
+        "(LEVEL:option=value:…).",
+    )  # fmt: skip
+    bots.add_argument("game", nargs="?", default=None,
+                      help="dominion or dominations (default: both)")
+    bots.add_argument("--json", action="store_true", help="print the list as JSON")
+    bots.set_defaults(func=cmd_bots)
 
     data = sub.add_parser("data", help="check Dominations component data files",
                           description="Work with the Dominations component data files.")
@@ -507,8 +532,36 @@ options, a strategy file's path)."""
 
 
 def _name_width(players: Sequence[Any]) -> int:
-    """The least width of a table's column of ``players``' names (each has a ``name``)."""
-    return min(_NAME_WIDTH, max(len(p.name) for p in players))
+    """The least width of a table's column of ``players``' names (each has a ``name``), as
+    :func:`_name_text` breaks them."""
+    return min(_NAME_WIDTH, max(len(line) for p in players
+                                for line in _name_lines(p.name)))  # fmt: skip
+
+
+def _name_lines(name: str) -> list[str]:
+    """A player's name in lines of at most :data:`_NAME_WIDTH` where it can be broken: a
+    search spec after its colons, so that a narrow column does not cut an option in two.
+
+    >>> _name_lines("mcts-easy:seconds=0.05:width=3")
+    ['mcts-easy:', 'seconds=0.05:', 'width=3']
+    >>> _name_lines("mcts:width=3"), _name_lines("Smithy")
+    (['mcts:width=3'], ['Smithy'])
+    """
+    if len(name) <= _NAME_WIDTH or ":" not in name:
+        return [name]
+    parts = name.split(":")
+    lines = [""]
+    for piece in [part + ":" for part in parts[:-1]] + parts[-1:]:
+        if lines[-1] and len(lines[-1]) + len(piece) > _NAME_WIDTH:
+            lines.append(piece)
+        else:
+            lines[-1] += piece
+    return lines
+
+
+def _name_text(name: str) -> Text:
+    """A player's name for a table cell, broken as :func:`_name_lines` does."""
+    return Text("\n".join(_name_lines(name)))
 
 
 def _stdout_console() -> Console:
@@ -560,12 +613,20 @@ def _note_clock(specs: Sequence[str], game: str) -> list[str]:
     (``mcts:seconds=…``): its games then depend on the machine, not only on the seed. A
     bad search spec fails here, before anything is said (other bots load in the run).
     The names of such bots, once each (the JSON's ``timed_searches``)."""
-    searches = [mcts_bot(spec, game) for spec in specs if search_spec(spec) is not None]
-    timed = list(dict.fromkeys(b.name for b in searches if b.seconds is not None))
+    return _note_clock_bots([mcts_bot(spec, game) for spec in specs
+                             if search_spec(spec) is not None])  # fmt: skip
+
+
+def _note_clock_bots(bots: Sequence[object]) -> list[str]:
+    """:func:`_note_clock` for bots already made (``play``'s, capped by --bot-seconds)."""
+    timed = list(dict.fromkeys(b.name for b in bots
+                               if isinstance(b, MCTSBot) and b.seconds is not None))
     if timed:
-        sys.stderr.write(f"dominari: note: {', '.join(timed)} stops its "
-                         "search by the clock: its games depend on the machine's speed and "
-                         "load, not only on --seed\n")
+        one = len(timed) == 1
+        sys.stderr.write(f"dominari: note: {', '.join(timed)} "
+                         f"{'stops its search' if one else 'stop their searches'} by the "
+                         f"clock: {'its' if one else 'their'} games depend on the machine's "
+                         "speed and load, not only on --seed\n")
     return timed
 
 
@@ -725,7 +786,7 @@ def sim_table(result: SimResult) -> Table:
     if turns:
         table.add_column("Turns", justify="right", no_wrap=True)
     for p in result.players:
-        cells: list[Text | str] = [Text(p.name), f"{p.wins:,}", _interval(p.win_rate, p.ci95),
+        cells: list[Text | str] = [_name_text(p.name), f"{p.wins:,}", _interval(p.win_rate, p.ci95),
                                    f"{p.ties:,}", _interval(p.tie_rate, p.tie_ci95),
                                    f"{p.mean_vp:.2f}"]
         if turns:
@@ -785,7 +846,7 @@ def key_card_table(result: SimResult) -> Table | None:
     for g, group in enumerate(groups):
         for at, (p, share) in enumerate(zip(result.players, group.shares, strict=True)):
             table.add_row(Text(", ".join(group.cards) or "none of them") if at == 0 else "",
-                          f"{group.games:,}" if at == 0 else "", Text(p.name),
+                          f"{group.games:,}" if at == 0 else "", _name_text(p.name),
                           _interval(share.win_rate, share.ci95),
                           end_section=at == len(group.shares) - 1 and g < len(groups) - 1)
     left = len(result.by_key_cards) - len(groups)
@@ -906,7 +967,7 @@ def turn_order_table(result: TournamentResult) -> Table:
     for k, p in enumerate(board, 1):
         for t in p.by_turn:
             first = t.place == 1
-            table.add_row(str(k) if first else "", Text(p.name if first else ""),
+            table.add_row(str(k) if first else "", _name_text(p.name if first else ""),
                           _ORDINALS[t.place - 1], f"{t.games:,}", f"{t.wins:,}",
                           _interval(t.win_rate, t.ci95) if t.games else "-",
                           end_section=t.place == result.seats)
@@ -1014,7 +1075,7 @@ def tournament_table(result: TournamentResult) -> Table:
     for col in ("Wins", "Win % [95% CI]", "Ties", "Mean VP", "μ − 3σ", "μ ± σ"):
         table.add_column(col, justify="right", no_wrap=True)
     for k, p in enumerate(result.leaderboard, 1):
-        table.add_row(str(k), Text(p.name), f"{p.wins:,}", _interval(p.win_rate, p.ci95),
+        table.add_row(str(k), _name_text(p.name), f"{p.wins:,}", _interval(p.win_rate, p.ci95),
                       f"{p.ties:,}", f"{p.mean_score:.2f}", f"{p.ordinal:.2f}",
                       f"{p.mu:.2f} ± {p.sigma:.2f}")  # fmt: skip
     return table
@@ -1038,7 +1099,7 @@ def head_to_head_table(result: TournamentResult) -> Table:
         for q in board:
             rate = result.head_to_head_rate(p.entry, q.entry)
             cells.append("-" if rate is None else _pct(rate))
-        table.add_row(str(k), Text(p.name), *cells)
+        table.add_row(str(k), _name_text(p.name), *cells)
     return table
 
 
@@ -1151,6 +1212,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     seats: list[Bot | None] = [None if spec.lower() == HUMAN else load_bot(spec)
                                for spec in specs]  # fmt: skip
     _cap_search(seats, args.bot_seconds)
+    _note_clock_bots(seats)
     names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
     record_path = (check_writable_file(args.record, "--record") if args.record is not None
                    else None)
@@ -1335,6 +1397,7 @@ def _play_dominations(args: argparse.Namespace) -> int:
         None if spec.strip().lower() == HUMAN else load_bot(spec, "dominations")
         for spec in specs]  # fmt: skip
     _cap_search(seats, args.bot_seconds)
+    _note_clock_bots(seats)
     names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
     svg_path = check_writable_file(args.svg, "--svg") if args.svg is not None else None
     record_path = (check_writable_file(args.record, "--record") if args.record is not None
@@ -1787,6 +1850,65 @@ def cmd_serve(args: argparse.Namespace) -> int:
         data_sets[name.strip()] = folder.strip()
     serve(args.host, args.port, args.db, data_sets=data_sets, bot_workers=args.bot_workers,
           bot_seconds=args.bot_seconds, ws_compression=args.ws_compression)
+    return 0
+
+
+# -------------------------------------------------------------------- bots
+def bot_list(game: str) -> dict[str, Any]:
+    """The bots of ``game`` as JSON values: each with a few words on how it plays, a search
+    level with its budget, and the options a level takes."""
+    blurbs = bot_blurbs(game)
+    entries = []
+    for name, blurb in blurbs.items():
+        entry: dict[str, Any] = {"name": name, "plays": blurb,
+                                 "kind": "search" if name in SEARCH_BOTS else "rule"}
+        if name in SEARCH_BOTS:
+            entry["budget"] = describe_level(LEVELS[game][name])
+            entry["settings"] = dict(LEVELS[game][name])
+        entries.append(entry)
+    out: dict[str, Any] = {"game": game, "bots": entries}
+    if game == "dominion":
+        out["strategy_files"] = ("the path of a .toml strategy file plays as its rules say "
+                                 "(the format of src/dominari/bots/strategies/*.toml)")
+    out["search_options"] = {name: meaning for name, (_, meaning) in SEARCH_OPTIONS.items()
+                             if game == "dominion" or name != "book"}  # fmt: skip
+    return out
+
+
+def cmd_bots(args: argparse.Namespace) -> int:
+    games = [check_game(args.game)] if args.game is not None else list(GAME_TITLES)
+    lists = [bot_list(game) for game in games]
+    if args.json:
+        print(json.dumps(lists[0] if args.game is not None else lists, indent=1,
+                         ensure_ascii=False))  # fmt: skip
+        return 0
+    console = _stdout_console()
+    for listing in lists:
+        table = Table(title=Text(f"{GAME_TITLES[listing['game']]} bots"), title_style="bold",
+                      box=box.SIMPLE_HEAVY, pad_edge=False)  # fmt: skip
+        table.add_column("Bot", no_wrap=True)
+        table.add_column("How it plays")
+        for entry in listing["bots"]:
+            how = entry["plays"] + (f": {entry['budget']}" if "budget" in entry else "")
+            table.add_row(Text(entry["name"]), Text(how))
+        if "strategy_files" in listing:
+            table.add_row(Text("FILE.toml"), Text(listing["strategy_files"]))
+        console.print(table)
+    options = Table(title=Text("A search level's options (LEVEL:option=value:…, e.g. "
+                               "mcts:steps=200000:width=8)"), title_style="bold",
+                    box=box.SIMPLE_HEAVY, pad_edge=False)  # fmt: skip
+    options.add_column("Option", no_wrap=True)
+    options.add_column("What it sets")
+    shown = lists[0]["search_options"] if len(lists) == 1 else {
+        name: meaning for name, (_, meaning) in SEARCH_OPTIONS.items()}
+    for name, meaning in shown.items():
+        options.add_row(Text(name), Text(meaning + (" (Dominion)" if name == "book"
+                                                    and len(lists) > 1 else "")))
+    console.print(options)
+    console.print("A budget option replaces the level's budget of its kind and keeps the "
+                  "others; every budget set bounds the search, whichever runs out first "
+                  "(none lifts one). Iterations and steps play a seed's games the same on "
+                  "any machine; seconds do not.", markup=False)
     return 0
 
 

@@ -83,16 +83,26 @@ def test_an_own_bot_option_names_a_rule_bot_or_a_strategy_file(tmp_path: Path) -
     ("mcts:steps=1:steps=2", "option 'steps' is given twice"),
     ("mcts:steps=2.5", "steps='2.5' is not a whole number"),
     ("mcts:steps=many", "steps='many' is not a whole number"),
-    ("mcts:seconds=inf", "seconds='inf' is not a number"),
+    ("mcts:seconds=inf", "seconds='inf' is not a finite number"),
+    ("mcts:seconds=nan", "seconds='nan' is not a finite number"),
+    ("mcts:seconds=61", "seconds='61' is not more than 0 and at most 60; a longer search "
+                        "takes steps or iterations instead"),
+    ("mcts:seconds=none", "seconds=none changes nothing: Dominion's mcts has no limit of "
+                          "seconds (mcts: 100,000 rollout steps"),
+    ("mcts:iterations=none", "iterations=none changes nothing"),
+    ("mcts-easy:book=no", "book=no changes nothing: Dominion's mcts-easy has no opening "
+                          "book"),
+    ("mcts:own=none", "own=none changes nothing"),
     ("mcts:paired=maybe", "paired='maybe' is not yes or no"),
     ("mcts:tree=yours", "tree='yours' is not mine or all"),
     ("mcts:steps=0", "steps must be at least 1, not 0"),
-    ("mcts:seconds=-1", "seconds per decision must be positive"),
+    ("mcts:seconds=-1", "seconds='-1' is not more than 0 and at most 60"),
     ("mcts:margin=2", "margin must be between 0 and 1"),
     ("mcts:trust=-1", "trust (standard errors) must be at least 0, not -1"),
     ("mcts:c=-0.5", "the exploration constant c must be at least 0, not -0.5"),
     ("mcts:widen=-1", "widen must be at least 0, not -1"),
-    ("mcts:iterations=none:steps=none", "a search needs a budget"),
+    ("mcts:steps=none", "a search needs a budget"),
+    ("mcts-easy:iterations=none", "a search needs a budget"),
     ("mcts:own=mcts-hard", "own must be a rule bot"),
     ("mcts:own=nobody", "own bot 'nobody' is not a rule bot of dominion"),
 ])
@@ -106,6 +116,26 @@ def test_a_bad_option_is_refused_naming_the_spec_and_why(spec: str, message: str
 def test_a_bad_level_with_options_is_an_unknown_bot() -> None:
     with pytest.raises(UnknownBotError, match="unknown bot 'mcts-insane:steps=1'"):
         load_bot("mcts-insane:steps=1")
+    with pytest.raises(UnknownBotError, match=r"unknown bot 'mcts-hrad' \(did you mean "
+                                              r"'mcts-hard'\?\): use one of"):
+        load_bot("mcts-hrad")
+    with pytest.raises(UnknownBotError, match=r"unknown Dominations bot 'mcts_easy' \(did "
+                                              r"you mean 'mcts-easy'\?\)"):
+        load_bot("mcts_easy", "dominations")
+
+
+@pytest.mark.parametrize(("spec", "game"), [("smithy:width=3", "dominion"),
+                                             ("greedy:seconds=1", "dominations")])
+def test_a_rule_bot_given_options_is_told_only_a_level_takes_them(spec: str, game: str) -> None:
+    name = spec.partition(":")[0]
+    with pytest.raises(ConfigError, match=f"bot '{spec}': {name} takes no options \\(only a "
+                                          "search level does: mcts-easy, mcts, mcts-hard\\)"):
+        load_bot(spec, game)
+
+
+def test_a_book_word_is_named_in_lower_case_and_a_book_file_as_given() -> None:
+    assert load_bot("mcts:book=YES").name == load_bot("mcts:book=yes").name == "mcts:book=yes"
+    assert load_bot("mcts:book=No").name == "mcts:book=no"
     with pytest.raises(ConfigError, match="greedy"):  # a Dominion bot in a Dominations seat
         load_bot("mcts:own=smithy", "dominations")
 
@@ -146,6 +176,42 @@ def test_a_search_stopped_by_the_clock_is_said_to_depend_on_the_machine(
                  "--workers", "1", "--no-progress", "--json"]) == 0
     tour = json.loads(capsys.readouterr().out)
     assert tour["timed_searches"] == ["mcts-easy:seconds=0.05:iterations=4"]
+    # play says so too, for a spec's clock and for --bot-seconds, two bots in one line
+    assert main(["play", "dominion", "--kingdom", "first-game", "--players",
+                 "mcts-easy:iterations=4,mcts-easy:width=3:iterations=4", "--seed", "3",
+                 "--max-turns", "2", "--bot-seconds", "0.05"]) == 0
+    err = capsys.readouterr().err
+    assert "note: mcts-easy:iterations=4:seconds=0.05, mcts-easy:width=3:iterations=4:" \
+        "seconds=0.05 stop their searches by the clock: their games depend on the " \
+        "machine's speed and load, not only on --seed" in err
+    assert main(["play", "dominion", "--kingdom", "first-game", "--players",
+                 "mcts-easy:iterations=4,bm", "--seed", "3", "--max-turns", "2"]) == 0
+    assert "by the clock" not in capsys.readouterr().err  # without a clock: no note
+
+
+def test_bots_lists_every_bot_the_levels_budgets_and_the_options(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from dominari.bots import bot_names
+    from dominari.bots.mcts import describe_level
+
+    assert main(["bots"]) == 0
+    out = capsys.readouterr().out
+    assert "Dominion bots" in out and "Dominations bots" in out
+    for option in SEARCH_OPTIONS:
+        assert f" {option} " in out
+    for game in ("dominion", "dominations"):
+        assert main(["bots", game, "--json"]) == 0
+        listing = json.loads(capsys.readouterr().out)
+        assert [b["name"] for b in listing["bots"]] == list(bot_names(game))
+        for level, settings in LEVELS[game].items():
+            entry = next(b for b in listing["bots"] if b["name"] == level)
+            assert entry["kind"] == "search" and entry["settings"] == settings
+            assert entry["budget"] == describe_level(settings)
+            load_bot(level, game)  # each listed bot loads
+        assert ("book" in listing["search_options"]) == (game == "dominion")
+    assert "100,000 rollout steps" in describe_level(LEVELS["dominion"]["mcts"])
+    assert main(["bots", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
 
 
 def test_a_bad_search_spec_is_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:

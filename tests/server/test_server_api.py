@@ -310,6 +310,8 @@ def test_a_seat_for_an_unknown_bot_or_a_level_with_options_is_refused(api: Api) 
     for bot, says in [("nobody", "unknown dominion bot 'nobody': use one of"),
                       ("mcts:steps=9", "the server seats its levels as they are, without "
                        "options; use one of"),
+                      ("mcts-hard:seconds=1:steps=none:width=8", "the server seats its "
+                       "levels as they are, without options"),  # a long spec: the same
                       ("smithy:x=1", "smithy takes no options (only a search level "
                        "does"),
                       ("greedy", "'greedy' is a Dominations bot, not a Dominion one: use "

@@ -14,6 +14,8 @@ DominationsRandomBot('random')
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -124,8 +126,9 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
     ``random`` or ``greedy``. Both: the search levels, alone or with options
     (``mcts:steps=200000:width=8``, see :func:`dominari.bots.mcts.mcts_bot`). Raises
     :class:`UnknownBotError` (a :class:`StrategyError`) naming the known bots for an
-    unknown name, :class:`StrategyError` for a bad strategy file, :class:`ConfigError` for
-    a bad search option or a spec that is not a string (a bot object).
+    unknown name (and the one it is close to, for a typo), :class:`StrategyError` for a bad
+    strategy file, :class:`ConfigError` for a bad search option, options given to a rule
+    bot, or a spec that is not a string (a bot object).
 
     >>> load_bot("mcts-hard:seconds=2", "dominations").seconds
     2.0
@@ -139,6 +142,7 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
     key = spec.strip().lower()
     if search_spec(key) is not None:  # a level, or a level with options
         return mcts_bot(spec, game)
+    _check_no_options(spec, key, game, names)
     if game == "dominations":
         if key == "random":
             from dominari.bots.dominations_random import DominationsRandomBot
@@ -148,8 +152,8 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
             return _greedy_bot()
         other = (" (a Dominion bot)" if key in BUILTIN_STRATEGIES or key == "best"
                  or key.endswith(".toml") else "")
-        raise UnknownBotError(f"unknown Dominations bot {spec!r}{other}: use one of "
-                              f"{', '.join(names)}")
+        raise UnknownBotError(f"unknown Dominations bot {spec!r}{other}{_close(key, names)}: "
+                              f"use one of {', '.join(names)}")
     if key == "random":
         return RandomBot()
     if key in BUILTIN_STRATEGIES:
@@ -163,9 +167,24 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
     if _is_folder(spec.strip()):
         raise UnknownBotError(f"unknown bot {spec!r}: it is a folder; a strategy is a .toml "
                               f"file (or use one of {', '.join(names)})")
-    other = " (a Dominations bot)" if key == "greedy" else ""
+    other = " (a Dominations bot)" if key == "greedy" else _close(key, names)
     raise UnknownBotError(f"unknown bot {spec!r}{other}: use one of {', '.join(names)} "
                           "or the path of a .toml strategy file")
+
+
+def _check_no_options(spec: str, key: str, game: str, names: tuple[str, ...]) -> None:
+    """:class:`ConfigError` for a rule bot given options (``smithy:width=3``): only a
+    search level takes them."""
+    name, colon, _ = key.partition(":")
+    if colon and name.strip() in names:
+        raise ConfigError(f"bot {spec.strip()!r}: {name.strip()} takes no options (only a "
+                          f"search level does: {', '.join(SEARCH_BOTS)})")
+
+
+def _close(key: str, names: Sequence[str]) -> str:
+    """`` (did you mean 'mcts-hard'?)`` for a name close to a known one, else ``""``."""
+    close = difflib.get_close_matches(key.partition(":")[0].strip(), names, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _may_be_file(spec: str) -> bool:

@@ -953,10 +953,23 @@ def _real(text: str) -> float:
     try:
         number = float(text.replace("_", ""))
     except ValueError:
-        number = math.nan
+        raise ValueError("a number") from None
     if not math.isfinite(number):
-        raise ValueError("a number")
+        raise ValueError("a finite number")
     return number
+
+
+MAX_SECONDS = 60.0
+"""The most seconds a decision a search bot spec (``mcts:seconds=…``) or ``--bot-seconds``
+gives: a longer search is one of steps or iterations, which a machine does not change."""
+
+
+def _spec_seconds(text: str) -> float | None:
+    seconds = _real_or_none(text)
+    if seconds is not None and not 0.0 < seconds <= MAX_SECONDS:
+        raise ValueError(f"more than 0 and at most {MAX_SECONDS:g}; a longer search takes "
+                         "steps or iterations instead, the same on any machine")
+    return seconds
 
 
 def _real_or_none(text: str) -> float | None:
@@ -1018,7 +1031,8 @@ SEARCH_OPTIONS: dict[str, tuple[Callable[[str], Any], str]] = {
                    "between worlds)"),
     "steps": (_whole, "rollout actions a decision (none: no limit; a paired race reads it "
               "between worlds)"),
-    "seconds": (_real_or_none, "seconds a decision (none: no limit)"),
+    "seconds": (_spec_seconds, f"seconds a decision, at most {MAX_SECONDS:g} (none: no "
+                "limit)"),
     "width": (_whole, "candidates at the root (none: all)"),
     "paired": (_yes_no, "candidates played in the same worlds"),
     "prune": (_real, "a paired candidate is dropped this many standard errors behind"),
@@ -1071,6 +1085,63 @@ def search_spec(spec: str) -> tuple[str, dict[str, str]] | None:
     return level, options
 
 
+_LIFTS = {"iterations": "no limit of rollouts", "steps": "no limit of rollout steps",
+          "seconds": "no limit of seconds", "width": "no limit of candidates",
+          "cutoff": "no cut-off after a number of actions",
+          "cutoff_turns": "no cut-off after a number of turns", "book": "no opening book",
+          "own": "no rule bot set for its own seat (none: its default model)",
+          "shared": "no worth of a shared win set (none: split, its default)"}
+"""The options whose ``none`` (or ``book=no``) lifts something of the level's, by what it
+lifts: given for a level without it, such an option changes nothing and is refused."""
+
+
+_OF_GAME = {"dominion": "Dominion's", "dominations": "Dominations'"}
+
+
+def _label_value(option: str, text: str) -> str:
+    """An option's value as a bot's name shows it: lower case, but a path as given."""
+    if option in _VERBATIM and text.lower() not in ("yes", "no", "true", "false", "on",
+                                                    "off", "1", "0", "none"):
+        return text
+    return text.lower()
+
+
+def describe_level(settings: dict[str, Any], own: str | None = None) -> str:
+    """A level's budget and settings in words (:data:`LEVELS`), with ``own``, the rule bot
+    that plays the searcher's seat in its rollouts, where it is known.
+
+    >>> describe_level(LEVELS["dominion"]["mcts"])
+    "100,000 rollout steps, at most 7 candidates, paired worlds, dropped 2.5 standard errors \
+behind, the opening book's buys on its first turns where the book has a line"
+    >>> describe_level(LEVELS["dominations"]["mcts-easy"])
+    '2 rollouts, cut off after 8 actions, at most 2 candidates, paired worlds'
+    """
+    parts = []
+    if settings.get("steps"):
+        parts.append(f"{settings['steps']:,} rollout steps")
+    if settings.get("iterations"):
+        parts.append(f"{settings['iterations']:,} rollouts")
+    if settings.get("seconds"):
+        parts.append(f"at most {seconds_text(settings['seconds'])} s a decision")
+    if settings.get("cutoff"):
+        parts.append(f"cut off after {settings['cutoff']} actions")
+    if settings.get("cutoff_turns"):
+        turns = settings["cutoff_turns"]
+        parts.append(f"cut off when every player has had {turns} more "
+                     f"turn{'s' if turns > 1 else ''}")
+    if settings.get("width"):
+        parts.append(f"at most {settings['width']} candidates")
+    if settings.get("paired"):
+        parts.append("paired worlds")
+    if settings.get("prune"):
+        parts.append(f"dropped {settings['prune']} standard errors behind")
+    if own:
+        parts.append(f"its own seat played by {own} in the search")
+    if settings.get("book"):
+        parts.append("the opening book's buys on its first turns where the book has a line")
+    return ", ".join(parts) or "default"
+
+
 def spec_name(level: str, options: dict[str, str]) -> str:
     """The spec of a level with options, as :func:`search_spec` reads it.
 
@@ -1105,13 +1176,19 @@ def mcts_bot(name: str, game: str) -> MCTSBot:
     for option, text in raw.items():
         parse, meaning = SEARCH_OPTIONS[option]
         try:
-            settings[option] = parse(text if option in _VERBATIM else text.lower())
+            value = parse(text if option in _VERBATIM else text.lower())
         except ValueError as exc:
             raise ConfigError(f"search bot {name.strip()!r}: {option}={text!r} is not "
                               f"{exc} ({option}: {meaning})") from None
+        if (value is None or value is False) and option in _LIFTS and not settings.get(option):
+            # an option that would change nothing: lifting what the level does not have
+            raise ConfigError(f"search bot {name.strip()!r}: {option}={text} changes "
+                              f"nothing: {_OF_GAME[game]} {key} has {_LIFTS[option]} ({key}: "
+                              f"{describe_level(levels[key])})")  # fmt: skip
+        settings[option] = value
     if settings.get("paired") is False and "prune" not in raw:
         settings.pop("prune", None)  # the level's race: nothing to prune once not paired
-    label = spec_name(key, {k: v if k in _VERBATIM else v.lower() for k, v in raw.items()})
+    label = spec_name(key, {k: _label_value(k, v) for k, v in raw.items()})
     try:
         return MCTSBot(game, name=label, **settings)
     except DominariError as exc:  # a bad budget, an unknown own bot

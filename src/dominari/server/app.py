@@ -134,8 +134,8 @@ class Strict(BaseModel):
 
 class SeatIn(Strict):
     kind: Literal["human", "bot"] = "human"
-    bot: str | None = Field(None, max_length=32, description="bot name when kind is bot, "
-                            "e.g. greedy, mcts, smithy")
+    bot: str | None = Field(None, max_length=200, description="bot name when kind is bot, "
+                            "e.g. greedy, mcts, smithy (a search level without options)")
     name: str | None = Field(None, max_length=40)
 
 
