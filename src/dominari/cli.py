@@ -1759,12 +1759,27 @@ def _replay(args: argparse.Namespace, record: dict[str, Any]) -> int:
                           f"one {saved}")  # fmt: skip
     console = _stdout_console()
     _print_header(console, state, f"Replay of {args.file}")
+    _print_recorded_bots(console, record)
     print_events(console, state, 0)
     if not complete:
         console.print(Text(f"(stopped after {args.upto} of {len(actions)} actions)",
                            style="dim"))  # fmt: skip
     _print_scores(console, state)
     return 0
+
+
+def _print_recorded_bots(console: Console, record: dict[str, Any]) -> None:
+    """The bots a server's record says played its seats, as the server played them (a
+    search level with its time per decision: ``mcts-hard:seconds=1``); nothing for a
+    record without them (``play``'s and the runners' name their bots as players)."""
+    seats = record.get("seats")
+    if not isinstance(seats, list):
+        return
+    bots = [f"{x['bot']} (seat {x['seat'] + 1})" for x in seats
+            if isinstance(x, dict) and isinstance(x.get("bot"), str)
+            and isinstance(x.get("seat"), int)]  # fmt: skip
+    if bots:
+        console.print(Text(f"Bots as the server played them: {', '.join(bots)}"))
 
 
 def _upto(args: argparse.Namespace, record: dict[str, Any]) -> int | None:
@@ -1808,6 +1823,7 @@ def _replay_dominations(args: argparse.Namespace, record: dict[str, Any]) -> int
     console = _stdout_console()
     console.print(Text(f"Replay of {args.file}", style="bold"))
     _print_dominations_header(console, start)  # as the game began, as play showed it
+    _print_recorded_bots(console, record)
     print_dominations_events(console, state, 0)
     if not complete:
         console.print(Text(f"(stopped after {args.upto} of {len(record['actions'])} actions)",

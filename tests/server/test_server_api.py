@@ -3,6 +3,7 @@ stale and illegal submissions, tokens, records and bad input."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +129,8 @@ def test_bots_play_their_seats(api: Api) -> None:
     assert [(x["kind"], x["bot"]) for x in rec["seats"]] == [("bot", "bmu"), ("bot", "smithy")]
 
 
-def test_a_record_names_the_search_bots_with_their_time_per_decision() -> None:
+def test_a_record_names_the_search_bots_with_their_time_per_decision(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A server's search bots think for ``--bot-seconds``, so a seed alone does not play
     their games again: the record says how each seat was played."""
     with make_client(bot_seconds=0.05) as client:
@@ -146,6 +148,14 @@ def test_a_record_names_the_search_bots_with_their_time_per_decision() -> None:
             {"seat": 0, "kind": "bot", "bot": "mcts-easy:seconds=0.05", "name": "Eve"},
             {"seat": 1, "kind": "bot", "bot": "bm", "name": "bm (2)"}]
         assert DominionState.from_record(rec).is_terminal()
+    # replay says how the server played each bot seat
+    from dominari.cli import main
+
+    path = tmp_path / "server.json"
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    assert "Bots as the server played them: mcts-easy:seconds=0.05 (seat 1), bm (seat 2)" \
+        in capsys.readouterr().out
 
 
 def test_a_seed_of_another_type_is_refused_not_read_as_a_number(api: Api) -> None:
