@@ -174,6 +174,11 @@ def test_render_text(make: type[GameEnv], capsys: pytest.CaptureFixture[str]) ->
     # Seats are named as the agents are, not as the engine's players (P1 is player_0).
     mover = env.agent_selection
     assert mover in text.splitlines()[0] and "P1" not in text and "P2" not in text
+    # the hand of the agent to act, and what it may do, in words
+    assert f"\n{mover}'s " in text and "hand" in text.splitlines()[-2]
+    legal = sorted(env.choices())
+    assert text.splitlines()[-1].startswith(f"{mover} to act, {len(legal):,} legal action")
+    assert env.action_text(legal[0]) in text.splitlines()[-1]
     human = make(render_mode="human")
     human.reset(seed=1)  # human mode prints after every reset and step, as PettingZoo's do
     assert capsys.readouterr().out.strip() == text

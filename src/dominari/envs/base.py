@@ -58,7 +58,10 @@ Rewards and the end
 
 Rendering
     ``render()`` gives the game as text (``render_mode="ansi"``) or prints it (``"human"``,
-    which also prints it after every ``reset()`` and ``step()``, as PettingZoo's games do).
+    which also prints it after every ``reset()`` and ``step()``, as PettingZoo's games do):
+    the public state, the hand of the agent to act and its legal actions in words (the
+    first few). It is for people watching or debugging, not an observation: it shows that
+    agent's hidden cards.
 
 Seeding
     ``reset(seed=s)`` starts the game the engine starts with seed ``s`` (the same game as
@@ -93,6 +96,10 @@ MaskArray = np.ndarray[Any, np.dtype[np.int8]]
 RENDER_MODES = ("ansi", "human")
 _STATE = -1
 """The key of the global state among the cached observations (those are keyed by seat)."""
+
+
+_SHOWN = 8
+"""The most legal actions :meth:`GameEnv.render` names."""
 
 
 @dataclass(frozen=True)
@@ -454,6 +461,13 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
                                   "(use render_mode='ansi' or 'human')")
             return None
         text = self._render_text(self.game)
+        if self._node:  # what the agent to act may do, in words
+            legal = [self.action_text(i) for i in sorted(self._node)[:_SHOWN]]
+            more = len(self._node) - len(legal)
+            text += (f"\n{self.agent_selection} to act, {len(self._node):,} legal action"
+                     f"{'s' if len(self._node) != 1 else ''}"
+                     f"{' (second step)' if self._prefix else ''}: {'; '.join(legal)}"
+                     f"{f' … and {more:,} more' if more else ''}")
         if self.render_mode == "human":
             print(text)
             return None

@@ -1324,6 +1324,10 @@ class DominationsEnv(GameEnv):
             out = game.outcome()
             assert out is not None
             lines.append("Game over; winner: " + ", ".join(names[p] for p in out.winners))
+        else:
+            who = game.current_player()
+            hand = " ".join(game.data.tiles[t].id for t in game.players[who].hand)
+            lines.append(f"{names[who]}'s tiles in hand: {hand or '(none)'}")
         return "\n".join(lines)
 
 

@@ -467,6 +467,8 @@ class DominionEnv(GameEnv):
         else:
             lines.append(f"Actions {game.actions}, Buys {game.buys}, Coins {game.coins}; last: "
                          + (str(game.history[-1]) if game.history else "-"))
+            who = game.current_player()
+            lines.append(f"{names[who]}'s hand: {cards_text(game.players[who].hand)}")
         return "\n".join(lines)
 
 
