@@ -44,7 +44,7 @@ from pathlib import Path
 from dominari.bots import load_bot
 from dominari.bots.base import playing
 from dominari.bots.book import default_book
-from dominari.bots.mcts import mcts_bot
+from dominari.bots.mcts import LEVELS, mcts_bot
 from dominari.bots.strategy import read_strategy
 from dominari.dominion.cards import NAME
 from dominari.sim.journal import GameResult, Journal
@@ -137,7 +137,9 @@ def level_choices(level: str, deals: int, coins: int) -> Counter[str]:
             state.apply(model.act(state))
         if state.coins != coins:
             continue
-        bot = mcts_bot(level if "book=" in level else f"{level}:book=no", "dominion")
+        booked = LEVELS["dominion"].get(level.partition(":")[0], {}).get("book")
+        bot = mcts_bot(f"{level}:book=no" if booked and "book=" not in level else level,
+                       "dominion")  # the search's own buy, not the book's
         bot.reset(seed)
         action = bot.act(state)
         found[NAME[action.cards[0]] if action.cards else "nothing"] += 1

@@ -540,10 +540,13 @@ def _name_width(players: Sequence[Any]) -> int:
 
 def _name_lines(name: str) -> list[str]:
     """A player's name in lines of at most :data:`_NAME_WIDTH` where it can be broken: a
-    search spec after its colons, so that a narrow column does not cut an option in two.
+    search spec after its colons (and an option too long for a line after its ``=``), so
+    that a narrow column does not cut a value in two.
 
     >>> _name_lines("mcts-easy:seconds=0.05:width=3")
     ['mcts-easy:', 'seconds=0.05:', 'width=3']
+    >>> _name_lines("mcts-easy:iterations=100000:own=smithy-market")
+    ['mcts-easy:', 'iterations=', '100000:', 'own=', 'smithy-market']
     >>> _name_lines("mcts:width=3"), _name_lines("Smithy")
     (['mcts:width=3'], ['Smithy'])
     """
@@ -552,11 +555,14 @@ def _name_lines(name: str) -> list[str]:
     parts = name.split(":")
     lines = [""]
     for piece in [part + ":" for part in parts[:-1]] + parts[-1:]:
-        if lines[-1] and len(lines[-1]) + len(piece) > _NAME_WIDTH:
+        if len(piece) > _NAME_WIDTH and "=" in piece:  # an option on lines of its own
+            key, _, value = piece.partition("=")
+            lines.extend([key + "=", value])
+        elif lines[-1] and len(lines[-1]) + len(piece) > _NAME_WIDTH:
             lines.append(piece)
         else:
             lines[-1] += piece
-    return lines
+    return [line for line in lines if line]
 
 
 def _name_text(name: str) -> Text:

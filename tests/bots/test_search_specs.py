@@ -85,18 +85,20 @@ def test_an_own_bot_option_names_a_rule_bot_or_a_strategy_file(tmp_path: Path) -
     ("mcts:steps=many", "steps='many' is not a whole number"),
     ("mcts:seconds=inf", "seconds='inf' is not a finite number"),
     ("mcts:seconds=nan", "seconds='nan' is not a finite number"),
-    ("mcts:seconds=61", "seconds='61' is not more than 0 and at most 60; a longer search "
-                        "takes steps or iterations instead"),
+    ("mcts:seconds=61", "seconds='61' is not at most 60; a longer search takes steps or "
+                        "iterations instead"),
+    ("mcts:seconds=0", "seconds='0' is not more than 0 (seconds:"),
     ("mcts:seconds=none", "seconds=none changes nothing: Dominion's mcts has no limit of "
                           "seconds (mcts: 100,000 rollout steps"),
     ("mcts:iterations=none", "iterations=none changes nothing"),
     ("mcts-easy:book=no", "book=no changes nothing: Dominion's mcts-easy has no opening "
                           "book"),
     ("mcts:own=none", "own=none changes nothing"),
+    ("mcts:own=None", "own=None changes nothing"),
     ("mcts:paired=maybe", "paired='maybe' is not yes or no"),
     ("mcts:tree=yours", "tree='yours' is not mine or all"),
     ("mcts:steps=0", "steps must be at least 1, not 0"),
-    ("mcts:seconds=-1", "seconds='-1' is not more than 0 and at most 60"),
+    ("mcts:seconds=-1", "seconds='-1' is not more than 0 (seconds:"),
     ("mcts:margin=2", "margin must be between 0 and 1"),
     ("mcts:trust=-1", "trust (standard errors) must be at least 0, not -1"),
     ("mcts:c=-0.5", "the exploration constant c must be at least 0, not -0.5"),

@@ -398,9 +398,10 @@ def test_a_record_folder_is_checked_for_records_once_it_is_held(
     folder = tmp_path / "recs"
     hold = records.HeldFolder._hold
 
-    def other_run_first(self: records.HeldFolder) -> bool:  # the other run won the folder
-        (self.path / record_name(0)).write_text("{}", encoding="utf-8")
-        return hold(self)
+    def other_run_first(self: records.HeldFolder, target: Path) -> Path:  # the other run
+        target.mkdir(parents=True, exist_ok=True)  # won the folder and wrote a record
+        (target / record_name(0)).write_text("{}", encoding="utf-8")
+        return hold(self, target)
 
     monkeypatch.setattr(records.HeldFolder, "_hold", other_run_first)
     with pytest.raises(ConfigError, match=r"already holds 1 game record\(s\) \(game-000001"):
@@ -431,6 +432,7 @@ def test_a_run_that_fails_never_removes_a_folder_another_run_holds(
     def removed_first(fd: int, how: int) -> None:  # the other run failed meanwhile, and
         if not removed:  # removed the folder between this run's making it and locking it
             removed.append(fd)
+            (folder / records.LOCK_FILE).unlink()
             folder.rmdir()
         flock(fd, how)
 
@@ -443,6 +445,7 @@ def test_a_run_that_fails_never_removes_a_folder_another_run_holds(
 
     def always_removed(fd: int, how: int) -> None:
         removed.append(fd)
+        (gone / records.LOCK_FILE).unlink()
         gone.rmdir()
         flock(fd, how)
 
@@ -450,6 +453,37 @@ def test_a_run_that_fails_never_removes_a_folder_another_run_holds(
     with pytest.raises(ConfigError, match=r"the folder was removed each time it was taken"):
         simulate(["bm", "bmu"], 2, seed=2, record_dir=gone)
     assert len(removed) == 3 and not gone.exists()
+
+
+def test_a_file_system_without_locks_writes_the_folder_unheld_and_leaves_no_lock_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where ``flock`` is not to be had (a file system without locks), a run writes its
+    folder unheld: it leaves no lock file, and one that fails still removes the folders it
+    made."""
+    import errno
+    import importlib
+
+    from dominari.sim import records
+
+    pytest.importorskip("fcntl")
+    runner = importlib.import_module("dominari.sim.runner")
+
+    def no_locks(fd: int, how: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(records.fcntl, "flock", no_locks)
+    folder = tmp_path / "recs"
+    simulate(["bm", "bmu"], 2, seed=2, record_dir=folder)
+    assert sorted(f.name for f in folder.iterdir()) == [record_name(0), record_name(1)]
+
+    def fail(*args: object, **kw: object) -> object:
+        raise ConfigError("no Ray cluster answers")
+
+    monkeypatch.setattr(runner, "each_result", fail)
+    deeper = tmp_path / "runs" / "recs"
+    with pytest.raises(ConfigError, match="no Ray cluster"):
+        runner.simulate(["bm", "bmu"], 2, 1, record_dir=deeper)
+    assert not (tmp_path / "runs").exists()
 
 
 def test_a_record_folder_that_cannot_be_written_in_is_refused_before_any_game(

@@ -966,9 +966,11 @@ gives: a longer search is one of steps or iterations, which a machine does not c
 
 def _spec_seconds(text: str) -> float | None:
     seconds = _real_or_none(text)
-    if seconds is not None and not 0.0 < seconds <= MAX_SECONDS:
-        raise ValueError(f"more than 0 and at most {MAX_SECONDS:g}; a longer search takes "
-                         "steps or iterations instead, the same on any machine")
+    if seconds is not None and seconds <= 0.0:
+        raise ValueError("more than 0")
+    if seconds is not None and seconds > MAX_SECONDS:
+        raise ValueError(f"at most {MAX_SECONDS:g}; a longer search takes steps or "
+                         "iterations instead, the same on any machine")
     return seconds
 
 
@@ -991,7 +993,7 @@ def _tree(text: str) -> str:
 
 
 def _bot_name(text: str) -> str | None:
-    return None if text == "none" else text
+    return None if text.lower() == "none" else text
 
 
 def _book_spec(text: str) -> bool | str:

@@ -206,6 +206,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         if not isinstance(raw_view, bool):
             raise ConfigError(f"raw_view must be True or False, not {raw_view!r}")
         self.render_mode = render_mode
+        self._render_each_step = True
+        """Whether reset() and step() print the game in human mode (a wrapper that prints
+        it itself, once a turn of its own, turns it off)."""
         self.raw_view = raw_view
         self.num_actions = num_actions
         self.layout = layout
@@ -340,7 +343,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
                 break
             shared.append(column[0])
         lead = " ".join(shared)
-        return f"{lead}{' ' if lead else ''}… (a first step: then one of {len(words)})"
+        then = f"one of {len(words)}" if len(words) > 1 else "its one second step"
+        return f"{lead}{' ' if lead else ''}… (a first step: then {then})"
 
     def action_indices(self, action: Hashable) -> tuple[int, ...]:
         """The indices to step, in order, to play the legal engine action ``action`` (after
@@ -400,7 +404,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._after_move()
-        if self.render_mode == "human":
+        if self.render_mode == "human" and self._render_each_step:
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
@@ -452,7 +456,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             self.game.apply(choice)
             self._after_move()
         self._accumulate_rewards()
-        if self.render_mode == "human":
+        if self.render_mode == "human" and self._render_each_step:
             self.render()
 
     def render(self) -> str | None:

@@ -153,6 +153,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.observation_space = env.observation_space(env.possible_agents[0])
         self.action_space = env.action_space(env.possible_agents[0])
         self.render_mode = env.render_mode
+        env._render_each_step = False  # printed here once the bots have answered
         self.seat = seat if seat is not None else 0
         """The agent's seat in the current episode."""
         self._seat_rng = random.Random()

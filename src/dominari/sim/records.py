@@ -13,7 +13,7 @@ import functools
 import json
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -127,25 +127,55 @@ def missing_folders(path: str | os.PathLike[str]) -> list[Path]:
 def remove_folders(folders: Sequence[Path]) -> None:
     """Remove ``folders`` (deepest first, as :func:`missing_folders` lists them) where they
     are empty and no run holds them (:class:`HeldFolder`: a run started meanwhile may have
-    made the same folder): what a failed run made, not left behind."""
+    made the same folder): what a failed run made, not left behind. A lock file a run left
+    (:data:`LOCK_FILE`, a run killed before it let go) does not keep a folder."""
     for folder in folders:
-        with contextlib.suppress(OSError), _unless_held(folder):
-            folder.rmdir()
+        lock = _lock(folder / LOCK_FILE, create=False)
+        if lock is _BUSY:
+            continue  # another run holds it
+        try:  # held by none (or no locks here): its lock file goes, taken if it can be
+            with contextlib.suppress(OSError):
+                os.unlink(folder / LOCK_FILE)
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        finally:
+            if isinstance(lock, int):
+                os.close(lock)
 
 
-@contextlib.contextmanager
-def _unless_held(folder: Path) -> Iterator[None]:
-    """Hold ``folder`` for the block (so that no run takes it meanwhile), or raise
-    :class:`OSError` if a run holds it (or it cannot be opened)."""
+LOCK_FILE = ".dominari-records.lock"
+"""The file in a records folder that a run holding it locks (:class:`HeldFolder`), removed
+when the run lets go."""
+_BUSY = object()
+"""What :func:`_lock` gives for a lock another run holds."""
+
+
+def _lock(path: Path, create: bool) -> int | object | None:
+    """Lock the file ``path`` (``flock``, exclusive, without waiting; made if ``create``):
+    its open descriptor, :data:`_BUSY` if another run holds it, or None where there is no
+    lock to take (no such file and not ``create``, or a system or file system without
+    locks). Raises :class:`FileNotFoundError` if ``create`` and its folder is gone, and
+    other :class:`OSError` if the file cannot be made."""
     if fcntl is None:  # pragma: no cover - Windows: folders are not held
-        yield
-        return
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        return None
+    try:
+        fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o666)
+    except FileNotFoundError:
+        if create:
+            raise
+        return None
+    except OSError:
+        if create:
+            raise
+        return None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        yield
-    finally:
+    except OSError as exc:
         os.close(fd)
+        if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+            return _BUSY
+        return None  # no locks here: the folder is written unheld
+    return fd
 
 
 SIMULATION_RECORDS = "game-[0-9][0-9][0-9][0-9][0-9][0-9]*.json"
@@ -168,21 +198,33 @@ def prepare_dir(path: str | os.PathLike[str], fresh: str | Sequence[str] | None 
     run's would overwrite in part and mix with).
     """
     target = Path(path)
-    if target.exists() and not target.is_dir():
-        raise ConfigError(f"{str(target)!r} exists and is not a folder")
     check_fresh(target, fresh)
     made = missing_folders(target)
     try:
+        _make_dir(target)
+        _check_writable(target)
+    except ConfigError:
+        remove_folders(made)
+        raise
+    return target
+
+
+def _make_dir(target: Path) -> None:
+    """Create the folder ``target`` and its parents if needed (:class:`ConfigError`)."""
+    if target.exists() and not target.is_dir():
+        raise ConfigError(f"{str(target)!r} exists and is not a folder")
+    try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        remove_folders(made)
         raise ConfigError(f"cannot create folder {str(target)!r}: {exc.strerror}") from None
+
+
+def _check_writable(target: Path) -> None:
+    """:class:`ConfigError` unless a file can be made in the folder ``target``."""
     try:
         _probe(target, ".")
     except OSError as exc:
-        remove_folders(made)
         raise ConfigError(f"cannot write in folder {str(target)!r}: {exc.strerror}") from None
-    return target
 
 
 def check_fresh(folder: Path, fresh: str | Sequence[str] | None) -> None:
@@ -199,15 +241,16 @@ def check_fresh(folder: Path, fresh: str | Sequence[str] | None) -> None:
 
 
 class HeldFolder:
-    """A records folder made ready (:func:`prepare_dir`) and held for a run: the folder
-    itself is locked (``flock`` on it, where the system has it), so that a second run,
-    a simulation's or a tournament's, is refused it while this one writes there. The
-    check for an earlier run's records (``fresh``) is made once the folder is held, so
-    two runs started together cannot both pass it.
+    """A records folder made ready (:func:`prepare_dir`) and held for a run: a lock file
+    in it (:data:`LOCK_FILE`) is locked (``flock``, where the system has it), so that a
+    second run, a simulation's or a tournament's, is refused the folder while this one
+    writes there. The check for an earlier run's records (``fresh``) is made once the
+    folder is held, so two runs started together cannot both pass it; and a held folder
+    is never empty, so no other run removes it.
 
     ``where`` names the folder in the messages (``--record-dir 'recs'``). Raises
     :class:`ConfigError` as :func:`prepare_dir` does, or if another run holds the folder;
-    no folder it made is then left. :meth:`close` lets go of it.
+    no folder it made is then left. :meth:`close` lets go of it, removing the lock file.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -218,56 +261,73 @@ class HeldFolder:
     ...         print(exc)
     ...     finally:
     ...         held.close()
+    ...     print(sorted(p.name for p in (Path(tmp) / "recs").iterdir()))
     --record-dir recs: another run is writing records there now; wait for it to end, or ...
+    []
     """
 
     def __init__(self, path: str | os.PathLike[str], fresh: str | Sequence[str] | None = None,
                  where: str | None = None) -> None:  # fmt: skip
         self.where = where or f"folder {str(path)!r}"
+        self.path = Path(path)
+        self._file = self.path / LOCK_FILE
         self._fd: int | None = None
-        for _ in range(3):  # a folder removed while it was taken is made again
-            made = missing_folders(path)
-            self.path = prepare_dir(path)
+        self._unheld = False
+        """Whether the folder is written without a lock (a file system without them)."""
+        made = missing_folders(path)
+        try:
+            self.path = self._hold(Path(path))
+            check_fresh(self.path, fresh)
+        except BaseException:
+            self.close()
+            remove_folders(made)  # not the folder another run holds
+            raise
+
+    def _hold(self, target: Path) -> Path:
+        """Make the folder and lock its lock file, then check that it can be written in:
+        made again if another run removed the folder or the file meanwhile (one that
+        failed: it removes only an empty folder, and a held one is not)."""
+        for _ in range(3):
+            _make_dir(target)
             try:
-                if self._hold():
-                    check_fresh(self.path, fresh)
-                    return
-            except BaseException:
-                self.close()
-                remove_folders(made)  # not the folder another run holds
-                raise
+                lock = _lock(target / LOCK_FILE, create=True)
+            except FileNotFoundError:
+                continue  # the folder was removed since it was made
+            except OSError as exc:
+                raise ConfigError(f"cannot write in folder {str(target)!r}: "
+                                  f"{exc.strerror}") from None
+            if lock is _BUSY:
+                raise ConfigError(f"{self.where}: another run is writing records there now; "
+                                  "wait for it to end, or give another folder")
+            if isinstance(lock, int):
+                self._fd = lock
+                try:
+                    same = os.path.samestat(os.fstat(lock), os.stat(self._file))
+                except FileNotFoundError:
+                    same = False
+                if not same:  # the file (or its folder) was removed before it was locked
+                    self._release(remove=False)
+                    continue
+            else:  # a file system without locks: the folder is written unheld
+                self._unheld = True
+            _check_writable(target)
+            return target
         raise ConfigError(f"{self.where}: the folder was removed each time it was taken; "
                           "give a folder no other program removes")
 
-    def _hold(self) -> bool:
-        """Lock the folder; False if it was removed meanwhile (by a run that failed)."""
-        if fcntl is None:  # pragma: no cover - Windows
-            return True
-        try:
-            self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        except FileNotFoundError:
-            return False
-        except OSError:  # a folder that cannot be opened to read: it is written unheld
-            return True
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
-                raise ConfigError(f"{self.where}: another run is writing records there now; "
-                                  "wait for it to end, or give another folder") from None
-            self.close()  # a file system without locks: the folder is written unheld
-            return True
-        if os.fstat(self._fd).st_nlink == 0:  # removed before it was locked
-            self.close()
-            return False
-        return True
-
-    def close(self) -> None:
-        """Let go of the folder (another run may write there)."""
+    def _release(self, remove: bool) -> None:
+        if remove and (self._fd is not None or self._unheld):
+            with contextlib.suppress(OSError):  # while it is held, so that no run locks
+                os.unlink(self._file)  # the file it removes
+            self._unheld = False
         if self._fd is not None:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
             self._fd = None
+
+    def close(self) -> None:
+        """Let go of the folder (another run may write there), removing its lock file."""
+        self._release(remove=True)
 
 
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:

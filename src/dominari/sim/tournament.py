@@ -786,9 +786,9 @@ class _Records:
         try:
             self._check(identity, names, combos, journaled, count, journal, existed, games)
         except BaseException:
-            self.close()
-            if not existed:
+            if not existed:  # while the folder is held: no other run has opened it
                 self.index.unlink(missing_ok=True)
+            self.close()
             raise
 
     def _check(self, identity: dict[str, Any], names: Sequence[str],
