@@ -45,3 +45,18 @@ class FullDisk:
 def full_disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., FullDisk]]:
     """``full_disk(after, temp=False)``: a :class:`FullDisk` from now on."""
     yield lambda after, temp=False: FullDisk(monkeypatch, after, temp)
+
+
+@pytest.fixture
+def no_cluster(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The simulation runner's module, whose pool fails before any game as a Ray cluster
+    that does not answer would (``ConfigError: no Ray cluster answers``)."""
+    from dominari.core.errors import ConfigError
+
+    runner = importlib.import_module("dominari.sim.runner")
+
+    def fail(*args: object, **kw: object) -> object:
+        raise ConfigError("no Ray cluster answers")
+
+    monkeypatch.setattr(runner, "each_result", fail)
+    return runner

@@ -315,17 +315,8 @@ def test_strategy_bot_games_are_the_games_step_by_step_play_gives() -> None:
 
 
 def test_a_record_folder_made_by_a_run_that_fails_is_removed(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib
-
-    from dominari.core.errors import ConfigError
-
-    runner = importlib.import_module("dominari.sim.runner")
-
-    def fail(*args: object, **kw: object) -> object:
-        raise ConfigError("no Ray cluster answers")
-
-    monkeypatch.setattr(runner, "each_result", fail)
+        tmp_path: Path, no_cluster: Any) -> None:
+    runner = no_cluster
     folder = tmp_path / "recs" / "deeper"
     with pytest.raises(ConfigError, match="no Ray cluster"):
         runner.simulate(["bm", "bmu"], 2, 1, record_dir=folder)
@@ -456,17 +447,15 @@ def test_a_run_that_fails_never_removes_a_folder_another_run_holds(
 
 
 def test_a_file_system_without_locks_writes_the_folder_unheld_and_leaves_no_lock_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
     """Where ``flock`` is not to be had (a file system without locks), a run writes its
     folder unheld: it leaves no lock file, and one that fails still removes the folders it
     made."""
     import errno
-    import importlib
 
     from dominari.sim import records
 
     pytest.importorskip("fcntl")
-    runner = importlib.import_module("dominari.sim.runner")
 
     def no_locks(fd: int, how: int) -> None:
         raise OSError(errno.ENOLCK, "No locks available")
@@ -475,11 +464,7 @@ def test_a_file_system_without_locks_writes_the_folder_unheld_and_leaves_no_lock
     folder = tmp_path / "recs"
     simulate(["bm", "bmu"], 2, seed=2, record_dir=folder)
     assert sorted(f.name for f in folder.iterdir()) == [record_name(0), record_name(1)]
-
-    def fail(*args: object, **kw: object) -> object:
-        raise ConfigError("no Ray cluster answers")
-
-    monkeypatch.setattr(runner, "each_result", fail)
+    runner = request.getfixturevalue("no_cluster")  # from now on the pool fails
     deeper = tmp_path / "runs" / "recs"
     with pytest.raises(ConfigError, match="no Ray cluster"):
         runner.simulate(["bm", "bmu"], 2, 1, record_dir=deeper)
