@@ -330,8 +330,9 @@ def _alive(pid: int) -> bool:
 
 def test_a_lost_task_is_named_by_its_games(tmp_path: Path) -> None:
     chunk = Chunk(("bm", "smithy"), ("BM", "Smithy"), DominionOptions(), 7, 25, 50)
-    with pytest.raises(PoolError, match=r"task [12] of 2 \(games 25-49 of seed 7 \(BM, "
-                       r"Smithy\)\) was lost 1 times"):  # fmt: skip
+    # games numbered from 1, as the record files are (game-000026.json …)
+    with pytest.raises(PoolError, match=r"task [12] of 2 \(games 26-50 of seed 7 \(BM, "
+                       r"Smithy\)\) was lost 1 time: "):  # fmt: skip
         run_tasks(crash_always, [chunk, chunk], workers=2, retries=0)
 
 
@@ -442,6 +443,75 @@ def test_a_ray_address_where_no_gcs_answers_fails_at_once(answer: bytes | None,
         _check_reachable(f"127.0.0.1:{port}", timeout=0.5)
 
 
+def test_a_server_ray_cannot_join_is_said_to_want_a_token(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A head started by ``ray start`` (Ray 2.60) wants a token: Ray retries for some 20
+    s, then says only that it failed to connect. Where a gRPC server answered at the
+    address, the error says so and names the setting, unless it is set already."""
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        pytest.skip("Ray already runs in this process")
+
+    def refused(**options: object) -> None:
+        raise ConnectionError("Failed to connect to Ray cluster at 10.0.0.1:6379")
+
+    monkeypatch.setattr(ray, "init", refused)
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    with a_server(bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])) as port:
+        monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+        with pytest.raises(PoolError) as caught:
+            init_ray(2)
+        assert str(caught.value).startswith(
+            f"RAY_ADDRESS=127.0.0.1:{port}: a server answers there, but Ray could not join it "
+            "as a cluster (ConnectionError: Failed to connect to Ray cluster at "
+            "10.0.0.1:6379); a cluster started by 'ray start' asks for its token")
+        assert "set RAY_AUTH_MODE=token here too" in str(caught.value)
+        monkeypatch.setenv("RAY_AUTH_MODE", "token")  # set, and still refused: not that
+        with pytest.raises(PoolError, match="no Ray cluster answers at RAY_ADDRESS="):
+            init_ray(2)
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt(), SystemExit(signal.SIGTERM)])
+def test_a_run_stopped_while_ray_starts_stops_what_ray_began(
+        monkeypatch: pytest.MonkeyPatch, stop: BaseException) -> None:
+    """Ctrl-C or SIGTERM while ``ray.init`` starts a local cluster: whatever it began is
+    shut down (else the process crashed at exit and left Ray's agents behind), and
+    SIGTERM, which Ray's own handler turns into ``SystemExit(15)`` while it starts, stops
+    the run through the process's own handler, as on any backend."""
+    import threading
+
+    from dominari.sim import pool
+
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        pytest.skip("Ray already runs in this process")
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers are the main thread's")
+    calls: list[str] = []
+
+    class Terminated(BaseException):  # as the CLI's: not an error of the run
+        pass
+
+    def ours(signum: int, frame: object) -> None:
+        calls.append("handler")
+        raise Terminated
+
+    def starting(**options: object) -> None:
+        raise stop
+
+    monkeypatch.setattr(ray, "init", starting)
+    monkeypatch.setattr(ray, "shutdown", lambda: calls.append("shutdown"))
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    before = signal.signal(signal.SIGTERM, ours)
+    try:
+        with pytest.raises(Terminated if isinstance(stop, SystemExit) else KeyboardInterrupt):
+            init_ray(2)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert calls == (["shutdown", "handler"] if isinstance(stop, SystemExit) else ["shutdown"])
+    assert not pool._RAY_SESSION["ours"]
+
+
 # ------------------------------------------------------------------------ Ray
 def _continue(pid_file: Path) -> None:
     """Let a stopped process go on (SIGCONT), its id read from ``pid_file``."""
@@ -535,7 +605,7 @@ def test_ray_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         folder = tmp_path / "hang-always"
         folder.mkdir()
         ours = pool._RAY_SESSION["ours"]
-        with pytest.raises(PoolError, match=r"task 1 of 1 .* lost 1 times: it showed no "
+        with pytest.raises(PoolError, match=r"task 1 of 1 .* lost 1 time: it showed no "
                                             r"progress for 0.5 s"):  # fmt: skip
             run_tasks(hang_always, [(str(folder), 7)], backend="ray", stall=0.5, retries=0)
         assert runs(folder, 7) == 1
@@ -761,7 +831,7 @@ def test_only_the_hung_task_is_charged(tmp_path: Path) -> None:
     they go back to the queue uncharged (with no retry left, the error names the hung
     task, not one beside it)."""
     tasks = [(str(tmp_path), v, 2) for v in range(3)]
-    with pytest.raises(PoolError, match=r"task 3 of 3 .* lost 1 times: it showed no progress"):
+    with pytest.raises(PoolError, match=r"task 3 of 3 .* lost 1 time: it showed no progress"):
         run_tasks(beat_then_hang_once_on, tasks, workers=3, stall=0.5, retries=0)
     tasks = [(str(tmp_path / "again"), v, 2) for v in range(3)]
     (tmp_path / "again").mkdir()

@@ -656,3 +656,19 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
     assert first["cards"] == ["Smithy", "Witch"] and first["games"] == expected[0][1]
     assert [(s["seat"], s["name"], s["wins"]) for s in first["players"]] == [
         (0, "Witch", expected[0][2][0]), (1, "Smithy", expected[0][2][1])]
+
+
+def test_more_local_workers_than_the_machine_can_use_are_refused() -> None:
+    """A typo such as 200 for 20 would start 200 processes on a laptop: the local backend
+    starts at most 4 a CPU (at least 16), and says so before any game; a cluster's
+    workers are the cluster's to bound."""
+    from dominari.sim.runner import check_run, default_workers, local_worker_limit
+
+    most = local_worker_limit()
+    assert most == max(16, 4 * default_workers())
+    assert check_run(10, most, 1, "local", "the number of games")[1] == most
+    with pytest.raises(ConfigError, match=f"{most + 1:,} workers: the local backend starts a "
+                                          f"process for each, and this machine has "
+                                          f"{default_workers()} CPU\\(s\\); give at most {most}"):
+        simulate(["bm", "bmu"], 10, seed=1, workers=most + 1)
+    assert check_run(10, most + 1, 1, "ray", "the number of games")[1] == most + 1

@@ -239,8 +239,9 @@ class _Results(Generic[T, R]):
         """Count a lost worker against task ``k``; :class:`PoolError` past the retries."""
         failures = self.failures[k] = self.failures.get(k, 0) + 1
         if failures > self.retries:
+            times = f"{failures} time{'s' if failures != 1 else ''}"
             raise PoolError(f"task {k + 1} of {len(self.tasks)} ({_describe(self.tasks[k])}) "
-                            f"was lost {failures} times: {what}")  # fmt: skip
+                            f"was lost {times}: {what}")  # fmt: skip
 
 
 class _Queue:
@@ -641,17 +642,29 @@ def init_ray(num_cpus: int | None = None) -> Any:
         address = os.environ.get("RAY_ADDRESS", "").strip()
         if not address:
             options.update(address="local", num_cpus=num_cpus)
-        else:
-            _check_reachable(address)
+        reached = bool(address) and _check_reachable(address)
         handlers = _signal_handlers()
         try:
-            ray.init(**options)
+            try:
+                ray.init(**options)
+            except BaseException as exc:  # whatever Ray began is stopped, a stop too
+                with contextlib.suppress(Exception):
+                    ray.shutdown()
+                term = handlers.get(signal.SIGTERM)
+                if isinstance(exc, SystemExit) and exc.code == signal.SIGTERM and \
+                        callable(term):  # Ray's SIGTERM handler, set while it starts
+                    term(signal.SIGTERM, None)  # the run stops as on any backend
+                raise
             _RAY_SESSION["ours"] = True
         except Exception as exc:  # a bad RAY_ADDRESS, a cluster that cannot start
             if not address:
                 raise PoolError(f"could not start a local Ray cluster: "
                                 f"{_on_one_line(exc)}") from exc  # fmt: skip
             why = _on_one_line(exc).split(" Please specify the one to connect to", 1)[0]
+            if reached and not os.environ.get("RAY_AUTH_MODE", "").strip():
+                raise PoolError(f"RAY_ADDRESS={address}: a server answers there, but Ray "
+                                f"could not join it as a cluster ({why}); {_RAY_AUTH}") \
+                    from exc  # fmt: skip
             raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} ({why}); "
                             f"{_RAY_FIX}") from exc  # fmt: skip
         finally:
@@ -705,16 +718,23 @@ _RAY_FIX = ("start one with 'ray start --head' and give its address (host:6379 b
             "or unset RAY_ADDRESS to start a local one")
 """What to do when ``RAY_ADDRESS`` names no cluster (Ray's own advice names a flag of its
 command line, which Dominari does not have)."""
+_RAY_AUTH = ("a cluster started by 'ray start' asks for its token (Ray's token "
+             "authentication, on by default): set RAY_AUTH_MODE=token here too, with the "
+             "token in ~/.ray/auth_token or RAY_AUTH_TOKEN, or give RAY_ADDRESS=auto on the "
+             "head's machine; else, is it a Ray head's GCS port (6379 by default)?")
+"""What to do when a gRPC server answers at ``RAY_ADDRESS`` but Ray cannot join it: most
+often a cluster that wants a token this process does not send."""
 
 
-def _check_reachable(address: str, timeout: float = 5.0) -> None:
+def _check_reachable(address: str, timeout: float = 5.0) -> bool:
     """Fail fast when ``RAY_ADDRESS`` names a ``host:port`` where no Ray cluster answers:
     where nothing listens, or where something that is not a gRPC server does (a web
     server, Ray's dashboard). Ray itself would wait for minutes, retrying, deaf to
-    Ctrl-C. (``auto``, ``local`` and ``ray://`` are Ray's to check.)"""
+    Ctrl-C. True if a gRPC server answered there; False for the addresses Ray checks
+    (``auto``, ``local`` and ``ray://``)."""
     host, sep, port = address.rpartition(":")
     if not sep or "://" in address or not port.isdigit():
-        return
+        return False
     try:
         with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)),
                                       timeout) as conn:  # fmt: skip
@@ -736,6 +756,7 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
         raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} (something "
                         f"listens there, but not a Ray head's GCS: the dashboard's or "
                         f"another server's port?); {_RAY_FIX}")  # fmt: skip
+    return True
 
 
 _RAY_BEAT: list[Any] | None = None

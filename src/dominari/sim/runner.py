@@ -296,17 +296,18 @@ class Chunk:
         return self.options.game
 
     def describe(self) -> str:
-        """The chunk in words, for messages: ``games 25-49 of seed 1 (bm, smithy)``."""
+        """The chunk in words, for messages: ``games 26-50 of seed 1 (bm, smithy)``."""
         return f"{game_range(self.start, self.stop)} of seed {self.seed} ({', '.join(self.names)})"
 
 
 def game_range(start: int, stop: int) -> str:
-    """Games ``start`` to ``stop - 1`` in words.
+    """Games ``start`` to ``stop - 1`` (indices from 0) in words, numbered from 1 as
+    their record files are (game 26 is ``game-000026.json``).
 
     >>> game_range(25, 50), game_range(7, 8)
-    ('games 25-49', 'game 7')
+    ('games 26-50', 'game 8')
     """
-    return f"game {start}" if stop == start + 1 else f"games {start}-{stop - 1}"
+    return f"game {start + 1}" if stop == start + 1 else f"games {start + 1}-{stop}"
 
 
 _BOTS: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}
@@ -499,8 +500,20 @@ def check_run(games: object, workers: object, seed: object, backend: str,
     if n > limit:
         raise ConfigError(f"{what} must be at most {limit:,}, not {n:,}: split the "
                           "run into several with different seeds")  # fmt: skip
-    return (n, whole(workers, "the number of workers", 1), seed_value(seed, "the seed"),
-            check_backend(backend))
+    count, backend = whole(workers, "the number of workers", 1), check_backend(backend)
+    most = local_worker_limit()
+    if backend == "local" and count > most:
+        raise ConfigError(f"{count:,} workers: the local backend starts a process for each, "
+                          f"and this machine has {default_workers()} CPU(s); give at most "
+                          f"{most} (about one a CPU plays fastest), or --backend ray for a "
+                          "cluster")  # fmt: skip
+    return n, count, seed_value(seed, "the seed"), backend
+
+
+def local_worker_limit() -> int:
+    """The most worker processes the local backend starts: 4 a CPU, at least 16 (more
+    play no faster, and a typo such as 200 for 20 would start them all)."""
+    return max(16, 4 * default_workers())
 
 
 def check_request(players: object, options: object, keywords: dict[str, object],

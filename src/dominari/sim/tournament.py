@@ -243,7 +243,7 @@ class Shard:
     any."""
 
     def describe(self) -> str:
-        """The shard in words, for messages: ``games 0-9 of bm vs smithy, seed 1``."""
+        """The shard in words, for messages: ``games 1-10 of bm vs smithy, seed 1``."""
         return (f"{game_range(self.start, self.stop)} of "
                 f"{' vs '.join(self.names[e] for e in self.entries)}, seed {self.seed}")
 
