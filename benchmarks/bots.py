@@ -259,11 +259,6 @@ def own_model(m: Match) -> str | None:
     return me if me not in models else None
 
 
-def _budget(level: dict[str, Any], own: str | None = None) -> str:
-    """A level's budget in words, as its row was measured."""
-    return describe_level(level, own)
-
-
 def _pace(r: dict[str, Any]) -> str:
     """The machine's speed as a row's decisions were timed, against the reference's."""
     pace = r.get("bm_games_per_s")
@@ -347,7 +342,7 @@ def render(results: dict[str, dict[str, Any]]) -> str:
             shared = f" (+{tied} shared)" if tied else ""
             lines.append(f"| {name} | {n} | {won}{shared} | {100 * won / n:.1f}% "
                          f"[{100 * lo:.1f}, {100 * hi:.1f}] |")
-    levels = [f"{r['players'][0]} in {m.name}: {_budget(r['level'], r.get('own'))}"
+    levels = [f"{r['players'][0]} in {m.name}: {describe_level(r['level'], r.get('own'))}"
               for m in MATCHES
               if (r := results.get(m.name)) is not None and r.get("level")]
     if levels:

@@ -1921,8 +1921,8 @@ def cmd_bots(args: argparse.Namespace) -> int:
                     box=box.SIMPLE_HEAVY, pad_edge=False)  # fmt: skip
     options.add_column("Option", no_wrap=True)
     options.add_column("What it sets")
-    shown = lists[0]["search_options"] if len(lists) == 1 else {
-        name: meaning for name, (_, meaning) in SEARCH_OPTIONS.items()}
+    shown = {name: meaning for listing in lists  # every game's, once
+             for name, meaning in listing["search_options"].items()}
     for name, meaning in shown.items():
         options.add_row(Text(name), Text(meaning + (" (Dominion)" if name == "book"
                                                     and len(lists) > 1 else "")))

@@ -1100,14 +1100,6 @@ lifts: given for a level without it, such an option changes nothing and is refus
 _OF_GAME = {"dominion": "Dominion's", "dominations": "Dominations'"}
 
 
-def _label_value(option: str, text: str) -> str:
-    """An option's value as a bot's name shows it: lower case, but a path as given."""
-    if option in _VERBATIM and text.lower() not in ("yes", "no", "true", "false", "on",
-                                                    "off", "1", "0", "none"):
-        return text
-    return text.lower()
-
-
 def describe_level(settings: dict[str, Any], own: str | None = None) -> str:
     """A level's budget and settings in words (:data:`LEVELS`), with ``own``, the rule bot
     that plays the searcher's seat in its rollouts, where it is known.
@@ -1175,6 +1167,7 @@ def mcts_bot(name: str, game: str) -> MCTSBot:
         raise ConfigError(f"unknown search level {name!r}: {', '.join(levels)}")
     key, raw = parsed
     settings = dict(levels[key])
+    label: dict[str, str] = {}  # the options as the name shows them
     for option, text in raw.items():
         parse, meaning = SEARCH_OPTIONS[option]
         try:
@@ -1188,10 +1181,11 @@ def mcts_bot(name: str, game: str) -> MCTSBot:
                               f"nothing: {_OF_GAME[game]} {key} has {_LIFTS[option]} ({key}: "
                               f"{describe_level(levels[key])})")  # fmt: skip
         settings[option] = value
+        # lower case, but a path (a book or strategy file) as given
+        label[option] = text if isinstance(value, str) and option in _VERBATIM else text.lower()
     if settings.get("paired") is False and "prune" not in raw:
         settings.pop("prune", None)  # the level's race: nothing to prune once not paired
-    label = spec_name(key, {k: _label_value(k, v) for k, v in raw.items()})
     try:
-        return MCTSBot(game, name=label, **settings)
+        return MCTSBot(game, name=spec_name(key, label), **settings)
     except DominariError as exc:  # a bad budget, an unknown own bot
         raise ConfigError(f"search bot {name.strip()!r}: {exc}") from None

@@ -124,6 +124,14 @@ def missing_folders(path: str | os.PathLike[str]) -> list[Path]:
     return out
 
 
+def remove_files(folder: str | os.PathLike[str], *patterns: str) -> None:
+    """Remove the files of ``folder`` that match ``patterns`` (those already gone too)."""
+    for pattern in patterns:
+        for f in Path(folder).glob(pattern):
+            with contextlib.suppress(OSError):
+                f.unlink()
+
+
 def remove_folders(folders: Sequence[Path]) -> None:
     """Remove ``folders`` (deepest first, as :func:`missing_folders` lists them) where they
     are empty and no run holds them (:class:`HeldFolder`: a run started meanwhile may have
@@ -160,10 +168,6 @@ def _lock(path: Path, create: bool) -> int | object | None:
         return None
     try:
         fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o666)
-    except FileNotFoundError:
-        if create:
-            raise
-        return None
     except OSError:
         if create:
             raise
@@ -241,7 +245,7 @@ def check_fresh(folder: Path, fresh: str | Sequence[str] | None) -> None:
 
 
 class HeldFolder:
-    """A records folder made ready (:func:`prepare_dir`) and held for a run: a lock file
+    """A records folder made (with its parents) and held for a run: a lock file
     in it (:data:`LOCK_FILE`) is locked (``flock``, where the system has it), so that a
     second run, a simulation's or a tournament's, is refused the folder while this one
     writes there. The check for an earlier run's records (``fresh``) is made once the
@@ -250,7 +254,8 @@ class HeldFolder:
 
     ``where`` names the folder in the messages (``--record-dir 'recs'``). Raises
     :class:`ConfigError` as :func:`prepare_dir` does, or if another run holds the folder;
-    no folder it made is then left. :meth:`close` lets go of it, removing the lock file.
+    no folder it made is then left. :meth:`close` lets go of it, removing the lock file;
+    :meth:`discard`, for a run that failed, also removes its files and the folders made.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -274,16 +279,16 @@ class HeldFolder:
         self._fd: int | None = None
         self._unheld = False
         """Whether the folder is written without a lock (a file system without them)."""
-        made = missing_folders(path)
+        self.made = missing_folders(path)
+        """The folders the hold made, the deepest first (:meth:`discard` removes them)."""
         try:
-            self.path = self._hold(Path(path))
+            self._hold(self.path)
             check_fresh(self.path, fresh)
         except BaseException:
-            self.close()
-            remove_folders(made)  # not the folder another run holds
+            self.discard()
             raise
 
-    def _hold(self, target: Path) -> Path:
+    def _hold(self, target: Path) -> None:
         """Make the folder and lock its lock file, then check that it can be written in:
         made again if another run removed the folder or the file meanwhile (one that
         failed: it removes only an empty folder, and a held one is not)."""
@@ -311,7 +316,7 @@ class HeldFolder:
             else:  # a file system without locks: the folder is written unheld
                 self._unheld = True
             _check_writable(target)
-            return target
+            return
         raise ConfigError(f"{self.where}: the folder was removed each time it was taken; "
                           "give a folder no other program removes")
 
@@ -328,6 +333,15 @@ class HeldFolder:
     def close(self) -> None:
         """Let go of the folder (another run may write there), removing its lock file."""
         self._release(remove=True)
+
+    def discard(self, *patterns: str) -> None:
+        """The end of a run that failed: remove its files matching ``patterns`` while the
+        folder is held, let go, then remove the folders the hold made where they are empty
+        (and no other run holds them)."""
+        if self._fd is not None or self._unheld:
+            remove_files(self.path, *patterns)
+        self.close()
+        remove_folders(self.made)
 
 
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -19,7 +19,6 @@ with the core protocol (:class:`~dominari.core.game.GameState`), which
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import math
 import os
@@ -48,8 +47,7 @@ from dominari.sim.records import (
     ANY_RECORDS,
     SIMULATION_RECORDS,
     HeldFolder,
-    missing_folders,
-    remove_folders,
+    remove_files,
     temporary_files,
     write_json_atomic,
 )
@@ -640,14 +638,6 @@ def default_workers() -> int:
 _RECORD_TEMP = temporary_files(RECORD_GLOB)
 
 
-def remove_files(folder: str, *patterns: str) -> None:
-    """Remove the files of ``folder`` that match ``patterns`` (those already gone too)."""
-    for pattern in patterns:
-        for f in Path(folder).glob(pattern):
-            with contextlib.suppress(OSError):
-                f.unlink()
-
-
 def simulate(
     players: Sequence[str],
     games: int,
@@ -711,7 +701,6 @@ def simulate(
         raise ConfigError(f"by_card must be True or False, not {by_card!r}")
     if by_card:
         check_by_card(options)
-    made = missing_folders(record_dir) if record_dir is not None else []
     held = HeldFolder(record_dir, fresh=ANY_RECORDS) if record_dir is not None else None
     rdir = str(held.path) if held is not None else None
 
@@ -735,11 +724,8 @@ def simulate(
             # earlier run (else it was refused) and no other run wrote there while it was
             # held, so all are this run's, and the same run again would be refused for
             # them; nor does it leave the folders it made.
-            if rdir is not None:  # the records, and any a killed worker left half written
-                remove_files(rdir, RECORD_GLOB, _RECORD_TEMP)
-            if held is not None:
-                held.close()  # let go first: a folder a run holds is not removed
-            remove_folders(made)
+            if held is not None:  # the records, and any a killed worker left half written
+                held.discard(RECORD_GLOB, _RECORD_TEMP)
             raise
         if rdir is not None:  # a worker killed while writing a record left its temporary
             remove_files(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole

@@ -408,10 +408,8 @@ class CardSplit:
         """The split as JSON values, each seat's named by ``names``."""
         out: dict[str, Any] = {
             "card": self.card, "games": self.games,
-            "with": [{"seat": p, "name": names[p], **s.to_json()}
-                     for p, s in enumerate(self.present)],
-            "without": [{"seat": p, "name": names[p], **s.to_json()}
-                        for p, s in enumerate(self.absent)]}  # fmt: skip
+            "with": _seats_json(self.present, names),
+            "without": _seats_json(self.absent, names)}  # fmt: skip
         if self.adjusted:
             out["adjusted"] = [{"seat": p, "name": names[p],
                                 "difference": None if a is None else a[0],
@@ -434,8 +432,7 @@ class KeyCardGroup:
     def to_json(self, names: Sequence[str]) -> dict[str, Any]:
         """The group as JSON values, each seat's named by ``names``."""
         return {"cards": list(self.cards), "games": self.games,
-                "players": [{"seat": p, "name": names[p], **s.to_json()}
-                            for p, s in enumerate(self.shares)]}  # fmt: skip
+                "players": _seats_json(self.shares, names)}
 
 
 @dataclass(frozen=True)
@@ -546,6 +543,17 @@ class SimResult(EndReasons):
         }
 
 
+def _row_shares(row: Sequence[int], n: int) -> tuple[Share, ...]:
+    """Every seat's share of a :attr:`Tally.split` row (games, then ``n`` seats' wins,
+    then their ties)."""
+    return tuple(Share(row[0], row[1 + p], row[1 + n + p]) for p in range(n))
+
+
+def _seats_json(shares: Sequence[Share], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Seat by seat, each share as JSON values with the seat and its name."""
+    return [{"seat": p, "name": names[p], **s.to_json()} for p, s in enumerate(shares)]
+
+
 def _played_as(tally: Tally, seat: int) -> tuple[PlayedAs, ...]:
     """Seat ``seat``'s results by the rule bot it played (features ``as:SEAT:NAME``), most
     games first, then by name."""
@@ -563,7 +571,7 @@ def _by_card(tally: Tally) -> tuple[CardSplit, ...]:
     for feature, row in sorted(tally.split.items()):
         if feature.startswith("card:"):
             card = feature[5:]
-            present = tuple(Share(row[0], row[1 + p], row[1 + n + p]) for p in range(n))
+            present = _row_shares(row, n)
             absent = tuple(Share(tally.games - row[0], tally.wins[p] - row[1 + p],
                                  tally.ties[p] - row[1 + n + p]) for p in range(n))
             within = [(tally.split.get(f"card@{g}:{card}"), total)
@@ -585,7 +593,7 @@ def _by_key_cards(tally: Tally, key_cards: Sequence[str]) -> tuple[KeyCardGroup,
             group = int(feature[6:])
             bits = tuple(group >> k & 1 for k in range(len(key_cards)))
             cards = tuple(c for c, bit in zip(key_cards, bits, strict=True) if bit)
-            shares = tuple(Share(row[0], row[1 + p], row[1 + n + p]) for p in range(n))
+            shares = _row_shares(row, n)
             out.append(((-len(cards), tuple(-b for b in bits)),
                         KeyCardGroup(cards, row[0], shares)))
     return tuple(g for _, g in sorted(out, key=lambda x: x[0]))

@@ -87,8 +87,7 @@ from dominari.sim.records import (
     TOURNAMENT_INDEX,
     TOURNAMENT_RECORDS,
     HeldFolder,
-    missing_folders,
-    remove_folders,
+    remove_files,
     temporary_files,
 )
 from dominari.sim.runner import (
@@ -105,7 +104,6 @@ from dominari.sim.runner import (
     game_range,
     load_bots,
     play_game,
-    remove_files,
     seat_names,
     turn_order,
     write_record,
@@ -680,13 +678,11 @@ def tournament(
     if journal is not None:
         book = Journal.open(journal, key, check if recheck else None, fits, into=table,
                             hold=True)
-    made: list[Path] = []
     records: _Records | None = None
     try:
         if book is not None:
             _give_orders(book, table, combos, names, options, seed)
         if record_dir is not None:
-            made = missing_folders(record_dir)
             records = _Records(record_dir, {
                 "game": options.game, "players": list(specs), "seats": seats, "seed": seed,
                 "options": options.to_json()}, names, combos, table, len(table), journal,
@@ -695,7 +691,6 @@ def tournament(
         if book is not None:
             book.discard_if_unused()
             book.close()
-        remove_folders(made)
         raise
     rdir = str(records.path) if records is not None else None
     reused = table.played()
@@ -728,9 +723,7 @@ def tournament(
         # the folder held none it may keep (all it holds are this run's).
         gone = book is None or book.discard_if_unused()
         if records is not None and gone and records.fresh:
-            remove_files(str(records.path), RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX)
-            records.close()  # let go first: a folder a run holds is not removed
-            remove_folders(made)
+            records.discard(RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX)
         raise
     finally:
         if book is not None:
@@ -780,15 +773,13 @@ class _Records:
                 existed = True
                 self._fd = os.open(self.index, os.O_RDWR)
         except OSError as exc:
-            self.close()
+            self.discard()
             raise ConfigError(f"{self.where}: cannot open {RECORDS_INDEX} ({exc.strerror})") \
                 from None
         try:
             self._check(identity, names, combos, journaled, count, journal, existed, games)
         except BaseException:
-            if not existed:  # while the folder is held: no other run has opened it
-                self.index.unlink(missing_ok=True)
-            self.close()
+            self.discard(*(() if existed else (RECORDS_INDEX,)))  # the index it made
             raise
 
     def _check(self, identity: dict[str, Any], names: Sequence[str],
@@ -848,12 +839,24 @@ class _Records:
 
     def close(self) -> None:
         """Let go of the folder (another run may write there)."""
+        self._end(None)
+
+    def discard(self, *patterns: str) -> None:
+        """The end of a run that failed: its files matching ``patterns`` removed while the
+        folder is held, then let go, and the folders made for it removed
+        (:meth:`HeldFolder.discard`)."""
+        self._end(patterns)
+
+    def _end(self, discard: tuple[str, ...] | None) -> None:
         if self._fd is not None:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
             self._fd = None
         if self._held is not None:
-            self._held.close()
+            if discard is None:
+                self._held.close()
+            else:
+                self._held.discard(*discard)
             self._held = None
 
 
