@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -842,6 +843,34 @@ def test_a_recheck_picks_among_all_the_journals_games(
     monkeypatch.setattr(tournament_module, "play_shard", play)
     run(path, games=8, recheck=6)
     assert replayed == want
+
+
+@pytest.mark.skipif(journal_module.fcntl is None, reason="no flock on this system")
+def test_a_journal_is_held_where_only_a_file_open_for_writing_can_be_locked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """NFS grants ``flock`` through its own locks, which an exclusive lock on a file open
+    only for reading cannot have: a journal is held through a descriptor open for writing
+    (the records' :func:`~dominari.sim.records.lock_file`), so a second run is still
+    refused there, rather than told that another run writes it when none does."""
+    import errno
+    import fcntl
+
+    from dominari.sim import records
+
+    flock = fcntl.flock
+
+    def nfs(fd: int, how: int) -> None:
+        if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY:
+            raise OSError(errno.EBADF, "Bad file descriptor")
+        flock(fd, how)
+
+    monkeypatch.setattr(records.fcntl, "flock", nfs)
+    path = tmp_path / "t.jsonl"
+    first = Journal.open(path, {"seed": 1}, hold=True)
+    with pytest.raises(JournalError, match="another run is writing it now"):
+        Journal.open(path, {"seed": 1}, hold=True)
+    first.close()
+    Journal.open(path, {"seed": 1}, hold=True).close()
 
 
 @pytest.mark.skipif(journal_module.fcntl is None, reason="no flock on this system")

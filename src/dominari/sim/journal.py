@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from dominari.core.errors import ConfigError, DominariError
+from dominari.sim.records import BUSY, lock_file
 
 try:
     import fcntl
@@ -228,16 +229,12 @@ class Journal:
         """Hold the file for this run (a lock on it); :class:`JournalError` if another
         run holds it now."""
         self.close()
-        if fcntl is None:
-            return
-        fd = os.open(self.path, os.O_RDONLY)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
+        lock = lock_file(self.path, create=False)  # read-write: a lock NFS grants too
+        if lock is BUSY:
             raise JournalError(f"journal {self.path}: another run is writing it now; wait "
-                               "for that run to end, or give another file") from None
-        self._held = fd
+                               "for that run to end, or give another file")
+        if isinstance(lock, int):  # (None: a system or file system without locks)
+            self._held = lock
 
     def close(self) -> None:
         """Let go of the file (another run may then write it); nothing to do when it was

@@ -138,8 +138,8 @@ def remove_folders(folders: Sequence[Path]) -> None:
     made the same folder): what a failed run made, not left behind. A lock file a run left
     (:data:`LOCK_FILE`, a run killed before it let go) does not keep a folder."""
     for folder in folders:
-        lock = _lock(folder / LOCK_FILE, create=False)
-        if lock is _BUSY:
+        lock = lock_file(folder / LOCK_FILE, create=False)
+        if lock is BUSY:
             continue  # another run holds it
         try:  # held by none (or no locks here): its lock file goes, taken if it can be
             with contextlib.suppress(OSError):
@@ -154,13 +154,13 @@ def remove_folders(folders: Sequence[Path]) -> None:
 LOCK_FILE = ".dominari-records.lock"
 """The file in a records folder that a run holding it locks (:class:`HeldFolder`), removed
 when the run lets go."""
-_BUSY = object()
-"""What :func:`_lock` gives for a lock another run holds."""
+BUSY = object()
+"""What :func:`lock_file` gives for a lock another run holds."""
 
 
-def _lock(path: Path, create: bool) -> int | object | None:
+def lock_file(path: Path, create: bool) -> int | object | None:
     """Lock the file ``path`` (``flock``, exclusive, without waiting; made if ``create``):
-    its open descriptor, :data:`_BUSY` if another run holds it, or None where there is no
+    its open descriptor, :data:`BUSY` if another run holds it, or None where there is no
     lock to take (no such file and not ``create``, or a system or file system without
     locks). Raises :class:`FileNotFoundError` if ``create`` and its folder is gone, and
     other :class:`OSError` if the file cannot be made."""
@@ -177,7 +177,7 @@ def _lock(path: Path, create: bool) -> int | object | None:
     except OSError as exc:
         os.close(fd)
         if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
-            return _BUSY
+            return BUSY
         return None  # no locks here: the folder is written unheld
     return fd
 
@@ -295,13 +295,13 @@ class HeldFolder:
         for _ in range(3):
             _make_dir(target)
             try:
-                lock = _lock(target / LOCK_FILE, create=True)
+                lock = lock_file(target / LOCK_FILE, create=True)
             except FileNotFoundError:
                 continue  # the folder was removed since it was made
             except OSError as exc:
                 raise ConfigError(f"cannot write in folder {str(target)!r}: "
                                   f"{exc.strerror}") from None
-            if lock is _BUSY:
+            if lock is BUSY:
                 raise ConfigError(f"{self.where}: another run is writing records there now; "
                                   "wait for it to end, or give another folder")
             if isinstance(lock, int):
