@@ -45,7 +45,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dominari import __version__
-from dominari.bots import BUILTIN_STRATEGIES, bot_blurbs, load_bot
+from dominari.bots import BUILTIN_STRATEGIES, bot_blurbs, load_bot, seat_entries
 from dominari.bots.base import Bot, DominationsBot, GameBot
 from dominari.bots.dominations_random import DominationsRandomBot
 from dominari.bots.mcts import (
@@ -1229,13 +1229,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     state = DominionState.new(config)
     if args.record_dir is not None:
         record_path = _play_record_path(args.record_dir, game, seed)
-    for p, seated in enumerate(seats):
-        if seated is not None:
-            seated.reset(bot_seed(seed, 0, p))
+    seeds = [None if b is None else bot_seed(seed, 0, p) for p, b in enumerate(seats)]
+    for seated, bot_seed_ in zip(seats, seeds, strict=True):
+        if seated is not None and bot_seed_ is not None:
+            seated.reset(bot_seed_)
+    played = seat_entries(seats, specs, seeds, state)
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
     who = ", ".join(seat(state, p) for p in humans)
-    with _kept_if_stopped(record_path, state):
+    with _kept_if_stopped(record_path, state, played):
         _print_header(console, state, f"Dominion: {who} at the keyboard" if humans else
                       "Dominion: a bot game")  # fmt: skip
         if humans:
@@ -1245,14 +1247,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     if finished:
         _print_scores(console, state)
     if record_path is not None:
-        write_json_atomic(record_path, state.record())
+        write_json_atomic(record_path, _record(state, played))
         console.print(Text(f"Record written to {record_path}", style="dim"))
     return 0
 
 
+def _record(state: DominionState | DominationsState,
+            played: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game's record with what played its seats (:func:`~dominari.bots.seat_entries`)."""
+    record = state.record()
+    record["seats"] = played
+    return record
+
+
 @contextlib.contextmanager
-def _kept_if_stopped(record_path: Path | None, state: DominionState | DominationsState
-                     ) -> Iterator[None]:
+def _kept_if_stopped(record_path: Path | None, state: DominionState | DominationsState,
+                     played: list[dict[str, Any]]) -> Iterator[None]:
     """Write the game so far to ``record_path`` if play is stopped by Ctrl-C, ``kill`` or
     a closed output (``| head``), as ``quit`` does, then let the stop go on."""
     try:
@@ -1260,7 +1270,7 @@ def _kept_if_stopped(record_path: Path | None, state: DominionState | Domination
     except (KeyboardInterrupt, _Terminated, BrokenPipeError, SystemExit):  # rich: SystemExit
         if record_path is not None:
             with contextlib.suppress(OSError):
-                write_json_atomic(record_path, state.record())
+                write_json_atomic(record_path, _record(state, played))
                 sys.stderr.write(f"\n{PROG}: the game so far is in {record_path}\n")
         raise
 
@@ -1414,13 +1424,15 @@ def _play_dominations(args: argparse.Namespace) -> int:
     state = DominationsState.new(config)  # a bad --data folder fails here
     if args.record_dir is not None:
         record_path = _play_record_path(args.record_dir, game, seed)
-    for p, seated in enumerate(seats):
-        if seated is not None:
-            seated.reset(bot_seed(seed, 0, p))
+    seeds = [None if b is None else bot_seed(seed, 0, p) for p, b in enumerate(seats)]
+    for seated, bot_seed_ in zip(seats, seeds, strict=True):
+        if seated is not None and bot_seed_ is not None:
+            seated.reset(bot_seed_)
+    played = seat_entries(seats, specs, seeds, state)
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
     who = ", ".join(config.player_names()[p] for p in humans)
-    with _kept_if_stopped(record_path, state):
+    with _kept_if_stopped(record_path, state, played):
         console.print(Text(f"Dominations: {who} at the keyboard" if humans else
                            "Dominations: a bot game", style="bold"))  # fmt: skip
         _print_dominations_header(console, state)
@@ -1433,7 +1445,7 @@ def _play_dominations(args: argparse.Namespace) -> int:
     if finished:
         print_dominations_scores(console, state)
     if record_path is not None:
-        write_json_atomic(record_path, state.record())
+        write_json_atomic(record_path, _record(state, played))
         console.print(Text(f"Record written to {record_path}", style="dim"))
     if svg_path is not None:
         console.print(Text(f"Board drawn to {svg_path}", style="dim"))
@@ -1775,17 +1787,31 @@ def _replay(args: argparse.Namespace, record: dict[str, Any]) -> int:
 
 
 def _print_recorded_bots(console: Console, record: dict[str, Any]) -> None:
-    """The bots a server's record says played its seats, as the server played them (a
-    search level with its time per decision: ``mcts-hard:seconds=1``); nothing for a
-    record without them (``play``'s and the runners' name their bots as players)."""
+    """The bots the record says played its seats, as they played: a search level with its
+    settings in words (``mcts (seat 1): 100,000 rollout steps, …``; a server's record names
+    its time per decision, ``mcts-hard:seconds=1``), the rule bot ``best`` played as;
+    nothing for a record without them (older records name their bots only as players)."""
     seats = record.get("seats")
     if not isinstance(seats, list):
         return
-    bots = [f"{x['bot']} (seat {x['seat'] + 1})" for x in seats
-            if isinstance(x, dict) and isinstance(x.get("bot"), str)
-            and isinstance(x.get("seat"), int)]  # fmt: skip
-    if bots:
-        console.print(Text(f"Bots as the server played them: {', '.join(bots)}"))
+    lines = []
+    for x in seats:
+        if not (isinstance(x, dict) and isinstance(x.get("bot"), str)
+                and type(x.get("seat")) is int):  # fmt: skip
+            continue
+        line = f"  {x['bot']} (seat {x['seat'] + 1})"
+        search, played_as = x.get("search"), x.get("played_as")
+        if isinstance(search, dict):
+            with contextlib.suppress(TypeError, ValueError):  # a record's odd values
+                own = search.get("own")
+                line += ": " + describe_level(search, own if isinstance(own, str) else None)
+        elif isinstance(played_as, str):
+            line += f": played as {played_as}"
+        lines.append(line)
+    if lines:
+        console.print(Text("Bots as they played:"))
+        for line in lines:
+            console.print(Text(line))
 
 
 def _upto(args: argparse.Namespace, record: dict[str, Any]) -> int | None:
@@ -1963,7 +1989,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         folder = Path(args.trees)
         tree_files = [folder / f"tree-{name}.svg" for name in names]
         _check_folder(folder, "--trees", files=tree_files)
-    bots = [DominationsRandomBot(seed=bot_seed(seed, 0, p)) for p in range(args.players)]
+    seeds = [bot_seed(seed, 0, p) for p in range(args.players)]
+    bots = [DominationsRandomBot(seed=bot_seed_) for bot_seed_ in seeds]
+    played = seat_entries(bots, ["random"] * args.players, seeds, state)
     while not state.is_terminal() and state.turn_number <= args.turns:
         state.apply(bots[state.current_player()].act(state))
     console = _stdout_console()
@@ -1987,7 +2015,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                                                player=p))
         console.print(f"Tree of {names[p]} drawn to {path_}", markup=False)
     if args.record:
-        write_json_atomic(args.record, state.record())
+        write_json_atomic(args.record, _record(state, played))
         console.print(f"Record written to {args.record}", markup=False)
     return 0
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from server_client import Api, auth, make_client
 
+from dominari.bots import load_bot
 from dominari.dominion.engine import DominionState
 
 
@@ -144,9 +145,12 @@ def test_a_record_names_the_search_bots_with_their_time_per_decision(
                 break
             api.settle()
         rec = api.c.get(f"/api/games/{g['game_id']}/record").json()
-        assert rec["seats"] == [
+        search = rec["seats"][0]["search"]
+        assert [{k: v for k, v in x.items() if k != "search"} for x in rec["seats"]] == [
             {"seat": 0, "kind": "bot", "bot": "mcts-easy:seconds=0.05", "name": "Eve"},
             {"seat": 1, "kind": "bot", "bot": "bm", "name": "bm (2)"}]
+        # every setting of the search as the server played it: the level's and its clock
+        assert search == {**load_bot("mcts-easy").settings(), "seconds": 0.05}
         assert DominionState.from_record(rec).is_terminal()
     # replay says how the server played each bot seat
     from dominari.cli import main
@@ -154,8 +158,9 @@ def test_a_record_names_the_search_bots_with_their_time_per_decision(
     path = tmp_path / "server.json"
     path.write_text(json.dumps(rec), encoding="utf-8")
     assert main(["replay", str(path)]) == 0
-    assert "Bots as the server played them: mcts-easy:seconds=0.05 (seat 1), bm (seat 2)" \
-        in capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())  # lines as the terminal's width wraps them
+    assert ("Bots as they played: mcts-easy:seconds=0.05 (seat 1): 30 rollouts, at most 0.05 s "
+            "a decision, at most 4 candidates, paired worlds bm (seat 2) ") in out
 
 
 def test_a_seed_of_another_type_is_refused_not_read_as_a_number(api: Api) -> None:

@@ -532,6 +532,27 @@ class MCTSBot:
     def __repr__(self) -> str:
         return f"MCTSBot({self.game!r}, {self.name!r})"
 
+    def settings(self) -> dict[str, Any]:
+        """Every setting of the search, as :class:`MCTSBot`'s arguments of the same names:
+        ``MCTSBot(game, **bot.settings())`` searches as ``bot`` does. A record keeps them
+        beside the bot's name, so that it says what a level was when the game was played
+        (``c`` is None where there is no tree to explore: a paired race without ``widen``).
+
+        >>> settings = mcts_bot("mcts:width=5", "dominion").settings()
+        >>> settings["steps"], settings["width"], settings["paired"], settings["book"]
+        (100000, 5, True, True)
+        >>> MCTSBot("dominion", **settings).settings() == settings
+        True
+        """
+        unused = self.paired and self.widen == 0.0  # a race without a tree: no c
+        return {"iterations": self.iterations, "steps": self.steps, "seconds": self.seconds,
+                "c": None if unused else self.c, "cutoff": self.cutoff,
+                "cutoff_turns": self.cutoff_turns, "tree": self.tree, "margin": self.margin,
+                "shared": self.shared, "widen": self.widen, "trust": self.trust,
+                "width": None if self.width == 1 << 30 else self.width,
+                "paired": self.paired, "prune": self.prune, "own": self.own,
+                "book": self.book}  # fmt: skip
+
     def cap_seconds(self, seconds: float) -> None:
         """Think at most ``seconds`` a decision (a shorter budget of its own is kept); a
         name that is a spec says the new budget, so that a record names what played.

@@ -56,7 +56,7 @@ from starlette.types import Scope as StarletteScope
 from starlette.websockets import WebSocketState
 
 from dominari.core.errors import ConfigError, DominariError
-from dominari.server.bots import played_as
+from dominari.server.bots import played_seat
 from dominari.server.service import GameService, GameSpec, SeatSpec, Settings, Subscriber
 from dominari.server.store import StoreError
 from dominari.server.tables import MAX_ACTION_TEXT, ActionError
@@ -536,7 +536,8 @@ def create_app(settings: Settings) -> FastAPI:
         ``config.data`` names a data set by its name (``replay --data DIR`` gives its
         folder), and ``seats`` say who played each seat: a human, or the bot as this
         server played it (a search level with the game's time per decision, the server's
-        when the game was created, ``mcts:seconds=1``). The name says how a bot played,
+        when the game was created, ``mcts:seconds=1``, with every setting of its search
+        in ``search``). The name says how a bot played,
         not how to play its moves again: the server seeds each decision from the game's
         seed, seat and move, and the clock stops its searches; the record's actions
         replay the game exactly."""
@@ -548,9 +549,7 @@ def create_app(settings: Settings) -> FastAPI:
         if t.config.get("data_set") is not None:  # the set's name, not the server's path
             record["config"]["data"] = t.config["data_set"]
         seconds = service.bot_seconds(t)
-        record["seats"] = [{**x, "bot": None if x["bot"] is None else played_as(x["bot"],
-                                                                                seconds)}
-                           for x in t.seat_list()]
+        record["seats"] = [played_seat(t.game, x, seconds) for x in t.seat_list()]
         return record
 
     @app.websocket("/api/ws")

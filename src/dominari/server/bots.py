@@ -77,6 +77,27 @@ def played_as(name: str, seconds: float) -> str:
     return name if name not in SEARCH_BOTS else f"{name}:seconds={seconds_text(seconds)}"
 
 
+def played_seat(game: str, seat: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """A seat of :meth:`~dominari.server.tables.Table.seat_list` as its game's record
+    gives it: a bot as the server played it (:func:`played_as`) and, for a search level,
+    every setting of its search (:meth:`~dominari.bots.mcts.MCTSBot.settings`), as a
+    simulation's record does.
+
+    >>> played_seat("dominion", {"seat": 0, "kind": "bot", "bot": "mcts"}, 1.0)["search"]["seconds"]
+    1.0
+    """
+    bot = seat.get("bot")
+    if bot is None:
+        return dict(seat)
+    out = {**seat, "bot": played_as(bot, seconds)}
+    if bot in SEARCH_BOTS:
+        searcher = load_bot(bot, game)
+        assert isinstance(searcher, MCTSBot)
+        searcher.seconds = seconds  # as :func:`_bot` plays it
+        out["search"] = searcher.settings()
+    return out
+
+
 def _bot(game: str, name: str, seconds: float) -> Any:
     key = (game, name, seconds)
     bots: dict[tuple[str, str, float], Any] | None = getattr(_LOCAL, "bots", None)

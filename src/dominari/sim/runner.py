@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
+from dominari.bots import seat_entries
 from dominari.bots.base import GameBot, playing
 from dominari.bots.kingdom import KingdomBestBot
 from dominari.bots.playout import can_play_out, play_out
@@ -419,8 +420,9 @@ def run_chunk(chunk: Chunk) -> Tally:
     for i in range(chunk.start, chunk.stop):
         state = chunk.options.new_game(n, game_seed(chunk.seed, i), chunk.names)
         order = turn_order(state)
-        for seat, bot in enumerate(bots):
-            bot.reset(bot_seed(chunk.seed, i, seat))
+        seeds = [bot_seed(chunk.seed, i, seat) for seat in range(n)]
+        for bot, seed in zip(bots, seeds, strict=True):
+            bot.reset(seed)
         play_game(bots, state)
         beat()  # a game finished: the worker is not hung
         out = state.outcome()
@@ -440,7 +442,8 @@ def run_chunk(chunk: Chunk) -> Tally:
         tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"),
                   order, features)
         if record_dir is not None:
-            write_record(record_dir / record_name(i), state)
+            write_record(record_dir / record_name(i), state,
+                         seat_entries(bots, chunk.specs, seeds, state))  # fmt: skip
     return tally
 
 
@@ -478,11 +481,16 @@ def check_by_card(options: GameOptions) -> None:
                           "in every game: give --kingdom random, or fewer than 10 cards")
 
 
-def write_record(target: Path, state: GameState) -> None:
-    """Write the record of the finished game ``state`` to ``target`` (atomically);
+def write_record(target: Path, state: GameState,
+                 seats: list[dict[str, Any]] | None = None) -> None:
+    """Write the record of the finished game ``state`` to ``target`` (atomically), with
+    what played its seats (:func:`~dominari.bots.seat_entries`) where given;
     :class:`ConfigError` naming the file if it cannot be written."""
+    record = state.record()
+    if seats is not None:
+        record["seats"] = seats
     try:
-        write_json_atomic(target, state.record())
+        write_json_atomic(target, record)
     except OSError as exc:  # a full disk, a folder removed during the run …
         raise ConfigError(f"cannot write game record {str(target)!r} "
                           f"({exc.strerror or exc})") from None  # fmt: skip

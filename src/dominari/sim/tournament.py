@@ -70,6 +70,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dominari.bots import seat_entries
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import (
     FORMAT,
@@ -261,13 +262,15 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
                                        tournament_game_seed(shard.seed, shard.entries, j),
                                        tuple(shard.names[e] for e in seats))  # fmt: skip
         order = tuple(turn_order(state))
-        for p, bot in enumerate(table):
-            bot.reset(tournament_bot_seed(shard.seed, shard.entries, j, p))
+        seeds = [tournament_bot_seed(shard.seed, shard.entries, j, p) for p in range(len(table))]
+        for bot, seed in zip(table, seeds, strict=True):
+            bot.reset(seed)
         play_game(table, state)
         beat()  # a game finished: the worker is not hung
         if shard.record_dir is not None:
             write_record(Path(shard.record_dir) / tournament_record_name(shard.matchup, j),
-                         state)  # fmt: skip
+                         state, seat_entries(table, [shard.specs[e] for e in seats], seeds,
+                                             state))  # fmt: skip
         outcome = state.outcome()
         assert outcome is not None
         ranks = tuple(outcome.ranks)
