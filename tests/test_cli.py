@@ -203,10 +203,10 @@ def test_simulate_refuses_a_record_folder_holding_an_earlier_runs_records(
     before = {f: (out_dir / f).read_bytes() for f in os.listdir(out_dir)}
     code, out, err = run(capsys, *args[:-3], "-n", "2", "--record-dir", str(out_dir))
     assert code == 2 and out == ""
-    assert err.endswith(f"dominari: error: --record-dir: folder {str(out_dir)!r} already "
-                        "holds 3 game record(s) (game-000001.json …) from an earlier run: name "
+    assert err == (f"dominari: error: --record-dir: folder {str(out_dir)!r} already "
+                        "holds 3 game records (game-000001.json …) from an earlier run: name "
                         "a new or empty folder, or remove them, so that two runs' records do "
-                        "not mix\n")  # after the note on Witch-BM's Witch (random kingdoms)
+                        "not mix\n")  # alone: the note on Witch-BM's Witch only for a run
     assert {f: (out_dir / f).read_bytes() for f in os.listdir(out_dir)} == before
     (out_dir / "notes.txt").write_text("mine", encoding="utf-8")  # other files are no bar
     for f in before:

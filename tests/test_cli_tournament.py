@@ -137,6 +137,11 @@ def test_dominations(capsys: pytest.CaptureFixture[str]) -> None:
     (["--players", "bmu,bm", "--plot", "t.png", "--journal", "./t.png"],
      "would replace the journal"),
     (["--players", "human,bm"], "cannot play in a simulation or a tournament"),
+    # refused before the notes on a bot's cards and a search by the clock: one line
+    (["--players", "witch,bm,bmu,smithy,market,random", "-n", "700000"],
+     "15 match-ups × 700,000 games = 10,500,000 games"),
+    (["--players", "mcts-easy:seconds=0.1,witch", "--plot", "missing/out.png"],
+     "does not exist"),
 ])  # fmt: skip
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                monkeypatch: pytest.MonkeyPatch, args: list[str],

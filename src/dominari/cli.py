@@ -123,10 +123,12 @@ from dominari.sim.runner import (
 )
 from dominari.sim.stats import PlayerResult, SimResult, TurnPlace
 from dominari.sim.tournament import (
+    MAX_MATCHUP_GAMES,
     RATING_MU,
     RATING_SIGMA,
     SEATS,
     TournamentResult,
+    check_size,
     parse_entries,
     title,
     tournament,
@@ -452,8 +454,9 @@ def _run_flags(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--seed", type=_seed, default=None,
                         help=f"{what} seed (default: random, reported)")
     parser.add_argument("--workers", type=_positive, default=None, metavar="W",
-                        help="worker processes (default: one per CPU); with --backend ray, "
-                        "the number of tasks running at once")  # fmt: skip
+                        help="worker processes (default: one per CPU; at most 4 a CPU, "
+                        "or 16 on a machine of 4 CPUs or fewer); with --backend ray, the "
+                        "number of tasks running at once")  # fmt: skip
     parser.add_argument("--backend", default="local", metavar="NAME",
                         help="where games run: local processes (default) or ray (the "
                         "cluster at RAY_ADDRESS, else a local one; needs pip install "
@@ -666,10 +669,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             check_by_card(options)
         except ConfigError as exc:
             raise ConfigError(f"--by-card: {exc}") from None
-    timed = _note_clock(specs, game)
-    missing = _note_missing(specs, game, getattr(args, "kingdom", None))
     if args.record_dir is not None:
         _check_folder(args.record_dir, "--record-dir", fresh=ANY_RECORDS)
+    # the notes once what can be checked here is (a refused run says only why)
+    timed = _note_clock(specs, game)
+    missing = _note_missing(specs, game, getattr(args, "kingdom", None))
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
     run = partial(simulate, specs, args.games, seed, workers, options=options,
@@ -999,8 +1003,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     game = check_game(args.game)
     specs = parse_entries(args.players)
     options = _sim_options(args, game)
-    timed = _note_clock(specs, game)
-    missing = _note_missing(specs, game, getattr(args, "kingdom", None))
+    if args.games <= MAX_MATCHUP_GAMES:  # (more: the run says so, as for the rest)
+        check_size(len(specs), args.seats, args.games)  # before the notes
     if args.plot:
         from dominari.sim.plot import check_plot_path
 
@@ -1015,12 +1019,15 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                           "of one seed, and a random seed would never match it again")
     if args.recheck and args.journal is None:
         raise ConfigError("--recheck needs --journal: it replays some of a journal's games")
-    if args.journal is not None:
-        _note_old_journal(args.journal)
     if args.record_dir is not None:
         _check_folder(args.record_dir, "--record-dir")  # the tournament checks what it holds
         if args.journal is not None and _same_file(args.record_dir, args.journal):
             raise ConfigError(f"--record-dir and --journal both name {args.record_dir!r}")
+    # the notes once what can be checked here is (a refused run says only why)
+    if args.journal is not None:
+        _note_old_journal(args.journal)
+    timed = _note_clock(specs, game)
+    missing = _note_missing(specs, game, getattr(args, "kingdom", None))
     run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
                   backend=args.backend, options=options, journal=args.journal,
                   stall=args.stall_timeout, record_dir=args.record_dir,

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from dominari.cli import main
 from dominari.core.errors import ConfigError, DominariError, StrategyError
 from dominari.dominion.engine import DominionState
 from dominari.sim import BotError, game_seed, record_name, simulate
@@ -351,7 +352,8 @@ def test_a_run_that_cannot_write_a_record_leaves_none(
     assert len(list(mine.glob("game-*.json"))) == 6
 
 
-def test_a_record_folder_is_held_while_a_simulation_writes_there(tmp_path: Path) -> None:
+def test_a_record_folder_is_held_while_a_simulation_writes_there(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """While a simulation writes its records, a second simulation or a tournament on its
     folder is refused with one message before any game, and leaves the first run's records
     alone; once the first run ends, its folder is let go."""
@@ -369,13 +371,21 @@ def test_a_record_folder_is_held_while_a_simulation_writes_there(tmp_path: Path)
             with pytest.raises(ConfigError) as err:
                 start()
             refused.append(str(err.value))
+        # the command line's check of the folder, before any work: the records there are
+        # the running one's, not an earlier run's
+        assert list(folder.glob("game-*.json"))
+        assert main(["simulate", "dominion", "--players", "bm,bmu", "-n", "2",
+                     "--record-dir", str(folder)]) == 2  # fmt: skip
+        refused.append(capsys.readouterr().err.removeprefix("dominari: error: "))
 
-    simulate(["bm", "bmu"], 6, seed=1, record_dir=folder, progress=meanwhile)
-    assert [m.split(": ", 1)[1] for m in refused] == [
+    simulate(["bm", "bmu"], 6, seed=1, workers=1, record_dir=folder, progress=meanwhile)
+    assert [m.split(": ", 2)[-1] for m in refused] == [
         "another run is writing records there now; wait for it to end, or give another "
-        "folder"] * 2
+        "folder"] * 2 + ["another run is writing records there now; wait for it to end, or "
+                         "give another folder\n"]
     assert sorted(f.name for f in folder.iterdir()) == [record_name(i) for i in range(6)]
-    with pytest.raises(ConfigError, match=r"already holds 6 game record\(s\)"):
+    with pytest.raises(ConfigError, match=r"already holds 6 game records \(game-000001\.json "
+                                          r"…\) from an earlier run"):
         simulate(["bm", "bmu"], 2, seed=2, record_dir=folder)  # let go: refused for its records
 
 
@@ -395,7 +405,7 @@ def test_a_record_folder_is_checked_for_records_once_it_is_held(
         return hold(self, target)
 
     monkeypatch.setattr(records.HeldFolder, "_hold", other_run_first)
-    with pytest.raises(ConfigError, match=r"already holds 1 game record\(s\) \(game-000001"):
+    with pytest.raises(ConfigError, match=r"already holds 1 game record \(game-000001"):
         simulate(["bm", "bmu"], 2, seed=2, record_dir=folder)
     assert [f.name for f in folder.iterdir()] == [record_name(0)]
 

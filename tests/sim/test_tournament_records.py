@@ -235,8 +235,10 @@ def test_simulation_and_tournament_records_never_mix(tmp_path: Path) -> None:
     assert sorted(f.name for f in sim.iterdir()) == ["game-000001.json", "game-000002.json"]
     assert not (tmp_path / "t.jsonl").exists()
     before = sorted(f.name for f in tour.iterdir())
-    with pytest.raises(ConfigError, match=r"already holds 7 game record\(s\) "
-                                          r"\(matchup-001-game-000001\.json …\)"):
+    with pytest.raises(ConfigError, match=r"already holds 6 game records "
+                                          r"\(matchup-001-game-000001\.json …\) and a "
+                                          r"tournament's index of its records "
+                                          r"\(tournament\.json\) from an earlier run"):
         simulate(["bm", "bmu"], 2, 1, record_dir=tour)
     assert sorted(f.name for f in tour.iterdir()) == before
 

@@ -1068,7 +1068,8 @@ SEARCH_OPTIONS: dict[str, tuple[Callable[[str], Any], str]] = {
                      "the end)"),
     "widen": (_real, "later decisions of the searcher searched too (0: the policy's)"),
     "tree": (_tree, "whose decisions are nodes: mine or all"),
-    "own": (_bot_name, "the rule bot that plays the searcher's seat in the search"),
+    "own": (_bot_name, "the rule bot (a name; in Dominion also a .toml strategy file) that "
+            "plays the searcher's seat in the search"),
     "book": (_book_spec, "the opening book's buys on the first turns: yes, no or a book "
              "file"),
 }

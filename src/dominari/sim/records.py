@@ -231,17 +231,36 @@ def _check_writable(target: Path) -> None:
         raise ConfigError(f"cannot write in folder {str(target)!r}: {exc.strerror}") from None
 
 
-def check_fresh(folder: Path, fresh: str | Sequence[str] | None) -> None:
+def check_fresh(folder: Path, fresh: str | Sequence[str] | None, held: bool = False) -> None:
     """Raise :class:`ConfigError` if ``folder`` holds files matching one of the glob
-    patterns ``fresh``: the records of an earlier run."""
+    patterns ``fresh``: the records of an earlier run, or of a run that writes there now
+    (unless ``held``: this run holds the folder itself), which the message tells apart."""
     patterns = (fresh,) if isinstance(fresh, str) else tuple(fresh or ())
-    if patterns and folder.is_dir():
-        found = sorted(f.name for pattern in patterns for f in folder.glob(pattern))
-        if found:
-            raise ConfigError(f"folder {str(folder)!r} already holds {len(found):,} game "
-                              f"record(s) ({found[0]} …) from an earlier run: name a new or "
-                              "empty folder, or remove them, so that two runs' records do "
-                              "not mix")
+    if not patterns or not folder.is_dir():
+        return
+    found = sorted(f.name for pattern in patterns for f in folder.glob(pattern))
+    if not found:
+        return
+    if not held and _held_elsewhere(folder):
+        raise ConfigError(f"folder {str(folder)!r}: another run is writing records there "
+                          "now; wait for it to end, or give another folder")
+    games = [name for name in found if name != TOURNAMENT_INDEX]
+    what = [f"{len(games):,} game record{'s' if len(games) != 1 else ''} ({games[0]} …)"
+            ] if games else []  # fmt: skip
+    if len(games) < len(found):
+        what.append(f"a tournament's index of its records ({TOURNAMENT_INDEX})")
+    raise ConfigError(f"folder {str(folder)!r} already holds {' and '.join(what)} from an "
+                      "earlier run: name a new or empty folder, or remove them, so that two "
+                      "runs' records do not mix")
+
+
+def _held_elsewhere(folder: Path) -> bool:
+    """Whether a run holds the records folder ``folder`` now (:class:`HeldFolder`): its
+    lock file is locked (never by this process: the lock is taken and let go at once)."""
+    lock = lock_file(folder / LOCK_FILE, create=False)
+    if isinstance(lock, int):
+        os.close(lock)
+    return lock is BUSY
 
 
 class HeldFolder:
@@ -283,7 +302,7 @@ class HeldFolder:
         """The folders the hold made, the deepest first (:meth:`discard` removes them)."""
         try:
             self._hold(self.path)
-            check_fresh(self.path, fresh)
+            check_fresh(self.path, fresh, held=True)
         except BaseException:
             self.discard()
             raise

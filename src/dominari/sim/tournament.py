@@ -247,6 +247,17 @@ class Shard:
                 f"{' vs '.join(self.names[e] for e in self.entries)}, seed {self.seed}")
 
 
+def check_size(players: int, seats: int, games: int) -> None:
+    """:class:`ConfigError` for a round robin of ``players`` entries at ``seats`` seats,
+    ``games`` games a match-up, of more than :data:`MAX_TOURNAMENT_GAMES` games."""
+    count = math.comb(players, seats)  # before listing them: 500 players make 2.6e9
+    if games * count > MAX_TOURNAMENT_GAMES:
+        raise ConfigError(f"{count:,} match-ups × {games:,} games = {games * count:,} "
+                          f"games, and a tournament plays at most "
+                          f"{MAX_TOURNAMENT_GAMES:,}: give fewer games per match-up or "
+                          "fewer players")  # fmt: skip
+
+
 def play_shard(shard: Shard) -> tuple[GameResult, ...]:
     """Play the shard's games (runs in a worker process); their results in game order."""
     bots = bots_for(shard.options.game, shard.specs)  # one per entry, loaded once a process
@@ -621,12 +632,7 @@ def tournament(
     if len(specs) < seats:
         raise ConfigError(f"a tournament at {seats} seats needs at least {seats} players, "
                           f"not {len(specs)}")  # fmt: skip
-    count = math.comb(len(specs), seats)  # before listing them: 500 players make 2.6e9
-    if games * count > MAX_TOURNAMENT_GAMES:
-        raise ConfigError(f"{count:,} match-ups × {games:,} games = {games * count:,} "
-                          f"games, and a tournament plays at most "
-                          f"{MAX_TOURNAMENT_GAMES:,}: give fewer games per match-up or "
-                          "fewer players")  # fmt: skip
+    check_size(len(specs), seats, games)
     bots = load_bots(specs, options.game)  # an unknown bot fails here
     names = seat_names([b.name for b in bots])
     combos = matchups(len(specs), seats)
