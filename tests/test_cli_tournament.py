@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -214,18 +215,36 @@ def test_the_progress_bar_follows_the_ratings(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("FORCE_COLOR", "1")
     monkeypatch.setenv("TTY_COMPATIBLE", "1")
     monkeypatch.setenv("TTY_INTERACTIVE", "1")
-    seen: dict[str, object] = {}
+    made: list[Any] = []
 
-    def run(progress: object = None, rating: object = None) -> str:
-        assert callable(progress) and callable(rating)
-        progress(10)
+    class Bars(cli.Progress):
+        def __init__(self, *args: Any, **kw: Any) -> None:
+            super().__init__(*args, **kw)
+            made.append(self)
+
+    monkeypatch.setattr(cli, "Progress", Bars)
+    bars: list[list[tuple[str, float, float | None, bool]]] = []  # the tasks, as shown
+
+    def shown() -> None:
+        bars.append([(t.description, t.completed, t.total, t.visible) for t in made[-1].tasks])
+
+    def run(progress: Any = None, rating: Any = None) -> str:
+        progress(4)
+        progress(6)
+        shown()
         rating(4)
+        shown()
         rating(6)
-        seen["ok"] = True
+        shown()
         return "done"
 
     assert cli._run_games("tournament", 10, True, run, rates=True) == "done"
-    assert seen == {"ok": True}
+    assert bars == [
+        [("tournament", 10, 10, True), ("rating", 0, 10, False)],  # the games played
+        [("tournament", 10, 10, False), ("rating", 4, 10, True)],  # then rated, timed
+        [("tournament", 10, 10, False), ("rating", 10, 10, True)],
+    ]
+    assert made[-1].tasks[1].start_time is not None
     assert cli._run_games("simulating", 10, True, lambda progress: "plain") == "plain"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 
 from dominari.bots import bot_names, load_bot
-from dominari.bots.mcts import FOLLOW, LEVELS, MCTSBot, mcts_bot
+from dominari.bots.mcts import FOLLOW, LEVELS, MCTSBot, Node, mcts_bot
 from dominari.core.errors import (
     ConfigError,
     IllegalActionError,
@@ -33,18 +34,52 @@ def dominations() -> DominationsState:
     return DominationsState.new(DominationsConfig(players=2, seed=4, log=False))
 
 
-@pytest.mark.parametrize("make", [dominion, dominations])
-def test_search_returns_legal_actions_and_is_deterministic(make: object) -> None:
-    state = make()  # type: ignore[operator]
-    game = state.game_name
+def _root_statistics(bot: MCTSBot) -> list[tuple[Any, int, float, int]] | None:
+    """Each root candidate's action, visits, value and availability, in the order tried."""
+    root = bot.last_root
+    return None if root is None else [(a, ch.visits, ch.value, ch.avail)
+                                      for a, ch in root.children.items()]
+
+
+def test_a_dominion_search_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
+    """The same seed and budget: the same statistics at every decision, not only the same
+    choice; another seed samples other worlds (so the comparison can fail)."""
+    state = dominion()
+    other_worlds = 0
     for _ in range(25):
         if state.is_terminal():
             break
-        a = MCTSBot(game, iterations=8, cutoff=30, seed=1)
-        b = MCTSBot(game, iterations=8, cutoff=30, seed=1)
+        a, b, c = (MCTSBot("dominion", iterations=8, cutoff=30, seed=seed) for seed in (1, 1, 2))
         first, second = a.act(state), b.act(state)
         assert first == second and first in state.legal_actions()
+        assert _root_statistics(a) == _root_statistics(b)
+        c.act(state)
+        other_worlds += _root_statistics(c) != _root_statistics(a)
         state.apply(first)
+    assert other_worlds >= 5
+
+
+def test_a_dominations_search_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
+    """Dominations hides only the order of the tile supply, so the worlds differ only
+    where a rollout draws tiles: played on from the first placement until a decision
+    whose worlds do, every search of one seed has the same statistics, and there one of
+    another seed has others."""
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+    state, greedy = _at_growth(), DominationsGreedyBot()
+    settings: dict[str, Any] = {"iterations": 3, "width": 2, "paired": True, "trust": 0.0,
+                                "cutoff_turns": 1}  # fmt: skip
+    for _ in range(80):
+        a, b, c = (MCTSBot("dominations", seed=seed, **settings) for seed in (1, 1, 2))
+        first = a.act(state)
+        assert b.act(state) == first and first in state.legal_actions()
+        assert _root_statistics(a) == _root_statistics(b)
+        c.act(state)
+        if _root_statistics(c) != _root_statistics(a):
+            break
+        state.apply(greedy.act(state))
+    else:
+        pytest.fail("no decision of 80 whose sampled worlds differ between seeds")
 
 
 def test_the_tree_counts_availability_and_visits() -> None:
@@ -56,6 +91,96 @@ def test_the_tree_counts_availability_and_visits() -> None:
     assert sum(ch.visits for ch in root.children.values()) == 12
     for ch in root.children.values():
         assert ch.avail >= ch.visits >= 1 and 0.0 <= ch.value <= ch.visits
+
+
+def test_selection_weighs_an_action_by_the_worlds_it_was_available_in() -> None:
+    """Availability-aware selection (Cowling, Powley & Whitehouse 2012): an action's
+    exploration term is sqrt(log(avail) / visits), where ``avail`` counts the visits of its
+    node in whose world it was legal, not the node's visits; and a visit makes available
+    only the actions legal in its world. Two candidates of equal visits and mean differ
+    only in availability: the one available more often is explored, where plain UCT
+    would take the first; an action not legal in the world is neither counted nor taken."""
+    s = _dominion_buy()
+    me = s.current_player()
+    bot = MCTSBot("dominion", iterations=1, width=2, seed=3)
+    hooks_order = bot._hooks.order
+    assert hooks_order is not None
+    first, second = hooks_order(s, s.legal_actions())[:2]  # the order options are looked at
+    root = Node(player=me)
+    root.visits = 400
+    for action, avail, value in ((first, 20, 5.0), (second, 400, 5.0), ("no action", 10, 9.0)):
+        child = root.children[action] = Node(action, me)
+        child.visits, child.value, child.avail = 10, value, avail
+    rng = random.Random(1)
+    bot._descend(None, root, s.determinize(me, rng), me, bot.models(s), rng)
+    picked = {a: ch.visits for a, ch in root.children.items()}
+    assert picked == {first: 10, second: 11, "no action": 10}
+    assert [ch.avail for ch in root.children.values()] == [21, 401, 10]
+
+
+def _tree_nodes(root: Node) -> list[Node]:
+    """Every decision node below ``root`` (those its edges lead to)."""
+    found: list[Node] = []
+    edges = list(root.children.values())
+    while edges:
+        edge = edges.pop()
+        for node in edge.next.values():
+            found.append(node)
+            edges.extend(node.children.values())
+    return found
+
+
+@pytest.mark.parametrize(("make", "settings"), [
+    ("dominion", {"iterations": 30, "tree": "all", "widen": 1.0}),  # one tree, every player
+    ("dominion", {"iterations": 12, "width": 4, "paired": True}),  # a race, as the levels
+    ("dominations", {"iterations": 2, "cutoff": 8, "width": 2, "paired": True}),
+    ("dominations", {"iterations": 4, "cutoff": 8}),
+])  # fmt: skip
+def test_the_search_plays_only_in_worlds_dealt_from_what_it_may_see(
+        monkeypatch: pytest.MonkeyPatch, make: str, settings: dict[str, Any]) -> None:
+    """Information-set search: every world the search plays is the game dealt again by
+    ``determinize(me)`` (everything the searcher cannot see drawn afresh), or a copy of
+    such a world, never the real game nor a copy of it, which would know the hidden
+    cards (the other hands, every deck's order; Dominations: the tile supply's order)."""
+    state = _dominion_buy() if make == "dominion" else _at_growth()
+    me = state.current_player()
+    cls = type(state)
+    dealt: list[Any] = []  # every world dealt and every copy of one (kept: ids stay theirs)
+    ids: set[int] = set()
+    asked: list[int] = []
+
+    def keep(world: Any) -> Any:
+        dealt.append(world)
+        ids.add(id(world))
+        return world
+
+    determinize, copy, raw_copy = cls.determinize, cls.copy, cls._copy
+
+    def dealt_again(self: Any, player: int, rng: Any, **kw: Any) -> Any:
+        asked.append(player)
+        return keep(determinize(self, player, rng, **kw))
+
+    def copied(original: Callable[..., Any]) -> Callable[..., Any]:
+        def copy_of(self: Any, *args: Any, **kw: Any) -> Any:
+            new = original(self, *args, **kw)
+            return keep(new) if id(self) in ids else new
+        return copy_of
+
+    monkeypatch.setattr(cls, "determinize", dealt_again)
+    monkeypatch.setattr(cls, "copy", copied(copy))
+    monkeypatch.setattr(cls, "_copy", copied(raw_copy))
+    played: list[bool] = []
+    rollout = MCTSBot._rollout
+
+    def spied(self: MCTSBot, world: Any, policy: list[Any]) -> Sequence[float]:
+        played.append(id(world) in ids)
+        return rollout(self, world, policy)
+
+    monkeypatch.setattr(MCTSBot, "_rollout", spied)
+    bot = MCTSBot(make, seed=3, **settings)
+    assert bot.act(state) in state.legal_actions()
+    assert played and all(played)
+    assert asked and set(asked) == {me}  # dealt from the searcher's view, no other's
 
 
 def test_levels_are_bot_names_of_both_games() -> None:
@@ -85,6 +210,21 @@ def test_dominion_levels_search_more_worlds_level_by_level() -> None:
     easy = LEVELS["dominion"]["mcts-easy"]  # whole worlds for each of its candidates
     assert easy["iterations"] <= worlds["mcts-easy"] < easy["iterations"] + easy["width"]
     assert worlds["mcts-easy"] * 10 < worlds["mcts"] <= worlds["mcts-hard"]
+
+
+def test_dominations_levels_race_their_candidates_through_their_worlds() -> None:
+    """Each Dominations level plays each of its candidates (its width) in the same
+    worlds, as many as its rollouts (iterations) take: mcts-easy 1, mcts 2, mcts-hard 3."""
+    s = _at_growth()
+    for level, settings in LEVELS["dominations"].items():
+        bot = mcts_bot(level, "dominations")
+        bot.reset(1)
+        assert bot.act(s) in s.legal_actions()
+        root = bot.last_root
+        assert root is not None
+        width, rollouts = settings["width"], settings["iterations"]
+        assert len(root.children) == width and root.visits == -(-rollouts // width)
+        assert [ch.visits for ch in root.children.values()] == [root.visits] * width
 
 
 def test_bad_budgets_and_names_are_refused() -> None:
@@ -160,6 +300,7 @@ def test_a_paired_race_reads_its_budget_between_worlds() -> None:
     assert [c.visits for c in search.last_root.children.values()] == [1, 1, 1, 1]
 
 
+@pytest.mark.timeout(60)  # a search that ignored its clock would never end
 def test_a_time_budget_stops_the_search() -> None:
     s = _at_growth()
     bot = MCTSBot("dominations", iterations=None, seconds=0.3, cutoff=10, seed=3)
@@ -360,9 +501,17 @@ def test_a_broken_own_strategy_file_says_what_is_wrong_with_it(tmp_path: Path) -
 
 
 def test_every_decision_can_be_a_node() -> None:
+    """``tree="all"``: the other players' decisions (and the searcher's outside its buys)
+    are nodes of the tree too; ``mine`` leaves them to the policy."""
     s = _dominion_buy()
-    bot = MCTSBot("dominion", iterations=40, tree="all", seed=5)
-    assert bot.act(s) in s.legal_actions()
+    me = s.current_player()
+    players = {}
+    for tree in ("all", "mine"):
+        bot = MCTSBot("dominion", iterations=40, tree=tree, seed=5)
+        assert bot.act(s) in s.legal_actions()
+        assert bot.last_root is not None
+        players[tree] = {node.player for node in _tree_nodes(bot.last_root)}
+    assert players == {"all": {0, 1}, "mine": {me}}
     with pytest.raises(ConfigError, match="tree"):
         MCTSBot("dominion", tree="some")
     with pytest.raises(ConfigError, match="margin"):

@@ -40,12 +40,17 @@ def _episode(env: VersusEnv, seed: int, agent: str, agent_seed: int
     return rewards, terminated, truncated, info
 
 
-@pytest.mark.parametrize(("players", "seat"), [(2, 0), (2, 1), (3, 2)])
-def test_an_episode_is_the_engine_game_between_the_same_bots(players: int, seat: int) -> None:
+@pytest.mark.parametrize(("opponents", "seat"), [
+    (["smithy"], 0), (["smithy"], 1),
+    (["smithy", "random"], 2),  # the random bot reads its seed
+    (["mcts-easy:trust=0"], 0),  # and a search (its own best each time) its own
+])  # fmt: skip
+def test_an_episode_is_the_engine_game_between_the_same_bots(opponents: list[str],
+                                                             seat: int) -> None:
     """The agent's indices and the opponents' decisions make the game the simulator plays
     between the same bots with the same seeds: the bot of seat q is reset with
     ``derive_seed("versus-bot", game seed, q)``."""
-    opponents = ["smithy", "random"][:players - 1]  # the random bot reads its seed
+    players = len(opponents) + 1
     env = dominion_versus(opponents=opponents, seat=seat, kingdom="size-distortion")
     rewards, terminated, truncated, info = _episode(env, 21, "bm", agent_seed=5)
     assert terminated and not truncated and info["seat"] == seat

@@ -55,8 +55,12 @@ from dominari.sim.pool import (
 )
 from dominari.sim.runner import Chunk, DominionOptions, record_name, run_chunk
 from dominari.sim.stats import Tally
+from dominari.sim.tournament import tournament
 
 PLAYERS = ["bmu", "smithy"]
+pytestmark = pytest.mark.timeout(300)
+"""A pool that hangs (a broken stall watch: the tasks here sleep for an hour) fails its
+test instead of holding up the suite; the slowest test here, Ray's, takes about a minute."""
 
 
 def _tasks(folder: Path, values: range) -> list[tuple[str, int]]:
@@ -113,6 +117,32 @@ def test_results_do_not_depend_on_workers(game: str) -> None:
     for workers in (2, 3) if game == "dominion" else (2,):
         assert simulate(players, games, seed=3, workers=workers, game=game, **kw,
                         backend="local").to_json() == one  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "players", "games"), [
+    ("dominion", ["mcts-easy:trust=0", "bm"], 4),  # trust=0: the search's own best each time
+    ("dominations", ["mcts-easy", "random"], 2),
+])  # fmt: skip
+def test_search_bots_play_the_same_games_in_any_worker(game: str, players: list[str],
+                                                       games: int) -> None:
+    """A search seeded per game plays the same games in this process and in workers
+    (spawned: other hash seeds, other object addresses)."""
+    kw: dict[str, Any] = {"kingdom": "first-game"} if game == "dominion" else {}
+    one = simulate(players, games, seed=3, workers=1, game=game, **kw).to_json()
+    assert simulate(players, games, seed=3, workers=2, game=game, **kw).to_json() == one
+
+
+def test_a_second_result_of_a_task_is_dropped() -> None:
+    """A task run again (its worker thought lost or hung) may still answer from its
+    first run: its result is handed over once, and the tasks left count it once."""
+    got: list[tuple[int, str]] = []
+    results = pool._Results(["a", "b"], lambda k, v: got.append((k, v)), retries=2)
+    results.store(1, "first")
+    results.store(1, "again")
+    assert got == [(1, "first")] and results.left == 1
+    assert results.done(1) and not results.done(0)
+    results.store(0, "only")
+    assert got == [(1, "first"), (0, "only")] and results.left == 0
 
 
 def test_a_lost_worker_is_retried_and_each_task_counted_once(tmp_path: Path) -> None:
@@ -549,6 +579,11 @@ def test_ray_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         local = simulate(players, 4, seed=5, workers=1, game="dominations")
         ray = simulate(players, 4, seed=5, workers=2, game="dominations", backend="ray")
         assert ray.to_json() == local.to_json()
+        # and a tournament its local results
+        entries = ["bm", "smithy", "random"]
+        assert tournament(entries, 4, 3, workers=2, kingdom="first-game",
+                          backend="ray").to_json() == tournament(
+            entries, 4, 3, workers=1, kingdom="first-game").to_json()  # fmt: skip
 
         # results in task order, progress once per task
         seen: list[int] = []

@@ -24,6 +24,7 @@ from dominari.sim import (
 )
 from dominari.sim.plot import check_plot_path, plot_tournament, tournament_figure
 from dominari.sim.runner import DominionOptions
+from dominari.sim.stats import wilson
 from dominari.sim.tournament import matchups, rate_games
 
 FAST = ["random", "bm", "bmu", "smithy"]
@@ -68,8 +69,7 @@ def test_counts_add_up() -> None:
     for p in r.players:
         assert p.games == 18  # 3 opponents × 6 games
         assert p.wins + p.ties + p.losses == p.games
-        lo, hi = p.ci95
-        assert lo <= p.win_rate <= hi
+        assert p.ci95 == wilson(p.wins, p.games)  # of the outright wins over its games
     shared = r.games - sum(p.wins for p in r.players)
     assert sum(p.ties for p in r.players) >= 2 * shared
     for i, j in itertools.permutations(range(4), 2):
@@ -203,6 +203,16 @@ def test_strategies_are_rated_above_random(seed: int) -> None:
     assert board[-1].ordinal < min(p.ordinal for p in board[:-1])
     assert all(p.mu > 25 for p in board[:-1]) and board[-1].mu < 25
     assert all(p.sigma < 25 / 3 for p in board)
+
+
+def test_ratings_at_three_seats_put_random_last() -> None:
+    """Places of a 3-seat game rate every entry, in the order of their strength: Smithy-BM
+    above BMU above BM, and ``random`` (never a winner) below them all."""
+    r = small(["random", "bm", "bmu", "smithy"], games=12, seats=3)
+    board = r.leaderboard
+    assert [p.name for p in board] == ["Smithy", "BMU", "BM", "random"]
+    assert board[0].mu > 25 > board[-1].mu
+    assert all(a.mu > b.mu for a, b in itertools.pairwise(board))
 
 
 def test_ties_are_shared_places() -> None:
