@@ -183,6 +183,40 @@ def test_the_search_plays_only_in_worlds_dealt_from_what_it_may_see(
     assert asked and set(asked) == {me}  # dealt from the searcher's view, no other's
 
 
+@pytest.mark.rule("N-END-1")
+def test_the_search_finds_a_win_its_policy_does_not_see() -> None:
+    """Two Supply piles are empty and a third holds one Moat; the player to buy leads
+    and has 3 coins. Its policy (the rule bot that models its seat) buys a Silver, as
+    every money bot would; the search plays each candidate on and sees that the Moat
+    ends the game on three empty piles, won in every world."""
+    from test_bot_decisions import stage
+
+    s = stage({0: ["Silver", "Copper", "Estate", "Estate", "Estate"], 1: ["Copper"] * 5},
+              decks={0: ["Province"] * 2 + ["Gold"] * 3 + ["Silver"] * 4,
+                     1: ["Province"] + ["Gold"] * 4 + ["Silver"] * 4})  # fmt: skip
+    for pile in ("Village", "Woodcutter"):
+        s.supply[C.card_id(pile)] = 0
+    s.empty_piles = 2
+    s.supply[C.MOAT] = 1
+    s.phase, s.coins = 1, 3
+    me = s.current_player()
+    assert s.score(me) > s.score(1 - me)
+    bot = mcts_bot("mcts:book=no", "dominion")  # the book would play its opening here
+    policy = bot.models(s)[me]
+    assert str(policy.act(s)) == "buy Silver"
+    bot.reset(1)
+    moat = bot.act(s)
+    assert str(moat) == "buy Moat"
+    assert bot.last_root is not None
+    won = bot.last_root.children[moat]
+    assert won.value == won.visits > 0  # a win in every world
+    s.apply(moat)
+    while not s.is_terminal():
+        s.apply(policy.act(s))  # the turn's end ends the game
+    outcome = s.outcome()
+    assert outcome is not None and outcome.reason == "three-piles" and outcome.winners == (me,)
+
+
 def test_levels_are_bot_names_of_both_games() -> None:
     for game in ("dominion", "dominations"):
         names = bot_names(game)
