@@ -114,6 +114,18 @@ def test_dominations(capsys: pytest.CaptureFixture[str]) -> None:
                          "-n", "2", "--seed", "3", "--workers", "1", "--no-progress")
     assert code == 0, err
     assert "Dominations tournament" in out and "random#2" in out
+    # greedy beats random at 3 seats as at 2: the leaderboard, the places and the JSON
+    code, out, err = run(capsys, "tournament", "dominations", "--players",
+                         "random,greedy,random", "--seats", "3", "-n", "3", "--seed", "3",
+                         "--workers", "1", "--no-progress", "--json")  # fmt: skip
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["game"] == "dominations" and result["games"] == 3 and result["seats"] == 3
+    board = result["players"]
+    assert [p["name"] for p in board][0] == "greedy" and board[0]["wins"] == 3
+    assert all(p["games"] == 3 and p["wins"] + p["ties"] + p["losses"] == 3 for p in board)
+    assert board[0]["rating"]["mu"] > max(p["rating"]["mu"] for p in board[1:])
+    assert sum(result["end_reasons"].values()) == 3
 
 
 @pytest.mark.parametrize(("args", "message"), [
