@@ -585,6 +585,13 @@ def test_a_closed_output_keeps_the_game_so_far(tmp_path: Path) -> None:
      "kingdom 'Witch,,Smithy': an empty card name"),
     (["simulate", "dominations", "--players", "random,random", "--rule", "connection=all-sides",
       "--rule", "connection=choose-one"], "rule option 'connection' is given twice"),
+    # refused before the notes on a search by the clock and a bot's missing cards
+    (["simulate", "dominion", "--players", "mcts-easy:seconds=1,nosuchbot"],
+     "unknown bot 'nosuchbot'"),
+    (["simulate", "dominion", "--players", "mcts-easy:seconds=1,witch", "--workers",
+      "100000"], "at most"),
+    (["simulate", "dominion", "--players", "mcts-easy:seconds=1,witch", "--kingdom",
+      "first-game", "--by-card"], "--by-card"),
 ])
 def test_more_bad_command_lines(capsys: pytest.CaptureFixture[str], argv: list[str],
                                 words: str) -> None:

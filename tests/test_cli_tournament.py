@@ -122,7 +122,7 @@ def test_dominations(capsys: pytest.CaptureFixture[str]) -> None:
     result = json.loads(out)
     assert result["game"] == "dominations" and result["games"] == 3 and result["seats"] == 3
     board = result["players"]
-    assert [p["name"] for p in board][0] == "greedy" and board[0]["wins"] == 3
+    assert board[0]["name"] == "greedy" and board[0]["wins"] == 3
     assert all(p["games"] == 3 and p["wins"] + p["ties"] + p["losses"] == 3 for p in board)
     assert board[0]["rating"]["mu"] > max(p["rating"]["mu"] for p in board[1:])
     assert sum(result["end_reasons"].values()) == 3
@@ -155,6 +155,10 @@ def test_dominations(capsys: pytest.CaptureFixture[str]) -> None:
      "15 match-ups × 700,000 games = 10,500,000 games"),
     (["--players", "mcts-easy:seconds=0.1,witch", "--plot", "missing/out.png"],
      "does not exist"),
+    (["--players", "mcts:seconds=1,bm", "--seats", "3"], "needs at least 3 players"),
+    (["--players", "mcts:seconds=1,witch,bmx"], "unknown bot 'bmx'"),
+    (["--players", "mcts:seconds=1,witch", "-n", "2000000"], "at most 1,000,000"),
+    (["--players", "mcts:seconds=1,witch", "--workers", "100000"], "at most"),
 ])  # fmt: skip
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                monkeypatch: pytest.MonkeyPatch, args: list[str],

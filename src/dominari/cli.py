@@ -45,7 +45,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dominari import __version__
-from dominari.bots import BUILTIN_STRATEGIES, bot_blurbs, load_bot, seat_entries
+from dominari.bots import BUILTIN_STRATEGIES, bot_blurbs, load_bot
 from dominari.bots.base import Bot, DominationsBot, GameBot
 from dominari.bots.dominations_random import DominationsRandomBot
 from dominari.bots.mcts import (
@@ -121,14 +121,13 @@ from dominari.sim.runner import (
     seat_names,
     simulate,
 )
+from dominari.sim.seats import rerun, seat_entries
 from dominari.sim.stats import PlayerResult, SimResult, TurnPlace
 from dominari.sim.tournament import (
-    MAX_MATCHUP_GAMES,
     RATING_MU,
     RATING_SIGMA,
     SEATS,
     TournamentResult,
-    check_size,
     parse_entries,
     title,
     tournament,
@@ -358,6 +357,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="dominations: the folder of component files the game was played "
                      "with (default: the one the record names, looked up from here, then "
                      "beside the record)")  # fmt: skip
+    rep.add_argument("--bots", action="store_true",
+                     help="play the game again with the bots the record names (each reset "
+                     "with its recorded seed, a search with its recorded settings) and say "
+                     "whether they make every recorded move of theirs; exit 1 at the first "
+                     "they do not")  # fmt: skip
     rep.set_defaults(func=cmd_replay)
 
     srv = sub.add_parser(
@@ -617,26 +621,43 @@ def _run_games(label: str, total: int, progress: bool, run: Callable[..., R],
             end_own_ray()
 
 
-def _note_clock(specs: Sequence[str], game: str) -> list[str]:
-    """Say on stderr when a search bot among ``specs`` stops its search by the clock
-    (``mcts:seconds=…``): its games then depend on the machine, not only on the seed. A
-    bad search spec fails here, before anything is said (other bots load in the run).
+def _note_clock(specs: Sequence[str], game: str, notes: list[str]) -> list[str]:
+    """The note (into ``notes``) when a search bot among ``specs`` stops its search by the
+    clock (``mcts:seconds=…``): its games then depend on the machine, not only on the seed.
+    A bad search spec fails here, before anything is said (other bots load in the run).
     The names of such bots, once each (the JSON's ``timed_searches``)."""
     return _note_clock_bots([mcts_bot(spec, game) for spec in specs
-                             if search_spec(spec) is not None])  # fmt: skip
+                             if search_spec(spec) is not None], notes)  # fmt: skip
 
 
-def _note_clock_bots(bots: Sequence[object]) -> list[str]:
-    """:func:`_note_clock` for bots already made (``play``'s, capped by --bot-seconds)."""
+def _note_clock_bots(bots: Sequence[object], notes: list[str] | None = None) -> list[str]:
+    """:func:`_note_clock` for bots already made (``play``'s, capped by --bot-seconds),
+    said on stderr at once without ``notes``."""
     timed = list(dict.fromkeys(b.name for b in bots
                                if isinstance(b, MCTSBot) and b.seconds is not None))
     if timed:
         one = len(timed) == 1
-        sys.stderr.write(f"dominari: note: {', '.join(timed)} "
-                         f"{'stops its search' if one else 'stop their searches'} by the "
-                         f"clock: {'its' if one else 'their'} games depend on the machine's "
-                         "speed and load, not only on --seed\n")
+        _note(f"{', '.join(timed)} {'stops its search' if one else 'stop their searches'} "
+              f"by the clock: {'its' if one else 'their'} games depend on the machine's speed "
+              "and load, not only on --seed", notes)  # fmt: skip
     return timed
+
+
+def _note(text: str, notes: list[str] | None) -> None:
+    """A note for stderr (``dominari: note: …``): into ``notes``, said once the run has
+    checked what it was given (:func:`_say`), or at once without them."""
+    line = f"{PROG}: note: {text}\n"
+    if notes is None:
+        sys.stderr.write(line)
+    else:
+        notes.append(line)
+
+
+def _say(notes: Sequence[str]) -> None:
+    """Say the notes a run kept: it has checked what it was given (a refused run says only
+    why), and is about to play."""
+    for line in notes:
+        sys.stderr.write(line)
 
 
 def _check_folder(path: str | Path, flag: str, fresh: str | Sequence[str] | None = None,
@@ -669,16 +690,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             check_by_card(options)
         except ConfigError as exc:
             raise ConfigError(f"--by-card: {exc}") from None
+    notes: list[str] = []  # said once the run has checked what it was given
+    timed = _note_clock(specs, game, notes)
+    missing = _note_missing(specs, game, getattr(args, "kingdom", None), notes)
     if args.record_dir is not None:
         _check_folder(args.record_dir, "--record-dir", fresh=ANY_RECORDS)
-    # the notes once what can be checked here is (a refused run says only why)
-    timed = _note_clock(specs, game)
-    missing = _note_missing(specs, game, getattr(args, "kingdom", None))
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
     run = partial(simulate, specs, args.games, seed, workers, options=options,
                   record_dir=args.record_dir, backend=backend, by_card=args.by_card,
-                  stall=args.stall_timeout)  # fmt: skip
+                  stall=args.stall_timeout, started=partial(_say, notes))  # fmt: skip
     t0 = time.perf_counter()
     result = _run_games("simulating", args.games, not args.no_progress, run)
     elapsed = time.perf_counter() - t0
@@ -702,9 +723,9 @@ _REASONS = {"provinces": "Provinces gone", "three-piles": "three piles empty",
             "turn-limit": "turn limit"}  # fmt: skip
 
 
-def _note_missing(specs: Sequence[str], game: str,
-                  kingdom: Any) -> tuple[dict[str, list[str]], dict[str, dict[str, float]]]:
-    """Say on stderr when a Dominion rule bot buys Kingdom cards that the kingdom does not
+def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str]
+                  ) -> tuple[dict[str, list[str]], dict[str, dict[str, float]]]:
+    """A note (into ``notes``) when a Dominion rule bot buys Kingdom cards that the kingdom does not
     always have: a fixed kingdom (a recommended set, or 10 cards) without them, or kingdoms
     drawn per game that have them only in some games. The bot then plays without them,
     often as a money bot, which a table of its results does not show. Returns the cards
@@ -734,15 +755,14 @@ def _note_missing(specs: Sequence[str], game: str,
             partial[bot.name] = {NAME[c]: v for c, v in shares.items() if v < 1}
     where = describe_kingdom(spec)
     for name, lacking in missing.items():
-        sys.stderr.write(f"dominari: note: {name} buys {', '.join(lacking)}, not in this "
-                         f"kingdom ({where}): it plays without "
-                         f"{'them' if len(lacking) > 1 else 'it'}\n")
+        _note(f"{name} buys {', '.join(lacking)}, not in this kingdom ({where}): it plays "
+              f"without {'them' if len(lacking) > 1 else 'it'}", notes)  # fmt: skip
     for name, part in partial.items():
         cards = ", ".join(f"{card} in {100 * v:.0f}%" for card, v in part.items())
-        sys.stderr.write(f"dominari: note: {name} buys {cards} of the games (kingdom "
-                         f"{where}): it plays without {'them' if len(part) > 1 else 'it'} in "
-                         "the others; name its cards (--kingdom) to compare strategies with "
-                         "their cards, or split the results by card (simulate --by-card)\n")
+        _note(f"{name} buys {cards} of the games (kingdom {where}): it plays without "
+              f"{'them' if len(part) > 1 else 'it'} in the others; name its cards (--kingdom) "
+              "to compare strategies with their cards, or split the results by card "
+              "(simulate --by-card)", notes)  # fmt: skip
     return missing, partial
 
 
@@ -1003,8 +1023,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     game = check_game(args.game)
     specs = parse_entries(args.players)
     options = _sim_options(args, game)
-    if args.games <= MAX_MATCHUP_GAMES:  # (more: the run says so, as for the rest)
-        check_size(len(specs), args.seats, args.games)  # before the notes
+    notes: list[str] = []  # said once the run has checked what it was given
+    timed = _note_clock(specs, game, notes)
+    missing = _note_missing(specs, game, getattr(args, "kingdom", None), notes)
     if args.plot:
         from dominari.sim.plot import check_plot_path
 
@@ -1023,15 +1044,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         _check_folder(args.record_dir, "--record-dir")  # the tournament checks what it holds
         if args.journal is not None and _same_file(args.record_dir, args.journal):
             raise ConfigError(f"--record-dir and --journal both name {args.record_dir!r}")
-    # the notes once what can be checked here is (a refused run says only why)
     if args.journal is not None:
-        _note_old_journal(args.journal)
-    timed = _note_clock(specs, game)
-    missing = _note_missing(specs, game, getattr(args, "kingdom", None))
+        _note_old_journal(args.journal, notes)
     run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
                   backend=args.backend, options=options, journal=args.journal,
                   stall=args.stall_timeout, record_dir=args.record_dir,
-                  recheck=args.recheck)  # fmt: skip
+                  recheck=args.recheck, started=partial(_say, notes))  # fmt: skip
     t0 = time.perf_counter()
     total = math.comb(len(specs), args.seats) * args.games
     result = _run_games("tournament", total, not args.no_progress, run, rates=True)
@@ -1051,8 +1069,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def _note_old_journal(path: str) -> None:
-    """Say on stderr when a journal of an older format will be written again in this one
+def _note_old_journal(path: str, notes: list[str]) -> None:
+    """A note (into ``notes``) when a journal of an older format will be written again in this one
     (if it serves the tournament): versions before this one then cannot read it."""
     from dominari.sim.journal import FORMAT, READS
 
@@ -1063,10 +1081,10 @@ def _note_old_journal(path: str) -> None:
         return  # none yet, or the run says what is wrong with it
     version = head.get("dominari_journal") if isinstance(head, dict) else None
     if version in READS and version < FORMAT:
-        sys.stderr.write(f"dominari: note: journal {path} is of format {version}, without "
-                         "the turn order of its games: they are dealt again (not played) to "
-                         f"learn it, and the journal is written as format {FORMAT}, which "
-                         "versions of Dominari before this one do not read\n")
+        _note(f"journal {path} is of format {version}, without the turn order of its games: "
+              "they are dealt again (not played) to learn it, and the journal is written as "
+              f"format {FORMAT}, which versions of Dominari before this one do not read",
+              notes)  # fmt: skip
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -1261,7 +1279,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _record(state: DominionState | DominationsState,
             played: list[dict[str, Any]]) -> dict[str, Any]:
-    """The game's record with what played its seats (:func:`~dominari.bots.seat_entries`)."""
+    """The game's record with what played its seats (:func:`~dominari.sim.seats.seat_entries`)."""
     record = state.record()
     record["seats"] = played
     return record
@@ -1782,9 +1800,11 @@ def _replay(args: argparse.Namespace, record: dict[str, Any]) -> int:
     if complete and saved is not None and out is not None and out.to_json() != saved:
         raise RecordError(f"the replayed outcome {out.to_json()} differs from the recorded "
                           f"one {saved}")  # fmt: skip
+    if args.bots:
+        return _replay_bots(args, record, DominionState.from_record(record, upto=0))
     console = _stdout_console()
     _print_header(console, state, f"Replay of {args.file}")
-    _print_recorded_bots(console, record)
+    _print_recorded_bots(console, record, state.num_players)
     print_events(console, state, 0)
     if not complete:
         console.print(Text(f"(stopped after {args.upto} of {len(actions)} actions)",
@@ -1793,23 +1813,50 @@ def _replay(args: argparse.Namespace, record: dict[str, Any]) -> int:
     return 0
 
 
-def _print_recorded_bots(console: Console, record: dict[str, Any]) -> None:
-    """The bots the record says played its seats, as they played: a search level with its
-    settings in words (``mcts (seat 1): 100,000 rollout steps, …``; a server's record names
-    its time per decision, ``mcts-hard:seconds=1``), the rule bot ``best`` played as;
-    nothing for a record without them (older records name their bots only as players)."""
+def _replay_bots(args: argparse.Namespace, record: dict[str, Any], start: Any) -> int:
+    """``replay --bots``: the record's game played again by the bots its seats name, from
+    ``start``, its game at the beginning (:func:`~dominari.sim.seats.rerun`); 0 when they
+    make every recorded move of theirs, 1 at the first they do not."""
+    if args.upto is not None:
+        raise ConfigError("--bots plays the whole game again: give it without --upto")
+    done = rerun(record, start)
+    for name in done.clocked:
+        _note(f"{name} stopped its search by the clock when the game was played: its "
+              "moves depended on the machine's speed and load, and may differ now", None)
+    console = _stdout_console()
+    d = done.divergence
+    if d is None:
+        console.print(Text(f"{args.file}: played again by the bots its seats name, "
+                           f"{done.compared:,} decision{'s' if done.compared != 1 else ''} "
+                           f"of theirs in {done.actions:,} actions, each the recorded one"))
+        return 0
+    console.print(Text(f"{args.file}: played again by the bots its seats name, action "
+                       f"{d.action:,} (seat {d.seat + 1}, {d.bot}) is recorded as "
+                       f"{d.recorded!r}, and the bot plays {d.played!r} there now (the "
+                       f"{done.compared - 1:,} decisions of theirs before it were the "
+                       "recorded ones)"))  # fmt: skip
+    return 1
+
+
+def _print_recorded_bots(console: Console, record: dict[str, Any], players: int) -> None:
+    """The bots the record says played its seats (those of its ``players``), as they
+    played: a search level with its budget in words (``mcts (seat 1): 100,000 rollout
+    steps, …``; a server's record names its time per decision, ``mcts-hard:seconds=1``),
+    the rule bot ``best`` played as; nothing for a record without them (older records name
+    their bots only as players)."""
     seats = record.get("seats")
     if not isinstance(seats, list):
         return
     lines = []
-    for x in seats:
+    for x in seats[:players]:
         if not (isinstance(x, dict) and isinstance(x.get("bot"), str)
-                and type(x.get("seat")) is int):  # fmt: skip
+                and type(x.get("seat")) is int and 0 <= x["seat"] < players):  # fmt: skip
             continue
         line = f"  {x['bot']} (seat {x['seat'] + 1})"
         search, played_as = x.get("search"), x.get("played_as")
         if isinstance(search, dict):
-            with contextlib.suppress(TypeError, ValueError):  # a record's odd values
+            # a record's odd values (text for a number, a number too large for a float …)
+            with contextlib.suppress(TypeError, ValueError, OverflowError):
                 own = search.get("own")
                 line += ": " + describe_level(search, own if isinstance(own, str) else None)
         elif isinstance(played_as, str):
@@ -1859,10 +1906,12 @@ def _replay_dominations(args: argparse.Namespace, record: dict[str, Any]) -> int
     if complete and saved is not None and out is not None and out.to_json() != saved:
         raise RecordError(f"the replayed outcome {out.to_json()} differs from the recorded "
                           f"one {saved}")  # fmt: skip
+    if args.bots:
+        return _replay_bots(args, record, start)
     console = _stdout_console()
     console.print(Text(f"Replay of {args.file}", style="bold"))
     _print_dominations_header(console, start)  # as the game began, as play showed it
-    _print_recorded_bots(console, record)
+    _print_recorded_bots(console, record, state.num_players)
     print_dominations_events(console, state, 0)
     if not complete:
         console.print(Text(f"(stopped after {args.upto} of {len(record['actions'])} actions)",

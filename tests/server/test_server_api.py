@@ -185,15 +185,31 @@ def test_two_seats_of_one_name_are_refused(api: Api) -> None:
     assert len(api.service.tables) == before
 
 
-def test_a_game_keeps_the_time_per_decision_it_was_created_with(db_file: str) -> None:
-    """A server started again with another ``--bot-seconds`` plays an earlier game's search
-    bots as they were chosen, and the game's record names the time they played with."""
+def test_a_game_keeps_the_time_per_decision_it_was_created_with(
+        db_file: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server started again with another ``--bot-seconds``, or a later version whose
+    level is another, plays an earlier game's search bots as they were chosen, and the
+    game's record names the time and the settings they played with."""
+    from dominari.bots.mcts import LEVELS
+    from dominari.server import service as service_module
+
     with make_client(db_file, bot_seconds=0.05) as client:
         api = Api(client)
         g = api.create(game="dominion", kingdom="first-game", seed=2, max_turns=3,
                        seats=[{"kind": "human"}, {"kind": "bot", "bot": "mcts-easy"}])
         gid, token = g["game_id"], g["seats"][0]["token"]
         assert api.service.bot_seconds(api.service.table(gid)) == 0.05
+    created = {**load_bot("mcts-easy").settings(), "seconds": 0.05}  # type: ignore[attr-defined]
+    monkeypatch.setitem(LEVELS["dominion"], "mcts-easy",
+                        {**LEVELS["dominion"]["mcts-easy"], "iterations": 3})  # fmt: skip
+    asked: list[Any] = []
+    choose = service_module.choose
+
+    def spied(*args: Any) -> str:
+        asked.append(args[-1])  # the settings the search is built with
+        return choose(*args)
+
+    monkeypatch.setattr(service_module, "choose", spied)
     with make_client(db_file, bot_seconds=2.0) as client:
         api = Api(client)
         t = api.service.table(gid)
@@ -208,7 +224,10 @@ def test_a_game_keeps_the_time_per_decision_it_was_created_with(db_file: str) ->
                 assert r.status_code == 200, r.text
         rec = api.c.get(f"/api/games/{gid}/record").json()
         assert rec["seats"][1]["bot"] == "mcts-easy:seconds=0.05"
-        assert "bot_seconds" not in rec["config"]  # the engine's config, as it replays
+        assert rec["seats"][1]["search"] == created and created["iterations"] == 30
+        assert asked and all(settings == created for settings in asked)
+        # the engine's config, as it replays
+        assert "bot_seconds" not in rec["config"] and "bot_settings" not in rec["config"]
         assert DominionState.from_record(rec).outcome() == t.state.outcome()
         # a game without search bots keeps nothing of the kind
         h = api.create(game="dominion", seed=3, seats=[{"kind": "human"},

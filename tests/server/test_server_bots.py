@@ -77,6 +77,12 @@ def test_each_worker_thread_has_its_own_bots() -> None:
     worker.start()
     worker.join()
     assert theirs[0] is not mine and theirs[0].seconds == mine.seconds == 2.0
+    # a game's own settings (those it was created with) make a bot of their own
+    kept = {**mine.settings(), "steps": 5000}
+    theirs_then = _bot("dominion", "mcts", 2.0, kept)
+    assert theirs_then is not mine and theirs_then.settings() == kept
+    assert theirs_then.name == "mcts:seconds=2"
+    assert _bot("dominion", "mcts", 2.0, kept) is theirs_then
 
 
 def test_a_view_pushed_when_a_bot_starts_thinking_says_so() -> None:

@@ -682,3 +682,27 @@ def test_more_local_workers_than_the_machine_can_use_are_refused() -> None:
                                           f"{default_workers()} CPU\\(s\\); give at most {most}"):
         simulate(["bm", "bmu"], 10, seed=1, workers=most + 1)
     assert check_run(10, most + 1, 1, "ray", "the number of games")[1] == most + 1
+
+
+def test_started_is_called_once_everything_is_checked(tmp_path: Path) -> None:
+    """``started()`` (the command line says its notes then): once, before the first game,
+    never for a run refused; a journal's recheck plays games only after it too."""
+    from dominari.sim import tournament
+
+    events: list[str] = []
+    simulate(["bm", "bmu"], 4, seed=1, workers=1, started=lambda: events.append("started"),
+             progress=lambda k: events.append("games"))  # fmt: skip
+    assert events[0] == "started" and events.count("started") == 1 and "games" in events
+    events.clear()
+    journal = tmp_path / "t.jsonl"
+    tournament(["bm", "bmu"], 2, seed=1, journal=journal, started=lambda: events.append("s"))
+    tournament(["bm", "bmu"], 2, seed=1, journal=journal, started=lambda: events.append("s"))
+    assert events == ["s", "s"]  # the second run reuses every game: said all the same
+    for run in (lambda started: simulate(["bm", "nobot"], 2, seed=1, started=started),
+                lambda started: tournament(["bm", "bmu"], 2, seed=1, seats=3,
+                                           started=started)):
+        with pytest.raises(DominariError):
+            run(lambda: events.append("refused"))
+    assert "refused" not in events
+    with pytest.raises(ConfigError, match="started must be a function"):
+        simulate(["bm", "bmu"], 2, seed=1, started="now")  # type: ignore[arg-type]

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import Literal, overload
 
 from dominari.bots.base import Bot, DominationsBot, GameBot
 from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, mcts_bot, search_spec
@@ -203,41 +203,6 @@ def _is_folder(spec: str) -> bool:
         return False
 
 
-def seat_entries(bots: Sequence[GameBot | None], specs: Sequence[str],
-                 seeds: Sequence[int | None], state: object) -> list[dict[str, Any]]:
-    """What played each seat of ``state``'s game, for its record (``seats``): the seat, a
-    ``human`` or a ``bot`` with the spec it was named by and the seed it was reset with; a
-    search bot's every setting too (:meth:`MCTSBot.settings`: what its level was when the
-    game was played), and the rule bot ``best`` played the game as. With them a search
-    of an iteration or step budget plays the game again from the record.
-
-    >>> from dominari.sim.runner import DominionOptions
-    >>> state = DominionOptions(kingdom="first-game").new_game(2, 1, ("A", "B"))
-    >>> bots = [load_bot("mcts-easy"), load_bot("best")]
-    >>> entries = seat_entries(bots, ["MCTS-easy", "best"], [11, 12], state)
-    >>> entries[0]["bot"], entries[0]["seed"], entries[0]["search"]["iterations"]
-    ('mcts-easy', 11, 30)
-    >>> entries[1]
-    {'seat': 1, 'kind': 'bot', 'bot': 'best', 'seed': 12, 'played_as': 'Smithy'}
-    """
-    entries: list[dict[str, Any]] = []
-    for seat, (bot, spec, seed) in enumerate(zip(bots, specs, seeds, strict=True)):
-        if bot is None:
-            entries.append({"seat": seat, "kind": "human"})
-            continue
-        # a search bot's name is its spec in lower case, with a time cap where one was set
-        entry: dict[str, Any] = {"seat": seat, "kind": "bot",
-                                 "bot": bot.name if isinstance(bot, MCTSBot) else spec.strip(),
-                                 "seed": seed}  # fmt: skip
-        if isinstance(bot, MCTSBot):
-            entry["search"] = bot.settings()
-        for_game = getattr(bot, "for_game", None)  # best: the rule bot of the kingdom
-        if for_game is not None:
-            entry["played_as"] = for_game(state).name
-        entries.append(entry)
-    return entries
-
-
 def _greedy_bot() -> GameBot:
     from dominari.bots.dominations_greedy import DominationsGreedyBot  # heavy: only when asked
 
@@ -261,5 +226,4 @@ __all__ = [
     "builtin_strategy",
     "load_bot",
     "load_strategy",
-    "seat_entries",
 ]

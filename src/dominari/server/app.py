@@ -549,7 +549,8 @@ def create_app(settings: Settings) -> FastAPI:
         if t.config.get("data_set") is not None:  # the set's name, not the server's path
             record["config"]["data"] = t.config["data_set"]
         seconds = service.bot_seconds(t)
-        record["seats"] = [played_seat(t.game, x, seconds) for x in t.seat_list()]
+        record["seats"] = [played_seat(t.game, x, seconds, service.bot_settings(t, x["bot"]))
+                           for x in t.seat_list()]
         return record
 
     @app.websocket("/api/ws")

@@ -9,6 +9,7 @@ was created) on top of their level's budget.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import pickle
@@ -77,45 +78,66 @@ def played_as(name: str, seconds: float) -> str:
     return name if name not in SEARCH_BOTS else f"{name}:seconds={seconds_text(seconds)}"
 
 
-def played_seat(game: str, seat: dict[str, Any], seconds: float) -> dict[str, Any]:
+def search_settings(game: str, name: str, seconds: float) -> dict[str, Any]:
+    """Every setting of the search level ``name`` as the server plays it under a time per
+    decision of ``seconds`` (:meth:`~dominari.bots.mcts.MCTSBot.settings`): a game keeps
+    them from its creation, so that its searches play, and its record says, what the level
+    was then.
+
+    >>> settings = search_settings("dominion", "mcts", 1.0)
+    >>> settings["steps"], settings["seconds"]
+    (100000, 1.0)
+    """
+    searcher = load_bot(name, game)
+    assert isinstance(searcher, MCTSBot)
+    searcher.seconds = seconds
+    return searcher.settings()
+
+
+def played_seat(game: str, seat: dict[str, Any], seconds: float,
+                settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """A seat of :meth:`~dominari.server.tables.Table.seat_list` as its game's record
     gives it: a bot as the server played it (:func:`played_as`) and, for a search level,
-    every setting of its search (:meth:`~dominari.bots.mcts.MCTSBot.settings`), as a
-    simulation's record does.
+    every setting of its search, those the game was created with (``settings``; for a
+    game stored before games kept them, the level's now), as a simulation's record does.
 
-    >>> played_seat("dominion", {"seat": 0, "kind": "bot", "bot": "mcts"}, 1.0)["search"]["seconds"]
-    1.0
+    >>> played_seat("dominion", {"seat": 0, "kind": "bot", "bot": "mcts"}, 1.0)["bot"]
+    'mcts:seconds=1'
     """
     bot = seat.get("bot")
     if bot is None:
         return dict(seat)
     out = {**seat, "bot": played_as(bot, seconds)}
     if bot in SEARCH_BOTS:
-        searcher = load_bot(bot, game)
-        assert isinstance(searcher, MCTSBot)
-        searcher.seconds = seconds  # as :func:`_bot` plays it
-        out["search"] = searcher.settings()
+        out["search"] = (settings if settings is not None
+                         else search_settings(game, bot, seconds))  # fmt: skip
     return out
 
 
-def _bot(game: str, name: str, seconds: float) -> Any:
-    key = (game, name, seconds)
-    bots: dict[tuple[str, str, float], Any] | None = getattr(_LOCAL, "bots", None)
+def _bot(game: str, name: str, seconds: float, settings: dict[str, Any] | None = None) -> Any:
+    key = (game, name, seconds,
+           None if settings is None else json.dumps(settings, sort_keys=True))
+    bots: dict[tuple[Any, ...], Any] | None = getattr(_LOCAL, "bots", None)
     if bots is None:
         bots = _LOCAL.bots = {}
     bot = bots.get(key)
     if bot is None:
-        bot = load_bot(name, game)
-        if name in SEARCH_BOTS and isinstance(bot, MCTSBot):
-            bot.seconds = seconds
+        if name in SEARCH_BOTS and settings is not None:  # as the game was created
+            bot = MCTSBot(game, name=played_as(name, seconds), **settings)
+        else:
+            bot = load_bot(name, game)
+            if name in SEARCH_BOTS and isinstance(bot, MCTSBot):
+                bot.seconds = seconds
         bots[key] = bot
     return bot
 
 
-def choose(game: str, state: bytes, name: str, seed: int, seconds: float) -> str:
-    """The action (notation) the bot ``name`` takes in the pickled ``state``."""
+def choose(game: str, state: bytes, name: str, seed: int, seconds: float,
+           settings: dict[str, Any] | None = None) -> str:
+    """The action (notation) the bot ``name`` takes in the pickled ``state``; a search
+    level plays with ``settings`` where its game keeps them (:func:`search_settings`)."""
     s = pickle.loads(state)
-    bot = _bot(game, name, seconds)
+    bot = _bot(game, name, seconds, settings)
     bot.reset(seed)
     return str(s.format_action(bot.act(s)))
 

@@ -32,6 +32,7 @@ from dominari.server.bots import (
     check_bot,
     choose,
     make_executor,
+    search_settings,
     server_bot_blurbs,
     server_bot_names,
     stop_executor,
@@ -236,6 +237,9 @@ class GameService:
             # the game keeps its search bots' time per decision, whatever the server is
             # started with later: they play as they were chosen, and the record says so
             config["bot_seconds"] = self.settings.bot_seconds
+            config["bot_settings"] = {  # and every setting of their levels now
+                bot: search_settings(game, bot, self.settings.bot_seconds)
+                for kind, bot, _ in names if kind == "bot" and bot in SEARCH_BOTS}
         tokens = {i: secrets.token_urlsafe(32) for i, x in enumerate(names) if x[0] == "human"}
         seats = tuple(SeatRow(i, kind, bot, name, token_hash(tokens[i]) if i in tokens else None)
                       for i, (kind, bot, name) in enumerate(names))
@@ -443,6 +447,13 @@ class GameService:
         seconds = t.config.get("bot_seconds")
         return float(seconds) if seconds is not None else self.settings.bot_seconds
 
+    def bot_settings(self, t: Table, name: str | None) -> dict[str, Any] | None:
+        """Every setting of the search level ``name`` as ``t`` was created with it (None for
+        a rule bot, or a game stored before games kept them: the level's now)."""
+        kept = t.config.get("bot_settings")
+        settings = kept.get(name) if isinstance(kept, dict) else None
+        return settings if isinstance(settings, dict) else None
+
     def subscribe(self, t: Table, sub: Subscriber) -> None:
         """Add a socket to ``t``: spectators up to :attr:`Settings.max_subscribers`, each
         seat's up to :attr:`Settings.max_seat_sockets`, neither counting the other."""
@@ -488,7 +499,7 @@ class GameService:
                 try:
                     text = await asyncio.wait_for(
                         loop.run_in_executor(executor, choose, t.game, payload, name, seed,
-                                             seconds),
+                                             seconds, self.bot_settings(t, name)),
                         timeout=BOT_LIMIT + BOT_LIMIT_PER_SECOND * seconds)
                 except TimeoutError:
                     self._restart_workers(executor)  # a cancelled job runs on regardless

@@ -62,9 +62,9 @@ def new_state(game: str, config: Mapping[str, Any], data: Mapping[str, str]) -> 
     ``data`` maps Dominations data set names to folders (the server's ``--data``): a game
     stored with a set's name (``data_set``) plays with the folder the server has for that
     name now, and its files must be those the game was created with (``data_digest``).
-    ``bot_seconds``, the search bots' time per decision the game was created with, is the
-    server's, not the engine's."""
-    config = {k: v for k, v in config.items() if k != "bot_seconds"}
+    ``bot_seconds`` and ``bot_settings``, the search bots' time per decision and settings
+    the game was created with, are the server's, not the engine's."""
+    config = {k: v for k, v in config.items() if k not in ("bot_seconds", "bot_settings")}
     if game == "dominion":
         from dominari.dominion.engine import DominionConfig, DominionState
 

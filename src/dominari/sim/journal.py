@@ -169,6 +169,14 @@ def spec_files(specs: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def spec_paths(spec: str) -> list[Path]:
+    """The files a bot spec plays with (those :func:`spec_files` digests): a strategy file
+    (the spec, or a search's own seat), the buy policy it names, a search's opening book."""
+    path = _spec_file(spec)
+    policy = None if path is None else _named_policy(Path(path))
+    return [Path(p) for p in (path, policy, _book_file(spec)) if p is not None]
+
+
 def _book_file(spec: str) -> Path | None:
     """The opening book file a search bot spec names (``mcts:book=FILE``), if it is a
     readable file (a bad one is the bot loader's to report)."""

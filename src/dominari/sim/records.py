@@ -255,12 +255,23 @@ def check_fresh(folder: Path, fresh: str | Sequence[str] | None, held: bool = Fa
 
 
 def _held_elsewhere(folder: Path) -> bool:
-    """Whether a run holds the records folder ``folder`` now (:class:`HeldFolder`): its
-    lock file is locked (never by this process: the lock is taken and let go at once)."""
-    lock = lock_file(folder / LOCK_FILE, create=False)
-    if isinstance(lock, int):
-        os.close(lock)
-    return lock is BUSY
+    """Whether a run holds the records folder ``folder`` now (:class:`HeldFolder`, this
+    process's own too): its lock file is locked. The probe opens the file read-only (it may
+    be another user's) and asks for a shared lock, let go at once, so that it never keeps
+    a run that starts meanwhile from its exclusive one."""
+    if fcntl is None:  # pragma: no cover - Windows: folders are not held
+        return False
+    try:
+        fd = os.open(folder / LOCK_FILE, os.O_RDONLY)
+    except OSError:
+        return False  # no lock file: no run holds the folder
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as exc:
+        return exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES)
+    finally:
+        os.close(fd)  # the shared lock, if taken, goes with it
+    return False
 
 
 class HeldFolder:

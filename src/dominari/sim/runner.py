@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
-from dominari.bots import seat_entries
 from dominari.bots.base import GameBot, playing
 from dominari.bots.kingdom import KingdomBestBot
 from dominari.bots.playout import can_play_out, play_out
@@ -52,6 +51,7 @@ from dominari.sim.records import (
     temporary_files,
     write_json_atomic,
 )
+from dominari.sim.seats import seat_entries
 from dominari.sim.stats import SimResult, Tally
 
 if TYPE_CHECKING:
@@ -484,7 +484,7 @@ def check_by_card(options: GameOptions) -> None:
 def write_record(target: Path, state: GameState,
                  seats: list[dict[str, Any]] | None = None) -> None:
     """Write the record of the finished game ``state`` to ``target`` (atomically), with
-    what played its seats (:func:`~dominari.bots.seat_entries`) where given;
+    what played its seats (:func:`~dominari.sim.seats.seat_entries`) where given;
     :class:`ConfigError` naming the file if it cannot be written."""
     record = state.record()
     if seats is not None:
@@ -523,11 +523,12 @@ def local_worker_limit() -> int:
 
 
 def check_request(players: object, options: object, keywords: dict[str, object],
-                  progress: object, start_method: object) -> tuple[str, ...]:
+                  progress: object, start_method: object,
+                  started: object = None) -> tuple[str, ...]:
     """The checks :func:`simulate` and :func:`~dominari.sim.tournament.tournament` share:
     ``players`` is a list of bot specs (strings), ``options`` a game's options and not
-    given beside the keywords that would make them, ``progress`` callable,
-    ``start_method`` a multiprocessing start method; returns the specs."""
+    given beside the keywords that would make them, ``progress`` and ``started``
+    callable, ``start_method`` a multiprocessing start method; returns the specs."""
     if isinstance(players, str):
         raise ConfigError(f"players is a list of bot specs, one per seat, not the string "
                           f"{players!r}: {[p.strip() for p in players.split(',')]!r}")
@@ -549,6 +550,8 @@ def check_request(players: object, options: object, keywords: dict[str, object],
                               f"both: {', '.join(given)} given beside options")  # fmt: skip
     if progress is not None and not callable(progress):
         raise ConfigError(f"progress must be a function of the games done, not {progress!r}")
+    if started is not None and not callable(started):
+        raise ConfigError(f"started must be a function (of nothing), not {started!r}")
     if start_method is not None and start_method not in ("spawn", "fork", "forkserver"):
         raise ConfigError(f"start_method must be spawn, fork or forkserver, not "
                           f"{start_method!r}")
@@ -664,6 +667,7 @@ def simulate(
     backend: str = "local",
     stall: float | None = None,
     by_card: bool = False,
+    started: Callable[[], None] | None = None,
 ) -> SimResult:
     """Play ``games`` seeded games of ``game`` (default Dominion) between the bots named
     by ``players`` (one per seat).
@@ -685,12 +689,14 @@ def simulate(
     ``by_card`` (Dominion, kingdoms that differ between games) splits every seat's results
     by the Kingdom cards of each game (:attr:`SimResult.by_card`). A seat played by
     ``best`` always has its results by the rule bot it played (``played_as``).
+    ``started()`` is called once everything given is checked, before the first game (the
+    command line says its notes then, so that a refused run says only why).
     Raises :class:`DominariError` subclasses for bad input, before any game is
     played or file written.
     """
     specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
                                              "rules": rules, "data": data},
-                          progress, start_method)  # fmt: skip
+                          progress, start_method, started)  # fmt: skip
     games, workers, seed, backend = check_run(games, workers, seed, backend,
                                               "the number of games")  # fmt: skip
     stall = check_stall(stall)
@@ -725,6 +731,8 @@ def simulate(
 
     try:
         try:
+            if started is not None:
+                started()
             each_result(run_chunk, chunks, done, workers=workers, backend=backend,
                         start_method=start_method, stall=stall)  # fmt: skip
         except BaseException:

@@ -70,7 +70,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dominari.bots import seat_entries
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import (
     FORMAT,
@@ -109,6 +108,7 @@ from dominari.sim.runner import (
     turn_order,
     write_record,
 )
+from dominari.sim.seats import seat_entries
 from dominari.sim.stats import EndReasons, Places, TurnPlace, WinCounts, _plain, mean_ci95
 from dominari.sim.table import GameTable
 
@@ -570,6 +570,7 @@ def tournament(
     rating: Callable[[int], None] | None = None,
     stall: float | None = None,
     record_dir: str | os.PathLike[str] | None = None,
+    started: Callable[[], None] | None = None,
 ) -> TournamentResult:
     """Play a round robin of ``game`` (default Dominion) between the bots named by
     ``players``: ``games`` seeded games for every match-up of ``seats`` entries.
@@ -582,8 +583,10 @@ def tournament(
     rated, once every game is played (the ratings follow the games in a fixed order,
     some 3 to 6 minutes for the maximum of games). ``stall`` is as for
     :func:`~dominari.sim.runner.simulate`: a run of games whose worker finishes no game
-    for that many seconds is played again in another. Raises :class:`DominariError` subclasses
-    for bad input before any game is played.
+    for that many seconds is played again in another. ``started()`` is called once
+    everything given is checked, before the first game is played (or played again, to
+    recheck a journal). Raises :class:`DominariError` subclasses for bad input before any
+    game is played.
 
     With ``journal`` (a file path, see :mod:`dominari.sim.journal`) every finished run
     of games is written to that file as it finishes, and the games the file already
@@ -609,7 +612,7 @@ def tournament(
     """
     specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
                                              "rules": rules, "data": data},
-                          progress, start_method)  # fmt: skip
+                          progress, start_method, started)  # fmt: skip
     games, workers, seed, backend = check_run(games, workers, seed, backend,
                                               "the number of games per match-up",
                                               MAX_MATCHUP_GAMES)  # fmt: skip
@@ -646,6 +649,13 @@ def tournament(
     table = GameTable([[seating(entries, j) for j in range(orders)] for entries in combos],
                       games, MAX_MATCHUP_GAMES)  # fmt: skip
     book: Journal | None = None
+    begun: list[bool] = []
+
+    def begin() -> None:  # once: before the first game played, to recheck or to count
+        if started is not None and not begun:
+            begun.append(True)
+            started()
+
     if journal is not None:
         key = {"game": options.game, "players": list(specs), "seats": seats, "seed": seed,
                "options": options.to_json(), "code": code_fingerprint(options.game),
@@ -671,6 +681,7 @@ def tournament(
             # without making a list of millions of keys.
             picked = table.keys_at(sorted(rng.sample(range(len(table)),
                                                      min(recheck, len(table)))))
+            begin()
             again = run_tasks(play_shard, [Shard(specs, names, options, seed, m, combos[m],
                                                  j, j + 1) for m, j in picked],
                               workers=workers, backend=backend,
@@ -724,6 +735,7 @@ def tournament(
     if reused and progress is not None:
         progress(reused)
     try:
+        begin()
         each_result(play_shard, shards, done, workers=workers, backend=backend,
                     start_method=start_method, stall=stall)  # fmt: skip
     except BaseException:

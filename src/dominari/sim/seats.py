@@ -1,0 +1,224 @@
+"""What played each seat of a recorded game, and the game played again by those bots.
+
+A record written by ``play``, ``show``, ``simulate`` or ``tournament`` says what played
+each seat (``seats``, :func:`seat_entries`): a bot's spec, the seed it was reset with, the
+files it played with (by their full paths, with their SHA-256) and, for a search, every
+setting of its search. :func:`rerun` builds those bots,
+resets each with its seed, and walks the record's actions: at each decision of a bot's
+seat it asks the bot, and compares its answer with the recorded action, up to the first
+that differs (after it, the bot's random numbers are no longer the game's). A human
+seat's actions are taken as recorded. A search of an iteration or step budget makes its
+moves again exactly; one stopped by the clock (``seconds``) may not, and is named.
+
+>>> from dominari.bots import load_bot
+>>> from dominari.sim.runner import DominionOptions, play_game
+>>> state = DominionOptions(kingdom="first-game").new_game(2, 5, ("BM", "Smithy"))
+>>> bots = [load_bot("bm"), load_bot("smithy")]
+>>> for bot, seed in zip(bots, (1, 2)):
+...     bot.reset(seed)
+>>> record = play_game(bots, state).record()
+>>> record["seats"] = seat_entries(bots, ["bm", "smithy"], [1, 2], state)
+>>> done = rerun(record, type(state).from_record(record, upto=0))
+>>> done.made, done.compared == len(record["actions"])
+(True, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dominari.bots import load_bot
+from dominari.bots.base import GameBot, playing
+from dominari.bots.mcts import MCTSBot
+from dominari.core.errors import ConfigError, DominariError, RecordError
+from dominari.sim.journal import spec_paths
+
+
+def seat_entries(bots: Sequence[GameBot | None], specs: Sequence[str],
+                 seeds: Sequence[int | None], state: object) -> list[dict[str, Any]]:
+    """What played each seat of ``state``'s game, for its record (``seats``): the seat, a
+    ``human`` or a ``bot`` with the spec it was named by and the seed it was reset with; a
+    search bot's every setting too (:meth:`MCTSBot.settings`: what its level was when the
+    game was played), and the rule bot ``best`` played the game as. A bot that plays with
+    files (a strategy file, the buy policy it names, a search's own seat or opening book)
+    has them in ``files``, by full path, with the SHA-256 of each, and a strategy file's
+    bot and a search's settings name them by their full paths, so that the game is played
+    again from anywhere (:func:`rerun`), and a changed file is seen.
+
+    >>> from dominari.sim.runner import DominionOptions
+    >>> state = DominionOptions(kingdom="first-game").new_game(2, 1, ("A", "B"))
+    >>> bots = [load_bot("mcts-easy"), load_bot("best")]
+    >>> entries = seat_entries(bots, ["MCTS-easy", "best"], [11, 12], state)
+    >>> entries[0]["bot"], entries[0]["seed"], entries[0]["search"]["iterations"]
+    ('mcts-easy', 11, 30)
+    >>> entries[1]
+    {'seat': 1, 'kind': 'bot', 'bot': 'best', 'seed': 12, 'played_as': 'Smithy'}
+    """
+    entries: list[dict[str, Any]] = []
+    for seat, (bot, spec, seed) in enumerate(zip(bots, specs, seeds, strict=True)):
+        if bot is None:
+            entries.append({"seat": seat, "kind": "human"})
+            continue
+        # a search bot's name is its spec in lower case, with a time cap where one was set
+        entry: dict[str, Any] = {"seat": seat, "kind": "bot",
+                                 "bot": bot.name if isinstance(bot, MCTSBot) else spec.strip(),
+                                 "seed": seed}  # fmt: skip
+        paths = spec_paths(spec.strip())
+        if isinstance(bot, MCTSBot):
+            settings = bot.settings()
+            for option in ("own", "book"):
+                value = settings[option]
+                if isinstance(value, str) and Path(value).is_file():
+                    settings[option] = str(Path(value).resolve())
+            entry["search"] = settings
+        elif paths:
+            entry["file"] = str(paths[0].resolve())  # the strategy file
+        if paths:
+            entry["files"] = {str(p.resolve()): _sha256(p) for p in paths}
+        for_game = getattr(bot, "for_game", None)  # best: the rule bot of the kingdom
+        if for_game is not None:
+            entry["played_as"] = for_game(state).name
+        entries.append(entry)
+    return entries
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first recorded action a bot does not make again."""
+
+    action: int
+    """Its place among the record's actions, from 1."""
+    seat: int
+    """The seat that made it, from 0."""
+    bot: str
+    """The bot's spec, as the record names it."""
+    recorded: str
+    """The recorded action (notation)."""
+    played: str
+    """What the bot plays there now (notation)."""
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """What :func:`rerun` found."""
+
+    compared: int
+    """The bots' decisions asked again and compared, up to the first that differs."""
+    actions: int
+    """The record's actions."""
+    divergence: Divergence | None
+    """The first that differs, or None."""
+    clocked: tuple[str, ...]
+    """The search bots that stopped their searches by the clock: their moves depended on
+    the machine, so a divergence of theirs is no fault of the record."""
+
+    @property
+    def made(self) -> bool:
+        """Whether the bots made every recorded action of theirs again."""
+        return self.divergence is None
+
+
+def seat_bots(record: dict[str, Any], game: str, players: int) -> list[Any]:
+    """A bot for each seat the record's ``seats`` name (None for a human), reset with its
+    recorded seed; :class:`RecordError` saying what is missing or wrong."""
+    seats = record.get("seats")
+    if not isinstance(seats, list):
+        raise RecordError("the record does not say what played its seats (no 'seats': "
+                          "records of this version of play, simulate and tournament do)")
+    if len(seats) != players:
+        raise RecordError(f"the record's 'seats' name {len(seats)} "
+                          f"seat{'s' if len(seats) != 1 else ''} for a game of {players} "
+                          "players")  # fmt: skip
+    bots: list[Any] = []
+    for p, entry in enumerate(seats):
+        if not isinstance(entry, dict) or entry.get("seat") != p:
+            raise RecordError(f"the record's seat {p + 1} is not an entry for that seat: "
+                              f"{entry!r}")  # fmt: skip
+        if entry.get("kind") == "human":
+            bots.append(None)
+            continue
+        spec, seed = entry.get("bot"), entry.get("seed")
+        if not isinstance(spec, str) or type(seed) is not int or seed < 0:
+            raise RecordError(f"the record's seat {p + 1} names no bot and seed it was reset "
+                              "with (a server seeds each of its bots' decisions: its games "
+                              "are not played again by their bots)")  # fmt: skip
+        _check_files(entry, p)
+        search, file = entry.get("search"), entry.get("file")
+        try:
+            if isinstance(search, dict):
+                bot: Any = MCTSBot(game, name=spec, **search)
+            else:
+                bot = load_bot(file if isinstance(file, str) else spec, game)
+            bot.reset(seed)
+        except (DominariError, TypeError) as exc:
+            raise RecordError(f"the record's seat {p + 1} ({spec}) cannot be played again: "
+                              f"{exc}") from None
+        bots.append(bot)
+    return bots
+
+
+def _check_files(entry: dict[str, Any], p: int) -> None:
+    """:class:`RecordError` unless every file the seat's bot played with is as it was."""
+    files = entry.get("files")
+    if not isinstance(files, dict):
+        return
+    for path, digest in files.items():
+        try:
+            now = _sha256(Path(path))
+        except OSError as exc:
+            raise RecordError(f"the record's seat {p + 1} ({entry.get('bot')}) played with "
+                              f"{path}, which cannot be read ({exc.strerror or exc})") from None
+        if now != digest:
+            raise RecordError(f"the record's seat {p + 1} ({entry.get('bot')}) played with "
+                              f"{path}, which has changed since (its SHA-256 differs): its "
+                              "bot would play otherwise")  # fmt: skip
+
+
+def rerun(record: dict[str, Any], state: Any) -> Rerun:
+    """Walk ``record``'s actions from ``state``, its game at the start
+    (``from_record(record, upto=0)``), asking the bots its seats name at their
+    decisions (see the module's docstring). Raises :class:`RecordError` for a record that
+    names no bots or an action that does not apply."""
+    actions = record.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise RecordError("record 'actions' must be a list of strings")
+    bots = seat_bots(record, state.game_name, state.num_players)
+    specs = [x.get("bot") for x in record["seats"]]
+    clocked = tuple(dict.fromkeys(b.name for b in bots
+                                  if isinstance(b, MCTSBot) and b.seconds is not None))
+    compared = 0
+    players: Sequence[Any] = [None if b is None else playing(b, state) for b in bots]
+    for i, text in enumerate(actions):
+        p = state.current_player()
+        try:
+            recorded = state.parse_action(text)
+        except DominariError as exc:
+            raise RecordError(f"action {i + 1} ({text!r}) does not replay: {exc}") from None
+        bot = players[p] if 0 <= p < len(players) else None
+        if bot is not None:
+            played = bot.act(state)
+            compared += 1
+            if played != recorded and _text(state, played) != text:
+                return Rerun(compared, len(actions),
+                             Divergence(i + 1, p, str(specs[p]), state.format_action(recorded),
+                                        _text(state, played)), clocked)  # fmt: skip
+        try:
+            state.apply(recorded)
+        except DominariError as exc:
+            raise RecordError(f"action {i + 1} ({text!r}) does not replay: {exc}") from None
+    return Rerun(compared, len(actions), None, clocked)
+
+
+def _text(state: Any, action: Any) -> str:
+    try:
+        return str(state.format_action(action))
+    except (DominariError, ConfigError, ValueError, TypeError, IndexError):
+        return repr(action)  # not an action of this game at all
