@@ -181,8 +181,9 @@ def test_a_journal_whose_games_do_not_replay_is_refused(
     path.write_text("\n".join([head, json.dumps(line), *rest]) + "\n", encoding="utf-8")
     before = path.read_bytes()
     _new_code(monkeypatch)
-    with pytest.raises(JournalError, match=r"written by other code or files, and game 0 of "
-                       r"match-up \S+ vs \S+ comes out otherwise with this code \(ranks ./., "
+    with pytest.raises(JournalError, match=r"written by other code or files, and game 1 of "
+                       r"match-up 1 \(\S+ vs \S+; the journal's game 0 of match-up 0, counted "
+                       r"from 0\) comes out otherwise with this code \(ranks ./., "
                        r"scores 99/98 there"):  # fmt: skip
         run(path, games=2, recheck=6)  # all six games: the changed one among them
     assert path.read_bytes() == before

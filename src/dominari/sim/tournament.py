@@ -690,10 +690,11 @@ def tournament(
                 if not game.same(table[m, j]):
                     raise JournalError(
                         f"journal {journal} was written by other code or files, and game "
-                        f"{j} of match-up {' vs '.join(names[e] for e in combos[m])} comes out "
-                        f"otherwise with this code ({_result_text(table[m, j])} there, "
-                        f"{_result_text(game)} here): its games cannot be reused: give "
-                        "another file or delete it")  # fmt: skip
+                        f"{j + 1} of match-up {m + 1} "
+                        f"({' vs '.join(names[e] for e in combos[m])}; the journal's game {j} "
+                        f"of match-up {m}, counted from 0) comes out otherwise with this code "
+                        f"({_result_text(table[m, j])} there, {_result_text(game)} here): its "
+                        "games cannot be reused: give another file or delete it")  # fmt: skip
 
     if journal is not None:
         book = Journal.open(journal, key, check if recheck else None, fits, into=table,
