@@ -592,6 +592,10 @@ def test_a_closed_output_keeps_the_game_so_far(tmp_path: Path) -> None:
       "100000"], "at most"),
     (["simulate", "dominion", "--players", "mcts-easy:seconds=1,witch", "--kingdom",
       "first-game", "--by-card"], "--by-card"),
+    (["play", "dominion", "--players", "mcts-easy,bm", "--bot-seconds", "1", "--record",
+      "no-such-folder/game.json"], "--record"),
+    (["play", "dominations", "--players", "mcts-easy,greedy", "--bot-seconds", "1", "--svg",
+      "no-such-folder/board.svg"], "--svg"),
 ])
 def test_more_bad_command_lines(capsys: pytest.CaptureFixture[str], argv: list[str],
                                 words: str) -> None:

@@ -348,9 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=cmd_play)
 
     rep = sub.add_parser("replay", help="print a recorded game turn by turn",
-                         description="Replay a game record and print its log and scores.")
+                         description="Replay a game record and print its log and scores; "
+                         "with --bots, play it again with the bots it names instead.")
     rep.add_argument("file", type=_text, metavar="FILE",
-                     help="a record written by play, simulate or tournament")
+                     help="a record written by play, show, simulate, tournament or the "
+                     "server")  # fmt: skip
     rep.add_argument("--upto", type=_non_negative, default=None, metavar="N",
                      help="stop after the first N actions")
     rep.add_argument("--data", type=_text, default=None, metavar="DIR",
@@ -360,8 +362,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--bots", action="store_true",
                      help="play the game again with the bots the record names (each reset "
                      "with its recorded seed, a search with its recorded settings) and say "
-                     "whether they make every recorded move of theirs; exit 1 at the first "
-                     "they do not")  # fmt: skip
+                     "whether they make every recorded move of theirs: exit 0 if they do, 1 "
+                     "at the first they do not, 2 for a record they cannot play again (no "
+                     "seeds, as a server's; a file changed since)")  # fmt: skip
     rep.set_defaults(func=cmd_replay)
 
     srv = sub.add_parser(
@@ -1243,7 +1246,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     seats: list[Bot | None] = [None if spec.lower() == HUMAN else load_bot(spec)
                                for spec in specs]  # fmt: skip
     _cap_search(seats, args.bot_seconds)
-    _note_clock_bots(seats)
+    notes: list[str] = []  # said once what was given is checked
+    _note_clock_bots(seats, notes)
     names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
     record_path = (check_writable_file(args.record, "--record") if args.record is not None
                    else None)
@@ -1259,6 +1263,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if seated is not None and bot_seed_ is not None:
             seated.reset(bot_seed_)
     played = seat_entries(seats, specs, seeds, state)
+    _say(notes)
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
     who = ", ".join(seat(state, p) for p in humans)
@@ -1438,7 +1443,8 @@ def _play_dominations(args: argparse.Namespace) -> int:
         None if spec.strip().lower() == HUMAN else load_bot(spec, "dominations")
         for spec in specs]  # fmt: skip
     _cap_search(seats, args.bot_seconds)
-    _note_clock_bots(seats)
+    notes: list[str] = []  # said once what was given is checked
+    _note_clock_bots(seats, notes)
     names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
     svg_path = check_writable_file(args.svg, "--svg") if args.svg is not None else None
     record_path = (check_writable_file(args.record, "--record") if args.record is not None
@@ -1454,6 +1460,7 @@ def _play_dominations(args: argparse.Namespace) -> int:
         if seated is not None and bot_seed_ is not None:
             seated.reset(bot_seed_)
     played = seat_entries(seats, specs, seeds, state)
+    _say(notes)
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
     who = ", ".join(config.player_names()[p] for p in humans)
@@ -1820,22 +1827,33 @@ def _replay_bots(args: argparse.Namespace, record: dict[str, Any], start: Any) -
     if args.upto is not None:
         raise ConfigError("--bots plays the whole game again: give it without --upto")
     done = rerun(record, start)
-    for name in done.clocked:
-        _note(f"{name} stopped its search by the clock when the game was played: its "
-              "moves depended on the machine's speed and load, and may differ now", None)
+    if done.clocked:
+        one = len(done.clocked) == 1
+        _note(f"{', '.join(done.clocked)} searched with a time per decision: "
+              f"{'its' if one else 'their'} moves depended on the machine's speed and load "
+              "when the game was played, and may differ now", None)  # fmt: skip
+    for p, then, now in done.played_as:
+        _note(f"best (seat {p + 1}) plays this kingdom as {now} now, where the record says "
+              f"{then}: the rule bots' ranking has changed since", None)  # fmt: skip
     console = _stdout_console()
     d = done.divergence
     if d is None:
         console.print(Text(f"{args.file}: played again by the bots its seats name, "
-                           f"{done.compared:,} decision{'s' if done.compared != 1 else ''} "
-                           f"of theirs in {done.actions:,} actions, each the recorded one"))
+                           f"{_count(done.compared, 'decision')} of theirs in "
+                           f"{_count(done.actions, 'action')}, each the recorded one"))
         return 0
+    before = (f"the {_count(done.compared - 1, 'decision')} of theirs before it were the "
+              "recorded ones" if done.compared > 1 else "the first decision of theirs")
     console.print(Text(f"{args.file}: played again by the bots its seats name, action "
                        f"{d.action:,} (seat {d.seat + 1}, {d.bot}) is recorded as "
-                       f"{d.recorded!r}, and the bot plays {d.played!r} there now (the "
-                       f"{done.compared - 1:,} decisions of theirs before it were the "
-                       "recorded ones)"))  # fmt: skip
+                       f"{d.recorded!r}, and the bot plays {d.played!r} there now "
+                       f"({before})"))  # fmt: skip
     return 1
+
+
+def _count(n: int, what: str) -> str:
+    """``1 action``, ``2 actions``."""
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
 
 
 def _print_recorded_bots(console: Console, record: dict[str, Any], players: int) -> None:

@@ -83,6 +83,9 @@ def test_each_worker_thread_has_its_own_bots() -> None:
     assert theirs_then is not mine and theirs_then.settings() == kept
     assert theirs_then.name == "mcts:seconds=2"
     assert _bot("dominion", "mcts", 2.0, kept) is theirs_then
+    # settings another version kept that make no search now: the level as it is, said so
+    odd = _bot("dominion", "mcts", 2.0, {**kept, "lookahead": 3})
+    assert odd.settings() == mine.settings() and odd.seconds == 2.0
 
 
 def test_a_view_pushed_when_a_bot_starts_thinking_says_so() -> None:

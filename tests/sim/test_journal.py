@@ -79,7 +79,8 @@ def test_a_game_written_twice_must_be_the_same_game(tmp_path: Path) -> None:
     text = "\n".join([head, first, *rest, json.dumps(entry)]) + "\n"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(JournalError, match=rf"line {len(rest) + 3}: game {entry['start']} of "
-                       rf"match-up {entry['matchup']} is not the game an earlier line holds"):
+                       rf"match-up {entry['matchup']} \(counted from 0, as in the file\) "
+                       r"is not the game an earlier line holds"):
         run(path)
     assert path.read_text(encoding="utf-8") == text
 
@@ -415,8 +416,9 @@ def test_a_damaged_line_is_refused(tmp_path: Path, line: str, message: str) -> N
 
 
 @pytest.mark.parametrize(("game", "message"), [
-    ([[5, 6], [1, 2], [3, 4], "provinces"], "game 0 of match-up 0: seats [5, 6], where this "
-                                            "tournament seats [0, 1]"),
+    ([[5, 6], [1, 2], [3, 4], "provinces"], "game 0 of match-up 0 (counted from 0, as in the "
+                                            "file): seats [5, 6], where this tournament "
+                                            "seats [0, 1]"),
     ([[0, 0], [1, 2], [3, 4], "provinces"], "seats [0, 0]"),
     ([[0, 1, 2], [1, 2, 3], [3, 4, 5], "provinces"], "seats [0, 1, 2]"),
     ([[0, 1], [7, 0], [3, 4], "provinces"], "ranks [7, 0] are not places 1 to 2"),
@@ -445,7 +447,8 @@ def test_a_match_up_the_tournament_does_not_have_is_refused_before_a_recheck(
     with path.open("a", encoding="utf-8") as f:
         f.write('{"matchup": 9, "start": 0, "games": [[[0, 1], [1, 2], [3, 4], "end"]]}\n')
     monkeypatch.setattr(tournament_module, "code_fingerprint", lambda game=None: "other")
-    with pytest.raises(JournalError, match="match-up 9: this tournament has 3 match-up"):
+    with pytest.raises(JournalError, match=r"match-up 9 \(counted from 0, as in the file\): "
+                                           r"this tournament has 3 match-up"):
         run(path, games=2, recheck=4)
 
 

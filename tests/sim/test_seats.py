@@ -226,3 +226,62 @@ def test_a_human_seats_actions_are_taken_as_recorded(
     capsys.readouterr()
     done = rerun(record, DominionState.from_record(record, upto=0))
     assert done.made and 0 < done.compared < done.actions
+
+
+def test_a_built_in_own_bot_is_never_read_as_a_file_beside_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``own=bm`` is the built-in BM wherever the run is, even beside a file named ``bm``:
+    the record names it so, and its game plays again."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bm").write_text('name = "X"\n\n[[buy]]\ncard = "Copper"\n', encoding="utf-8")
+    simulate(["mcts-easy:own=bm:trust=0", "bm"], 1, seed=1, workers=1, kingdom="first-game",
+             record_dir="recs")  # fmt: skip
+    path = tmp_path / "recs" / "game-000001.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["seats"][0]["search"]["own"] == "bm"
+    assert "files" not in record["seats"][0] and "file" not in record["seats"][1]
+    assert main(["replay", str(path), "--bots"]) == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(("edit", "words"), [
+    (lambda seats: seats[0]["search"].update(seconds=10**400), "cannot be played again"),
+    (lambda seats: seats[0]["search"].update(own="a\u0000b.toml"), "cannot be played again"),
+    (lambda seats: seats[0].update(search=[1, 2]), "'search' is not the settings of a search"),
+    (lambda seats: seats[0]["search"].update(foo=1), "unknown search setting(s) 'foo'"),
+    (lambda seats: seats[0].update(files={"/dev/zero": "0"}), "not a regular file"),
+    (lambda seats: seats[0].update(files={"a\u0000b": "0"}), "which cannot be read"),
+    (lambda seats: seats[1].update(bot="a\u0000b.toml"), "cannot be played again"),
+    (lambda seats: [s.update(kind="human") for s in seats],
+     "every seat of the record is a human's"),
+])  # fmt: skip
+def test_a_hand_edited_record_is_refused_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Any, words: str) -> None:
+    simulate(["mcts-easy", "bm"], 1, seed=2, workers=1, kingdom="first-game",
+             record_dir=tmp_path)  # fmt: skip
+    path = tmp_path / "game-000001.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    edit(record["seats"])
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path), "--bots"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dominari: error: ") and err.count("\n") == 1 and words in err
+
+
+def test_replay_bots_says_when_best_now_plays_a_kingdom_otherwise(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record whose ``best`` played as another rule bot than ``best`` would now (the
+    rankings changed since) says so before it compares the moves."""
+    simulate(["best", "bm"], 1, seed=2, workers=1, kingdom="first-game", record_dir=tmp_path)
+    path = tmp_path / "game-000001.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["seats"][0]["played_as"] == "Smithy"
+    assert main(["replay", str(path), "--bots"]) == 0
+    assert capsys.readouterr().err == ""
+    record["seats"][0]["played_as"] = "Witch"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path), "--bots"]) == 0  # its moves are Smithy-BM's all the same
+    assert capsys.readouterr().err == (
+        "dominari: note: best (seat 1) plays this kingdom as Smithy now, where the record says "
+        "Witch: the rule bots' ranking has changed since\n")

@@ -706,3 +706,22 @@ def test_started_is_called_once_everything_is_checked(tmp_path: Path) -> None:
     assert "refused" not in events
     with pytest.raises(ConfigError, match="started must be a function"):
         simulate(["bm", "bmu"], 2, seed=1, started="now")  # type: ignore[arg-type]
+
+
+def test_a_run_taking_a_folder_waits_out_another_process_probing_it(tmp_path: Path) -> None:
+    """A command line's check of a records folder holds its lock file (shared) for an
+    instant: a run that takes the folder meanwhile waits for it, not refused."""
+    import fcntl
+    import os
+    import threading
+
+    from dominari.sim.records import LOCK_FILE, HeldFolder
+
+    folder = tmp_path / "recs"
+    folder.mkdir()
+    (folder / LOCK_FILE).write_text("", encoding="utf-8")
+    probe = os.open(folder / LOCK_FILE, os.O_RDONLY)
+    fcntl.flock(probe, fcntl.LOCK_SH)
+    threading.Timer(0.02, os.close, (probe,)).start()  # the probe lets go
+    held = HeldFolder(folder)
+    held.close()

@@ -10,6 +10,7 @@ was created) on top of their level's budget.
 from __future__ import annotations
 
 import json
+import logging
 import multiprocessing
 import os
 import pickle
@@ -20,9 +21,10 @@ from typing import Any
 
 from dominari.bots import bot_blurbs, bot_names, load_bot
 from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, seconds_text
-from dominari.core.errors import ConfigError
+from dominari.core.errors import ConfigError, DominariError
 from dominari.sim.pool import terminate_workers, watch_parent
 
+log = logging.getLogger("dominari.server")
 _LOCAL = threading.local()
 """Each worker's bots, made once (a search bot keeps its RNG and its tree between calls, so
 threads of a thread pool must not share one)."""
@@ -123,8 +125,12 @@ def _bot(game: str, name: str, seconds: float, settings: dict[str, Any] | None =
     bot = bots.get(key)
     if bot is None:
         if name in SEARCH_BOTS and settings is not None:  # as the game was created
-            bot = MCTSBot(game, name=played_as(name, seconds), **settings)
-        else:
+            try:
+                bot = MCTSBot(game, name=played_as(name, seconds), **settings)
+            except (DominariError, TypeError, ValueError) as exc:  # kept by another version
+                log.warning("a game's settings of %s no longer make a search (%s): it plays "
+                            "as the level is now", name, exc)
+        if bot is None:
             bot = load_bot(name, game)
             if name in SEARCH_BOTS and isinstance(bot, MCTSBot):
                 bot.seconds = seconds

@@ -374,9 +374,9 @@ class Journal:
                 for (m, j), game in _games(p, n, _load_line(p, n, line), check):
                     if (m, j) in known and known[(m, j)] != game:  # the same game twice: fine
                         raise JournalError(
-                            f"journal {p} line {n}: game {j} of match-up {m} is not the "
-                            "game an earlier line holds (the file is damaged or was edited); "
-                            "delete it or give another file")
+                            f"journal {p} line {n}: game {j} of match-up {m} (counted from "
+                            "0, as in the file) is not the game an earlier line holds (the file "
+                            "is damaged or was edited); delete it or give another file")
                     try:
                         known[(m, j)] = game
                     except ValueError as e:  # a table's own limits: a score past 2**63 …
@@ -578,7 +578,8 @@ def _games(path: Path, n: int, entry: Any,
                           tuple(g[4]) if len(g) == 5 else ())
         why = None if check is None else check(m, start + k, game)
         if why is not None:
-            raise bad(f"game {start + k} of match-up {m}: {why}")
+            raise bad(f"game {start + k} of match-up {m} (counted from 0, as in the file): "
+                      f"{why}")
         out.append(((m, start + k), game))
     return out
 

@@ -13,6 +13,7 @@ import functools
 import json
 import os
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -257,12 +258,13 @@ def check_fresh(folder: Path, fresh: str | Sequence[str] | None, held: bool = Fa
 def _held_elsewhere(folder: Path) -> bool:
     """Whether a run holds the records folder ``folder`` now (:class:`HeldFolder`, this
     process's own too): its lock file is locked. The probe opens the file read-only (it may
-    be another user's) and asks for a shared lock, let go at once, so that it never keeps
-    a run that starts meanwhile from its exclusive one."""
+    be another user's; without waiting, should it be a pipe) and asks for a shared lock,
+    let go at once: two probes never refuse each other, and a run that takes the folder
+    during one waits a moment for it (:meth:`HeldFolder._hold`)."""
     if fcntl is None:  # pragma: no cover - Windows: folders are not held
         return False
     try:
-        fd = os.open(folder / LOCK_FILE, os.O_RDONLY)
+        fd = os.open(folder / LOCK_FILE, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return False  # no lock file: no run holds the folder
     try:
@@ -272,6 +274,12 @@ def _held_elsewhere(folder: Path) -> bool:
     finally:
         os.close(fd)  # the shared lock, if taken, goes with it
     return False
+
+
+_PROBE_WAITS = 5
+"""How many times, 10 ms apart, a run that finds its folder's lock taken tries again
+before it is refused: another process's probe (:func:`_held_elsewhere`) holds it for an
+instant; another run, for its whole length."""
 
 
 class HeldFolder:
@@ -326,6 +334,11 @@ class HeldFolder:
             _make_dir(target)
             try:
                 lock = lock_file(target / LOCK_FILE, create=True)
+                for _ in range(_PROBE_WAITS):  # a probe's shared lock is let go at once
+                    if lock is not BUSY:
+                        break
+                    time.sleep(0.01)
+                    lock = lock_file(target / LOCK_FILE, create=True)
             except FileNotFoundError:
                 continue  # the folder was removed since it was made
             except OSError as exc:

@@ -25,13 +25,17 @@ moves again exactly; one stopped by the clock (``seconds``) may not, and is name
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import inspect
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dominari.bots import load_bot
+from dominari.bots import bot_names, load_bot
 from dominari.bots.base import GameBot, playing
 from dominari.bots.mcts import MCTSBot
 from dominari.core.errors import ConfigError, DominariError, RecordError
@@ -59,6 +63,7 @@ def seat_entries(bots: Sequence[GameBot | None], specs: Sequence[str],
     {'seat': 1, 'kind': 'bot', 'bot': 'best', 'seed': 12, 'played_as': 'Smithy'}
     """
     entries: list[dict[str, Any]] = []
+    names = set(bot_names(getattr(state, "game_name", "dominion")))
     for seat, (bot, spec, seed) in enumerate(zip(bots, specs, seeds, strict=True)):
         if bot is None:
             entries.append({"seat": seat, "kind": "human"})
@@ -70,10 +75,12 @@ def seat_entries(bots: Sequence[GameBot | None], specs: Sequence[str],
         paths = spec_paths(spec.strip())
         if isinstance(bot, MCTSBot):
             settings = bot.settings()
-            for option in ("own", "book"):
-                value = settings[option]
-                if isinstance(value, str) and Path(value).is_file():
-                    settings[option] = str(Path(value).resolve())
+            own, book = settings["own"], settings["book"]
+            # a built-in bot's name is never read as a path, even beside a file of that name
+            if isinstance(own, str) and own.strip().lower() not in names and Path(own).is_file():
+                settings["own"] = str(Path(own).resolve())
+            if isinstance(book, str) and Path(book).is_file():
+                settings["book"] = str(Path(book).resolve())
             entry["search"] = settings
         elif paths:
             entry["file"] = str(paths[0].resolve())  # the strategy file
@@ -87,7 +94,12 @@ def seat_entries(bots: Sequence[GameBot | None], specs: Sequence[str],
 
 
 def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The SHA-256 of the regular file ``path`` (:class:`OSError` for anything else: a
+    record names its files, and a device or a pipe is none of them)."""
+    if not stat.S_ISREG(os.stat(path).st_mode):  # before opening: a pipe would wait
+        raise OSError(errno.EINVAL, "not a regular file")
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 @dataclass(frozen=True)
@@ -117,8 +129,11 @@ class Rerun:
     divergence: Divergence | None
     """The first that differs, or None."""
     clocked: tuple[str, ...]
-    """The search bots that stopped their searches by the clock: their moves depended on
+    """The search bots that had a time per decision (``seconds``): their moves depended on
     the machine, so a divergence of theirs is no fault of the record."""
+    played_as: tuple[tuple[int, str, str], ...] = ()
+    """The seats whose bot (``best``) now plays the game as another rule bot than the
+    record says: (seat, as recorded, as now)."""
 
     @property
     def made(self) -> bool:
@@ -152,17 +167,33 @@ def seat_bots(record: dict[str, Any], game: str, players: int) -> list[Any]:
                               "are not played again by their bots)")  # fmt: skip
         _check_files(entry, p)
         search, file = entry.get("search"), entry.get("file")
+        if "search" in entry:
+            if not isinstance(search, dict):
+                raise RecordError(f"the record's seat {p + 1} ({spec}): 'search' is not the "
+                                  f"settings of a search (a mapping), but {search!r}")
+            unknown = sorted(set(search) - _SETTINGS)
+            if unknown:
+                raise RecordError(f"the record's seat {p + 1} ({spec}): unknown search "
+                                  f"setting(s) {', '.join(map(repr, unknown))}; a search's are "
+                                  f"{', '.join(sorted(_SETTINGS))}")  # fmt: skip
         try:
             if isinstance(search, dict):
                 bot: Any = MCTSBot(game, name=spec, **search)
             else:
                 bot = load_bot(file if isinstance(file, str) else spec, game)
             bot.reset(seed)
-        except (DominariError, TypeError) as exc:
+        except (DominariError, TypeError, ValueError, OverflowError) as exc:
             raise RecordError(f"the record's seat {p + 1} ({spec}) cannot be played again: "
                               f"{exc}") from None
         bots.append(bot)
+    if all(b is None for b in bots):
+        raise RecordError("every seat of the record is a human's: there is no bot to play "
+                          "the game again")
     return bots
+
+
+_SETTINGS = frozenset(inspect.signature(MCTSBot).parameters) - {"game", "seed", "name"}
+"""The settings a record's search may give (:meth:`MCTSBot.settings`)."""
 
 
 def _check_files(entry: dict[str, Any], p: int) -> None:
@@ -173,9 +204,10 @@ def _check_files(entry: dict[str, Any], p: int) -> None:
     for path, digest in files.items():
         try:
             now = _sha256(Path(path))
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
             raise RecordError(f"the record's seat {p + 1} ({entry.get('bot')}) played with "
-                              f"{path}, which cannot be read ({exc.strerror or exc})") from None
+                              f"{path}, which cannot be read "
+                              f"({getattr(exc, 'strerror', None) or exc})") from None
         if now != digest:
             raise RecordError(f"the record's seat {p + 1} ({entry.get('bot')}) played with "
                               f"{path}, which has changed since (its SHA-256 differs): its "
@@ -186,7 +218,8 @@ def rerun(record: dict[str, Any], state: Any) -> Rerun:
     """Walk ``record``'s actions from ``state``, its game at the start
     (``from_record(record, upto=0)``), asking the bots its seats name at their
     decisions (see the module's docstring). Raises :class:`RecordError` for a record that
-    names no bots or an action that does not apply."""
+    names no bots (or only humans), a bot that cannot be made again (a file changed since
+    included), or an action that does not apply."""
     actions = record.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("record 'actions' must be a list of strings")
@@ -196,6 +229,10 @@ def rerun(record: dict[str, Any], state: Any) -> Rerun:
                                   if isinstance(b, MCTSBot) and b.seconds is not None))
     compared = 0
     players: Sequence[Any] = [None if b is None else playing(b, state) for b in bots]
+    played_as = tuple((p, entry["played_as"], players[p].name)
+                      for p, entry in enumerate(record["seats"])
+                      if players[p] is not None and isinstance(entry.get("played_as"), str)
+                      and entry["played_as"] != players[p].name)  # fmt: skip
     for i, text in enumerate(actions):
         p = state.current_player()
         try:
@@ -209,12 +246,12 @@ def rerun(record: dict[str, Any], state: Any) -> Rerun:
             if played != recorded and _text(state, played) != text:
                 return Rerun(compared, len(actions),
                              Divergence(i + 1, p, str(specs[p]), state.format_action(recorded),
-                                        _text(state, played)), clocked)  # fmt: skip
+                                        _text(state, played)), clocked, played_as)  # fmt: skip
         try:
             state.apply(recorded)
         except DominariError as exc:
             raise RecordError(f"action {i + 1} ({text!r}) does not replay: {exc}") from None
-    return Rerun(compared, len(actions), None, clocked)
+    return Rerun(compared, len(actions), None, clocked, played_as)
 
 
 def _text(state: Any, action: Any) -> str:

@@ -585,8 +585,9 @@ def tournament(
     :func:`~dominari.sim.runner.simulate`: a run of games whose worker finishes no game
     for that many seconds is played again in another. ``started()`` is called once
     everything given is checked, before the first game is played (or played again, to
-    recheck a journal). Raises :class:`DominariError` subclasses for bad input before any
-    game is played.
+    recheck a journal: the records folder is checked after a recheck, which needs the
+    journal's games, so such a run may be refused after it). Raises :class:`DominariError`
+    subclasses for bad input before any game is played.
 
     With ``journal`` (a file path, see :mod:`dominari.sim.journal`) every finished run
     of games is written to that file as it finishes, and the games the file already
