@@ -51,7 +51,7 @@ from dominari.sim.records import (
     temporary_files,
     write_json_atomic,
 )
-from dominari.sim.seats import seat_entries
+from dominari.sim.seats import SeatRecorder
 from dominari.sim.stats import SimResult, Tally
 
 if TYPE_CHECKING:
@@ -410,6 +410,8 @@ def run_chunk(chunk: Chunk) -> Tally:
     n = len(bots)
     tally = Tally(n)
     record_dir = Path(chunk.record_dir) if chunk.record_dir is not None else None
+    recorder = SeatRecorder(bots, chunk.specs, chunk.game) if record_dir is not None else None
+    seats = range(n)
     # Seats whose bot plays each game as some rule bot (``best``): counted by it.
     as_seats = [(f"as:{p}:", bot) for p, bot in enumerate(bots)
                 if isinstance(bot, KingdomBestBot)]  # fmt: skip
@@ -441,9 +443,9 @@ def run_chunk(chunk: Chunk) -> Tally:
                 features.append(feature)
         tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"),
                   order, features)
-        if record_dir is not None:
+        if record_dir is not None and recorder is not None:
             write_record(record_dir / record_name(i), state,
-                         seat_entries(bots, chunk.specs, seeds, state))  # fmt: skip
+                         recorder.entries(seats, seeds, state))  # fmt: skip
     return tally
 
 

@@ -42,8 +42,66 @@ from dominari.core.errors import ConfigError, DominariError, RecordError
 from dominari.sim.journal import spec_paths
 
 
+class SeatRecorder:
+    """What a run's bots are, worked out once (their specs, a search's settings, the files
+    they play with and their digests), for the records of its games (:meth:`entries`):
+    a game adds only its seating, the seeds and what ``best`` played as.
+
+    ``bots`` and ``specs`` are a run's bots (None for a human) and the specs they were
+    named by; ``game`` the game's name."""
+
+    def __init__(self, bots: Sequence[GameBot | None], specs: Sequence[str],
+                 game: str) -> None:  # fmt: skip
+        names = set(bot_names(game))
+        self._bots = list(bots)
+        self._static = [None if bot is None else _static_entry(bot, spec.strip(), names)
+                        for bot, spec in zip(bots, specs, strict=True)]  # fmt: skip
+
+    def entries(self, order: Sequence[int], seeds: Sequence[int | None],
+                state: object) -> list[dict[str, Any]]:
+        """The ``seats`` of ``state``'s game, where seat ``p`` was played by bot
+        ``order[p]`` of the run, reset with ``seeds[p]`` (see :func:`seat_entries`)."""
+        out: list[dict[str, Any]] = []
+        for seat, (k, seed) in enumerate(zip(order, seeds, strict=True)):
+            static = self._static[k]
+            if static is None:
+                out.append({"seat": seat, "kind": "human"})
+                continue
+            entry: dict[str, Any] = {"seat": seat, "kind": "bot", "bot": static["bot"],
+                                     "seed": seed}  # fmt: skip
+            for key, value in static.items():
+                if key != "bot":
+                    entry[key] = dict(value) if isinstance(value, dict) else value
+            for_game = getattr(self._bots[k], "for_game", None)  # best: the kingdom's bot
+            if for_game is not None:
+                entry["played_as"] = for_game(state).name
+            out.append(entry)
+        return out
+
+
+def _static_entry(bot: GameBot, spec: str, names: set[str]) -> dict[str, Any]:
+    """A seat's entry but for its seed and what ``best`` played as (:class:`SeatRecorder`)."""
+    # a search bot's name is its spec in lower case, with a time cap where one was set
+    entry: dict[str, Any] = {"bot": bot.name if isinstance(bot, MCTSBot) else spec}
+    paths = spec_paths(spec)
+    if isinstance(bot, MCTSBot):
+        settings = bot.settings()
+        own, book = settings["own"], settings["book"]
+        # a built-in bot's name is never read as a path, even beside a file of that name
+        if isinstance(own, str) and own.strip().lower() not in names and Path(own).is_file():
+            settings["own"] = str(Path(own).resolve())
+        if isinstance(book, str) and Path(book).is_file():
+            settings["book"] = str(Path(book).resolve())
+        entry["search"] = settings
+    elif paths:
+        entry["file"] = str(paths[0].resolve())  # the strategy file
+    if paths:
+        entry["files"] = {str(p.resolve()): _sha256(p) for p in paths}
+    return entry
+
+
 def seat_entries(bots: Sequence[GameBot | None], specs: Sequence[str],
-                 seeds: Sequence[int | None], state: object) -> list[dict[str, Any]]:
+                 seeds: Sequence[int | None], state: Any) -> list[dict[str, Any]]:
     """What played each seat of ``state``'s game, for its record (``seats``): the seat, a
     ``human`` or a ``bot`` with the spec it was named by and the seed it was reset with; a
     search bot's every setting too (:meth:`MCTSBot.settings`: what its level was when the
@@ -51,7 +109,8 @@ def seat_entries(bots: Sequence[GameBot | None], specs: Sequence[str],
     files (a strategy file, the buy policy it names, a search's own seat or opening book)
     has them in ``files``, by full path, with the SHA-256 of each, and a strategy file's
     bot and a search's settings name them by their full paths, so that the game is played
-    again from anywhere (:func:`rerun`), and a changed file is seen.
+    again from anywhere (:func:`rerun`), and a changed file is seen. A run of many games
+    works its bots out once (:class:`SeatRecorder`).
 
     >>> from dominari.sim.runner import DominionOptions
     >>> state = DominionOptions(kingdom="first-game").new_game(2, 1, ("A", "B"))
@@ -62,35 +121,8 @@ def seat_entries(bots: Sequence[GameBot | None], specs: Sequence[str],
     >>> entries[1]
     {'seat': 1, 'kind': 'bot', 'bot': 'best', 'seed': 12, 'played_as': 'Smithy'}
     """
-    entries: list[dict[str, Any]] = []
-    names = set(bot_names(getattr(state, "game_name", "dominion")))
-    for seat, (bot, spec, seed) in enumerate(zip(bots, specs, seeds, strict=True)):
-        if bot is None:
-            entries.append({"seat": seat, "kind": "human"})
-            continue
-        # a search bot's name is its spec in lower case, with a time cap where one was set
-        entry: dict[str, Any] = {"seat": seat, "kind": "bot",
-                                 "bot": bot.name if isinstance(bot, MCTSBot) else spec.strip(),
-                                 "seed": seed}  # fmt: skip
-        paths = spec_paths(spec.strip())
-        if isinstance(bot, MCTSBot):
-            settings = bot.settings()
-            own, book = settings["own"], settings["book"]
-            # a built-in bot's name is never read as a path, even beside a file of that name
-            if isinstance(own, str) and own.strip().lower() not in names and Path(own).is_file():
-                settings["own"] = str(Path(own).resolve())
-            if isinstance(book, str) and Path(book).is_file():
-                settings["book"] = str(Path(book).resolve())
-            entry["search"] = settings
-        elif paths:
-            entry["file"] = str(paths[0].resolve())  # the strategy file
-        if paths:
-            entry["files"] = {str(p.resolve()): _sha256(p) for p in paths}
-        for_game = getattr(bot, "for_game", None)  # best: the rule bot of the kingdom
-        if for_game is not None:
-            entry["played_as"] = for_game(state).name
-        entries.append(entry)
-    return entries
+    recorder = SeatRecorder(bots, specs, state.game_name)
+    return recorder.entries(range(len(bots)), seeds, state)
 
 
 def _sha256(path: Path) -> str:

@@ -108,7 +108,7 @@ from dominari.sim.runner import (
     turn_order,
     write_record,
 )
-from dominari.sim.seats import seat_entries
+from dominari.sim.seats import SeatRecorder
 from dominari.sim.stats import EndReasons, Places, TurnPlace, WinCounts, _plain, mean_ci95
 from dominari.sim.table import GameTable
 
@@ -261,6 +261,8 @@ def check_size(players: int, seats: int, games: int) -> None:
 def play_shard(shard: Shard) -> tuple[GameResult, ...]:
     """Play the shard's games (runs in a worker process); their results in game order."""
     bots = bots_for(shard.options.game, shard.specs)  # one per entry, loaded once a process
+    recorder = (SeatRecorder(bots, shard.specs, shard.options.game)
+                if shard.record_dir is not None else None)  # fmt: skip
     out: list[GameResult] = []
     # One tuple for each distinct seating and ranking of the shard: its games share them,
     # in this process and, once unpickled, in the one that keeps every game's result.
@@ -278,10 +280,9 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
             bot.reset(seed)
         play_game(table, state)
         beat()  # a game finished: the worker is not hung
-        if shard.record_dir is not None:
+        if shard.record_dir is not None and recorder is not None:
             write_record(Path(shard.record_dir) / tournament_record_name(shard.matchup, j),
-                         state, seat_entries(table, [shard.specs[e] for e in seats], seeds,
-                                             state))  # fmt: skip
+                         state, recorder.entries(seats, seeds, state))  # fmt: skip
         outcome = state.outcome()
         assert outcome is not None
         ranks = tuple(outcome.ranks)
