@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import inspect
 import json
 import math
 import os
@@ -1856,6 +1857,12 @@ def _count(n: int, what: str) -> str:
     return f"{n:,} {what}{'' if n == 1 else 's'}"
 
 
+_SEARCH_DEFAULTS = {k: inspect.signature(MCTSBot).parameters[k].default
+                    for k in ("trust", "widen", "tree", "c", "margin", "shared")}
+"""The search settings :func:`~dominari.bots.mcts.describe_level` does not put in words,
+with :class:`~dominari.bots.mcts.MCTSBot`'s defaults: ``replay`` names those that differ."""
+
+
 def _print_recorded_bots(console: Console, record: dict[str, Any], players: int) -> None:
     """The bots the record says played its seats (those of its ``players``), as they
     played: a search level with its budget in words (``mcts (seat 1): 100,000 rollout
@@ -1877,6 +1884,11 @@ def _print_recorded_bots(console: Console, record: dict[str, Any], players: int)
             with contextlib.suppress(TypeError, ValueError, OverflowError):
                 own = search.get("own")
                 line += ": " + describe_level(search, own if isinstance(own, str) else None)
+                others = [f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+                          for k, default in _SEARCH_DEFAULTS.items()
+                          if k in search and (v := search[k]) != default]  # fmt: skip
+                if others:  # the settings the words above leave out, where not the default
+                    line += "; " + ", ".join(others)
         elif isinstance(played_as, str):
             line += f": played as {played_as}"
         lines.append(line)

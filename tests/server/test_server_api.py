@@ -160,7 +160,7 @@ def test_a_record_names_the_search_bots_with_their_time_per_decision(
     assert main(["replay", str(path)]) == 0
     out = " ".join(capsys.readouterr().out.split())  # lines as the terminal's width wraps them
     assert ("Bots as they played: mcts-easy:seconds=0.05 (seat 1): 30 rollouts, at most 0.05 s "
-            "a decision, at most 4 candidates, paired worlds bm (seat 2) ") in out
+            "a decision, at most 4 candidates, paired worlds; margin 0 bm (seat 2) ") in out
 
 
 def test_a_seed_of_another_type_is_refused_not_read_as_a_number(api: Api) -> None:

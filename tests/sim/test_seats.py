@@ -113,8 +113,8 @@ def test_play_records_its_seats(tmp_path: Path,
     assert main(["replay", str(path)]) == 0
     out = " ".join(capsys.readouterr().out.split())  # lines as the terminal's width wraps them
     assert ("Bots as they played: mcts-easy:width=2:seconds=30 (seat 1): 30 rollouts, at most "
-            "30 s a decision, at most 2 candidates, paired worlds best (seat 2): played as "
-            "Smithy —") in out
+            "30 s a decision, at most 2 candidates, paired worlds; margin 0 best (seat 2): "
+            "played as Smithy —") in out
 
 
 def test_replay_passes_over_seats_it_cannot_read(tmp_path: Path,
