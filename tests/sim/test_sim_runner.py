@@ -708,13 +708,14 @@ def test_started_is_called_once_everything_is_checked(tmp_path: Path) -> None:
         simulate(["bm", "bmu"], 2, seed=1, started="now")  # type: ignore[arg-type]
 
 
-def test_a_run_taking_a_folder_waits_out_another_process_probing_it(tmp_path: Path) -> None:
+def test_a_run_taking_a_folder_waits_out_another_process_probing_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A command line's check of a records folder holds its lock file (shared) for an
     instant: a run that takes the folder meanwhile waits for it, not refused."""
     import fcntl
     import os
-    import threading
 
+    from dominari.sim import records
     from dominari.sim.records import LOCK_FILE, HeldFolder
 
     folder = tmp_path / "recs"
@@ -722,6 +723,20 @@ def test_a_run_taking_a_folder_waits_out_another_process_probing_it(tmp_path: Pa
     (folder / LOCK_FILE).write_text("", encoding="utf-8")
     probe = os.open(folder / LOCK_FILE, os.O_RDONLY)
     fcntl.flock(probe, fcntl.LOCK_SH)
-    threading.Timer(0.02, os.close, (probe,)).start()  # the probe lets go
+    waits: list[float] = []
+
+    def wait(seconds: float) -> None:  # the probe lets go while the run waits
+        waits.append(seconds)
+        if len(waits) == 1:
+            os.close(probe)
+
+    monkeypatch.setattr(records.time, "sleep", wait)
     held = HeldFolder(folder)
     held.close()
+    assert waits == [0.01]
+    # a run that holds it is waited for as long, then refused
+    other = HeldFolder(folder)
+    with pytest.raises(ConfigError, match="another run is writing records there now"):
+        HeldFolder(folder)
+    other.close()
+    assert len(waits) == 1 + records._PROBE_WAITS
