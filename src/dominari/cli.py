@@ -1259,11 +1259,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     state = DominionState.new(config)
     if args.record_dir is not None:
         record_path = _play_record_path(args.record_dir, game, seed)
-    seeds = [None if b is None else bot_seed(seed, 0, p) for p, b in enumerate(seats)]
-    for seated, bot_seed_ in zip(seats, seeds, strict=True):
-        if seated is not None and bot_seed_ is not None:
-            seated.reset(bot_seed_)
-    played = seat_entries(seats, specs, seeds, state)
+    played = _seat_bots(seats, specs, seed, state)
     _say(notes)
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
@@ -1281,6 +1277,17 @@ def cmd_play(args: argparse.Namespace) -> int:
         write_json_atomic(record_path, _record(state, played))
         console.print(Text(f"Record written to {record_path}", style="dim"))
     return 0
+
+
+def _seat_bots(seats: Sequence[GameBot | None], specs: Sequence[str], seed: int,
+               state: DominionState | DominationsState) -> list[dict[str, Any]]:
+    """Reset ``play``'s bots for the game of ``seed`` (the seeds a simulation's first game
+    gives them); what plays each seat, for the record (:func:`seat_entries`)."""
+    seeds = [None if b is None else bot_seed(seed, 0, p) for p, b in enumerate(seats)]
+    for seated, bot_seed_ in zip(seats, seeds, strict=True):
+        if seated is not None and bot_seed_ is not None:
+            seated.reset(bot_seed_)
+    return seat_entries(seats, specs, seeds, state)
 
 
 def _record(state: DominionState | DominationsState,
@@ -1456,11 +1463,7 @@ def _play_dominations(args: argparse.Namespace) -> int:
     state = DominationsState.new(config)  # a bad --data folder fails here
     if args.record_dir is not None:
         record_path = _play_record_path(args.record_dir, game, seed)
-    seeds = [None if b is None else bot_seed(seed, 0, p) for p, b in enumerate(seats)]
-    for seated, bot_seed_ in zip(seats, seeds, strict=True):
-        if seated is not None and bot_seed_ is not None:
-            seated.reset(bot_seed_)
-    played = seat_entries(seats, specs, seeds, state)
+    played = _seat_bots(seats, specs, seed, state)
     _say(notes)
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
