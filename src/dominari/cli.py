@@ -122,7 +122,7 @@ from dominari.sim.runner import (
     seat_names,
     simulate,
 )
-from dominari.sim.seats import rerun, seat_entries
+from dominari.sim.seats import record_with_seats, rerun, seat_entries
 from dominari.sim.stats import PlayerResult, SimResult, TurnPlace
 from dominari.sim.tournament import (
     RATING_MU,
@@ -1274,7 +1274,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if finished:
         _print_scores(console, state)
     if record_path is not None:
-        write_json_atomic(record_path, _record(state, played))
+        write_json_atomic(record_path, record_with_seats(state, played))
         console.print(Text(f"Record written to {record_path}", style="dim"))
     return 0
 
@@ -1283,19 +1283,11 @@ def _seat_bots(seats: Sequence[GameBot | None], specs: Sequence[str], seed: int,
                state: DominionState | DominationsState) -> list[dict[str, Any]]:
     """Reset ``play``'s bots for the game of ``seed`` (the seeds a simulation's first game
     gives them); what plays each seat, for the record (:func:`seat_entries`)."""
-    seeds = [None if b is None else bot_seed(seed, 0, p) for p, b in enumerate(seats)]
+    seeds = [bot_seed(seed, 0, p) for p in range(len(seats))]
     for seated, bot_seed_ in zip(seats, seeds, strict=True):
-        if seated is not None and bot_seed_ is not None:
+        if seated is not None:
             seated.reset(bot_seed_)
     return seat_entries(seats, specs, seeds, state)
-
-
-def _record(state: DominionState | DominationsState,
-            played: list[dict[str, Any]]) -> dict[str, Any]:
-    """The game's record with what played its seats (:func:`~dominari.sim.seats.seat_entries`)."""
-    record = state.record()
-    record["seats"] = played
-    return record
 
 
 @contextlib.contextmanager
@@ -1308,7 +1300,7 @@ def _kept_if_stopped(record_path: Path | None, state: DominionState | Domination
     except (KeyboardInterrupt, _Terminated, BrokenPipeError, SystemExit):  # rich: SystemExit
         if record_path is not None:
             with contextlib.suppress(OSError):
-                write_json_atomic(record_path, _record(state, played))
+                write_json_atomic(record_path, record_with_seats(state, played))
                 sys.stderr.write(f"\n{PROG}: the game so far is in {record_path}\n")
         raise
 
@@ -1481,7 +1473,7 @@ def _play_dominations(args: argparse.Namespace) -> int:
     if finished:
         print_dominations_scores(console, state)
     if record_path is not None:
-        write_json_atomic(record_path, _record(state, played))
+        write_json_atomic(record_path, record_with_seats(state, played))
         console.print(Text(f"Record written to {record_path}", style="dim"))
     if svg_path is not None:
         console.print(Text(f"Board drawn to {svg_path}", style="dim"))
@@ -2104,7 +2096,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                                                player=p))
         console.print(f"Tree of {names[p]} drawn to {path_}", markup=False)
     if args.record:
-        write_json_atomic(args.record, _record(state, played))
+        write_json_atomic(args.record, record_with_seats(state, played))
         console.print(f"Record written to {args.record}", markup=False)
     return 0
 

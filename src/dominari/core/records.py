@@ -36,8 +36,9 @@ def check_header(record: Any, game: str) -> dict[str, Any]:
 
 
 def replay(state: GameState, record: dict[str, Any], upto: int | None,
-           parse: Callable[[str], Any]) -> None:
-    """Apply the record's actions (the first ``upto``) and check the recorded outcome."""
+           parse: Callable[[str], Any], each: Callable[[int, Any], None] | None = None) -> None:
+    """Apply the record's actions (the first ``upto``) and check the recorded outcome;
+    ``each(i, action)``, where given, sees action ``i`` (from 0) before it is applied."""
     actions = record.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("record 'actions' must be a list of strings")
@@ -45,7 +46,10 @@ def replay(state: GameState, record: dict[str, Any], upto: int | None,
         raise ConfigError(f"upto must be a number of actions, 0 or more, not {upto!r}")
     for i, text in enumerate(actions if upto is None else actions[:upto]):
         try:
-            state.apply(parse(text))
+            action = parse(text)
+            if each is not None:
+                each(i, action)
+            state.apply(action)
         except (ParseError, IllegalActionError) as exc:
             raise RecordError(f"action {i + 1} ({text!r}) does not replay: {exc}") from None
     expected = record.get("outcome")

@@ -159,22 +159,25 @@ BUSY = object()
 """What :func:`lock_file` gives for a lock another run holds."""
 
 
-def lock_file(path: Path, create: bool) -> int | object | None:
+def lock_file(path: Path, create: bool, shared: bool = False) -> int | object | None:
     """Lock the file ``path`` (``flock``, exclusive, without waiting; made if ``create``):
     its open descriptor, :data:`BUSY` if another run holds it, or None where there is no
     lock to take (no such file and not ``create``, or a system or file system without
     locks). Raises :class:`FileNotFoundError` if ``create`` and its folder is gone, and
-    other :class:`OSError` if the file cannot be made."""
+    other :class:`OSError` if the file cannot be made. ``shared``: a shared lock on the
+    file opened read-only (it may be another user's; without waiting, should it be a
+    pipe), to see whether a run holds it."""
     if fcntl is None:  # pragma: no cover - Windows: folders are not held
         return None
+    mode = os.O_RDONLY | os.O_NONBLOCK if shared else os.O_RDWR
     try:
-        fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o666)
+        fd = os.open(path, mode | (os.O_CREAT if create else 0), 0o666)
     except OSError:
         if create:
             raise
         return None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
     except OSError as exc:
         os.close(fd)
         if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
@@ -257,23 +260,13 @@ def check_fresh(folder: Path, fresh: str | Sequence[str] | None, held: bool = Fa
 
 def _held_elsewhere(folder: Path) -> bool:
     """Whether a run holds the records folder ``folder`` now (:class:`HeldFolder`, this
-    process's own too): its lock file is locked. The probe opens the file read-only (it may
-    be another user's; without waiting, should it be a pipe) and asks for a shared lock,
-    let go at once: two probes never refuse each other, and a run that takes the folder
-    during one waits a moment for it (:meth:`HeldFolder._hold`)."""
-    if fcntl is None:  # pragma: no cover - Windows: folders are not held
-        return False
-    try:
-        fd = os.open(folder / LOCK_FILE, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:
-        return False  # no lock file: no run holds the folder
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError as exc:
-        return exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES)
-    finally:
-        os.close(fd)  # the shared lock, if taken, goes with it
-    return False
+    process's own too): its lock file is locked. The probe's lock is shared and let go at
+    once: two probes never refuse each other, and a run that takes the folder during one
+    waits a moment for it (:meth:`HeldFolder._hold`)."""
+    lock = lock_file(folder / LOCK_FILE, create=False, shared=True)
+    if isinstance(lock, int):
+        os.close(lock)  # the shared lock goes with it
+    return lock is BUSY
 
 
 _PROBE_WAITS = 5

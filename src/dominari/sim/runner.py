@@ -51,7 +51,7 @@ from dominari.sim.records import (
     temporary_files,
     write_json_atomic,
 )
-from dominari.sim.seats import SeatRecorder
+from dominari.sim.seats import SeatRecorder, record_with_seats
 from dominari.sim.stats import SimResult, Tally
 
 if TYPE_CHECKING:
@@ -410,7 +410,7 @@ def run_chunk(chunk: Chunk) -> Tally:
     n = len(bots)
     tally = Tally(n)
     record_dir = Path(chunk.record_dir) if chunk.record_dir is not None else None
-    recorder = SeatRecorder(bots, chunk.specs, chunk.game) if record_dir is not None else None
+    recorder = SeatRecorder(bots, chunk.specs, chunk.game)
     seats = range(n)
     # Seats whose bot plays each game as some rule bot (``best``): counted by it.
     as_seats = [(f"as:{p}:", bot) for p, bot in enumerate(bots)
@@ -443,7 +443,7 @@ def run_chunk(chunk: Chunk) -> Tally:
                 features.append(feature)
         tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"),
                   order, features)
-        if record_dir is not None and recorder is not None:
+        if record_dir is not None:
             write_record(record_dir / record_name(i), state,
                          recorder.entries(seats, seeds, state))  # fmt: skip
     return tally
@@ -483,16 +483,12 @@ def check_by_card(options: GameOptions) -> None:
                           "in every game: give --kingdom random, or fewer than 10 cards")
 
 
-def write_record(target: Path, state: GameState,
-                 seats: list[dict[str, Any]] | None = None) -> None:
+def write_record(target: Path, state: GameState, seats: list[dict[str, Any]]) -> None:
     """Write the record of the finished game ``state`` to ``target`` (atomically), with
-    what played its seats (:func:`~dominari.sim.seats.seat_entries`) where given;
-    :class:`ConfigError` naming the file if it cannot be written."""
-    record = state.record()
-    if seats is not None:
-        record["seats"] = seats
+    what played its seats (:func:`~dominari.sim.seats.seat_entries`); :class:`ConfigError`
+    naming the file if it cannot be written."""
     try:
-        write_json_atomic(target, record)
+        write_json_atomic(target, record_with_seats(state, seats))
     except OSError as exc:  # a full disk, a folder removed during the run …
         raise ConfigError(f"cannot write game record {str(target)!r} "
                           f"({exc.strerror or exc})") from None  # fmt: skip

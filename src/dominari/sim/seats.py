@@ -38,7 +38,8 @@ from typing import Any
 from dominari.bots import bot_names, load_bot
 from dominari.bots.base import GameBot, playing
 from dominari.bots.mcts import MCTSBot
-from dominari.core.errors import ConfigError, DominariError, RecordError
+from dominari.core.errors import DominariError, RecordError
+from dominari.core.records import replay
 from dominari.sim.journal import spec_paths
 
 
@@ -123,6 +124,13 @@ def seat_entries(bots: Sequence[GameBot | None], specs: Sequence[str],
     """
     recorder = SeatRecorder(bots, specs, state.game_name)
     return recorder.entries(range(len(bots)), seeds, state)
+
+
+def record_with_seats(state: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """``state``'s game record with what played its seats (:func:`seat_entries`)."""
+    record: dict[str, Any] = state.record()
+    record["seats"] = seats
+    return record
 
 
 def _sha256(path: Path) -> str:
@@ -252,42 +260,45 @@ def rerun(record: dict[str, Any], state: Any) -> Rerun:
     decisions (see the module's docstring). Raises :class:`RecordError` for a record that
     names no bots (or only humans), a bot that cannot be made again (a file changed since
     included), or an action that does not apply."""
-    actions = record.get("actions")
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise RecordError("record 'actions' must be a list of strings")
     bots = seat_bots(record, state.game_name, state.num_players)
     specs = [x.get("bot") for x in record["seats"]]
     clocked = tuple(dict.fromkeys(b.name for b in bots
                                   if isinstance(b, MCTSBot) and b.seconds is not None))
-    compared = 0
     players: Sequence[Any] = [None if b is None else playing(b, state) for b in bots]
     played_as = tuple((p, entry["played_as"], players[p].name)
                       for p, entry in enumerate(record["seats"])
                       if players[p] is not None and isinstance(entry.get("played_as"), str)
                       and entry["played_as"] != players[p].name)  # fmt: skip
-    for i, text in enumerate(actions):
+    compared = [0]
+
+    def ask(i: int, recorded: Any) -> None:  # the bot of the seat to act, if any
         p = state.current_player()
-        try:
-            recorded = state.parse_action(text)
-        except DominariError as exc:
-            raise RecordError(f"action {i + 1} ({text!r}) does not replay: {exc}") from None
         bot = players[p] if 0 <= p < len(players) else None
-        if bot is not None:
-            played = bot.act(state)
-            compared += 1
-            if played != recorded and _text(state, played) != text:
-                return Rerun(compared, len(actions),
-                             Divergence(i + 1, p, str(specs[p]), state.format_action(recorded),
-                                        _text(state, played)), clocked, played_as)  # fmt: skip
-        try:
-            state.apply(recorded)
-        except DominariError as exc:
-            raise RecordError(f"action {i + 1} ({text!r}) does not replay: {exc}") from None
-    return Rerun(compared, len(actions), None, clocked, played_as)
+        if bot is None:
+            return
+        played = bot.act(state)
+        compared[0] += 1
+        if played != recorded and _text(state, played) != record["actions"][i]:
+            raise _Diverged(Divergence(i + 1, p, str(specs[p]), state.format_action(recorded),
+                                       _text(state, played)))  # fmt: skip
+
+    try:
+        replay(state, record, None, state.parse_action, ask)
+    except _Diverged as stop:
+        return Rerun(compared[0], len(record["actions"]), stop.divergence, clocked, played_as)
+    return Rerun(compared[0], len(record["actions"]), None, clocked, played_as)
+
+
+class _Diverged(Exception):
+    """A bot plays otherwise than the record: :func:`rerun` stops there."""
+
+    def __init__(self, divergence: Divergence) -> None:
+        super().__init__(divergence)
+        self.divergence = divergence
 
 
 def _text(state: Any, action: Any) -> str:
     try:
         return str(state.format_action(action))
-    except (DominariError, ConfigError, ValueError, TypeError, IndexError):
+    except (DominariError, ValueError, TypeError, IndexError):
         return repr(action)  # not an action of this game at all

@@ -261,8 +261,7 @@ def check_size(players: int, seats: int, games: int) -> None:
 def play_shard(shard: Shard) -> tuple[GameResult, ...]:
     """Play the shard's games (runs in a worker process); their results in game order."""
     bots = bots_for(shard.options.game, shard.specs)  # one per entry, loaded once a process
-    recorder = (SeatRecorder(bots, shard.specs, shard.options.game)
-                if shard.record_dir is not None else None)  # fmt: skip
+    recorder = SeatRecorder(bots, shard.specs, shard.options.game)
     out: list[GameResult] = []
     # One tuple for each distinct seating and ranking of the shard: its games share them,
     # in this process and, once unpickled, in the one that keeps every game's result.
@@ -280,7 +279,7 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
             bot.reset(seed)
         play_game(table, state)
         beat()  # a game finished: the worker is not hung
-        if shard.record_dir is not None and recorder is not None:
+        if shard.record_dir is not None:
             write_record(Path(shard.record_dir) / tournament_record_name(shard.matchup, j),
                          state, recorder.entries(seats, seeds, state))  # fmt: skip
         outcome = state.outcome()
@@ -651,12 +650,12 @@ def tournament(
     table = GameTable([[seating(entries, j) for j in range(orders)] for entries in combos],
                       games, MAX_MATCHUP_GAMES)  # fmt: skip
     book: Journal | None = None
-    begun: list[bool] = []
 
     def begin() -> None:  # once: before the first game played, to recheck or to count
-        if started is not None and not begun:
-            begun.append(True)
-            started()
+        nonlocal started
+        if started is not None:
+            say, started = started, None
+            say()
 
     if journal is not None:
         key = {"game": options.game, "players": list(specs), "seats": seats, "seed": seed,
