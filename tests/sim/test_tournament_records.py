@@ -261,3 +261,72 @@ def test_replaying_the_index_says_what_it_is(tmp_path: Path,
     assert main(["replay", str(tmp_path / RECORDS_INDEX)]) == 2
     assert "this is the index of a tournament's records (which match-up is who), not a " \
         "game's record" in capsys.readouterr().err
+
+
+def _other_code(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The tournament's code stamped otherwise (an upgrade), and a count of the games it
+    plays in this process."""
+    monkeypatch.setattr(tournament_module, "code_fingerprint", lambda game=None: "f" * 64)
+    played: list[int] = []
+    real = tournament_module.play_shard
+
+    def counted(shard: Any) -> Any:
+        played.append(shard.stop - shard.start)
+        return real(shard)
+
+    monkeypatch.setattr(tournament_module, "play_shard", counted)
+    return played
+
+
+def test_a_recheck_plays_no_game_for_a_folder_that_cannot_serve(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A records folder that would be refused is refused before a journal's recheck plays
+    any game, and before ``started``; journal and folder are left as they were."""
+    journal, folder, other = tmp_path / "t.jsonl", tmp_path / "recs", tmp_path / "other"
+    run(folder, games=2, journal=journal)
+    tournament(PLAYERS, 2, 6, workers=1, kingdom="first-game", record_dir=other)  # another
+    played = _other_code(monkeypatch)
+    before = journal.read_bytes(), sorted(f.name for f in other.iterdir())
+    index = (other / RECORDS_INDEX).read_bytes()
+    said: list[int] = []
+    with pytest.raises(ConfigError, match="whose records were not written to this folder"):
+        run(other, games=2, journal=journal, recheck=2, started=lambda: said.append(1))
+    assert played == [] and said == []
+    assert (journal.read_bytes(), sorted(f.name for f in other.iterdir())) == before
+    assert (other / RECORDS_INDEX).read_bytes() == index
+
+
+def test_a_recheck_that_fails_leaves_the_records_folder_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The folder is checked before the recheck, and its index is written only after the
+    recheck keeps the journal: a recheck that comes out otherwise changes no file, and a
+    new folder made for the run is removed."""
+    from dominari.sim.journal import JournalError
+
+    journal, folder = tmp_path / "t.jsonl", tmp_path / "recs"
+    run(folder, games=2, journal=journal)
+    played = _other_code(monkeypatch)
+    real = tournament_module.play_shard
+
+    def otherwise(shard: Any) -> Any:  # the upgraded code plays the games otherwise
+        (game,) = real(shard)
+        return (game._replace(scores=tuple(s + 1 for s in game.scores)),)
+
+    monkeypatch.setattr(tournament_module, "play_shard", otherwise)
+    files = {f.name: f.read_bytes() for f in folder.iterdir()}
+    head = journal.read_bytes()
+    with pytest.raises(JournalError, match="comes out otherwise with this code"):
+        run(folder, games=4, journal=journal, recheck=2)  # the index would say 4 a match-up
+    assert {f.name: f.read_bytes() for f in folder.iterdir()} == files
+    assert journal.read_bytes() == head and played == [1, 1]  # the two games rechecked
+    played.clear()
+    fresh = tmp_path / "deep" / "recs"
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(head)
+    with pytest.raises(ConfigError, match="whose records were not written to this folder"):
+        run(fresh, games=2, journal=copy, recheck=2)
+    assert not (tmp_path / "deep").exists() and played == []
+    monkeypatch.setattr(tournament_module, "play_shard", real)
+    result = run(folder, games=4, journal=journal, recheck=2)  # the same games: kept
+    assert result.reused == 3 * 2
+    assert json.loads((folder / RECORDS_INDEX).read_text())["games_per_matchup"] == 4

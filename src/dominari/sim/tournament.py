@@ -585,9 +585,8 @@ def tournament(
     :func:`~dominari.sim.runner.simulate`: a run of games whose worker finishes no game
     for that many seconds is played again in another. ``started()`` is called once
     everything given is checked, before the first game is played (or played again, to
-    recheck a journal: the records folder is checked after a recheck, which needs the
-    journal's games, so such a run may be refused after it). Raises :class:`DominariError`
-    subclasses for bad input before any game is played.
+    recheck a journal: the records folder is checked before that too). Raises
+    :class:`DominariError` subclasses for bad input before any game is played.
 
     With ``journal`` (a file path, see :mod:`dominari.sim.journal`) every finished run
     of games is written to that file as it finishes, and the games the file already
@@ -682,6 +681,7 @@ def tournament(
             # without making a list of millions of keys.
             picked = table.keys_at(sorted(rng.sample(range(len(table)),
                                                      min(recheck, len(table)))))
+            open_records()  # a folder that cannot serve is refused before any game
             begin()
             again = run_tasks(play_shard, [Shard(specs, names, options, seed, m, combos[m],
                                                  j, j + 1) for m, j in picked],
@@ -697,19 +697,27 @@ def tournament(
                         f"({_result_text(table[m, j])} there, {_result_text(game)} here): its "
                         "games cannot be reused: give another file or delete it")  # fmt: skip
 
-    if journal is not None:
-        book = Journal.open(journal, key, check if recheck else None, fits, into=table,
-                            hold=True)
     records: _Records | None = None
-    try:
-        if book is not None:
-            _give_orders(book, table, combos, names, options, seed)
-        if record_dir is not None:
+
+    def open_records() -> None:  # once the journal's games (if any) are known
+        nonlocal records
+        if record_dir is not None and records is None:
             records = _Records(record_dir, {
                 "game": options.game, "players": list(specs), "seats": seats, "seed": seed,
                 "options": options.to_json()}, names, combos, table, len(table), journal,
                 games)  # fmt: skip
+
+    try:
+        if journal is not None:
+            book = Journal.open(journal, key, check if recheck else None, fits,
+                                into=table, hold=True)  # fmt: skip
+            _give_orders(book, table, combos, names, options, seed)
+        open_records()
+        if records is not None:
+            records.write_index()
     except BaseException:
+        if records is not None:  # a recheck that came out otherwise: as it was before
+            records.discard(*records.made)
         if book is not None:
             book.discard_if_unused()
             book.close()
@@ -799,10 +807,13 @@ class _Records:
             self.discard()
             raise ConfigError(f"{self.where}: cannot open {RECORDS_INDEX} ({exc.strerror})") \
                 from None
+        self._text = ""  # the index, written by write_index
+        self.made: tuple[str, ...] = () if existed else (RECORDS_INDEX,)
+        """The files this run made in the folder before any game (its index, if new)."""
         try:
             self._check(identity, names, combos, journaled, count, journal, existed, games)
         except BaseException:
-            self.discard(*(() if existed else (RECORDS_INDEX,)))  # the index it made
+            self.discard(*self.made)
             raise
 
     def _check(self, identity: dict[str, Any], names: Sequence[str],
@@ -847,12 +858,18 @@ class _Records:
                                   "part and mix with; give an empty folder or another one (a "
                                   "run goes on into its folder with the journal that holds "
                                   "its games)")  # fmt: skip
-        text = json.dumps({
+        self._text = json.dumps({
             "dominari_tournament_records": 1, "tournament": identity,
             "games_per_matchup": games,
             "matchups": [{"matchup": m + 1, "players": [names[e] for e in entries],
                           "files": f"matchup-{m + 1:03d}-game-*.json"}
                          for m, entries in enumerate(combos)]}, indent=1) + "\n"  # fmt: skip
+
+    def write_index(self) -> None:
+        """Write the folder's index (once nothing else can refuse the run: an index the
+        folder held is left as it was until then)."""
+        assert self._fd is not None
+        text = self._text
         try:
             os.ftruncate(self._fd, 0)
             os.pwrite(self._fd, text.encode(), 0)
