@@ -57,13 +57,15 @@ True
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 import random
 import threading
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from dominari.bots.base import check_seed
@@ -1047,6 +1049,22 @@ def _opening_book(game: str, book: object) -> Any:
         return read_book(book)
     except StrategyError as exc:
         raise ConfigError(f"book: {exc}") from None
+
+
+SETTINGS: Mapping[str, Any] = MappingProxyType({
+    name: None if p.default is _DEFAULT else p.default
+    for name, p in inspect.signature(MCTSBot).parameters.items()
+    if name not in ("game", "seed", "name")})
+"""Every setting of a search (the keys of :meth:`MCTSBot.settings`), with
+:class:`MCTSBot`'s default: what a record's ``search`` may give, and what ``replay``
+names where it is not the default. ``iterations`` is None here: without a budget of
+``steps`` or ``seconds`` a search has 200 rollouts.
+
+>>> SETTINGS["margin"], SETTINGS["tree"], SETTINGS["iterations"]
+(0.2, 'mine', None)
+>>> set(SETTINGS) == set(MCTSBot("dominion").settings())
+True
+"""
 
 
 SEARCH_OPTIONS: dict[str, tuple[Callable[[str], Any], str]] = {

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import inspect
 import os
 import stat
 from collections.abc import Sequence
@@ -37,7 +36,7 @@ from typing import Any
 
 from dominari.bots import bot_names, load_bot
 from dominari.bots.base import GameBot, playing
-from dominari.bots.mcts import MCTSBot
+from dominari.bots.mcts import SETTINGS, MCTSBot
 from dominari.core.errors import DominariError, RecordError
 from dominari.core.records import replay
 from dominari.sim.journal import spec_paths
@@ -211,11 +210,11 @@ def seat_bots(record: dict[str, Any], game: str, players: int) -> list[Any]:
             if not isinstance(search, dict):
                 raise RecordError(f"the record's seat {p + 1} ({spec}): 'search' is not the "
                                   f"settings of a search (a mapping), but {search!r}")
-            unknown = sorted(set(search) - _SETTINGS)
+            unknown = sorted(set(search) - SETTINGS.keys())
             if unknown:
                 raise RecordError(f"the record's seat {p + 1} ({spec}): unknown search "
                                   f"setting(s) {', '.join(map(repr, unknown))}; a search's are "
-                                  f"{', '.join(sorted(_SETTINGS))}")  # fmt: skip
+                                  f"{', '.join(sorted(SETTINGS))}")  # fmt: skip
         try:
             if isinstance(search, dict):
                 bot: Any = MCTSBot(game, name=spec, **search)
@@ -230,10 +229,6 @@ def seat_bots(record: dict[str, Any], game: str, players: int) -> list[Any]:
         raise RecordError("every seat of the record is a human's: there is no bot to play "
                           "the game again")
     return bots
-
-
-_SETTINGS = frozenset(inspect.signature(MCTSBot).parameters) - {"game", "seed", "name"}
-"""The settings a record's search may give (:meth:`MCTSBot.settings`)."""
 
 
 def _check_files(entry: dict[str, Any], p: int) -> None:
