@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import inspect
 import json
 import math
 import os
@@ -59,6 +58,10 @@ from dominari.bots.mcts import (
     mcts_bot,
     search_spec,
 )
+from dominari.bots.mcts import (
+    SETTINGS as SEARCH_SETTINGS,
+)
+from dominari.core.checks import escaped
 from dominari.core.errors import (
     ConfigError,
     DominariError,
@@ -650,7 +653,7 @@ def _note_clock_bots(bots: Sequence[object], notes: list[str] | None = None) -> 
 def _note(text: str, notes: list[str] | None) -> None:
     """A note for stderr (``dominari: note: …``): into ``notes``, said once the run has
     checked what it was given (:func:`_say`), or at once without them."""
-    line = f"{PROG}: note: {text}\n"
+    line = f"{PROG}: note: {escaped(text)}\n"  # names from files, as written there
     if notes is None:
         sys.stderr.write(line)
     else:
@@ -1841,7 +1844,7 @@ def _replay_bots(args: argparse.Namespace, record: dict[str, Any], start: Any) -
     before = (f"the {_count(done.compared - 1, 'decision')} of theirs before it were the "
               "recorded ones" if done.compared > 1 else "the first decision of theirs")
     console.print(Text(f"{args.file}: played again by the bots its seats name, action "
-                       f"{d.action:,} (seat {d.seat + 1}, {d.bot}) is recorded as "
+                       f"{d.action:,} (seat {d.seat + 1}, {escaped(d.bot)}) is recorded as "
                        f"{d.recorded!r}, and the bot plays {d.played!r} there now "
                        f"({before})"))  # fmt: skip
     return 1
@@ -1852,7 +1855,7 @@ def _count(n: int, what: str) -> str:
     return f"{n:,} {what}{'' if n == 1 else 's'}"
 
 
-_SEARCH_DEFAULTS = {k: inspect.signature(MCTSBot).parameters[k].default
+_SEARCH_DEFAULTS = {k: SEARCH_SETTINGS[k]
                     for k in ("trust", "widen", "tree", "c", "margin", "shared")}
 """The search settings :func:`~dominari.bots.mcts.describe_level` does not put in words,
 with :class:`~dominari.bots.mcts.MCTSBot`'s defaults: ``replay`` names those that differ."""
@@ -1872,7 +1875,7 @@ def _print_recorded_bots(console: Console, record: dict[str, Any], players: int)
         if not (isinstance(x, dict) and isinstance(x.get("bot"), str)
                 and type(x.get("seat")) is int and 0 <= x["seat"] < players):  # fmt: skip
             continue
-        line = f"  {x['bot']} (seat {x['seat'] + 1})"
+        line = f"  {escaped(x['bot'])} (seat {x['seat'] + 1})"
         search, played_as = x.get("search"), x.get("played_as")
         if isinstance(search, dict):
             # a record's odd values (text for a number, a number too large for a float …)
@@ -1886,7 +1889,7 @@ def _print_recorded_bots(console: Console, record: dict[str, Any], players: int)
                     line += "; " + ", ".join(others)
         elif isinstance(played_as, str):
             line += f": played as {played_as}"
-        lines.append(line)
+        lines.append(escaped(line))  # a hand-edited record's text, as written there
     if lines:
         console.print(Text("Bots as they played:"))
         for line in lines:
@@ -2201,7 +2204,7 @@ def _catch_sigterm() -> Any:
 
 
 def _fail(message: str) -> int:
-    line = " ".join(message.split())  # always one line
+    line = escaped(" ".join(message.split()))  # one line; names from files as written
     sys.stderr.write(f"{PROG}: error: {line}\n")
     sys.stderr.flush()
     return EXIT_USAGE

@@ -88,6 +88,10 @@ RULE = '[[buy]]\ncard = "Gold"\n'
         ('nmae = "x"\n' + RULE, "unknown top-level key 'nmae' (allowed: name, description"),
         ('name = 3\n' + RULE, "'name' must be a non-empty string"),
         ('name = ""\n' + RULE, "'name' must be a non-empty string"),
+        ('name = "bm\\u001b[2J"\n' + RULE, r"'name' must hold no control characters: "
+                                          r"'bm\x1b[2J'"),
+        ('name = "bm\\u202ex"\n' + RULE, r"'name' must hold no control characters: "
+                                       r"'bm\u202ex'"),
         ("description = 1\n" + RULE, "'description' must be a string, not an integer"),
         ('name = "x"\n', "no buy rules"),
         ("buy = []\n", "no buy rules ('buy' is empty)"),

@@ -11,7 +11,7 @@ import pytest
 
 from dominari.bots import MCTSBot, load_bot
 from dominari.core.checks import player, real, seed, whole
-from dominari.core.errors import ConfigError, ParseError
+from dominari.core.errors import ConfigError, ParseError, RecordError
 from dominari.dominations import DominationsConfig, DominationsState, Rules
 from dominari.dominion import DominionConfig, DominionState
 from dominari.sim import MatchupResult, game_options, simulate, tournament
@@ -152,3 +152,25 @@ def test_numpy_like_integers_run_and_give_plain_json() -> None:
     assert result.games == 2 and type(result.games) is int
     assert json.loads(json.dumps(result.to_json()))["games"] == 2
     assert MatchupResult.__name__ == "MatchupResult"
+
+
+@pytest.mark.parametrize("name", ["Bob\x1b[2J", "Bob\n", "\x00", "Bob\x9b", "Bo\u202eb",
+                                  "Bob\u2066"])  # fmt: skip
+def test_a_name_a_terminal_or_page_would_act_on_is_refused(name: str) -> None:
+    """Names reach terminals (``replay``) and pages (the server's): control characters and
+    bidirectional overrides are refused by both games' configs, as a record's config too;
+    other letters, spaces and signs are names."""
+    for config in (DominionConfig, DominationsConfig):
+        with pytest.raises(ConfigError, match=r"a player's name must hold no control "
+                                              r"characters: "):
+            config(players=2, names=("Ann", name))
+    for state in (DominionState.new(DominionConfig(seed=1)),
+                  DominationsState.new(DominationsConfig(seed=1))):
+        record = state.record()
+        record["config"]["names"] = ["Ann", name]
+        with pytest.raises(RecordError, match="record config: a player's name must hold no "
+                                              "control characters"):
+            type(state).from_record(record)
+    for fine in ("Zoë 李", "Ann\u00a0B", "R2-D2 (bot) #1"):
+        assert DominionConfig(players=2, names=("Ann", fine)).names[1] == fine
+        assert DominationsConfig(players=2, names=("Ann", fine)).names[1] == fine

@@ -185,6 +185,19 @@ def test_two_seats_of_one_name_are_refused(api: Api) -> None:
     assert len(api.service.tables) == before
 
 
+def test_a_seat_name_with_control_characters_is_refused(api: Api) -> None:
+    """A name is shown in others' browsers and printed by ``replay``: one holding a control
+    character or a bidirectional override is refused, and nothing is created."""
+    before = len(api.service.tables)
+    for name in ("Ann\x1b[2J", "Ann\u202e"):
+        r = api.c.post("/api/games", json={"game": "dominations", "seats": [
+            {"kind": "human", "name": name}, {"kind": "bot", "bot": "greedy"}]})
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] == {"code": "bad_request", "message": "a player's name must "
+                                     f"hold no control characters: {name!r}"}
+    assert len(api.service.tables) == before
+
+
 def test_a_game_keeps_the_time_per_decision_it_was_created_with(
         db_file: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server started again with another ``--bot-seconds``, or a later version whose

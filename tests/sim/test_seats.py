@@ -285,3 +285,37 @@ def test_replay_bots_says_when_best_now_plays_a_kingdom_otherwise(
     assert capsys.readouterr().err == (
         "dominari: note: best (seat 1) plays this kingdom as Smithy now, where the record says "
         "Witch: the rule bots' ranking has changed since\n")
+
+
+def test_replay_prints_what_a_record_says_without_a_terminal_acting_on_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A hand-edited record's escape sequences are printed as escapes: in the seats' list,
+    in a note, in an error (a player's name with one is refused, saying which)."""
+    simulate(["mcts-easy", "bm"], 1, seed=2, workers=1, kingdom="first-game",
+             record_dir=tmp_path)  # fmt: skip
+    path = tmp_path / "game-000001.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    search, rule = record["seats"]
+    search["bot"] = "mcts-easy\x1b[2J"
+    search["search"]["seconds"] = 5.0  # a clocked search: replay --bots notes it
+    rule["bot"] = "bm\x1b]0;title\x07"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "  mcts-easy\\x1b[2J (seat 1): " in out and "  bm\\x1b]0;title\\x07 (seat 2)\n" in out
+    assert main(["replay", str(path), "--bots"]) == 2  # no such bot
+    err = capsys.readouterr().err
+    assert "seat 2 (bm\\x1b]0;title\\x07) cannot be played again" in err and "\x1b" not in err
+    rule["bot"] = "bm"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path), "--bots"]) in (0, 1)  # (a clocked search)
+    err = capsys.readouterr().err
+    assert "dominari: note: mcts-easy\\x1b[2J searched with a time per decision" in err
+    assert "\x1b" not in err
+    record["config"]["names"] = ["Ann\x1b[31m", "Bob"]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "\x1b" not in err
+    assert "a player's name must hold no control characters: 'Ann\\x1b[31m'" in err

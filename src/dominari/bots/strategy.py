@@ -56,6 +56,7 @@ from typing import Any
 from dominari.bots.base import check_seed
 from dominari.bots.conditions import Expr, compile_condition
 from dominari.bots.learned import NOTHING, BuyPolicy
+from dominari.core.checks import UNSHOWN
 from dominari.core.errors import ConfigError, ParseError, StrategyError
 from dominari.dominion import cards as C
 from dominari.dominion.actions import (
@@ -194,6 +195,8 @@ def parse_strategy(data: dict[str, Any], source: str = "<strategy>",
     name = data.get("name", default_name)
     if not isinstance(name, str) or not name.strip():
         raise StrategyError(f"{source}: 'name' must be a non-empty string")
+    if UNSHOWN.search(name):
+        raise StrategyError(f"{source}: 'name' must hold no control characters: {name!r}")
     description = data.get("description", "")
     if not isinstance(description, str):
         raise StrategyError(f"{source}: 'description' must be a string, "

@@ -1,4 +1,4 @@
-"""Checks of the numbers a caller passes in (configs, budgets, counts), each raising
+r"""Checks of what a caller passes in (configs, budgets, counts, names), each raising
 :class:`~dominari.core.errors.ConfigError` that says what was wrong and what is wanted.
 
 Whole numbers may be any integer type (a NumPy integer from ``np.arange`` too) but not a
@@ -14,6 +14,10 @@ dominari.core.errors.ConfigError: a seed is a whole number of 0 or more, not -5
 Traceback (most recent call last):
 ...
 dominari.core.errors.ConfigError: seconds must be a finite number, not nan
+>>> names(["Ann", "Bob\x1b[2J"])
+Traceback (most recent call last):
+...
+dominari.core.errors.ConfigError: a player's name must hold no control characters: 'Bob\x1b[2J'
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import re
 from typing import SupportsIndex, cast
 
 from dominari.core.errors import ConfigError
@@ -76,3 +81,27 @@ def player(value: object, players: int) -> int:
     if not is_whole(value) or not 0 <= _int(value) < players:
         raise ConfigError(f"no player {value!r}: the players are 0 to {players - 1}")
     return _int(value)
+
+
+UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""The characters a name must not hold: control characters (C0, DEL and C1: a terminal
+acts on escape sequences) and the bidirectional overrides and isolates (they reorder the
+text around them where it is shown)."""
+
+
+def names(values: tuple[str, ...] | list[str]) -> None:
+    """:class:`ConfigError` for a player's name that holds a character of :data:`UNSHOWN`
+    (a record's names are printed by ``replay``, a server's shown in the browser)."""
+    for name in values:
+        if UNSHOWN.search(name):
+            raise ConfigError(f"a player's name must hold no control characters: {name!r}")
+
+
+def escaped(text: str) -> str:
+    r"""``text`` with each character of :data:`UNSHOWN` written as its escape, to print what
+    a file says without a terminal acting on it.
+
+    >>> print(escaped("mcts\x1b[2J"))
+    mcts\x1b[2J
+    """
+    return UNSHOWN.sub(lambda m: repr(m.group())[1:-1], text)

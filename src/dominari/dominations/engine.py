@@ -42,6 +42,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 from dominari.core.checks import is_whole
+from dominari.core.checks import names as check_names
 from dominari.core.checks import player as player_index
 from dominari.core.checks import seed as seed_value
 from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
@@ -318,6 +319,8 @@ class DominationsConfig:
                               f"{self.data!r}")
         if self.names and len(self.names) != self.players:
             raise ConfigError(f"{len(self.names)} names given for {self.players} players")
+        if self.names:
+            check_names(self.names)
         if len(set(m.upper() for m in self.monuments)) != len(self.monuments):
             raise ConfigError("a monument can be in play only once")
         if self.objectives and len(self.objectives) != self.players:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dominari.core.checks import is_whole
+from dominari.core.checks import names as check_names
 from dominari.core.checks import player as player_index
 from dominari.core.checks import seed as seed_value
 from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
@@ -117,6 +118,8 @@ class DominionConfig:
             object.__setattr__(self, "seed", seed_value(self.seed, "the seed"))
         if self.names and len(self.names) != self.players:
             raise ConfigError(f"{len(self.names)} names given for {self.players} players")
+        if self.names:
+            check_names(self.names)
         if type(self.kingdom) is not str:
             object.__setattr__(self, "kingdom", check_spec(self.kingdom))
 
