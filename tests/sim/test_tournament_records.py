@@ -330,3 +330,55 @@ def test_a_recheck_that_fails_leaves_the_records_folder_as_it_was(
     result = run(folder, games=4, journal=journal, recheck=2)  # the same games: kept
     assert result.reused == 3 * 2
     assert json.loads((folder / RECORDS_INDEX).read_text())["games_per_matchup"] == 4
+
+
+def test_a_refused_folder_leaves_a_journal_of_the_first_format_as_it_was(
+        tmp_path: Path) -> None:
+    """A journal written before turn orders were kept is written again with them as a run
+    takes it; a run refused its records folder writes nothing, so the journal stays in the
+    format the version that wrote it reads."""
+    journal, other = tmp_path / "t.jsonl", tmp_path / "other"
+    run(None, games=2, journal=journal)
+    head, *rest = journal.read_text(encoding="utf-8").splitlines()
+    lines = [json.dumps({**json.loads(head), "dominari_journal": 1})]
+    for line in rest:
+        entry = json.loads(line)
+        entry["games"] = [g[:4] for g in entry["games"]]  # without the turn order
+        lines.append(json.dumps(entry))
+    journal.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before = journal.read_bytes()
+    tournament(PLAYERS, 2, 6, workers=1, kingdom="first-game", record_dir=other)  # another
+    with pytest.raises(ConfigError, match="whose records were not written to this folder"):
+        run(other, games=2, journal=journal)
+    assert journal.read_bytes() == before
+
+
+def test_a_run_stopped_before_its_first_game_lets_go_of_what_it_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C at any point before the first game (while a recheck starts, while the games
+    reused are counted) leaves no index or folder the run made, and lets go of the folder
+    and the journal: the same command then runs."""
+    journal, folder = tmp_path / "t.jsonl", tmp_path / "new" / "recs"
+    run(None, games=2, journal=journal)
+    head = journal.read_text(encoding="utf-8").splitlines()[0]
+    journal.write_text(head + "\n", encoding="utf-8")  # a journal of other code, no games
+    _other_code(monkeypatch)
+
+    def stop(*_: Any) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # in the recheck, once the folder is checked
+        run(folder, games=2, journal=journal, recheck=2, started=stop)
+    assert not (tmp_path / "new").exists()
+    assert journal.read_text(encoding="utf-8") == head + "\n"
+    fresh = run(folder, games=2, journal=journal, recheck=2)
+    assert fresh.reused == 0 and len(_records(folder)) == 3 * 2
+    monkeypatch.undo()
+    kept = tmp_path / "kept"
+    run(kept, games=2, journal=tmp_path / "u.jsonl")
+    records = _records(kept)
+    with pytest.raises(KeyboardInterrupt):  # counting the 6 games reused, going on to 4
+        run(kept, games=4, journal=tmp_path / "u.jsonl", progress=stop)
+    assert _records(kept) == records  # kept: the journal goes on from them
+    done = run(kept, games=4, journal=tmp_path / "u.jsonl")  # not "another run is writing"
+    assert done.reused == 6 and len(_records(kept)) == 3 * 4

@@ -711,8 +711,9 @@ def tournament(
         if journal is not None:
             book = Journal.open(journal, key, check if recheck else None, fits,
                                 into=table, hold=True)  # fmt: skip
+        open_records()  # (opened by a recheck already) before anything is written
+        if book is not None:
             _give_orders(book, table, combos, names, options, seed)
-        open_records()
         if records is not None:
             records.write_index()
     except BaseException:
@@ -724,13 +725,7 @@ def tournament(
         raise
     rdir = str(records.path) if records is not None else None
     reused = table.played()
-    missing = games * len(combos) - reused
-    size = min(games, chunk_size(missing or 1, workers))
-    if book is not None:
-        size = max(1, min(size, math.ceil(games * len(combos) / 100)))
-    shards = [Shard(specs, names, options, seed, m, entries, start, stop, rdir)
-              for m, entries in enumerate(combos)
-              for start, stop in _runs(table.matchups[m].present(), games, size)]
+    shards: list[Shard] = []
 
     def done(k: int, part: tuple[GameResult, ...]) -> None:
         shard = shards[k]
@@ -742,9 +737,16 @@ def tournament(
         if progress is not None:
             progress(shard.stop - shard.start)
 
-    if reused and progress is not None:
-        progress(reused)
-    try:
+    try:  # from here, the journal and the folder are let go of whatever happens
+        missing = games * len(combos) - reused
+        size = min(games, chunk_size(missing or 1, workers))
+        if book is not None:
+            size = max(1, min(size, math.ceil(games * len(combos) / 100)))
+        shards.extend(Shard(specs, names, options, seed, m, entries, start, stop, rdir)
+                      for m, entries in enumerate(combos)
+                      for start, stop in _runs(table.matchups[m].present(), games, size))
+        if reused and progress is not None:
+            progress(reused)
         begin()
         each_result(play_shard, shards, done, workers=workers, backend=backend,
                     start_method=start_method, stall=stall)  # fmt: skip
