@@ -319,3 +319,31 @@ def test_replay_prints_what_a_record_says_without_a_terminal_acting_on_it(
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "\x1b" not in err
     assert "a player's name must hold no control characters: 'Ann\\x1b[31m'" in err
+
+
+def test_replay_names_only_the_settings_that_are_not_the_default(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tree search's exploration constant is named where it is not 0.7, the default, and
+    never for a race, which has none."""
+    simulate(["mcts-easy:paired=no", "mcts-easy:paired=no:c=1.5", "mcts-easy"], 1, seed=2,
+             workers=1, kingdom="first-game", record_dir=tmp_path)  # fmt: skip
+    assert main(["replay", str(tmp_path / "game-000001.json")]) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if "(seat " in x][-3:]
+    assert [x.split(" (seat")[0].strip() for x in lines] == [
+        "mcts-easy:paired=no", "mcts-easy:paired=no:c=1.5", "mcts-easy"]
+    assert "c 0.7" not in lines[0] and "c 1.5" in lines[1] and " c " not in lines[2]
+
+
+def test_the_one_line_error_escapes_what_a_file_says(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every control character but the line breaks an error is folded at is printed as
+    its escape, those Python counts as white space (\\x1c, \\x85) too."""
+    simulate(["bm", "bmu"], 1, seed=2, workers=1, kingdom="first-game", record_dir=tmp_path)
+    path = tmp_path / "game-000001.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["seats"][1]["bot"] = "bm\x1cx\x85y\tz"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path), "--bots"]) == 2
+    err = capsys.readouterr().err
+    assert "seat 2 (bm\\x1cx\\x85y\\tz) cannot be played again" in err
+    assert err.count("\n") == 1

@@ -114,6 +114,9 @@ _DEFAULT: Any = object()
 FOLLOW = "follow the policy"
 """The edge of a decision below the root that plays the policy's action in each world."""
 
+EXPLORATION = 0.7
+"""The tree's exploration constant ``c`` where none is given."""
+
 
 def seconds_text(seconds: float) -> str:
     """A time budget in a bot's name: the shortest text that reads back as the number, so
@@ -508,7 +511,7 @@ class MCTSBot:
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
-        self.c = 0.7 if c is None else c
+        self.c = EXPLORATION if c is None else c
         self.cutoff = cutoff
         self.cutoff_turns = cutoff_turns
         self._stop_turn = 1 << 62  # the turn at which rollouts stop (set per decision)
@@ -1052,18 +1055,21 @@ def _opening_book(game: str, book: object) -> Any:
 
 
 SETTINGS: Mapping[str, Any] = MappingProxyType({
-    name: None if p.default is _DEFAULT else p.default
+    name: None if p.default is _DEFAULT else EXPLORATION if name == "c" else p.default
     for name, p in inspect.signature(MCTSBot).parameters.items()
     if name not in ("game", "seed", "name")})
 """Every setting of a search (the keys of :meth:`MCTSBot.settings`), with
 :class:`MCTSBot`'s default: what a record's ``search`` may give, and what ``replay``
 names where it is not the default. ``iterations`` is None here: without a budget of
-``steps`` or ``seconds`` a search has 200 rollouts.
+``steps`` or ``seconds`` a search has 200 rollouts. (:meth:`MCTSBot.settings` gives
+``c`` as None where a search has no tree to explore.)
 
->>> SETTINGS["margin"], SETTINGS["tree"], SETTINGS["iterations"]
-(0.2, 'mine', None)
+>>> SETTINGS["margin"], SETTINGS["tree"], SETTINGS["c"], SETTINGS["iterations"]
+(0.2, 'mine', 0.7, None)
 >>> set(SETTINGS) == set(MCTSBot("dominion").settings())
 True
+>>> {k: v for k, v in MCTSBot("dominion").settings().items() if v != SETTINGS[k]}
+{'iterations': 200}
 """
 
 
