@@ -23,6 +23,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import sys
 import time
@@ -1884,7 +1885,7 @@ def _print_recorded_bots(console: Console, record: dict[str, Any], players: int)
                 line += ": " + describe_level(search, own if isinstance(own, str) else None)
                 others = [f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
                           for k, default in _SEARCH_DEFAULTS.items()
-                          if k in search and (v := search[k]) != default]  # fmt: skip
+                          if (v := search.get(k)) is not None and v != default]  # fmt: skip
                 if others:  # the settings the words above leave out, where not the default
                     line += "; " + ", ".join(others)
         elif isinstance(played_as, str):
@@ -2204,7 +2205,8 @@ def _catch_sigterm() -> Any:
 
 
 def _fail(message: str) -> int:
-    line = escaped(" ".join(message.split()))  # one line; names from files as written
+    line = escaped(" ".join(re.split(r"[ \r\n]+", message.strip())))  # one line; the rest
+    # of what a file says (a name's tab, its escape sequence) as escapes
     sys.stderr.write(f"{PROG}: error: {line}\n")
     sys.stderr.flush()
     return EXIT_USAGE

@@ -153,6 +153,18 @@ def test_errors_name_file_place_and_problem(tmp_path: Path, text: str, message: 
     assert isinstance(info.value, DominariError)
 
 
+def test_a_file_name_with_a_control_character_is_no_bots_name(tmp_path: Path) -> None:
+    """Without a ``name``, a strategy is named by its file: a tab there would split a table's
+    row; the error says the name is the file's."""
+    path = tmp_path / "my\tstrat.toml"
+    path.write_text(RULE, encoding="utf-8")
+    with pytest.raises(StrategyError, match=r"its file's name \(its bot's, without a 'name'\) "
+                                            r"must hold no control characters: 'my\\tstrat'"):
+        load_strategy(path)
+    path.write_text('name = "My strat"\n' + RULE, encoding="utf-8")
+    assert load_strategy(path).name == "My strat"
+
+
 def test_a_file_name_that_is_not_utf8_names_the_strategy_in_text(tmp_path: Path) -> None:
     """A strategy named by its file (no ``name``) whose file name is not UTF-8 is
     named with a replacement character: records and JSON are text (writing one with the

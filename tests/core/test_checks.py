@@ -154,8 +154,8 @@ def test_numpy_like_integers_run_and_give_plain_json() -> None:
     assert MatchupResult.__name__ == "MatchupResult"
 
 
-@pytest.mark.parametrize("name", ["Bob\x1b[2J", "Bob\n", "\x00", "Bob\x9b", "Bo\u202eb",
-                                  "Bob\u2066"])  # fmt: skip
+@pytest.mark.parametrize("name", ["Bob\x1b[2J", "Bob\n", "Bob\t", "\x00", "Bob\x9b",
+                                  "Bo\u202eb", "Bob\u2066", "Bob\u200f", "Bob\u2028"])
 def test_a_name_a_terminal_or_page_would_act_on_is_refused(name: str) -> None:
     """Names reach terminals (``replay``) and pages (the server's): control characters and
     bidirectional overrides are refused by both games' configs, as a record's config too;
@@ -171,6 +171,11 @@ def test_a_name_a_terminal_or_page_would_act_on_is_refused(name: str) -> None:
         with pytest.raises(RecordError, match="record config: a player's name must hold no "
                                               "control characters"):
             type(state).from_record(record)
+    for bad in (5, None, b"Bob"):
+        with pytest.raises(ConfigError, match=f"a player's name must be text, not {bad!r}"):
+            DominionConfig(players=2, names=("Ann", bad))  # type: ignore[arg-type]
+        with pytest.raises(ConfigError, match=f"a player's name must be text, not {bad!r}"):
+            DominationsConfig(players=2, names=("Ann", bad))  # type: ignore[arg-type]
     for fine in ("Zoë 李", "Ann\u00a0B", "R2-D2 (bot) #1"):
         assert DominionConfig(players=2, names=("Ann", fine)).names[1] == fine
         assert DominationsConfig(players=2, names=("Ann", fine)).names[1] == fine

@@ -463,6 +463,12 @@ def whole(data: Any) -> Any:
 CASES: list[tuple[str, str, Mutation, str]] = [
     ("bad type", "skills.json", set_field("C3b", "upgrade_cost", "two"),
      "skills.json: record C3b: field 'upgrade_cost': expected an integer, got \"two\""),
+    ("name with an escape", "skills.json", set_field("C3b", "name", "Smelting\x1b[2J"),
+     "skills.json: record C3b: field 'name': must hold no control characters, got "
+     "\"Smelting\\u001b[2J\""),
+    ("name with an override", "roles.json", lambda d: d[0].__setitem__("name_de", "a\u202eb"),
+     "roles.json: record DG: field 'name_de': must hold no control characters, got "
+     "\"a\\u202eb\""),
     ("bool is no integer", "skills.json", set_field("C3b", "cost", True),
      "skills.json: record C3b: field 'cost': expected an integer, got true"),
     ("bad cost", "skills.json", set_field("C3b", "cost", 4),

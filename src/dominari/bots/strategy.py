@@ -4,7 +4,7 @@ A strategy file says what to buy, in priority order, with optional conditions;
 every other decision has a sensible default that a few lists and options can
 adjust. A complete file::
 
-    name = "Smithy"
+    name = "Smithy"               # optional: the file's name; no control characters
     description = "Smithy Big Money"
     play = ["Village", "Smithy"]  # optional: play these first, in this order
     discard = ["Curse", "Estate"] # optional: cards to discard first (Cellar, Militia)
@@ -196,7 +196,8 @@ def parse_strategy(data: dict[str, Any], source: str = "<strategy>",
     if not isinstance(name, str) or not name.strip():
         raise StrategyError(f"{source}: 'name' must be a non-empty string")
     if UNSHOWN.search(name):
-        raise StrategyError(f"{source}: 'name' must hold no control characters: {name!r}")
+        what = "'name'" if "name" in data else "its file's name (its bot's, without a 'name')"
+        raise StrategyError(f"{source}: {what} must hold no control characters: {name!r}")
     description = data.get("description", "")
     if not isinstance(description, str):
         raise StrategyError(f"{source}: 'description' must be a string, "

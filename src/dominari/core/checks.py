@@ -26,6 +26,7 @@ import math
 import numbers
 import operator
 import re
+from collections.abc import Iterable
 from typing import SupportsIndex, cast
 
 from dominari.core.errors import ConfigError
@@ -83,16 +84,20 @@ def player(value: object, players: int) -> int:
     return _int(value)
 
 
-UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""The characters a name must not hold: control characters (C0, DEL and C1: a terminal
-acts on escape sequences) and the bidirectional overrides and isolates (they reorder the
-text around them where it is shown)."""
+UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+                     "\u2066-\u2069]")
+"""The characters a name must not hold: control characters (C0 with the tab, DEL and C1:
+a terminal acts on escape sequences), the line and paragraph separators, and the
+bidirectional marks, overrides and isolates (they reorder the text around them where it
+is shown)."""
 
 
-def names(values: tuple[str, ...] | list[str]) -> None:
+def names(values: Iterable[object]) -> None:
     """:class:`ConfigError` for a player's name that holds a character of :data:`UNSHOWN`
     (a record's names are printed by ``replay``, a server's shown in the browser)."""
     for name in values:
+        if not isinstance(name, str):
+            raise ConfigError(f"a player's name must be text, not {name!r}")
         if UNSHOWN.search(name):
             raise ConfigError(f"a player's name must hold no control characters: {name!r}")
 

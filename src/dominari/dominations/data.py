@@ -177,6 +177,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias
 
+from dominari.core.checks import UNSHOWN, escaped
 from dominari.core.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -702,6 +703,8 @@ def _describe(error: Mapping[str, Any]) -> str:
         return where + "must not be empty"
     if kind == "string_pattern_mismatch":
         return where + f"must be a word without spaces, got {_show(value)}"
+    if kind == "shown":  # what it holds as escapes: the error is printed too
+        return where + f"must hold no control characters, got {escaped(_show(value))}"
     return where + f"{error['msg']}, got {_show(value)}"
 
 
@@ -808,7 +811,12 @@ def _schema() -> dict[str, type[BaseModel]]:
                                                  custom_error_message=f"expected {what}")]
 
     ident = ann[str, Field(min_length=1, pattern=r"^\S+$")]
-    text = ann[str, Field(min_length=1)]
+    def shown(value: str) -> str:  # a name is printed to terminals and pages
+        if UNSHOWN.search(value):
+            raise PydanticCustomError("shown", "must hold no control characters")
+        return value
+
+    text = ann[str, Field(min_length=1), AfterValidator(shown)]
     nonneg = ann[int, Field(ge=0)]
     positive = ann[int, Field(ge=1)]
     domain = code(DOMAINS, "domain")
