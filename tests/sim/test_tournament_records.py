@@ -382,3 +382,26 @@ def test_a_run_stopped_before_its_first_game_lets_go_of_what_it_made(
     assert _records(kept) == records  # kept: the journal goes on from them
     done = run(kept, games=4, journal=tmp_path / "u.jsonl")  # not "another run is writing"
     assert done.reused == 6 and len(_records(kept)) == 3 * 4
+
+
+def test_the_index_is_written_whole_or_not_at_all(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index is replaced by a rename: a stop while it is written leaves the index the
+    folder held (an emptied one would refuse the folder to the journal it goes on with)."""
+    import dominari.sim.records as records_module
+
+    journal, folder = tmp_path / "t.jsonl", tmp_path / "recs"
+    run(folder, games=2, journal=journal)
+    index = (folder / RECORDS_INDEX).read_bytes()
+
+    def stopped(src: Any, dst: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(records_module.os, "replace", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        run(folder, games=4, journal=journal)
+    monkeypatch.undo()
+    assert (folder / RECORDS_INDEX).read_bytes() == index
+    assert sorted(f.name for f in folder.iterdir() if f.name.startswith(".")) == []
+    assert run(folder, games=4, journal=journal).reused == 6
+    assert json.loads((folder / RECORDS_INDEX).read_text())["games_per_matchup"] == 4

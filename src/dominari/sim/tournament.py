@@ -89,6 +89,7 @@ from dominari.sim.records import (
     HeldFolder,
     remove_files,
     temporary_files,
+    write_text_atomic,
 )
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
@@ -869,12 +870,10 @@ class _Records:
 
     def write_index(self) -> None:
         """Write the folder's index (once nothing else can refuse the run: an index the
-        folder held is left as it was until then)."""
-        assert self._fd is not None
-        text = self._text
+        folder held is left as it was until then), whole or not at all: a stop while it is
+        written leaves the index the folder held."""
         try:
-            os.ftruncate(self._fd, 0)
-            os.pwrite(self._fd, text.encode(), 0)
+            write_text_atomic(self.index, self._text)
         except OSError as exc:
             raise ConfigError(f"{self.where}: cannot write {RECORDS_INDEX} "
                               f"({exc.strerror})") from None  # fmt: skip
