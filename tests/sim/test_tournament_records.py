@@ -405,3 +405,64 @@ def test_the_index_is_written_whole_or_not_at_all(
     assert sorted(f.name for f in folder.iterdir() if f.name.startswith(".")) == []
     assert run(folder, games=4, journal=journal).reused == 6
     assert json.loads((folder / RECORDS_INDEX).read_text())["games_per_matchup"] == 4
+
+
+def test_a_run_stopped_before_its_journal_holds_a_game_removes_its_records(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A journal left holding no game (a run killed at once left its first line) goes on
+    like a new one: a run on it stopped before its first batch is written removes the
+    records its games wrote, so the same command runs again."""
+    journal, folder = tmp_path / "t.jsonl", tmp_path / "recs"
+    run(None, games=2, journal=journal)
+    journal.write_text(journal.read_text(encoding="utf-8").splitlines()[0] + "\n",
+                       encoding="utf-8")  # fmt: skip
+    real = tournament_module.play_shard
+
+    def stopped(shard: Any) -> Any:  # the games played, their records written, then Ctrl-C
+        real(shard)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tournament_module, "play_shard", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        run(folder, games=2, journal=journal)
+    assert not folder.exists()
+    assert len(journal.read_text(encoding="utf-8").splitlines()) == 1
+    monkeypatch.undo()
+    assert run(folder, games=2, journal=journal).reused == 0
+    assert len(_records(folder)) == 3 * 2
+
+
+def test_an_index_that_cannot_be_written_refuses_the_run_before_the_journal_is_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index the run may write but not replace (another user's, in a shared folder) is
+    written in place; one that cannot be written at all (a full disk) refuses the run
+    before a format-1 journal is written again as format 2."""
+    import errno
+
+    journal, folder = tmp_path / "t.jsonl", tmp_path / "recs"
+    run(folder, games=2, journal=journal)
+    head, *rest = journal.read_text(encoding="utf-8").splitlines()
+    lines = [json.dumps({**json.loads(head), "dominari_journal": 1})]
+    for line in rest:
+        entry = json.loads(line)
+        entry["games"] = [g[:4] for g in entry["games"]]
+        lines.append(json.dumps(entry))
+    journal.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before = journal.read_bytes()
+
+    def full(path: Any, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tournament_module, "write_text_atomic", full)
+    with pytest.raises(ConfigError, match=r"cannot write tournament\.json \(No space left"):
+        run(folder, games=4, journal=journal)
+    assert journal.read_bytes() == before
+
+    def not_replaced(path: Any, text: str) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(tournament_module, "write_text_atomic", not_replaced)
+    assert run(folder, games=4, journal=journal).reused == 6
+    assert json.loads((folder / RECORDS_INDEX).read_text())["games_per_matchup"] == 4
+    assert json.loads(journal.read_text(encoding="utf-8").splitlines()[0])[
+        "dominari_journal"] == 2

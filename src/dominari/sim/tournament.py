@@ -713,10 +713,12 @@ def tournament(
             book = Journal.open(journal, key, check if recheck else None, fits,
                                 into=table, hold=True)  # fmt: skip
         open_records()  # (opened by a recheck already) before anything is written
+        if records is not None:
+            records.write_index()  # before the journal is written (a format-1 journal)
         if book is not None:
             _give_orders(book, table, combos, names, options, seed)
-        if records is not None:
-            records.write_index()
+        rdir = str(records.path) if records is not None else None
+        reused = table.played()
     except BaseException:
         if records is not None:  # a recheck that came out otherwise: as it was before
             records.discard(*records.made)
@@ -724,8 +726,6 @@ def tournament(
             book.discard_if_unused()
             book.close()
         raise
-    rdir = str(records.path) if records is not None else None
-    reused = table.played()
     shards: list[Shard] = []
 
     def done(k: int, part: tuple[GameResult, ...]) -> None:
@@ -752,11 +752,13 @@ def tournament(
         each_result(play_shard, shards, done, workers=workers, backend=backend,
                     start_method=start_method, stall=stall)  # fmt: skip
     except BaseException:
-        # A journal this run made and never wrote a game to is removed; then, as without a
-        # journal, so are the records this run wrote (no journal goes on from them), when
-        # the folder held none it may keep (all it holds are this run's).
-        gone = book is None or book.discard_if_unused()
-        if records is not None and gone and records.fresh:
+        # A journal this run made and never wrote a game to is removed; then, while no
+        # journal holds a game (none, or none written to it), so are the records this run
+        # wrote (no journal goes on from them), when the folder held none it may keep (all
+        # it holds are this run's).
+        if book is not None:
+            book.discard_if_unused()
+        if records is not None and records.fresh and (book is None or not table.played()):
             records.discard(RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX)
         raise
     finally:
@@ -818,6 +820,8 @@ class _Records:
         except BaseException:
             self.discard(*self.made)
             raise
+        os.close(self._fd)  # read: the index is written by a rename (not over an open file)
+        self._fd = None
 
     def _check(self, identity: dict[str, Any], names: Sequence[str],
                combos: Sequence[tuple[int, ...]], journaled: Iterable[tuple[int, int]],
@@ -873,7 +877,11 @@ class _Records:
         folder held is left as it was until then), whole or not at all: a stop while it is
         written leaves the index the folder held."""
         try:
-            write_text_atomic(self.index, self._text)
+            try:
+                write_text_atomic(self.index, self._text)
+            except PermissionError:  # another's index in a shared (sticky) folder, which
+                with self.index.open("w", encoding="utf-8") as f:  # may be written, not
+                    f.write(self._text)  # replaced
         except OSError as exc:
             raise ConfigError(f"{self.where}: cannot write {RECORDS_INDEX} "
                               f"({exc.strerror})") from None  # fmt: skip
