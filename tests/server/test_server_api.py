@@ -198,6 +198,32 @@ def test_a_seat_name_with_control_characters_is_refused(api: Api) -> None:
     assert len(api.service.tables) == before
 
 
+def test_a_game_stored_with_such_a_name_loads_naming_it_by_its_escapes(db_file: str) -> None:
+    """A game stored before names were checked, with an escape sequence in a seat's name,
+    is loaded and goes on, the name read as its escapes (as a record's is by ``replay``)."""
+    import sqlite3
+
+    with make_client(db_file) as client:
+        api = Api(client)
+        g = api.create(game="dominion", kingdom="first-game", seed=2,
+                       seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "bm"}])
+        gid, token = g["game_id"], g["seats"][0]["token"]
+    with sqlite3.connect(db_file.removeprefix("sqlite:///")) as conn:
+        (config,) = conn.execute("SELECT config FROM games WHERE id = ?", (gid,)).fetchone()
+        stored = json.loads(config)
+        stored["names"] = ["Ann\x1b[2J", *stored["names"][1:]]
+        conn.execute("UPDATE games SET config = ? WHERE id = ?", (json.dumps(stored), gid))
+        conn.execute("UPDATE seats SET name = ? WHERE game_id = ? AND seat = 0",
+                     ("Ann\x1b[2J", gid))
+    with make_client(db_file) as client:
+        api = Api(client)
+        v = api.view(gid, token)
+        assert v["seats"][0]["name"] == "Ann\\x1b[2J"
+        r = api.act(gid, token, v["view"]["legal_actions"][-1], v["version"])
+        assert r.status_code == 200, r.text
+        assert api.service.table(gid).state.config.names[0] == "Ann\\x1b[2J"
+
+
 def test_a_game_keeps_the_time_per_decision_it_was_created_with(
         db_file: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server started again with another ``--bot-seconds``, or a later version whose

@@ -84,17 +84,19 @@ def player(value: object, players: int) -> int:
     return _int(value)
 
 
-UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
-                     "\u2066-\u2069]")
+UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 """The characters a name must not hold: control characters (C0 with the tab, DEL and C1:
 a terminal acts on escape sequences), the line and paragraph separators, and the
-bidirectional marks, overrides and isolates (they reorder the text around them where it
-is shown)."""
+bidirectional overrides and isolates (they reorder the text around them where it is
+shown). The bidirectional marks (U+200E, U+200F, U+061C) are letters' company in Hebrew
+and Arabic names, and stay."""
 
 
 def names(values: Iterable[object]) -> None:
     """:class:`ConfigError` for a player's name that holds a character of :data:`UNSHOWN`
-    (a record's names are printed by ``replay``, a server's shown in the browser)."""
+    (a record's names are printed by ``replay``, a server's shown in the browser). The
+    configs' ``from_json`` reads such a name, from a record or a game stored before this
+    check, as :func:`escaped`."""
     for name in values:
         if not isinstance(name, str):
             raise ConfigError(f"a player's name must be text, not {name!r}")

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
-from dominari.core.checks import is_whole
+from dominari.core.checks import escaped, is_whole
 from dominari.core.checks import names as check_names
 from dominari.core.checks import player as player_index
 from dominari.core.checks import seed as seed_value
@@ -370,7 +370,7 @@ class DominationsConfig:
         if not isinstance(objectives, list | tuple) or not all(
                 isinstance(o, str) for o in objectives):
             raise ConfigError("config objectives must be a list of objective ids")
-        return cls(players=players, seed=seed, names=tuple(names),
+        return cls(players=players, seed=seed, names=tuple(map(escaped, names)),
                    rules=Rules.from_json(data.get("rules")), data=folder,
                    monuments=tuple(monuments), objectives=tuple(objectives), log=log)
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dominari.core.checks import is_whole
+from dominari.core.checks import escaped, is_whole
 from dominari.core.checks import names as check_names
 from dominari.core.checks import player as player_index
 from dominari.core.checks import seed as seed_value
@@ -152,7 +152,7 @@ class DominionConfig:
             kingdom=kingdom if isinstance(kingdom, str) else tuple(kingdom),
             seed=data.get("seed"),
             max_turns=data.get("max_turns"),
-            names=tuple(names),
+            names=tuple(map(escaped, names)),  # as written, not acted on (checks.names)
             log=log,
         )
 

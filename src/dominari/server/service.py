@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 
 from dominari.bots.mcts import SEARCH_BOTS
+from dominari.core.checks import names as check_names
 from dominari.core.errors import ConfigError, DominariError
 from dominari.server.bots import (
     check_bot,
@@ -609,6 +610,7 @@ def _name(name: str | None, default: str) -> str:
     text = " ".join(name.split())
     if len(text) > 40:
         raise ConfigError("a seat name is at most 40 characters")
+    check_names([text])  # (a stored game's config reads such a name as its escapes)
     return text
 
 

@@ -52,6 +52,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 
+from dominari.core.checks import escaped
 from dominari.core.errors import DominariError
 
 DB_ENV = "DOMINARI_DB_URL"
@@ -311,7 +312,8 @@ class Store:
             return StoredGame(
                 id=g.id, game=g.game, config=dict(g.config), spectator=g.spectator,
                 status=g.status, version=g.version,
-                seats=tuple(SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash)
+                # a name stored before names were checked, as its escapes (as the config's)
+                seats=tuple(SeatRow(r.seat, r.kind, r.bot, escaped(r.name), r.token_hash)
                             for r in seats),
                 log=tuple(Entry(e.seq, e.kind, e.seat, e.text) for e in log),
                 created=g.created,
