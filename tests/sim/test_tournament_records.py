@@ -332,13 +332,8 @@ def test_a_recheck_that_fails_leaves_the_records_folder_as_it_was(
     assert json.loads((folder / RECORDS_INDEX).read_text())["games_per_matchup"] == 4
 
 
-def test_a_refused_folder_leaves_a_journal_of_the_first_format_as_it_was(
-        tmp_path: Path) -> None:
-    """A journal written before turn orders were kept is written again with them as a run
-    takes it; a run refused its records folder writes nothing, so the journal stays in the
-    format the version that wrote it reads."""
-    journal, other = tmp_path / "t.jsonl", tmp_path / "other"
-    run(None, games=2, journal=journal)
+def _as_first_format(journal: Path) -> None:
+    """Make ``journal`` one of format 1, as written before games kept their turn order."""
     head, *rest = journal.read_text(encoding="utf-8").splitlines()
     lines = [json.dumps({**json.loads(head), "dominari_journal": 1})]
     for line in rest:
@@ -346,6 +341,16 @@ def test_a_refused_folder_leaves_a_journal_of_the_first_format_as_it_was(
         entry["games"] = [g[:4] for g in entry["games"]]  # without the turn order
         lines.append(json.dumps(entry))
     journal.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_a_refused_folder_leaves_a_journal_of_the_first_format_as_it_was(
+        tmp_path: Path) -> None:
+    """A journal written before turn orders were kept is written again with them as a run
+    takes it; a run refused its records folder writes nothing, so the journal stays in the
+    format the version that wrote it reads."""
+    journal, other = tmp_path / "t.jsonl", tmp_path / "other"
+    run(None, games=2, journal=journal)
+    _as_first_format(journal)
     before = journal.read_bytes()
     tournament(PLAYERS, 2, 6, workers=1, kingdom="first-game", record_dir=other)  # another
     with pytest.raises(ConfigError, match="whose records were not written to this folder"):
@@ -441,13 +446,7 @@ def test_an_index_that_cannot_be_written_refuses_the_run_before_the_journal_is_w
 
     journal, folder = tmp_path / "t.jsonl", tmp_path / "recs"
     run(folder, games=2, journal=journal)
-    head, *rest = journal.read_text(encoding="utf-8").splitlines()
-    lines = [json.dumps({**json.loads(head), "dominari_journal": 1})]
-    for line in rest:
-        entry = json.loads(line)
-        entry["games"] = [g[:4] for g in entry["games"]]
-        lines.append(json.dumps(entry))
-    journal.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _as_first_format(journal)
     before = journal.read_bytes()
 
     def full(path: Any, text: str) -> None:
