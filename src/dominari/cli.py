@@ -54,13 +54,11 @@ from dominari.bots.mcts import (
     MAX_SECONDS,
     SEARCH_BOTS,
     SEARCH_OPTIONS,
+    SETTINGS,
     MCTSBot,
     describe_level,
     mcts_bot,
     search_spec,
-)
-from dominari.bots.mcts import (
-    SETTINGS as SEARCH_SETTINGS,
 )
 from dominari.core.checks import escaped
 from dominari.core.errors import (
@@ -1856,7 +1854,7 @@ def _count(n: int, what: str) -> str:
     return f"{n:,} {what}{'' if n == 1 else 's'}"
 
 
-_SEARCH_DEFAULTS = {k: SEARCH_SETTINGS[k]
+_SEARCH_DEFAULTS = {k: SETTINGS[k]
                     for k in ("trust", "widen", "tree", "c", "margin", "shared")}
 """The search settings :func:`~dominari.bots.mcts.describe_level` does not put in words,
 with :class:`~dominari.bots.mcts.MCTSBot`'s defaults: ``replay`` names those that differ."""
@@ -1876,7 +1874,7 @@ def _print_recorded_bots(console: Console, record: dict[str, Any], players: int)
         if not (isinstance(x, dict) and isinstance(x.get("bot"), str)
                 and type(x.get("seat")) is int and 0 <= x["seat"] < players):  # fmt: skip
             continue
-        line = f"  {escaped(x['bot'])} (seat {x['seat'] + 1})"
+        line = f"  {x['bot']} (seat {x['seat'] + 1})"
         search, played_as = x.get("search"), x.get("played_as")
         if isinstance(search, dict):
             # a record's odd values (text for a number, a number too large for a float …)

@@ -58,7 +58,6 @@ Work is cut into shards of consecutive games of one match-up (:class:`Shard`);
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import itertools
 import json
@@ -800,14 +799,13 @@ class _Records:
         self.fresh = count == 0
         """Whether the folder held no records this run may keep: then all it holds at the
         end are this run's, to remove if the run fails."""
-        self._fd: int | None = None
         existed = False
-        try:
+        try:  # read-write: an index this run could not write is refused here
             try:
-                self._fd = os.open(self.index, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666)
+                fd = os.open(self.index, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666)
             except FileExistsError:
                 existed = True
-                self._fd = os.open(self.index, os.O_RDWR)
+                fd = os.open(self.index, os.O_RDWR)
         except OSError as exc:
             self.discard()
             raise ConfigError(f"{self.where}: cannot open {RECORDS_INDEX} ({exc.strerror})") \
@@ -816,19 +814,19 @@ class _Records:
         self.made: tuple[str, ...] = () if existed else (RECORDS_INDEX,)
         """The files this run made in the folder before any game (its index, if new)."""
         try:
-            self._check(identity, names, combos, journaled, count, journal, existed, games)
+            try:
+                data = os.read(fd, 1 << 24) if existed else b""
+            finally:
+                os.close(fd)  # the index is written by a rename (not over an open file)
+            self._check(identity, names, combos, journaled, count, journal, data, games)
         except BaseException:
             self.discard(*self.made)
             raise
-        os.close(self._fd)  # read: the index is written by a rename (not over an open file)
-        self._fd = None
 
     def _check(self, identity: dict[str, Any], names: Sequence[str],
                combos: Sequence[tuple[int, ...]], journaled: Iterable[tuple[int, int]],
-               count: int, journal: str | os.PathLike[str] | None, existed: bool,
+               count: int, journal: str | os.PathLike[str] | None, data: bytes,
                games: int) -> None:  # fmt: skip
-        assert self._fd is not None
-        data = os.read(self._fd, 1 << 24) if existed else b""
         try:
             old = json.loads(data) if data.strip() else None
         except ValueError:
@@ -897,10 +895,6 @@ class _Records:
         self._end(patterns)
 
     def _end(self, discard: tuple[str, ...] | None) -> None:
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = None
         if self._held is not None:
             if discard is None:
                 self._held.close()
