@@ -412,6 +412,20 @@ def test_the_index_is_written_whole_or_not_at_all(
     assert json.loads((folder / RECORDS_INDEX).read_text())["games_per_matchup"] == 4
 
 
+def test_the_temporary_index_of_a_killed_run_is_removed(tmp_path: Path) -> None:
+    """A run killed (no ``finally`` runs) while it wrote the index leaves its temporary
+    file: the next run on the folder, which holds it, removes it, whether that run goes on
+    with the journal or, the first having held no game, starts afresh."""
+    journal, folder = tmp_path / "t.jsonl", tmp_path / "recs"
+    folder.mkdir()
+    (folder / f".{RECORDS_INDEX}.x1.tmp").write_text('{"dominari_tou')
+    run(folder, games=2, journal=journal)
+    assert [f.name for f in folder.iterdir() if f.name.startswith(".")] == []
+    (folder / f".{RECORDS_INDEX}.x2.tmp").write_text("{")
+    assert run(folder, games=4, journal=journal).reused == 6
+    assert [f.name for f in folder.iterdir() if f.name.startswith(".")] == []
+
+
 def test_a_run_stopped_before_its_journal_holds_a_game_removes_its_records(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A journal left holding no game (a run killed at once left its first line) goes on

@@ -758,7 +758,7 @@ def tournament(
         if book is not None:
             book.discard_if_unused()
         if records is not None and records.fresh and (book is None or not table.played()):
-            records.discard(RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX)
+            records.discard(RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX, _INDEX_TEMP)
         raise
     finally:
         if book is not None:
@@ -775,6 +775,7 @@ def tournament(
 
 
 _RECORD_TEMP = temporary_files(RECORD_GLOB)
+_INDEX_TEMP = temporary_files(RECORDS_INDEX)
 
 
 class _Records:
@@ -883,6 +884,8 @@ class _Records:
         except OSError as exc:
             raise ConfigError(f"{self.where}: cannot write {RECORDS_INDEX} "
                               f"({exc.strerror})") from None  # fmt: skip
+        remove_files(self.path, _INDEX_TEMP)  # a run killed while it wrote the index left
+        # its temporary file (none is being written: the folder is held)
 
     def close(self) -> None:
         """Let go of the folder (another run may write there)."""
