@@ -1025,3 +1025,40 @@ def test_forked_states_play_the_same_game(make: Callable[[], Any]) -> None:
             c.apply(bot.act(c))
     assert len({c.rng.random() for c in copies}) == 1
     assert len({str(c.outcome()) for c in copies}) == 1
+
+
+@pytest.mark.parametrize("spec", [{"iterations": 12, "width": 3},
+                                  {"iterations": 12, "paired": False},
+                                  {"iterations": 12, "paired": False, "cutoff": 20}])
+def test_a_dominion_search_plays_its_worlds_without_the_event_log(
+        spec: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game played with its log on (``play``, the server) is searched in unlogged worlds
+    (their rollouts take the fast path), with the same statistics and moves as the game
+    without a log, and its own log untouched."""
+    import dominari.bots.playout as playout
+
+    logged = DominionState.new(DominionConfig(players=2, seed=4, log=True,
+                                              kingdom=RECOMMENDED["first-game"]))  # fmt: skip
+    plain = DominionState.new(DominionConfig(players=2, seed=4,
+                                             kingdom=RECOMMENDED["first-game"]))  # fmt: skip
+    seen: list[bool] = []
+    real = playout.can_play_out
+
+    def can_play_out(state: Any, bots: Sequence[Any]) -> bool:
+        seen.append(state.log is None)
+        return real(state, bots)
+
+    monkeypatch.setattr(playout, "can_play_out", can_play_out)
+    moves = 0
+    while moves < 12 and not logged.is_terminal():
+        assert logged.log is not None
+        before = list(logged.log)
+        a, b = MCTSBot("dominion", seed=7, **spec), MCTSBot("dominion", seed=7, **spec)
+        move = a.act(logged)
+        assert logged.log == before
+        assert b.act(plain) == move and _root_statistics(a) == _root_statistics(b)
+        logged.apply(move)
+        plain.apply(move)
+        moves += 1
+    if "cutoff" not in spec:  # rollouts to the end: each asked whether it may go fast
+        assert seen and all(seen)

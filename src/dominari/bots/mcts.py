@@ -268,6 +268,10 @@ def _dominion_winners(state: Any) -> list[int]:
     return state.winners()  # type: ignore[no-any-return]
 
 
+def _dominion_quiet(world: Any) -> None:
+    world.log = None  # (a logged world would also play its rollouts the slow way)
+
+
 def _dominion_searched(state: Any) -> bool:
     # The buy phase's choices decide a Dominion game; the rest is left to the rule bot.
     return state.phase == 1 and not state.stack
@@ -365,12 +369,16 @@ class GameHooks:
     winners: Callable[[Any], list[int]] | None = None
     """The winners of a finished game, as ``outcome()`` ranks them, only faster: what a
     rollout's end is read for (None: the outcome)."""
+    quiet: Callable[[Any], None] | None = None
+    """Stops the event log of a sampled world, which nothing in a search reads: a state
+    played with its log on (``play``, the server) would otherwise copy it into every
+    world and log every rollout (None: the game's worlds keep theirs)."""
 
 
 HOOKS: dict[str, GameHooks] = {
     "dominion": GameHooks(_dominion_scores, _dominion_policy, _dominion_searched, 8.0,
                           _dominion_observe, _dominion_order, _dominion_own,
-                          _dominion_playout, _dominion_winners),
+                          _dominion_playout, _dominion_winners, _dominion_quiet),
     "dominations": GameHooks(_dominations_scores, _dominations_policy, _dominations_searched,
                              30.0, _nothing, _dominations_order),
 }
@@ -641,7 +649,7 @@ class MCTSBot:
         done = 0
         try:
             while self._budget_left(done):
-                self._iterate(root, state.determinize(me, rng), me, policy, rng)
+                self._iterate(root, self._world(state, me, rng), me, policy, rng)
                 done += 1
         except _OutOfTime:  # the last iteration was abandoned: nothing of it was backed up
             if not done:
@@ -686,6 +694,14 @@ class MCTSBot:
         policy = [*policy]
         policy[state.current_player()] = own
         return policy
+
+    def _world(self, state: Any, me: int, rng: random.Random) -> Any:
+        """A world sampled from what ``me`` knows of ``state`` (its log stopped)."""
+        world = state.determinize(me, rng)
+        quiet = self._hooks.quiet
+        if quiet is not None:
+            quiet(world)
+        return world
 
     def _budget_left(self, done: int) -> bool:
         """Whether the search may go on after ``done`` iterations (at least one is made)."""
@@ -734,7 +750,7 @@ class MCTSBot:
                     break
             # One sampled world: the same deals and the same random numbers for every
             # candidate still in the race (:func:`fork`).
-            copies = fork(state.determinize(me, rng), len(alive))
+            copies = fork(self._world(state, me, rng), len(alive))
             try:
                 for k, w in zip(alive, copies, strict=True):
                     if worlds == 0 and k and deadline is not None and (
