@@ -858,7 +858,52 @@ def test_a_time_cap_shorter_than_one_world_keeps_the_policys_action() -> None:
     assert bot.act(s) == DominationsGreedyBot().act(s)
     root = bot.last_root
     assert root is not None
-    assert [ch.visits for ch in root.children.values()] == [0, 0, 0]  # none compared
+    assert [ch.visits for ch in root.children.values()] == []  # none even ranked
+
+
+@pytest.mark.parametrize(("seconds", "ranked"), [(0.01, 0), (0.03, 1)])
+def test_a_time_cap_that_runs_out_before_the_candidates_plays_no_world(
+        seconds: float, ranked: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The policy's move and the ranking of the candidates each take about a greedy move
+    (some 20 ms in a 4-player Dominations game): a cap that has run out by then plays the
+    policy's move at once, with no ranking after the time is up and no world begun (it
+    used to go on to rank them and begin a rollout: three greedy moves late)."""
+    from dominari.bots import mcts as mcts_module
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+    s = _at_growth()
+    policy_move = DominationsGreedyBot().act(s)
+    calls = {"act": 0, "ranked": 0, "apply": 0}
+    real_act, real_ranked = DominationsGreedyBot.act, DominationsGreedyBot.ranked
+    real_apply = DominationsState.apply
+
+    def act(bot: Any, state: Any) -> Any:
+        calls["act"] += 1
+        return real_act(bot, state)
+
+    def ranked_(bot: Any, state: Any, n: int) -> Any:
+        calls["ranked"] += 1
+        return real_ranked(bot, state, n)
+
+    def apply(state: DominationsState, action: Any) -> None:
+        calls["apply"] += 1
+        real_apply(state, action)
+
+    class Clock:  # 20 ms a greedy move (a ranking is one: the move, the others weighed)
+        @staticmethod
+        def perf_counter() -> float:
+            return 0.02 * calls["act"]
+
+    monkeypatch.setattr(DominationsGreedyBot, "act", act)
+    monkeypatch.setattr(DominationsGreedyBot, "ranked", ranked_)
+    monkeypatch.setattr(DominationsState, "apply", apply)
+    monkeypatch.setattr(mcts_module, "time", Clock)
+    bot = MCTSBot("dominations", iterations=None, seconds=seconds, width=3, paired=True,
+                  trust=0.0, seed=1)
+    assert bot.act(s) == policy_move
+    assert (calls["act"], calls["ranked"], calls["apply"]) == (1 + ranked, ranked, 0)
+    root = bot.last_root
+    assert root is not None and not root.children
 
 
 class ApplyClock:

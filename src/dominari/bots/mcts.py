@@ -41,7 +41,8 @@ world is played, and the last may take the rollouts or steps past their budget b
 one rollout per candidate. Seconds are a cap: a rollout that reaches the deadline is
 abandoned (its world counts for nothing; a Dominion rollout without a cut-off is played
 to its end by the fast playout, a few milliseconds), and a search that has compared
-nothing by then plays its policy's action.
+nothing by then plays its policy's action (at once if the time is up before the race's
+candidates are ranked).
 Rewards are 1 for a win (shared wins split it) and 0 for a loss, blended with
 ``margin`` of a score-margin term (``tanh`` of the lead over the best other
 player); a cut-off game gives each player the ``tanh`` of their heuristic lead over the
@@ -695,6 +696,10 @@ class MCTSBot:
         policy[state.current_player()] = own
         return policy
 
+    def _late(self) -> bool:
+        """Whether the decision's time is up (never, under a budget of work alone)."""
+        return self._deadline is not None and time.perf_counter() > self._deadline
+
     def _world(self, state: Any, me: int, rng: random.Random) -> Any:
         """A world sampled from what ``me`` knows of ``state`` (its log stopped)."""
         world = state.determinize(me, rng)
@@ -723,8 +728,14 @@ class MCTSBot:
         action by less than ``trust`` standard errors of the paired differences."""
         order = self._hooks.order
         first = policy[me].act(state)
+        if self._late():  # (the policy's move, or the ranking, may take a greedy move)
+            self.last_root = root
+            return first
         ranked = order(state, legal) if order is not None else rng.sample(list(legal),
                                                                            len(legal))
+        if self._late():
+            self.last_root = root
+            return first
         candidates = [first, *(a for a in ranked if a != first)][: self.width]
         m = len(candidates)
         children = [Node(a, me) for a in candidates]
