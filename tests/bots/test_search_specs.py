@@ -83,6 +83,14 @@ def test_an_own_bot_option_names_a_rule_bot_or_a_strategy_file(tmp_path: Path) -
     ("mcts:steps=1:steps=2", "option 'steps' is given twice"),
     ("mcts:steps=2.5", "steps='2.5' is not a whole number"),
     ("mcts:steps=many", "steps='many' is not a whole number"),
+    ("mcts:steps=\uff11\uff10", "steps='\uff11\uff10' is not a whole number"),
+    ("mcts:steps=1__0", "steps='1__0' is not a whole number"),
+    ("mcts:steps=1e-999999", "steps='1e-999999' is not a whole number"),
+    ("mcts:steps=9007199254740993", "steps='9007199254740993' is not at most "
+                                    "1,000,000,000,000"),
+    ("mcts-easy:width=1e300", "width='1e300' is not at most 1,000,000,000,000"),
+    ("mcts:seconds=\uff11", "seconds='\uff11' is not a number"),
+    ("mcts:seconds=-inf", "seconds='-inf' is not a finite number"),
     ("mcts:seconds=inf", "seconds='inf' is not a finite number"),
     ("mcts:seconds=nan", "seconds='nan' is not a finite number"),
     ("mcts:seconds=61", "seconds='61' is not at most 60; a longer search takes steps or "

@@ -58,10 +58,12 @@ True
 
 from __future__ import annotations
 
+import decimal
 import inspect
 import math
 import os
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -990,23 +992,42 @@ def _leads(scores: Sequence[float], scale: float) -> list[float]:
     return out
 
 
+_NUMBER = re.compile(r"[+-]?(?:[0-9](?:_?[0-9])*)?(?:\.[0-9]*)?(?:[eE][+-]?[0-9]{1,6})?",
+                     re.ASCII)  # fmt: skip
+"""A number as a spec writes it: ASCII digits (``_`` between them), a point, an exponent."""
+
+MAX_WHOLE = 10**12
+"""The largest whole number a search option takes (``steps=1e12``: days a decision)."""
+
+
 def _whole(text: str) -> int | None:
+    """A whole number of ASCII digits, read exactly (``2e5`` too), up to
+    :data:`MAX_WHOLE`; None for ``none``.
+
+    >>> _whole("200_000"), _whole("2.5e5"), _whole("1e12"), _whole("none")
+    (200000, 250000, 1000000000000, None)
+    """
     if text == "none":
         return None
+    if not any(c.isdigit() for c in text) or not _NUMBER.fullmatch(text):
+        raise ValueError("a whole number")
     try:
-        number = float(text.replace("_", ""))
-    except ValueError:
-        number = math.nan
-    if not math.isfinite(number) or number != int(number):
+        number = decimal.Decimal(text.replace("_", ""))
+    except decimal.DecimalException:
+        raise ValueError("a whole number") from None
+    if number.copy_abs() > MAX_WHOLE:
+        raise ValueError(f"at most {MAX_WHOLE:,}")
+    if number != number.to_integral_value():
         raise ValueError("a whole number")
     return int(number)
 
 
 def _real(text: str) -> float:
-    try:
-        number = float(text.replace("_", ""))
-    except ValueError:
-        raise ValueError("a number") from None
+    if not any(c.isdigit() for c in text) or not _NUMBER.fullmatch(text):
+        if text.lower().lstrip("+-") in ("inf", "infinity", "nan"):
+            raise ValueError("a finite number")
+        raise ValueError("a number")
+    number = float(text.replace("_", ""))
     if not math.isfinite(number):
         raise ValueError("a finite number")
     return number
