@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from gymnasium import spaces
 
 from dominari.bots.dominations_random import DominationsRandomBot
 from dominari.core.errors import ConfigError, IllegalActionError
@@ -225,6 +226,11 @@ def test_a_deep_copy_goes_on_alone_and_shares_what_never_changes() -> None:
     twin = copy.deepcopy(env)
     assert twin.game is not env.game and twin.game.data is env.game.data
     assert twin.codec is env.codec and twin.observer is env.observer
+    assert twin._node is env._node  # replaced at each step, never changed in place
+    mask, twin_mask = (e.observation_spaces[e.agent_selection]["action_mask"]
+                       for e in (env, twin))  # fmt: skip
+    assert isinstance(mask, spaces.Box) and isinstance(twin_mask, spaces.Box)
+    assert twin_mask is not mask and twin_mask.high is mask.high  # 62,000 bounds, shared
 
     def trace(e: DominationsEnv, steps: int) -> list[bytes]:
         r = np.random.default_rng(9)

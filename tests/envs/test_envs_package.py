@@ -137,6 +137,49 @@ def test_the_global_state(make: type[GameEnv], size: int) -> None:
 
 
 @pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
+def test_what_choices_gives_is_the_callers(make: type[GameEnv]) -> None:
+    """``choices()`` is a copy, the second steps of two-step actions included: a caller
+    that prunes it (a search) leaves the environment's legal actions as they were."""
+    env = make(num_players=2)
+    env.reset(seed=1)
+    rng = random.Random(1)
+    nested = 0
+    for _ in env.agent_iter(400):
+        if any(env.last()[2:4]):
+            env.step(None)
+            continue
+        mine = env.choices()
+        legal = sorted(mine)
+        for choice in mine.values():
+            if isinstance(choice, dict):
+                nested += 1
+                choice.clear()
+        mine.clear()
+        assert sorted(env.choices()) == legal
+        assert int(env.observe(env.agent_selection)["action_mask"].sum()) == len(legal)
+        env.step(rng.choice(legal))
+    assert nested or make is DominionEnv  # two-step actions were met
+
+
+@pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
+def test_a_deep_copys_spaces_sample_on_their_own(make: type[GameEnv]) -> None:
+    """A copy's spaces draw from copies of the original's generators (the bounds are
+    shared): sampling the copy's leaves the original's draws as they would have been."""
+    env, same = make(num_players=2), make(num_players=2)
+    for e in (env, same):
+        e.reset(seed=3)
+        e.action_space("player_0").seed(5)
+        e.observation_space("player_0").seed(6)
+    twin = copy.deepcopy(env)
+    twin.action_space("player_0").sample()
+    twin.observation_space("player_0").sample()
+    assert env.action_space("player_0").sample() == same.action_space("player_0").sample()
+    a, b = (e.observation_space("player_0").sample() for e in (env, same))
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert twin.action_space("player_0").sample() == same.action_space("player_0").sample()
+
+
+@pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
 def test_illegal_indices_raise_and_change_nothing(make: type[GameEnv]) -> None:
     env = make(num_players=2)
     env.reset(seed=2)

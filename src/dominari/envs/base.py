@@ -244,14 +244,23 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
     _shared_on_copy: ClassVar[frozenset[str]] = frozenset({"layout", "state_layout"})
     """Attributes that never change once the environment is made: a copy shares them."""
 
+    _unchanged: ClassVar[frozenset[str]] = frozenset({"_node", "_choices_root"})
+    """Attributes replaced, never changed in place (the legal actions' tree of the decision
+    now, which :meth:`choices` gives a copy of): a copy shares them until it replaces its
+    own."""
+
     def __deepcopy__(self, memo: dict[int, Any]) -> GameEnv:
         """An independent copy, as ``copy.deepcopy`` makes it (for search over
-        environments), but cheaply: the game by its engine's ``copy()``, and what never
-        changes (the game data, the action codec, the layout) shared."""
+        environments), but cheaply: the game by its engine's ``copy()``, what never
+        changes (the game data, the action codec, the layout, the legal actions' tree, the
+        bounds of the spaces) shared, and the spaces' random generators copied."""
         new = object.__new__(type(self))
         memo[id(self)] = new
+        for space in (*self.observation_spaces.values(), *self.action_spaces.values(),
+                      self.state_space):  # fmt: skip
+            _share_bounds(space, memo)
         for name, value in self.__dict__.items():
-            if name in self._shared_on_copy:
+            if name in self._shared_on_copy or name in self._unchanged:
                 new.__dict__[name] = value
             elif name == "_game":
                 new.__dict__[name] = None if value is None else value.copy()
@@ -310,7 +319,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         a two-step action) to the mapping of the second step's indices."""
         if self._game is None:
             raise RuntimeError("call reset() before using the environment")
-        return dict(self._node)
+        return _copy_node(self._node)
 
     def index_action(self, index: int) -> Any:
         """The engine action legal index ``index`` completes now, or ``None`` when it is the
@@ -545,3 +554,19 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             if self.raw_view:
                 info["view"] = game.view(p)
             self.infos[a] = info
+
+
+def _copy_node(node: Node) -> dict[int, Any]:
+    """``node`` and the nodes below it copied (their actions, immutable, shared)."""
+    return {i: _copy_node(c) if isinstance(c, dict) else c for i, c in node.items()}
+
+
+def _share_bounds(space: spaces.Space[Any], memo: dict[int, Any]) -> None:
+    """Let ``copy.deepcopy(space, memo)`` share the bounds of its boxes (arrays that never
+    change, 62,000 entries in a Dominations mask), copying the rest: its generator."""
+    if isinstance(space, spaces.Dict):
+        for sub in space.spaces.values():
+            _share_bounds(sub, memo)
+    elif isinstance(space, spaces.Box):
+        for array in (space.low, space.high, space.bounded_below, space.bounded_above):
+            memo[id(array)] = array
