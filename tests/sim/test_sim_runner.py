@@ -612,7 +612,8 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
     """N-SET-3: a random kingdom has 10 cards, so a card's plain difference (with it minus
     without it) is against the card it displaces, a card a rule bot needs among them. The
     adjusted difference compares games alike in the cards the rule bots at the table buy
-    (here Witch and Smithy), weighted by n1 n0 / n: recomputed here from the records."""
+    (here Witch and Smithy), weighted by n1 n0 / n, each rate's spread taken with a win
+    and a loss added: recomputed here from the records."""
     import math
 
     games = 60
@@ -642,7 +643,9 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
                     p1, p0 = sum(have) / len(have), sum(lack) / len(lack)
                     w = len(have) * len(lack) / len(alike)
                     weight, total = weight + w, total + w * (p1 - p0)
-                    var += w * w * (p1 * (1 - p1) / len(have) + p0 * (1 - p0) / len(lack))
+                    q1 = (sum(have) + 1) / (len(have) + 2)  # a win and a loss added
+                    q0 = (sum(lack) + 1) / (len(lack) + 2)
+                    var += w * w * (q1 * (1 - q1) / len(have) + q0 * (1 - q0) / len(lack))
             assert got is not None
             diff, half = total / weight, 1.959963984540054 * math.sqrt(var) / weight
             assert got == pytest.approx((diff, diff - half, diff + half))
