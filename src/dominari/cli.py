@@ -1050,6 +1050,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         _check_folder(args.record_dir, "--record-dir")  # the tournament checks what it holds
         if args.journal is not None and _same_file(args.record_dir, args.journal):
             raise ConfigError(f"--record-dir and --journal both name {args.record_dir!r}")
+        if args.plot and _same_file(args.record_dir, args.plot):
+            raise ConfigError(f"--record-dir and --plot both name {args.record_dir!r}: the "
+                              "chart is a file, the records a folder")  # fmt: skip
     if args.journal is not None:
         _note_old_journal(args.journal, notes)
     run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
@@ -1080,6 +1083,8 @@ def _note_old_journal(path: str, notes: list[str]) -> None:
     (if it serves the tournament): versions before this one then cannot read it."""
     from dominari.sim.journal import FORMAT, READS
 
+    if not os.path.isfile(path):  # none yet, or not a file to read (a pipe would never
+        return  # answer): the run says what is wrong with it
     try:
         with open(path, encoding="utf-8") as f:
             head = json.loads(f.readline())

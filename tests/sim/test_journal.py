@@ -423,11 +423,13 @@ def test_a_damaged_line_is_refused(tmp_path: Path, line: str, message: str) -> N
     ([[0, 1, 2], [1, 2, 3], [3, 4, 5], "provinces"], "seats [0, 1, 2]"),
     ([[0, 1], [7, 0], [3, 4], "provinces"], "ranks [7, 0] are not places 1 to 2"),
     ([[0, 1], [2, 2], [3, 4], "provinces"], "ranks [2, 2]"),
+    ([[0, 1], [1, 2], [3, 4], "bogus\u001b[2J"], "ended by 'bogus\\x1b[2J', not by one of "
+                                                 "provinces, three-piles, turn-limit"),
 ])  # fmt: skip
 def test_games_that_are_not_this_tournaments_are_refused(tmp_path: Path, game: list[Any],
                                                          message: str) -> None:
     """A well-formed line whose games cannot be this tournament's (another seating, ranks
-    that are not places) is damage, not results to count."""
+    that are not places, an end no game has) is damage, not results to count."""
     path = tmp_path / "t.jsonl"
     run(path, games=2)
     with path.open("a", encoding="utf-8") as f:
@@ -752,6 +754,24 @@ def test_a_pipe_or_a_broken_link_is_no_journal(tmp_path: Path) -> None:
         Journal.open(link, {"seed": 1})
 
 
+def test_the_command_refuses_a_pipe_for_a_journal_rather_than_wait_on_it(
+        tmp_path: Path) -> None:
+    """``tournament --journal PIPE``: one error, at once (it used to wait forever on the
+    pipe, reading it for the journal's format before the journal was checked)."""
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "dominari", "tournament", "dominion",
+                           "--players", "bm,bmu", "-n", "2", "--seed", "1", "--workers", "1",
+                           "--no-progress", "--journal", str(fifo)],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert "is not a regular file" in done.stderr
+
+
 def test_a_journal_that_cannot_be_written_says_which_and_keeps_its_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A full disk: one error naming the journal, and no half line left in it."""
@@ -790,8 +810,8 @@ def test_a_long_tournament_keeps_a_few_bytes_a_game(tmp_path: Path,
         for j in range(shard.start, shard.stop):
             ranks = (1, 2) if j % 3 else (2, 1) if j % 5 else (1, 1)
             out.append(GameResult(tournament_module.seating(shard.entries, j), ranks,
-                                  (30 + j % 7, 20 + j % 13), "provinces" if j % 4 else "piles",
-                                  (j % 2, 1 - j % 2)))
+                                  (30 + j % 7, 20 + j % 13),
+                                  "provinces" if j % 4 else "three-piles", (j % 2, 1 - j % 2)))
         return tuple(out)
 
     monkeypatch.setattr(tournament_module, "play_shard", stand_in)

@@ -167,6 +167,10 @@ def test_cli_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     same = tmp_path / "same"
     assert main([*base, "--record-dir", str(same), "--journal", str(same)]) == 2
     assert "--record-dir and --journal both name" in capsys.readouterr().err
+    chart = tmp_path / "chart.png"  # refused before any game: no folder made, nothing drawn
+    assert main([*base, "--record-dir", str(chart), "--plot", str(chart)]) == 2
+    assert "--record-dir and --plot both name" in capsys.readouterr().err
+    assert not chart.exists()
     afile = tmp_path / "afile"
     afile.write_text("x", encoding="utf-8")
     assert main([*base, "--record-dir", str(afile)]) == 2

@@ -156,6 +156,9 @@ from dominari.dominations.tree import Pos, Tree, format_position
 
 AGES = 3
 TURNS_PER_AGE = 5
+END_REASON = "game end"
+"""How every game ends (``Outcome.reason``): after the third age."""
+END_REASONS = frozenset({END_REASON})
 HAND_SIZE = 7
 CITY_TOKENS = 15
 START_LIMIT = 5
@@ -2114,7 +2117,7 @@ class DominationsState(GameState):
                 o = self.data.objectives[ev[2]]
                 objectives[ev[1]] = {"id": o.id, "name": o.name, "met": list(ev[3]),
                                      "vp": ev[4]}
-        return Outcome(scores=vps, ranks=tuple(ranks), reason="game end",
+        return Outcome(scores=vps, ranks=tuple(ranks), reason=END_REASON,
                        turns=tuple(ps.turns for ps in self.players),
                        extra={"vp_breakdown": breakdown,
                               "influence": [ps.influence for ps in self.players],

@@ -79,6 +79,9 @@ OVER = 2
 PHASE_NAMES = ("action", "buy", "over")
 
 ENDING_PILES = 3
+END_REASONS = frozenset({"provinces", "three-piles", "turn-limit"})
+"""How a game ends (``Outcome.reason``): the Provinces gone, three Supply piles empty
+(N-END-1), or the turn limit reached (``max_turns``, not a rule)."""
 _TREASURE_COINS = tuple(COINS[c] if IS_TREASURE[c] else -1 for c in range(NUM_CARDS))
 """The coins of each Treasure card, -1 for the other cards (the Treasures played at once)."""
 

@@ -37,7 +37,7 @@ from dominari.core.checks import whole
 from dominari.core.errors import ConfigError, DominariError, StrategyError
 from dominari.core.game import GameState
 from dominari.dominion.cards import NAME
-from dominari.dominion.engine import DominionConfig, DominionState
+from dominari.dominion.engine import END_REASONS, DominionConfig, DominionState
 from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import describe as describe_kingdom
 from dominari.dominion.kingdoms import fixed as fixed_kingdom
@@ -183,6 +183,8 @@ class DominionOptions:
     """How Dominion games of a simulation are set up."""
 
     game: ClassVar[str] = "dominion"
+    end_reasons: ClassVar[frozenset[str]] = END_REASONS
+    """How a game may end (``Outcome.reason``)."""
     kingdom: str | tuple[str, ...] = "random"
     """A recommended set name, ``random`` (a kingdom per game) or card names."""
     max_turns: int | None = DEFAULT_MAX_TURNS
@@ -234,6 +236,13 @@ class DominationsOptions:
         config = DominationsConfig(players=players, seed=seed, names=names, rules=self.rules,
                                    data=self.data, log=False)  # fmt: skip
         return DominationsState.new(config, dominations_data(self.data))
+
+    @property
+    def end_reasons(self) -> frozenset[str]:
+        """How a game may end (``Outcome.reason``)."""
+        from dominari.dominations.engine import END_REASONS
+
+        return END_REASONS
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules.to_json(), "data": self.data}

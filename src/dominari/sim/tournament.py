@@ -69,6 +69,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dominari.core.checks import escaped
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import (
     FORMAT,
@@ -673,6 +674,9 @@ def tournament(
                         f"{list(want)}")  # fmt: skip
             if min(game.ranks) != 1 or max(game.ranks) > seats:
                 return f"ranks {list(game.ranks)} are not places 1 to {seats}"
+            if game.reason not in options.end_reasons:
+                return (f"ended by '{escaped(game.reason)}', not by one of "
+                        f"{', '.join(sorted(options.end_reasons))}")  # fmt: skip
             return None
 
         def check(_known: Mapping[tuple[int, int], GameResult]) -> None:  # the table
