@@ -612,8 +612,8 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
     """N-SET-3: a random kingdom has 10 cards, so a card's plain difference (with it minus
     without it) is against the card it displaces, a card a rule bot needs among them. The
     adjusted difference compares games alike in the cards the rule bots at the table buy
-    (here Witch and Smithy), weighted by n1 n0 / n, each rate's spread taken with a win
-    and a loss added: recomputed here from the records."""
+    (here Witch and Smithy), weighted by n1 n0 / n, its interval Agresti and Caffo's (each
+    rate with a win and a loss added): recomputed here from the records."""
     import math
 
     games = 60
@@ -634,7 +634,7 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
             if c.card in keys:  # a key card is the same in every game of a group
                 assert got is None
                 continue
-            weight = total = var = 0.0
+            weight = total = centre = var = 0.0
             for g in groups:
                 alike = [(c.card in k, won[seat]) for k, won in rows if keys & k == g]
                 have = [w for present, w in alike if present]
@@ -645,10 +645,13 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
                     weight, total = weight + w, total + w * (p1 - p0)
                     q1 = (sum(have) + 1) / (len(have) + 2)  # a win and a loss added
                     q0 = (sum(lack) + 1) / (len(lack) + 2)
-                    var += w * w * (q1 * (1 - q1) / len(have) + q0 * (1 - q0) / len(lack))
+                    centre += w * (q1 - q0)
+                    var += w * w * (q1 * (1 - q1) / (len(have) + 2)
+                                    + q0 * (1 - q0) / (len(lack) + 2))  # fmt: skip
             assert got is not None
-            diff, half = total / weight, 1.959963984540054 * math.sqrt(var) / weight
-            assert got == pytest.approx((diff, diff - half, diff + half))
+            mid, half = centre / weight, 1.959963984540054 * math.sqrt(var) / weight
+            assert got == pytest.approx((total / weight, max(-1.0, mid - half),
+                                         min(1.0, mid + half)))  # fmt: skip
     data = r.to_json()
     assert data["by_card_key_cards"] == ["Smithy", "Witch"]
     assert data["by_card"][0]["adjusted"][0]["seat"] == 0

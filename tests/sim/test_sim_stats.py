@@ -178,25 +178,26 @@ def test_the_mean_vp_has_a_95_percent_interval_from_the_games_spread(tmp_path: P
         assert p.to_json()["mean_vp_ci95"] == [low, high]
 
 
-@pytest.mark.parametrize(("n1", "n0", "rate"), [(3, 30, 0.05), (5, 15, 0.1), (4, 11, 0.5),
-                                                (10, 10, 0.3), (8, 8, 0.9)])
+@pytest.mark.parametrize(("groups", "n1", "n0", "rate"), [
+    (3, 3, 30, 0.05), (3, 3, 30, 0.5), (3, 2, 6, 0.5), (3, 5, 15, 0.1), (3, 4, 11, 0.5),
+    (3, 10, 10, 0.3), (3, 8, 8, 0.9), (1, 3, 30, 0.5), (1, 10, 10, 0.3)])  # fmt: skip
 def test_the_alike_difference_of_a_card_that_changes_nothing_is_rarely_significant(
-        n1: int, n0: int, rate: float) -> None:
+        groups: int, n1: int, n0: int, rate: float) -> None:
     """A card that changes nothing (the same win rate with it and without it) shows a
-    95% "alike" difference that leaves out 0 in about 5% of runs, not more than 8%,
-    however few games a group has (three groups of ``n1`` games with it and ``n0``
-    without): Wald's spread, 0 for a group won always or never, left it out in up to 43%
+    95% "alike" difference that leaves out 0 in about 5% of runs, not more than 9%,
+    however few games a group has (``groups`` groups of ``n1`` games with it and ``n0``
+    without): Wald's spread, 0 for a group won always or never, left it out in up to 42%
     of such small runs (0 of 10 against 3 of 10 looked significant)."""
     from dominari.sim.stats import _adjusted
 
     rng, runs, missed = random.Random(1), 1500, 0
     for _ in range(runs):
         within = []
-        for _group in range(3):
+        for _group in range(groups):
             have = sum(rng.random() < rate for _ in range(n1))
             lack = sum(rng.random() < rate for _ in range(n0))
             within.append(([n1, have, 0, 0, 0], [n1 + n0, have + lack, 0, 0, 0]))
         got = _adjusted(within, 0, 2)
         assert got is not None
         missed += not got[1] <= 0.0 <= got[2]
-    assert missed / runs < 0.08
+    assert missed / runs < 0.09

@@ -603,36 +603,39 @@ def _adjusted(within: Sequence[tuple[list[int] | None, list[int]]], seat: int,
               n: int) -> tuple[float, float, float] | None:
     """Seat ``seat``'s difference of outright win rate with a card and without it over
     groups of games (per group: the card's row in it, or None, and the group's row),
-    Mantel-Haenszel weighted, with a 95% normal interval (each rate's spread taken with a
+    Mantel-Haenszel weighted, with a 95% interval (Agresti and Caffo's: each rate with a
     win and a loss added); None if no group has games both with and without the card.
 
     >>> [round(x, 3) for x in _adjusted([([10, 6, 0, 0, 0], [20, 8, 10, 0, 0])], 0, 2)]
-    [0.4, -0.007, 0.807]
+    [0.4, -0.038, 0.705]
     >>> [round(x, 3) for x in _adjusted([([10, 0, 0, 0, 0], [20, 3, 0, 0, 0])], 0, 2)]
-    [-0.3, -0.639, 0.039]
+    [-0.3, -0.559, 0.059]
+    >>> [round(x, 3) for x in _adjusted([([10, 0, 0, 0, 0], [20, 10, 0, 0, 0])], 0, 2)]
+    [-1.0, -1.0, -0.612]
     """
-    weight = total = var = 0.0
+    weight = total = centre = var = 0.0
     for have, group in within:
         n1 = have[0] if have is not None else 0
         n0 = group[0] - n1
         if not n1 or not n0:
             continue
         w1 = have[1 + seat] if have is not None else 0
-        p1, p0 = w1 / n1, (group[1 + seat] - w1) / n0
+        w0 = group[1 + seat] - w1
         w = n1 * n0 / (n1 + n0)
         weight += w
-        total += w * (p1 - p0)
-        # Each rate's spread taken at the rate with a win and a loss added (the difference
-        # itself unchanged): a group won always or never still has one, so a small run's
-        # interval is not too narrow (Wald's, p(1 - p)/n, is 0 wide there: 0 of 10 against
-        # 3 of 10 looked significant). 95% intervals so made miss a true difference of
-        # 0 in 1% to 7% of runs of 3 to 40 games a group, Wald's in up to 43%.
-        q1, q0 = (w1 + 1) / (n1 + 2), (group[1 + seat] - w1 + 1) / (n0 + 2)
-        var += w * w * (q1 * (1 - q1) / n1 + q0 * (1 - q0) / n0)
+        total += w * (w1 / n1 - w0 / n0)
+        # The interval is Agresti and Caffo's, groups weighted alike: each rate with a win
+        # and a loss added, so a group won always or never still has a spread (Wald's,
+        # p(1 - p)/n, is 0 there: 0 of 10 against 3 of 10 looked significant). Over three
+        # groups of 2 to 40 games with the card and 6 to 360 without, a card that changes
+        # nothing is left out of its 95% interval in 1% to 9% of runs (Wald's: up to 42%).
+        q1, q0 = (w1 + 1) / (n1 + 2), (w0 + 1) / (n0 + 2)
+        centre += w * (q1 - q0)
+        var += w * w * (q1 * (1 - q1) / (n1 + 2) + q0 * (1 - q0) / (n0 + 2))
     if not weight:
         return None
-    diff, half = total / weight, Z95 * math.sqrt(var) / weight
-    return (diff, diff - half, diff + half)
+    mid, half = centre / weight, Z95 * math.sqrt(var) / weight
+    return (total / weight, max(-1.0, mid - half), min(1.0, mid + half))
 
 
 def _plain(value: Any) -> Any:
