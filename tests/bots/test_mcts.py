@@ -861,13 +861,15 @@ def test_a_time_cap_shorter_than_one_world_keeps_the_policys_action() -> None:
     assert [ch.visits for ch in root.children.values()] == []  # none even ranked
 
 
-@pytest.mark.parametrize(("seconds", "ranked"), [(0.01, 0), (0.03, 1)])
+@pytest.mark.parametrize(("paired", "seconds", "ranked"), [
+    (True, 0.01, 0), (True, 0.03, 1), (False, 0.01, 0), (False, 0.03, 1)])  # fmt: skip
 def test_a_time_cap_that_runs_out_before_the_candidates_plays_no_world(
-        seconds: float, ranked: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        paired: bool, seconds: float, ranked: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The policy's move and the ranking of the candidates each take about a greedy move
     (some 20 ms in a 4-player Dominations game): a cap that has run out by then plays the
     policy's move at once, with no ranking after the time is up and no world begun (it
-    used to go on to rank them and begin a rollout: three greedy moves late)."""
+    used to go on to rank them and begin a rollout: three greedy moves late; a tree
+    search, not paired, also worked the policy's move out again once out of time)."""
     from dominari.bots import mcts as mcts_module
     from dominari.bots.dominations_greedy import DominationsGreedyBot
 
@@ -898,7 +900,7 @@ def test_a_time_cap_that_runs_out_before_the_candidates_plays_no_world(
     monkeypatch.setattr(DominationsGreedyBot, "ranked", ranked_)
     monkeypatch.setattr(DominationsState, "apply", apply)
     monkeypatch.setattr(mcts_module, "time", Clock)
-    bot = MCTSBot("dominations", iterations=None, seconds=seconds, width=3, paired=True,
+    bot = MCTSBot("dominations", iterations=None, seconds=seconds, width=3, paired=paired,
                   trust=0.0, seed=1)
     assert bot.act(s) == policy_move
     assert (calls["act"], calls["ranked"], calls["apply"]) == (1 + ranked, ranked, 0)

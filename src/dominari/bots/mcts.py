@@ -41,8 +41,9 @@ world is played, and the last may take the rollouts or steps past their budget b
 one rollout per candidate. Seconds are a cap: a rollout that reaches the deadline is
 abandoned (its world counts for nothing; a Dominion rollout without a cut-off is played
 to its end by the fast playout, a few milliseconds), and a search that has compared
-nothing by then plays its policy's action (at once if the time is up before the race's
-candidates are ranked).
+nothing by then plays its policy's action, worked out first: a search checks the clock
+before each action it plays and after ranking candidates, so a decision ends about one
+move of the policy after its time.
 Rewards are 1 for a win (shared wins split it) and 0 for a loss, blended with
 ``margin`` of a score-margin term (``tanh`` of the lead over the best other
 player); a cut-off game gives each player the ``tanh`` of their heuristic lead over the
@@ -649,6 +650,9 @@ class MCTSBot:
             self._stop_turn = state.turn_number + self.cutoff_turns * state.num_players + 1
         if self.paired:
             return self._paired(root, state, legal, me, policy, rng)
+        # Under a deadline the policy's move is worked out first, within the time: what a
+        # search that compares nothing plays, and what ``trust`` keeps.
+        fallback = policy[me].act(state) if self._deadline is not None else None
         done = 0
         try:
             while self._budget_left(done):
@@ -657,7 +661,7 @@ class MCTSBot:
         except _OutOfTime:  # the last iteration was abandoned: nothing of it was backed up
             if not done:
                 self.last_root = root
-                return policy[me].act(state)
+                return fallback
         self.last_root = root
         best = max((root.children[a] for a in legal
                     if a in root.children and root.children[a].visits),
@@ -667,7 +671,7 @@ class MCTSBot:
         if self.trust > 0.0:
             # Keep the policy's choice unless the search found better by ``trust`` standard
             # errors: a search's winner among many noisy estimates is often just lucky.
-            mine = root.children.get(policy[me].act(state))
+            mine = root.children.get(policy[me].act(state) if fallback is None else fallback)
             if mine is not None and mine is not best and mine.visits > 0:
                 gap = best.value / best.visits - mine.value / mine.visits
                 if gap < self.trust * 0.5 * math.sqrt(1.0 / best.visits + 1.0 / mine.visits):
@@ -846,7 +850,10 @@ class MCTSBot:
         path: list[Node] = []
         decisions = [] if node is None else [node]
         walked = 0  # the actions played on the way down (they count against ``steps``)
+        deadline = self._deadline
         while not world.is_terminal():
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _OutOfTime  # (before a move: nothing of this world is backed up)
             walked += 1
             player = world.current_player()
             if mine_only and (player != me or not searched(world)):
@@ -857,7 +864,9 @@ class MCTSBot:
                 world.apply(legal[0])
                 continue
             if order is not None:
-                legal = order(world, legal)
+                legal = order(world, legal)  # (a Dominations ranking: a greedy move)
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise _OutOfTime
             if edge is not None:
                 key = observe(world)
                 node = edge.next.get(key)
