@@ -148,14 +148,14 @@ def test_what_choices_gives_is_the_callers(make: type[GameEnv]) -> None:
         if any(env.last()[2:4]):
             env.step(None)
             continue
-        mine = env.choices()
+        before, mine = copy.deepcopy(env.choices()), env.choices()
         legal = sorted(mine)
         for choice in mine.values():
             if isinstance(choice, dict):
                 nested += 1
                 choice.clear()
         mine.clear()
-        assert sorted(env.choices()) == legal
+        assert env.choices() == before  # the second steps too
         assert int(env.observe(env.agent_selection)["action_mask"].sum()) == len(legal)
         env.step(rng.choice(legal))
     assert nested or make is DominionEnv  # two-step actions were met
@@ -163,8 +163,8 @@ def test_what_choices_gives_is_the_callers(make: type[GameEnv]) -> None:
 
 @pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
 def test_a_deep_copys_spaces_sample_on_their_own(make: type[GameEnv]) -> None:
-    """A copy's spaces draw from copies of the original's generators (the bounds are
-    shared): sampling the copy's leaves the original's draws as they would have been."""
+    """A copy's spaces draw from copies of the original's generators (the bounds, read-only,
+    are shared): sampling the copy's leaves the original's draws as they would have been."""
     env, same = make(num_players=2), make(num_players=2)
     for e in (env, same):
         e.reset(seed=3)
@@ -177,6 +177,17 @@ def test_a_deep_copys_spaces_sample_on_their_own(make: type[GameEnv]) -> None:
     a, b = (e.observation_space("player_0").sample() for e in (env, same))
     assert all(np.array_equal(a[k], b[k]) for k in a)
     assert twin.action_space("player_0").sample() == same.action_space("player_0").sample()
+    # The bounds they share are read-only: a copy cannot change the original's.
+    high = twin.observation_space("player_0")["observation"].high
+    assert high is env.observation_space("player_0")["observation"].high
+    with pytest.raises(ValueError, match="read-only"):
+        high[0] = -1.0
+    # Shared within the environment's copy only: a caller's own deep copy of a bound
+    # beside it is a copy.
+    low = env.state_space.low
+    copied = copy.deepcopy({"env": env, "low": low})
+    assert copied["low"] is not low and np.array_equal(copied["low"], low)
+    assert copied["low"].flags.writeable
 
 
 @pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])

@@ -225,6 +225,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self.state_layout = state_layout
         self.state_space = spaces.Box(state_layout.low(), state_layout.high(), dtype=np.float32)
+        for space in self._spaces():
+            _freeze_bounds(space)  # (shared by copies: see __deepcopy__)
         self._rng = random.Random()
         self.game_seed: int | None = None
         """The engine seed of the current game (``None`` before the first reset)."""
@@ -256,17 +258,25 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         bounds of the spaces) shared, and the spaces' random generators copied."""
         new = object.__new__(type(self))
         memo[id(self)] = new
-        for space in (*self.observation_spaces.values(), *self.action_spaces.values(),
-                      self.state_space):  # fmt: skip
-            _share_bounds(space, memo)
+        bounds: dict[int, Any] = {}  # the spaces' bounds, to share (read-only arrays)
+        for space in self._spaces():
+            _share_bounds(space, bounds)
         for name, value in self.__dict__.items():
             if name in self._shared_on_copy or name in self._unchanged:
                 new.__dict__[name] = value
+            elif name in _SPACES:
+                if id(value) not in memo:
+                    memo[id(value)] = copy.deepcopy(value, bounds)
+                new.__dict__[name] = memo[id(value)]
             elif name == "_game":
                 new.__dict__[name] = None if value is None else value.copy()
             else:
                 new.__dict__[name] = copy.deepcopy(value, memo)
         return new
+
+    def _spaces(self) -> tuple[spaces.Space[Any], ...]:
+        return (*self.observation_spaces.values(), *self.action_spaces.values(),
+                self.state_space)  # fmt: skip
 
     # ------------------------------------------------------------------ game hooks
     def _new_game(self, seed: int) -> GameState:
@@ -561,12 +571,32 @@ def _copy_node(node: Node) -> dict[int, Any]:
     return {i: _copy_node(c) if isinstance(c, dict) else c for i, c in node.items()}
 
 
-def _share_bounds(space: spaces.Space[Any], memo: dict[int, Any]) -> None:
-    """Let ``copy.deepcopy(space, memo)`` share the bounds of its boxes (arrays that never
-    change, 62,000 entries in a Dominations mask), copying the rest: its generator."""
+_SPACES = frozenset({"observation_spaces", "action_spaces", "state_space"})
+"""The attributes that hold an environment's spaces (copied sharing their bounds)."""
+
+
+def _boxes(space: spaces.Space[Any]) -> list[spaces.Box]:
     if isinstance(space, spaces.Dict):
-        for sub in space.spaces.values():
-            _share_bounds(sub, memo)
-    elif isinstance(space, spaces.Box):
-        for array in (space.low, space.high, space.bounded_below, space.bounded_above):
+        return [box for sub in space.spaces.values() for box in _boxes(sub)]
+    return [space] if isinstance(space, spaces.Box) else []
+
+
+def _bounds(box: spaces.Box) -> tuple[Any, ...]:
+    return (box.low, box.high, box.bounded_below, box.bounded_above)
+
+
+def _freeze_bounds(space: spaces.Space[Any]) -> None:
+    """Make the bounds of ``space``'s boxes read-only (they never change; copies of the
+    environment share them)."""
+    for box in _boxes(space):
+        for array in _bounds(box):
+            array.flags.writeable = False
+
+
+def _share_bounds(space: spaces.Space[Any], memo: dict[int, Any]) -> None:
+    """Let ``copy.deepcopy(space, memo)`` share the bounds of its boxes (read-only arrays,
+    62,000 entries in a Dominations mask), copying the rest: its generator."""
+    for box in _boxes(space):
+        for array in _bounds(box):
+            array.flags.writeable = False  # (an unpickled environment's are writeable)
             memo[id(array)] = array
