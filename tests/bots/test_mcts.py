@@ -1109,3 +1109,42 @@ def test_a_dominion_search_plays_its_worlds_without_the_event_log(
         moves += 1
     if "cutoff" not in spec:  # rollouts to the end: each asked whether it may go fast
         assert seen and all(seen)
+
+
+def test_a_dominations_search_plays_its_worlds_without_the_event_log(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for Dominations: a logged game (``play``, the server) is searched in
+    worlds that log nothing, with the statistics and moves of the game without a log,
+    and its own events untouched."""
+    seen: list[bool] = []
+    real = MCTSBot._rollout
+
+    def rollout(bot: MCTSBot, world: Any, policy: list[Any]) -> Sequence[float]:
+        seen.append(not world.config.log and not world.events)
+        return real(bot, world, policy)
+
+    monkeypatch.setattr(MCTSBot, "_rollout", rollout)
+    from dominari.bots.dominations_greedy import DominationsGreedyBot
+
+    logged = DominationsState.new(DominationsConfig(players=2, seed=4, log=True))
+    plain = dominations()
+    greedy = DominationsGreedyBot()
+    while not logged.events:
+        move = greedy.act(logged)
+        logged.apply(move)
+        plain.apply(move)
+    for _ in range(3):
+        while len(logged.legal_actions()) == 1 or logged.stack or logged.phase not in (0, 2, 3):
+            move = greedy.act(logged)  # on to a decision the search weighs
+            logged.apply(move)
+            plain.apply(move)
+        before = list(logged.events)
+        assert before
+        a = MCTSBot("dominations", iterations=2, cutoff=6, width=2, seed=7)
+        b = MCTSBot("dominations", iterations=2, cutoff=6, width=2, seed=7)
+        move = a.act(logged)
+        assert logged.events == before and logged.config.log
+        assert b.act(plain) == move and _root_statistics(a) == _root_statistics(b)
+        logged.apply(move)
+        plain.apply(move)
+    assert seen and all(seen)

@@ -68,7 +68,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -276,6 +276,12 @@ def _dominion_quiet(world: Any) -> None:
     world.log = None  # (a logged world would also play its rollouts the slow way)
 
 
+def _dominations_quiet(world: Any) -> None:
+    if world.config.log:  # (the events serve the log in words and the outcome's notes)
+        world.config = replace(world.config, log=False)
+        world.events = []
+
+
 def _dominion_searched(state: Any) -> bool:
     # The buy phase's choices decide a Dominion game; the rest is left to the rule bot.
     return state.phase == 1 and not state.stack
@@ -376,7 +382,7 @@ class GameHooks:
     quiet: Callable[[Any], None] | None = None
     """Stops the event log of a sampled world, which nothing in a search reads: a state
     played with its log on (``play``, the server) would otherwise copy it into every
-    world and log every rollout (None: the game's worlds keep theirs)."""
+    world and log every rollout (None: the game keeps none)."""
 
 
 HOOKS: dict[str, GameHooks] = {
@@ -384,7 +390,7 @@ HOOKS: dict[str, GameHooks] = {
                           _dominion_observe, _dominion_order, _dominion_own,
                           _dominion_playout, _dominion_winners, _dominion_quiet),
     "dominations": GameHooks(_dominations_scores, _dominations_policy, _dominations_searched,
-                             30.0, _nothing, _dominations_order),
+                             30.0, _nothing, _dominations_order, quiet=_dominations_quiet),
 }
 
 
