@@ -91,6 +91,7 @@ def test_an_own_bot_option_names_a_rule_bot_or_a_strategy_file(tmp_path: Path) -
     ("mcts-easy:width=1e300", "width='1e300' is not at most 1,000,000,000,000"),
     ("mcts:seconds=\uff11", "seconds='\uff11' is not a number"),
     ("mcts:seconds=-inf", "seconds='-inf' is not a finite number"),
+    ("mcts:steps=-1e13", "steps='-1e13' is not positive"),
     ("mcts:seconds=inf", "seconds='inf' is not a finite number"),
     ("mcts:seconds=nan", "seconds='nan' is not a finite number"),
     ("mcts:seconds=61", "seconds='61' is not at most 60; a longer search takes steps or "
@@ -121,6 +122,16 @@ def test_a_bad_option_is_refused_naming_the_spec_and_why(spec: str, message: str
         load_bot(spec)
     assert f"search bot {spec!r}" in str(caught.value)
     assert message in str(caught.value)
+
+
+def test_numbers_are_read_as_python_writes_them() -> None:
+    """Underscores between digits, in a fraction and an exponent too, a sign, a point, an
+    exponent: as Python reads them, whole numbers exactly (not through a float)."""
+    bot = load_bot("mcts:steps=1_5e1_0:trust=0.000_5:margin=+.5e-0_1")
+    assert isinstance(bot, MCTSBot)
+    assert (bot.steps, bot.trust, bot.margin) == (150_000_000_000, 0.0005, 0.05)
+    bot = load_bot("mcts:steps=999_999_999_999.0")
+    assert isinstance(bot, MCTSBot) and bot.steps == 999_999_999_999
 
 
 def test_a_bad_level_with_options_is_an_unknown_bot() -> None:

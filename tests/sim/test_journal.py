@@ -425,6 +425,7 @@ def test_a_damaged_line_is_refused(tmp_path: Path, line: str, message: str) -> N
     ([[0, 1], [2, 2], [3, 4], "provinces"], "ranks [2, 2]"),
     ([[0, 1], [1, 2], [3, 4], "bogus\u001b[2J"], "ended by 'bogus\\x1b[2J', not by one of "
                                                  "provinces, three-piles, turn-limit"),
+    ([[0, 1], [1, 2], [3, 4], "x" * 10_000], f"ended by '{'x' * 40}…', not by one of"),
 ])  # fmt: skip
 def test_games_that_are_not_this_tournaments_are_refused(tmp_path: Path, game: list[Any],
                                                          message: str) -> None:

@@ -1007,9 +1007,11 @@ def _leads(scores: Sequence[float], scale: float) -> list[float]:
     return out
 
 
-_NUMBER = re.compile(r"[+-]?(?:[0-9](?:_?[0-9])*)?(?:\.[0-9]*)?(?:[eE][+-]?[0-9]{1,6})?",
+_DIGITS = r"[0-9](?:_?[0-9])*"
+_NUMBER = re.compile(rf"[+-]?(?:{_DIGITS})?(?:\.(?:{_DIGITS})?)?(?:[eE][+-]?{_DIGITS})?",
                      re.ASCII)  # fmt: skip
-"""A number as a spec writes it: ASCII digits (``_`` between them), a point, an exponent."""
+"""A number as a spec writes it, as Python does: ASCII digits (a ``_`` between two), a
+point, an exponent."""
 
 MAX_WHOLE = 10**12
 """The largest whole number a search option takes (``steps=1e12``: days a decision)."""
@@ -1031,7 +1033,7 @@ def _whole(text: str) -> int | None:
     except decimal.DecimalException:
         raise ValueError("a whole number") from None
     if number.copy_abs() > MAX_WHOLE:
-        raise ValueError(f"at most {MAX_WHOLE:,}")
+        raise ValueError(f"at most {MAX_WHOLE:,}" if number > 0 else "positive")
     if number != number.to_integral_value():
         raise ValueError("a whole number")
     return int(number)

@@ -675,7 +675,8 @@ def tournament(
             if min(game.ranks) != 1 or max(game.ranks) > seats:
                 return f"ranks {list(game.ranks)} are not places 1 to {seats}"
             if game.reason not in options.end_reasons:
-                return (f"ended by '{escaped(game.reason)}', not by one of "
+                shown = game.reason if len(game.reason) <= 40 else game.reason[:40] + "…"
+                return (f"ended by '{escaped(shown)}', not by one of "
                         f"{', '.join(sorted(options.end_reasons))}")  # fmt: skip
             return None
 
