@@ -397,6 +397,30 @@ def test_an_unreachable_ray_address_fails_at_once(monkeypatch: pytest.MonkeyPatc
         init_ray(2)
 
 
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_a_run_on_an_unreachable_cluster_says_only_why(
+        command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command's notes (Witch-BM on First Game has no Witch) are said once a run is
+    sure to play: a cluster that does not answer is refused first, alone, as any mistake
+    in what was given (the notes came before it)."""
+    pytest.importorskip("ray")
+    if sys.modules["ray"].is_initialized():
+        pytest.skip("Ray already runs in this process")
+    import socket
+
+    from dominari.cli import main
+
+    with socket.socket() as s:  # a port where nothing listens
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    assert main([command, "dominion", "--players", "witch,bm", "--kingdom", "first-game",
+                 "-n", "2", "--seed", "1", "--backend", "ray", "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("dominari: error: no Ray cluster answers at ")
+    assert err.count("\n") == 1
+
+
 def test_an_address_ray_cannot_reach_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
     """``RAY_ADDRESS=auto`` with no cluster on this machine: Ray's own advice names a flag
     of its command line; the error names the variable and what to do instead."""

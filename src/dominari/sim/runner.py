@@ -42,7 +42,7 @@ from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import describe as describe_kingdom
 from dominari.dominion.kingdoms import fixed as fixed_kingdom
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
-from dominari.sim.pool import beat, check_backend, check_stall, each_result
+from dominari.sim.pool import beat, check_backend, check_stall, each_result, init_ray
 from dominari.sim.records import (
     ANY_RECORDS,
     SIMULATION_RECORDS,
@@ -739,6 +739,8 @@ def simulate(
     try:
         try:
             if started is not None:
+                if backend == "ray":  # a cluster that cannot be reached is said before
+                    init_ray(workers)  # the notes, as any other refusal
                 started()
             each_result(run_chunk, chunks, done, workers=workers, backend=backend,
                         start_method=start_method, stall=stall)  # fmt: skip

@@ -81,7 +81,7 @@ from dominari.sim.journal import (
     folder_files,
     spec_files,
 )
-from dominari.sim.pool import beat, check_stall, each_result, run_tasks
+from dominari.sim.pool import beat, check_stall, each_result, init_ray, run_tasks
 from dominari.sim.records import (
     SIMULATION_RECORDS,
     TOURNAMENT_INDEX,
@@ -651,9 +651,11 @@ def tournament(
                       games, MAX_MATCHUP_GAMES)  # fmt: skip
     book: Journal | None = None
 
-    def begin() -> None:  # once: before the first game played, to recheck or to count
-        nonlocal started
+    def begin(playing: bool = True) -> None:  # once: before the first game played, to
+        nonlocal started  # recheck or to count (or before the count of a journal's games)
         if started is not None:
+            if playing and backend == "ray":  # a cluster that cannot be reached is said
+                init_ray(workers)  # before the notes, as any other refusal
             say, started = started, None
             say()
 
@@ -752,7 +754,7 @@ def tournament(
                       for start, stop in _runs(table.matchups[m].present(), games, size))
         if reused and progress is not None:
             progress(reused)
-        begin()
+        begin(bool(shards))
         each_result(play_shard, shards, done, workers=workers, backend=backend,
                     start_method=start_method, stall=stall)  # fmt: skip
     except BaseException:
