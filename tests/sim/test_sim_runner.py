@@ -612,8 +612,8 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
     """N-SET-3: a random kingdom has 10 cards, so a card's plain difference (with it minus
     without it) is against the card it displaces, a card a rule bot needs among them. The
     adjusted difference compares games alike in the cards the rule bots at the table buy
-    (here Witch and Smithy), weighted by n1 n0 / n, its interval Agresti and Caffo's (each
-    rate with a win and a loss added): recomputed here from the records."""
+    (here Witch and Smithy), weighted by n1 n0 / n, its interval Klingenberg's: recomputed
+    here from the records."""
     import math
 
     games = 60
@@ -634,24 +634,25 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
             if c.card in keys:  # a key card is the same in every game of a group
                 assert got is None
                 continue
-            weight = total = centre = var = 0.0
+            weight = total = p = q = 0.0
             for g in groups:
                 alike = [(c.card in k, won[seat]) for k, won in rows if keys & k == g]
                 have = [w for present, w in alike if present]
                 lack = [w for present, w in alike if not present]
                 if have and lack:
-                    p1, p0 = sum(have) / len(have), sum(lack) / len(lack)
-                    w = len(have) * len(lack) / len(alike)
-                    weight, total = weight + w, total + w * (p1 - p0)
-                    q1 = (sum(have) + 1) / (len(have) + 2)  # a win and a loss added
-                    q0 = (sum(lack) + 1) / (len(lack) + 2)
-                    centre += w * (q1 - q0)
-                    var += w * w * (q1 * (1 - q1) / (len(have) + 2)
-                                    + q0 * (1 - q0) / (len(lack) + 2))  # fmt: skip
+                    n1, n0, w1, w0 = len(have), len(lack), sum(have), sum(lack)
+                    n = n1 + n0
+                    weight, total = weight + n1 * n0 / n, total + (w1 * n0 - w0 * n1) / n
+                    # Klingenberg's interval: Sato's variance in its null form, inverted
+                    p += (n1 * n1 * w0 - n0 * n0 * w1 + n1 * n0 * (n0 - n1) / 2) / (n * n)
+                    q += (w1 * (n0 - w0) + w0 * (n1 - w1)) / (2 * n)
             assert got is not None
-            mid, half = centre / weight, 1.959963984540054 * math.sqrt(var) / weight
-            assert got == pytest.approx((total / weight, max(-1.0, mid - half),
-                                         min(1.0, mid + half)))  # fmt: skip
+            chi = 1.959963984540054**2
+            diff = total / weight
+            mid = diff + chi * p / (2 * weight * weight)
+            margin = math.sqrt(mid * mid - diff * diff + chi * q / (weight * weight))
+            assert got == pytest.approx((diff, max(-1.0, mid - margin), min(1.0, mid + margin)))
+            assert got[1] <= diff <= got[2]
     data = r.to_json()
     assert data["by_card_key_cards"] == ["Smithy", "Witch"]
     assert data["by_card"][0]["adjusted"][0]["seat"] == 0

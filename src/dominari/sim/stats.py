@@ -603,17 +603,27 @@ def _adjusted(within: Sequence[tuple[list[int] | None, list[int]]], seat: int,
               n: int) -> tuple[float, float, float] | None:
     """Seat ``seat``'s difference of outright win rate with a card and without it over
     groups of games (per group: the card's row in it, or None, and the group's row),
-    Mantel-Haenszel weighted, with a 95% interval (Agresti and Caffo's: each rate with a
-    win and a loss added); None if no group has games both with and without the card.
+    Mantel-Haenszel weighted, with Klingenberg's 95% interval; None if no group has games
+    both with and without the card.
+
+    Klingenberg's interval (2014) inverts the test of the difference with Sato's variance
+    in its null form; closed, it is a midpoint beside the difference and a margin that
+    always holds it. Wald's interval, p(1 - p)/n a group, is 0 wide where a group was won
+    always or never (0 of 10 against 3 of 10 looked significant), and Agresti and Caffo's,
+    a win and a loss added to every group, drifts from the truth as groups multiply (with
+    6 to 8 key cards, up to 256). A card that changes nothing is left out of this one in
+    at most about 5% of runs (fewer where the groups are few and small: it is cautious
+    there), from 1 group of a few games to 256 groups of thousands: 0% to 7% measured, 9%
+    in one group of 4 games with the card against 300 without.
 
     >>> [round(x, 3) for x in _adjusted([([10, 6, 0, 0, 0], [20, 8, 10, 0, 0])], 0, 2)]
-    [0.4, -0.038, 0.705]
+    [0.4, -0.076, 0.723]
     >>> [round(x, 3) for x in _adjusted([([10, 0, 0, 0, 0], [20, 3, 0, 0, 0])], 0, 2)]
-    [-0.3, -0.559, 0.059]
+    [-0.3, -0.532, 0.047]
     >>> [round(x, 3) for x in _adjusted([([10, 0, 0, 0, 0], [20, 10, 0, 0, 0])], 0, 2)]
-    [-1.0, -1.0, -0.612]
+    [-1.0, -1.0, -0.616]
     """
-    weight = total = centre = var = 0.0
+    weight = total = p = q = 0.0
     for have, group in within:
         n1 = have[0] if have is not None else 0
         n0 = group[0] - n1
@@ -621,21 +631,17 @@ def _adjusted(within: Sequence[tuple[list[int] | None, list[int]]], seat: int,
             continue
         w1 = have[1 + seat] if have is not None else 0
         w0 = group[1 + seat] - w1
-        w = n1 * n0 / (n1 + n0)
-        weight += w
-        total += w * (w1 / n1 - w0 / n0)
-        # The interval is Agresti and Caffo's, groups weighted alike: each rate with a win
-        # and a loss added, so a group won always or never still has a spread (Wald's,
-        # p(1 - p)/n, is 0 there: 0 of 10 against 3 of 10 looked significant). Over three
-        # groups of 2 to 40 games with the card and 6 to 360 without, a card that changes
-        # nothing is left out of its 95% interval in 1% to 9% of runs (Wald's: up to 42%).
-        q1, q0 = (w1 + 1) / (n1 + 2), (w0 + 1) / (n0 + 2)
-        centre += w * (q1 - q0)
-        var += w * w * (q1 * (1 - q1) / (n1 + 2) + q0 * (1 - q0) / (n0 + 2))
+        games = n1 + n0
+        weight += n1 * n0 / games
+        total += (w1 * n0 - w0 * n1) / games
+        p += (n1 * n1 * w0 - n0 * n0 * w1 + 0.5 * n1 * n0 * (n0 - n1)) / (games * games)
+        q += (w1 * (n0 - w0) + w0 * (n1 - w1)) / (2 * games)
     if not weight:
         return None
-    mid, half = centre / weight, Z95 * math.sqrt(var) / weight
-    return (total / weight, max(-1.0, mid - half), min(1.0, mid + half))
+    diff, chi = total / weight, Z95 * Z95
+    mid = diff + 0.5 * chi * p / (weight * weight)
+    margin = math.sqrt(max(0.0, mid * mid - diff * diff + chi * q / (weight * weight)))
+    return (diff, max(-1.0, mid - margin), min(1.0, mid + margin))
 
 
 def _plain(value: Any) -> Any:
