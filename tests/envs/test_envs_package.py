@@ -183,11 +183,15 @@ def test_a_deep_copys_spaces_sample_on_their_own(make: type[GameEnv]) -> None:
     with pytest.raises(ValueError, match="read-only"):
         high[0] = -1.0
     # Shared within the environment's copy only: a caller's own deep copy of a bound
-    # beside it is a copy.
+    # beside it is a copy; a space beside it is the copy's own, either way round.
     low = env.state_space.low
     copied = copy.deepcopy({"env": env, "low": low})
     assert copied["low"] is not low and np.array_equal(copied["low"], low)
     assert copied["low"].flags.writeable
+    space = env.observation_space("player_0")
+    first, second = copy.deepcopy([env, space]), copy.deepcopy([space, env])
+    assert first[0].observation_space("player_0") is first[1] is not space
+    assert second[1].observation_space("player_0") is second[0] is not space
 
 
 @pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])

@@ -325,6 +325,32 @@ def test_a_pickled_episode_plays_on_the_same() -> None:
     assert copy.game.history == env.game.history and copy.game is not env.game
 
 
+def test_a_deep_copy_keeps_its_spaces_one_with_the_inner_environments() -> None:
+    """``copy.deepcopy`` of a versus environment: its observation space is still the inner
+    environment's (one object, its bounds shared with the original's, read-only), and the
+    copy plays on as the original does."""
+    import copy
+
+    env = dominations_versus(opponents=["greedy"], raw_view=False)
+    obs, _ = env.reset(seed=2)
+    twin = copy.deepcopy(env)
+    agent = twin.aec.possible_agents[0]
+    assert twin.observation_space is twin.aec.observation_space(agent)
+    assert twin.observation_space is not env.observation_space
+    mask = twin.observation_space["action_mask"]
+    assert isinstance(mask, gymnasium.spaces.Box)
+    original = env.observation_space["action_mask"]
+    assert isinstance(original, gymnasium.spaces.Box)
+    assert mask.high is original.high and not mask.high.flags.writeable
+    for e in (env, twin):
+        o = obs
+        for _ in range(30):
+            o, _, terminated, truncated, _ = e.step(int(np.flatnonzero(o["action_mask"])[0]))
+            if terminated or truncated:
+                break
+    assert twin.game.history == env.game.history and twin.game is not env.game
+
+
 def test_a_policy_plays_a_seat_from_its_observations() -> None:
     """A callable among the opponents is a policy over its seat's observation (self-play:
     a frozen copy of the agent): it sees exactly its legal indices, the second step of a

@@ -258,20 +258,24 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         bounds of the spaces) shared, and the spaces' random generators copied."""
         new = object.__new__(type(self))
         memo[id(self)] = new
-        bounds: dict[int, Any] = {}  # the spaces' bounds, to share (read-only arrays)
-        for space in self._spaces():
-            _share_bounds(space, bounds)
-        for name, value in self.__dict__.items():
-            if name in self._shared_on_copy or name in self._unchanged:
-                new.__dict__[name] = value
-            elif name in _SPACES:
-                if id(value) not in memo:
-                    memo[id(value)] = copy.deepcopy(value, bounds)
-                new.__dict__[name] = memo[id(value)]
-            elif name == "_game":
-                new.__dict__[name] = None if value is None else value.copy()
-            else:
-                new.__dict__[name] = copy.deepcopy(value, memo)
+        # The spaces' bounds are shared for this copy alone: they leave the memo after it,
+        # so that a bound the caller copies beside the environment is a copy.
+        shared = {id(array): array for space in self._spaces() for box in _boxes(space)
+                  for array in _bounds(box) if id(array) not in memo}  # fmt: skip
+        for key, array in shared.items():
+            array.flags.writeable = False  # (an unpickled environment's are writeable)
+            memo[key] = array
+        try:
+            for name, value in self.__dict__.items():
+                if name in self._shared_on_copy or name in self._unchanged:
+                    new.__dict__[name] = value
+                elif name == "_game":
+                    new.__dict__[name] = None if value is None else value.copy()
+                else:
+                    new.__dict__[name] = copy.deepcopy(value, memo)
+        finally:
+            for key in shared:
+                del memo[key]
         return new
 
     def _spaces(self) -> tuple[spaces.Space[Any], ...]:
@@ -571,10 +575,6 @@ def _copy_node(node: Node) -> dict[int, Any]:
     return {i: _copy_node(c) if isinstance(c, dict) else c for i, c in node.items()}
 
 
-_SPACES = frozenset({"observation_spaces", "action_spaces", "state_space"})
-"""The attributes that hold an environment's spaces (copied sharing their bounds)."""
-
-
 def _boxes(space: spaces.Space[Any]) -> list[spaces.Box]:
     if isinstance(space, spaces.Dict):
         return [box for sub in space.spaces.values() for box in _boxes(sub)]
@@ -591,12 +591,3 @@ def _freeze_bounds(space: spaces.Space[Any]) -> None:
     for box in _boxes(space):
         for array in _bounds(box):
             array.flags.writeable = False
-
-
-def _share_bounds(space: spaces.Space[Any], memo: dict[int, Any]) -> None:
-    """Let ``copy.deepcopy(space, memo)`` share the bounds of its boxes (read-only arrays,
-    62,000 entries in a Dominations mask), copying the rest: its generator."""
-    for box in _boxes(space):
-        for array in _bounds(box):
-            array.flags.writeable = False  # (an unpickled environment's are writeable)
-            memo[id(array)] = array
