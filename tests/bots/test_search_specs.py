@@ -6,9 +6,13 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from dominari.bots import load_bot
 from dominari.bots.mcts import LEVELS, SEARCH_OPTIONS, MCTSBot, mcts_bot, search_spec
@@ -92,6 +96,10 @@ def test_an_own_bot_option_names_a_rule_bot_or_a_strategy_file(tmp_path: Path) -
     ("mcts:seconds=\uff11", "seconds='\uff11' is not a number"),
     ("mcts:seconds=-inf", "seconds='-inf' is not a finite number"),
     ("mcts:steps=-1e13", "steps='-1e13' is not positive"),
+    ("mcts:steps=-1e9999999999999999999", "is not positive"),
+    ("mcts:steps=1e9999999999999999999", "is not at most 1,000,000,000,000"),
+    ("mcts:seconds=e5", "seconds='e5' is not a number"),
+    ("mcts:seconds=.e1", "seconds='.e1' is not a number"),
     ("mcts:seconds=inf", "seconds='inf' is not a finite number"),
     ("mcts:seconds=nan", "seconds='nan' is not a finite number"),
     ("mcts:seconds=61", "seconds='61' is not at most 60; a longer search takes steps or "
@@ -132,6 +140,31 @@ def test_numbers_are_read_as_python_writes_them() -> None:
     assert (bot.steps, bot.trust, bot.margin) == (150_000_000_000, 0.0005, 0.05)
     bot = load_bot("mcts:steps=999_999_999_999.0")
     assert isinstance(bot, MCTSBot) and bot.steps == 999_999_999_999
+
+
+@hypothesis_settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="0123456789_.eE+-", max_size=10))
+def test_a_number_is_what_python_reads(text: str) -> None:
+    """A spec's number is any text Python's ``float`` reads, with its value; a whole one
+    is read exactly, up to 10^12; any other text is refused with a message of ours."""
+    from dominari.bots.mcts import _real, _whole
+
+    try:
+        expected: float | None = float(text)
+    except ValueError:
+        expected = None
+    try:
+        got: float | None = _real(text)
+    except ValueError as e:
+        assert str(e) in ("a number", "a finite number")
+        got = None
+    assert got == expected or (expected is not None and not math.isfinite(expected))
+    try:
+        whole = _whole(text)
+    except ValueError as e:
+        assert str(e) in ("a whole number", "at most 1,000,000,000,000", "positive")
+        return
+    assert expected is not None and whole == expected and abs(expected) <= 10**12
 
 
 def test_a_bad_level_with_options_is_an_unknown_bot() -> None:

@@ -1008,8 +1008,8 @@ def _leads(scores: Sequence[float], scale: float) -> list[float]:
 
 
 _DIGITS = r"[0-9](?:_?[0-9])*"
-_NUMBER = re.compile(rf"[+-]?(?:{_DIGITS})?(?:\.(?:{_DIGITS})?)?(?:[eE][+-]?{_DIGITS})?",
-                     re.ASCII)  # fmt: skip
+_NUMBER = re.compile(rf"[+-]?(?:{_DIGITS}(?:\.(?:{_DIGITS})?)?|\.{_DIGITS})"
+                     rf"(?:[eE][+-]?{_DIGITS})?", re.ASCII)  # fmt: skip
 """A number as a spec writes it, as Python does: ASCII digits (a ``_`` between two), a
 point, an exponent."""
 
@@ -1026,12 +1026,17 @@ def _whole(text: str) -> int | None:
     """
     if text == "none":
         return None
-    if not any(c.isdigit() for c in text) or not _NUMBER.fullmatch(text):
+    if not _NUMBER.fullmatch(text):
         raise ValueError("a whole number")
     try:
         number = decimal.Decimal(text.replace("_", ""))
-    except decimal.DecimalException:
-        raise ValueError("a whole number") from None
+    except decimal.DecimalException:  # an exponent of 19 digits or more
+        mantissa, _, exponent = text.replace("_", "").lower().partition("e")
+        number = decimal.Decimal(mantissa)
+        if number and exponent.startswith("-"):
+            raise ValueError("a whole number") from None
+        if number:
+            raise ValueError(f"at most {MAX_WHOLE:,}" if number > 0 else "positive") from None
     if number.copy_abs() > MAX_WHOLE:
         raise ValueError(f"at most {MAX_WHOLE:,}" if number > 0 else "positive")
     if number != number.to_integral_value():
@@ -1040,7 +1045,7 @@ def _whole(text: str) -> int | None:
 
 
 def _real(text: str) -> float:
-    if not any(c.isdigit() for c in text) or not _NUMBER.fullmatch(text):
+    if not _NUMBER.fullmatch(text):
         if text.lower().lstrip("+-") in ("inf", "infinity", "nan"):
             raise ValueError("a finite number")
         raise ValueError("a number")
