@@ -99,6 +99,7 @@ def test_an_own_bot_option_names_a_rule_bot_or_a_strategy_file(tmp_path: Path) -
     ("mcts:steps=-1e9999999999999999999", "is not positive"),
     ("mcts:steps=1e9999999999999999999", "is not at most 1,000,000,000,000"),
     ("mcts:seconds=e5", "seconds='e5' is not a number"),
+    ("mcts:seconds=+-inf", "seconds='+-inf' is not a number"),
     ("mcts:seconds=.e1", "seconds='.e1' is not a number"),
     ("mcts:seconds=inf", "seconds='inf' is not a finite number"),
     ("mcts:seconds=nan", "seconds='nan' is not a finite number"),

@@ -612,9 +612,8 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
     """N-SET-3: a random kingdom has 10 cards, so a card's plain difference (with it minus
     without it) is against the card it displaces, a card a rule bot needs among them. The
     adjusted difference compares games alike in the cards the rule bots at the table buy
-    (here Witch and Smithy), weighted by n1 n0 / n, its interval Klingenberg's: recomputed
-    here from the records."""
-    import math
+    (here Witch and Smithy), weighted by n1 n0 / n: recomputed here from the records."""
+    from dominari.sim.stats import _adjusted
 
     games = 60
     r = simulate(["witch", "smithy"], games, seed=8, workers=2, record_dir=tmp_path,
@@ -634,25 +633,21 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
             if c.card in keys:  # a key card is the same in every game of a group
                 assert got is None
                 continue
-            weight = total = p = q = 0.0
+            weight = total = 0.0
+            tables = []
             for g in groups:
                 alike = [(c.card in k, won[seat]) for k, won in rows if keys & k == g]
                 have = [w for present, w in alike if present]
                 lack = [w for present, w in alike if not present]
                 if have and lack:
                     n1, n0, w1, w0 = len(have), len(lack), sum(have), sum(lack)
-                    n = n1 + n0
-                    weight, total = weight + n1 * n0 / n, total + (w1 * n0 - w0 * n1) / n
-                    # Klingenberg's interval: Sato's variance in its null form, inverted
-                    p += (n1 * n1 * w0 - n0 * n0 * w1 + n1 * n0 * (n0 - n1) / 2) / (n * n)
-                    q += (w1 * (n0 - w0) + w0 * (n1 - w1)) / (2 * n)
+                    weight += n1 * n0 / (n1 + n0)
+                    total += n1 * n0 / (n1 + n0) * (w1 / n1 - w0 / n0)
+                    tables.append(([n1, w1], [n1 + n0, w1 + w0]))
             assert got is not None
-            chi = 1.959963984540054**2
-            diff = total / weight
-            mid = diff + chi * p / (2 * weight * weight)
-            margin = math.sqrt(mid * mid - diff * diff + chi * q / (weight * weight))
-            assert got == pytest.approx((diff, max(-1.0, mid - margin), min(1.0, mid + margin)))
-            assert got[1] <= diff <= got[2]
+            assert got[0] == pytest.approx(total / weight)
+            assert got == pytest.approx(_adjusted(tables, 0, 1))  # see test_sim_stats.py
+            assert got[1] <= got[0] <= got[2]
     data = r.to_json()
     assert data["by_card_key_cards"] == ["Smithy", "Witch"]
     assert data["by_card"][0]["adjusted"][0]["seat"] == 0

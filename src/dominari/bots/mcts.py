@@ -1046,7 +1046,7 @@ def _whole(text: str) -> int | None:
 
 def _real(text: str) -> float:
     if not _NUMBER.fullmatch(text):
-        if text.lower().lstrip("+-") in ("inf", "infinity", "nan"):
+        if re.fullmatch(r"[+-]?(?:inf|infinity|nan)", text.lower()):
             raise ValueError("a finite number")
         raise ValueError("a number")
     number = float(text.replace("_", ""))

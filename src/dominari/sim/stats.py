@@ -14,7 +14,7 @@ turns the totals into rates, intervals and means.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -603,27 +603,30 @@ def _adjusted(within: Sequence[tuple[list[int] | None, list[int]]], seat: int,
               n: int) -> tuple[float, float, float] | None:
     """Seat ``seat``'s difference of outright win rate with a card and without it over
     groups of games (per group: the card's row in it, or None, and the group's row),
-    Mantel-Haenszel weighted, with Klingenberg's 95% interval; None if no group has games
-    both with and without the card.
+    Mantel-Haenszel weighted, with a 95% score interval; None if no group has games both
+    with and without the card.
 
-    Klingenberg's interval (2014) inverts the test of the difference with Sato's variance
-    in its null form; closed, it is a midpoint beside the difference and a margin that
-    always holds it. Wald's interval, p(1 - p)/n a group, is 0 wide where a group was won
-    always or never (0 of 10 against 3 of 10 looked significant), and Agresti and Caffo's,
-    a win and a loss added to every group, drifts from the truth as groups multiply (with
-    6 to 8 key cards, up to 256). A card that changes nothing is left out of this one in
-    at most about 5% of runs (fewer where the groups are few and small: it is cautious
-    there), from 1 group of a few games to 256 groups of thousands: 0% to 7% measured, 9%
-    in one group of 4 games with the card against 300 without.
+    The interval holds the differences ``d`` that a score test would not refuse: the
+    Mantel-Haenszel difference less ``d``, over its spread where every group's two rates
+    are the likeliest ones that differ by ``d``. For one group it is Mee's interval
+    (Miettinen and Nurminen's without their n / (n - 1)): 56 of 70 against 48 of 80 gives
+    [5.33, 33.77] points, as Newcombe (1998) lists it. Wald's spread, p(1 - p)/n a group,
+    is 0 where a group was won always or never (0 of 10 against 3 of 10 looked
+    significant); Agresti and Caffo's, a win and a loss added to every group, drifts as
+    groups multiply (6 to 8 key cards make up to 256); Klingenberg's is 0 wide where a
+    seat never wins. This one is never 0 wide and always holds the difference. Measured,
+    it leaves out the true difference in about 5% of runs, from one group of a few games
+    to 256 groups of thousands, for a card that changes nothing and for one that does (20%
+    against 5% in groups of 10): 9% at most where each side of a group has 5 games or
+    more, and over 256 groups of a dozen games; up to 16% where the card was in one game.
 
-    >>> [round(x, 3) for x in _adjusted([([10, 6, 0, 0, 0], [20, 8, 10, 0, 0])], 0, 2)]
-    [0.4, -0.076, 0.723]
-    >>> [round(x, 3) for x in _adjusted([([10, 0, 0, 0, 0], [20, 3, 0, 0, 0])], 0, 2)]
-    [-0.3, -0.532, 0.047]
-    >>> [round(x, 3) for x in _adjusted([([10, 0, 0, 0, 0], [20, 10, 0, 0, 0])], 0, 2)]
-    [-1.0, -1.0, -0.616]
+    >>> [round(x, 4) for x in _adjusted([([70, 56], [150, 104])], 0, 1)]
+    [0.2, 0.0533, 0.3377]
+    >>> [round(x, 3) for x in _adjusted([([10, 0, 0, 0, 0], [20, 0, 0, 0, 0])], 0, 2)]
+    [0.0, -0.278, 0.278]
     """
-    weight = total = p = q = 0.0
+    groups = []
+    weight = total = 0.0
     for have, group in within:
         n1 = have[0] if have is not None else 0
         n0 = group[0] - n1
@@ -631,17 +634,83 @@ def _adjusted(within: Sequence[tuple[list[int] | None, list[int]]], seat: int,
             continue
         w1 = have[1 + seat] if have is not None else 0
         w0 = group[1 + seat] - w1
-        games = n1 + n0
-        weight += n1 * n0 / games
-        total += (w1 * n0 - w0 * n1) / games
-        p += (n1 * n1 * w0 - n0 * n0 * w1 + 0.5 * n1 * n0 * (n0 - n1)) / (games * games)
-        q += (w1 * (n0 - w0) + w0 * (n1 - w1)) / (2 * games)
+        w = n1 * n0 / (n1 + n0)
+        weight += w
+        total += w * (w1 / n1 - w0 / n0)
+        groups.append((w, n1, w1 / n1, n0, w0 / n0))
     if not weight:
         return None
-    diff, chi = total / weight, Z95 * Z95
-    mid = diff + 0.5 * chi * p / (weight * weight)
-    margin = math.sqrt(max(0.0, mid * mid - diff * diff + chi * q / (weight * weight)))
-    return (diff, max(-1.0, mid - margin), min(1.0, mid + margin))
+    diff = total / weight
+
+    def score(d: float) -> float:  # the difference less d, in standard errors under d
+        var = 0.0
+        for w, n1, p1, n0, p0 in groups:
+            q1 = _likeliest(p1, n1, p0, n0, d)
+            q0 = q1 - d
+            var += w * w * (q1 * (1.0 - q1) / n1 + q0 * (1.0 - q0) / n0)
+        gap = (diff - d) * weight
+        if var <= 0.0:
+            return 0.0 if gap == 0.0 else math.copysign(math.inf, gap)
+        return gap / math.sqrt(var)
+
+    # The least d not refused (score(d) <= Z95 from it on) and the most (score(d) >= -Z95
+    # up to it); the score falls as d grows.
+    lower = _crossing(lambda d: score(d) - Z95, -1.0, diff)
+    upper = _crossing(lambda d: score(d) + Z95, diff, 1.0)
+    return (diff, min(lower, diff), max(upper, diff))
+
+
+def _crossing(f: Callable[[float], float], a: float, b: float) -> float:
+    """Where ``f``, falling, crosses 0 between ``a`` and ``b`` (``a`` if it is already 0
+    or less there, ``b`` if it is not yet at ``b``): by false position, Illinois's (the
+    side kept twice has its value halved), halving where a value is infinite."""
+    fa, fb = f(a), f(b)
+    if fa <= 0.0:
+        return a
+    if fb >= 0.0:
+        return b
+    kept = 0
+    for _ in range(100):
+        if b - a < 1e-12:
+            break
+        m = (a + b) / 2 if math.isinf(fa) or math.isinf(fb) else (a * fb - b * fa) / (fb - fa)
+        if not a < m < b:
+            m = (a + b) / 2
+        fm = f(m)
+        if abs(fm) < 1e-9:
+            return m
+        if fm > 0.0:
+            a, fa = m, fm
+            if kept == 1:
+                fb /= 2
+            kept = 1
+        else:
+            b, fb = m, fm
+            if kept == -1:
+                fa /= 2
+            kept = -1
+    return (a + b) / 2
+
+
+def _likeliest(p1: float, n1: int, p0: float, n0: int, d: float) -> float:
+    """The likeliest win rate with the card, given rates ``p1`` of ``n1`` games with it
+    and ``p0`` of ``n0`` without and that the two rates differ by ``d`` (with less
+    without): the root in range of Miettinen and Nurminen's cubic."""
+    theta = n0 / n1
+    a = 1.0 + theta
+    b = -(1.0 + theta + p1 + theta * p0 + d * (theta + 2.0))
+    c = d * d + d * (2.0 * p1 + theta + 1.0) + p1 + theta * p0
+    e = -p1 * d * (1.0 + d)
+    v = b**3 / (3.0 * a) ** 3 - b * c / (6.0 * a * a) + e / (2.0 * a)
+    u = math.sqrt(max(0.0, b * b / (3.0 * a) ** 2 - c / (3.0 * a)))
+    if v < 0.0:
+        u = -u
+    if u == 0.0:
+        q1 = -b / (3.0 * a)
+    else:
+        angle = (math.pi + math.acos(max(-1.0, min(1.0, v / u**3)))) / 3.0
+        q1 = 2.0 * u * math.cos(angle) - b / (3.0 * a)
+    return min(1.0, max(d if d > 0.0 else 0.0, min(1.0 + d if d < 0.0 else 1.0, q1)))
 
 
 def _plain(value: Any) -> Any:
