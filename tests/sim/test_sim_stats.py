@@ -223,6 +223,22 @@ def test_the_alike_interval_of_one_group_is_mees_and_never_0_wide() -> None:
     assert interval(5, 0, 5, 5)[0] == -1.0
 
 
+def test_the_alike_interval_reaches_the_outermost_difference_not_refused() -> None:
+    """Groups won always or never, with the card and without, add spread as the
+    difference tried leaves 0, so the differences a score test does not refuse may come in
+    two pieces: the interval spans both (here about -11 to -3 points and +2 to +23), never
+    only the piece a search happened to reach first."""
+    from dominari.sim.stats import _adjusted
+
+    got = _adjusted([([5, 5], [6, 5]), ([80, 0], [85, 0]), ([20, 0], [22, 0])], 0, 1)
+    assert got is not None
+    assert got[0] == pytest.approx(0.1133, abs=1e-4)
+    assert got[1] == pytest.approx(-0.1144, abs=1e-4) and got[2] == pytest.approx(0.2334,
+                                                                                   abs=1e-4)
+    got = _adjusted([([5, 0], [6, 1]), ([40, 40], [45, 45]), ([5, 5], [6, 6])], 0, 1)
+    assert got is not None and got[1] < got[0] < 0.08 < got[2]
+
+
 @pytest.mark.parametrize(("groups", "n1", "n0", "rate", "with_card"), [
     (1, 10, 10, 0.05, 0.2), (1, 10, 30, 0.05, 0.2), (3, 20, 20, 0.02, 0.15)])  # fmt: skip
 def test_the_alike_interval_holds_a_true_difference_where_wins_are_rare(

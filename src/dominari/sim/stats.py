@@ -653,11 +653,31 @@ def _adjusted(within: Sequence[tuple[list[int] | None, list[int]]], seat: int,
             return 0.0 if gap == 0.0 else math.copysign(math.inf, gap)
         return gap / math.sqrt(var)
 
-    # The least d not refused (score(d) <= Z95 from it on) and the most (score(d) >= -Z95
-    # up to it); the score falls as d grows.
-    lower = _crossing(lambda d: score(d) - Z95, -1.0, diff)
-    upper = _crossing(lambda d: score(d) + Z95, diff, 1.0)
+    # The least d not refused (score(d) <= Z95) and the most (score(d) >= -Z95). The score
+    # falls as d grows, mostly: a group won always or never, in both, adds spread as d
+    # leaves 0, so the score may rise again and the d not refused come in two pieces.
+    # Steps from each end find the outermost crossing, which false position then refines.
+    lower = upper = diff  # (the difference itself is never refused: its score is 0)
+    previous = -1.0
+    for i in range(_STEPS + 1):
+        d = -1.0 + (diff + 1.0) * i / _STEPS
+        if score(d) <= Z95:
+            lower = d if i == 0 else _crossing(lambda d: score(d) - Z95, previous, d)
+            break
+        previous = d
+    previous = 1.0
+    for i in range(_STEPS + 1):
+        d = 1.0 - (1.0 - diff) * i / _STEPS
+        if score(d) >= -Z95:
+            upper = d if i == 0 else _crossing(lambda d: score(d) + Z95, d, previous)
+            break
+        previous = d
     return (diff, min(lower, diff), max(upper, diff))
+
+
+_STEPS = 16
+"""The steps from each end of the range in which :func:`_adjusted` looks for the
+outermost difference a score test does not refuse (then refined)."""
 
 
 def _crossing(f: Callable[[float], float], a: float, b: float) -> float:
