@@ -195,6 +195,24 @@ def test_a_deep_copys_spaces_sample_on_their_own(make: type[GameEnv]) -> None:
 
 
 @pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
+def test_a_deep_copy_draws_the_next_games_as_the_original(make: type[GameEnv]) -> None:
+    """The generator that seeds unseeded resets is copied: the copy's next games are the
+    original's, and drawing them leaves the original's draws as they were."""
+    env = make(num_players=2)
+    env.reset(seed=7)
+    twin = copy.deepcopy(env)
+    twin.reset()
+    twin_seeds = [twin.game_seed]
+    twin.reset()
+    twin_seeds.append(twin.game_seed)
+    env.reset()
+    seeds = [env.game_seed]
+    env.reset()
+    seeds.append(env.game_seed)
+    assert seeds == twin_seeds and seeds[0] != seeds[1]
+
+
+@pytest.mark.parametrize("make", [DominionEnv, DominationsEnv])
 def test_illegal_indices_raise_and_change_nothing(make: type[GameEnv]) -> None:
     env = make(num_players=2)
     env.reset(seed=2)

@@ -271,6 +271,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
                     new.__dict__[name] = value
                 elif name == "_game":
                     new.__dict__[name] = None if value is None else value.copy()
+                elif type(value) is random.Random:  # (its state: 625 numbers to deep-copy)
+                    twin = new.__dict__[name] = memo[id(value)] = random.Random()
+                    twin.setstate(value.getstate())
                 else:
                     new.__dict__[name] = copy.deepcopy(value, memo)
         finally:
