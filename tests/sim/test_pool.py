@@ -383,16 +383,23 @@ def test_too_many_workers_for_the_machine_is_one_error(monkeypatch: pytest.Monke
         run_tasks(abs, list(range(400)), workers=300)
 
 
-def test_an_unreachable_ray_address_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def _unreachable_cluster(monkeypatch: pytest.MonkeyPatch) -> int:
+    """``RAY_ADDRESS`` set to a port of this machine where nothing listens (the port);
+    the test is skipped where Ray is not installed or already runs in this process."""
     pytest.importorskip("ray")
     if sys.modules["ray"].is_initialized():
         pytest.skip("Ray already runs in this process")
     import socket
 
-    with socket.socket() as s:  # a port where nothing listens
+    with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+        port: int = s.getsockname()[1]
     monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    return port
+
+
+def test_an_unreachable_ray_address_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    port = _unreachable_cluster(monkeypatch)
     with pytest.raises(PoolError, match=f"no Ray cluster answers at RAY_ADDRESS=127.0.0.1:{port}"):
         init_ray(2)
 
@@ -403,17 +410,9 @@ def test_a_run_on_an_unreachable_cluster_says_only_why(
     """The command's notes (Witch-BM on First Game has no Witch) are said once a run is
     sure to play: a cluster that does not answer is refused first, alone, as any mistake
     in what was given (the notes came before it)."""
-    pytest.importorskip("ray")
-    if sys.modules["ray"].is_initialized():
-        pytest.skip("Ray already runs in this process")
-    import socket
-
     from dominari.cli import main
 
-    with socket.socket() as s:  # a port where nothing listens
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    _unreachable_cluster(monkeypatch)
     assert main([command, "dominion", "--players", "witch,bm", "--kingdom", "first-game",
                  "-n", "2", "--seed", "1", "--backend", "ray", "--no-progress"]) == 2
     out, err = capsys.readouterr()

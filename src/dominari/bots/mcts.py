@@ -740,12 +740,10 @@ class MCTSBot:
         action by less than ``trust`` standard errors of the paired differences."""
         order = self._hooks.order
         first = policy[me].act(state)
-        if self._late():  # (the policy's move, or the ranking, may take a greedy move)
-            self.last_root = root
-            return first
-        ranked = order(state, legal) if order is not None else rng.sample(list(legal),
-                                                                           len(legal))
-        if self._late():
+        # (The policy's move, or the ranking, may take a greedy move.)
+        ranked = None if self._late() else order(state, legal) if order is not None else \
+            rng.sample(list(legal), len(legal))
+        if ranked is None or self._late():
             self.last_root = root
             return first
         candidates = [first, *(a for a in ranked if a != first)][: self.width]

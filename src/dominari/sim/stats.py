@@ -657,33 +657,34 @@ def _adjusted(within: Sequence[tuple[list[int] | None, list[int]]], seat: int,
     # falls as d grows, mostly: a group won always or never, in both, adds spread as d
     # leaves 0, so the score may rise again and the d not refused come in two pieces.
     # Steps from each end find the outermost crossing, which false position then refines.
-    lower = upper = diff  # (the difference itself is never refused: its score is 0)
-    previous = -1.0
-    for i in range(_STEPS + 1):
-        d = -1.0 + (diff + 1.0) * i / _STEPS
-        if score(d) <= Z95:
-            lower = d if i == 0 else _crossing(lambda d: score(d) - Z95, previous, d)
-            break
-        previous = d
-    previous = 1.0
-    for i in range(_STEPS + 1):
-        d = 1.0 - (1.0 - diff) * i / _STEPS
-        if score(d) >= -Z95:
-            upper = d if i == 0 else _crossing(lambda d: score(d) + Z95, d, previous)
-            break
-        previous = d
+    lower = _outermost(lambda d: score(d) - Z95, -1.0, diff)
+    upper = _outermost(lambda d: -score(d) - Z95, 1.0, diff)
     return (diff, min(lower, diff), max(upper, diff))
 
 
+def _outermost(refused: Callable[[float], float], end: float, diff: float) -> float:
+    """The difference nearest ``end`` that is not refused (``refused(d) <= 0``; ``diff``
+    never is): steps from ``end`` towards ``diff`` to the first one not refused, then
+    :func:`_crossing` between it and the step before."""
+    previous = end
+    for i in range(_STEPS + 1):
+        d = end + (diff - end) * i / _STEPS
+        if refused(d) <= 0.0:
+            return d if i == 0 else _crossing(refused, previous, d)
+        previous = d
+    return diff
+
+
 _STEPS = 16
-"""The steps from each end of the range in which :func:`_adjusted` looks for the
+"""The steps from each end of the range in which :func:`_outermost` looks for the
 outermost difference a score test does not refuse (then refined)."""
 
 
 def _crossing(f: Callable[[float], float], a: float, b: float) -> float:
-    """Where ``f``, falling, crosses 0 between ``a`` and ``b`` (``a`` if it is already 0
-    or less there, ``b`` if it is not yet at ``b``): by false position, Illinois's (the
-    side kept twice has its value halved), halving where a value is infinite."""
+    """Where ``f`` crosses 0 from above between ``a`` and ``b`` (either the larger; ``a``
+    if it is already 0 or less there, ``b`` if it is not yet at ``b``): by false position,
+    Illinois's (the side kept twice has its value halved), halving where a value is
+    infinite."""
     fa, fb = f(a), f(b)
     if fa <= 0.0:
         return a
@@ -691,10 +692,10 @@ def _crossing(f: Callable[[float], float], a: float, b: float) -> float:
         return b
     kept = 0
     for _ in range(100):
-        if b - a < 1e-12:
+        if abs(b - a) < 1e-12:
             break
         m = (a + b) / 2 if math.isinf(fa) or math.isinf(fb) else (a * fb - b * fa) / (fb - fa)
-        if not a < m < b:
+        if not min(a, b) < m < max(a, b):
             m = (a + b) / 2
         fm = f(m)
         if abs(fm) < 1e-9:
