@@ -282,3 +282,45 @@ def test_the_stall_timeout_flag(capsys: pytest.CaptureFixture[str], command: str
                                "--json", "--no-progress")  # fmt: skip
     assert code == 0, err
     assert json.loads(out)["games"] == 4
+
+
+def test_a_head_to_head_of_many_players_is_split_so_that_nothing_is_cut() -> None:
+    """12 players at 80 columns: the head-to-head columns come in as few tables as fit,
+    every row keeps its place and name, and every cell its whole number (before, the
+    names were dropped and the rates cut to ``100.…``)."""
+    import io
+    import itertools
+
+    from rich.console import Console
+
+    from dominari.cli import head_to_head_tables
+    from dominari.sim.journal import GameResult
+    from dominari.sim.tournament import TournamentResult
+
+    n = 12
+    pairs = list(itertools.combinations(range(n), 2))
+    games = [[GameResult((a, b), (1, 2), (30, 20), "provinces")] for a, b in pairs]
+    names = tuple(f"Strategy number {k}" for k in range(n))
+    result = TournamentResult.from_games(games, specs=tuple(f"s{k}" for k in range(n)),
+                                         names=names, seats=2, seed=0, game="dominion",
+                                         options={})  # fmt: skip
+    for width, least in ((80, 2), (200, 1)):
+        tables = head_to_head_tables(result, width)
+        assert len(tables) >= least
+        console = Console(width=width, file=io.StringIO(), color_system=None)
+        for table in tables:
+            console.print(table)
+        out = console.file.getvalue()  # type: ignore[attr-defined]
+        lines = out.splitlines()
+        assert max(len(line) for line in lines) <= width
+        assert "…" not in out
+        heads = [line.split() for line in lines if line.lstrip().startswith("#  Player")]
+        assert [c for h in heads for c in h[2:]] == [f"#{k}" for k in range(1, n + 1)]
+        for k, name in enumerate(names):  # entry k beat every later entry
+            rows = [line.split() for line in lines if line.split()[:1] == [str(k + 1)]]
+            assert len(rows) == len(tables)
+            assert all(" ".join(row[1:4]) == name for row in rows)
+            cells = [c for row in rows for c in row[4:]]
+            assert cells.count("100.0%") == n - 1 - k and cells.count("0.0%") == k
+        if len(tables) > 1:
+            assert "(columns #1–#" in out

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import math
 import os
@@ -34,6 +35,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -128,6 +130,7 @@ from dominari.sim.seats import record_with_seats, rerun, seat_entries
 from dominari.sim.stats import PlayerResult, SimResult, TurnPlace
 from dominari.sim.tournament import (
     RATING_MU,
+    RATING_NAME,
     RATING_SIGMA,
     SEATS,
     TournamentResult,
@@ -273,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
         "tournament", help="play a round robin between bots and rate them",
         description="Play a round robin: every combination of SEATS players is a match-up "
         "that plays N seeded games, rotating the seats every game. Reports win rates with "
-        "95% Wilson intervals, head-to-head results and OpenSkill (Plackett-Luce) ratings. "
+        "95% Wilson intervals, head-to-head results and OpenSkill (Bradley-Terry) ratings. "
         "Results depend on --seed only, never on --workers or --backend.",
     )  # fmt: skip
     tour.add_argument("game", help="the game: dominion or dominations")
@@ -898,7 +901,7 @@ def card_note(result: SimResult) -> str:
     alike = (f"Δ alike: the same among games alike in the cards the rule bots here buy "
              f"({keys}), so that a card displaces only cards no rule bot here buys: its own "
              "effect (groups weighted as Mantel-Haenszel's; none for those cards "
-             "themselves)." if keys else
+             "themselves), with a stratified score interval (Mee's)." if keys else
              "Δ alike: no rule bot here buys Kingdom cards, so it is Δ.")  # fmt: skip
     return ("Δ: with minus without, in points. A kingdom always has 10 cards, so Δ is a "
             "card's worth against the average card it displaces, a card a strategy needs "
@@ -967,10 +970,13 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
                       markup=False)  # fmt: skip
     else:
         _print_dominion_footer(console, result)
+    console.print(_RATE_INTERVALS, markup=False)
     _print_speed(console, result.games, elapsed, workers)
 
 
 _ORDINALS = ("1st to play", "2nd", "3rd", "4th")
+_RATE_INTERVALS = ("[95% CI]: Wilson score intervals of the rates (--json names each "
+                   "interval's method)")
 
 
 def _print_by_turn(console: Console, by_turn: Sequence[TurnPlace], game: str) -> None:
@@ -1123,33 +1129,61 @@ def tournament_table(result: TournamentResult) -> Table:
     return table
 
 
-def head_to_head_table(result: TournamentResult) -> Table:
+def head_to_head_tables(result: TournamentResult, width: int = 80) -> list[Table]:
     """For every pair of players, the share of their games together in which the row
     player finished ahead of the column player (leaderboard order). Columns are headed by
-    the players' places on the leaderboard, so that long names never crowd the numbers."""
+    the players' places on the leaderboard, so that long names never crowd the numbers;
+    where they do not all fit ``width`` characters beside the names, they are split into
+    tables of consecutive columns, as few as fit (so no name or number is ever cut)."""
+    board = result.leaderboard
+    n = len(board)
+    blocks = 1
+    while True:
+        size = -(-n // blocks)  # the columns of a table, the last one's at most
+        tables = [_head_to_head_block(result, range(k, min(n, k + size)), blocks > 1)
+                  for k in range(0, n, size)]  # fmt: skip
+        if size == 1 or all(_table_width(t) <= width for t in tables):
+            return tables
+        blocks += 1
+
+
+def _head_to_head_block(result: TournamentResult, columns: range, part: bool) -> Table:
+    """The head-to-head table of every row and the leaderboard places ``columns``
+    (0-based); ``part``: the title says which columns."""
     what = "row beat column" if result.seats == 2 else "row finished ahead of column"
-    table = Table(title=Text(f"Head to head: % of games the {what}"), title_style="bold",
-                  box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
+    which = (f" (columns #{columns[0] + 1}–#{columns[-1] + 1})" if len(columns) > 1 else
+             f" (column #{columns[0] + 1})") if part else ""  # fmt: skip
+    table = Table(title=Text(f"Head to head: % of games the {what}{which}"),
+                  title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
+                  collapse_padding=True)  # fmt: skip
     board = result.leaderboard
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("Player", style="bold", overflow="fold",
                      min_width=_name_width(board))
-    for k in range(1, len(board) + 1):
-        table.add_column(f"#{k}", justify="right", no_wrap=True)
+    for k in columns:
+        table.add_column(f"#{k + 1}", justify="right", no_wrap=True)
     for k, p in enumerate(board, 1):
         cells = []
-        for q in board:
-            rate = result.head_to_head_rate(p.entry, q.entry)
+        for c in columns:
+            rate = result.head_to_head_rate(p.entry, board[c].entry)
             cells.append("-" if rate is None else _pct(rate))
         table.add_row(str(k), _name_text(p.name), *cells)
     return table
+
+
+def _table_width(table: Table) -> int:
+    """The least width ``table`` takes without cutting a cell that may not wrap (its
+    names may wrap, down to their longest word)."""
+    console = Console(width=10_000, file=io.StringIO())
+    return Measurement.get(console, console.options, table).minimum
 
 
 def _print_tournament(console: Console, result: TournamentResult, elapsed: float,
                       workers: int) -> None:
     console.print(tournament_table(result))
     if len(result.players) > 2:
-        console.print(head_to_head_table(result))
+        for table in head_to_head_tables(result, console.width):
+            console.print(table)
     if all(p.by_turn for p in result.players):
         console.print(turn_order_table(result))
     _print_by_turn(console, result.by_turn, result.game)
@@ -1172,9 +1206,10 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
     if limited:
         console.print(f"{limited:,} game(s) stopped by the turn limit and scored as they stood",
                       style="yellow", markup=False)  # fmt: skip
-    console.print(f"ratings: OpenSkill Plackett-Luce (μ {RATING_MU:g}, σ {RATING_SIGMA:.2f} at "
+    console.print(f"ratings: {RATING_NAME} (μ {RATING_MU:g}, σ {RATING_SIGMA:.2f} at "
                   "the start), updated game by game in rounds; players are ranked by μ − 3σ",
                   markup=False)  # fmt: skip
+    console.print(_RATE_INTERVALS, markup=False)
     if not result.seat_balanced:
         n = result.games_per_matchup
         console.print(f"{n:,} game{'s' if n != 1 else ''} per match-up is not a multiple of "

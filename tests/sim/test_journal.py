@@ -13,6 +13,7 @@ import pytest
 
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import GameResult, Journal, JournalError
+from dominari.sim.stats import t95
 from dominari.sim.tournament import TournamentResult, tournament
 
 journal_module = importlib.import_module("dominari.sim.journal")
@@ -694,7 +695,7 @@ def test_a_standings_mean_score_has_a_95_percent_interval(tmp_path: Path) -> Non
                 scores.setdefault(entry, []).append(score)
     for s in result.players:
         got = scores[s.entry]
-        half = 1.959963984540054 * statistics.stdev(got) / math.sqrt(len(got))
+        half = t95(len(got) - 1) * statistics.stdev(got) / math.sqrt(len(got))
         assert s.mean_score_ci95 == pytest.approx((statistics.mean(got) - half,
                                                    statistics.mean(got) + half))
         assert s.to_json()["mean_score_ci95"] == list(s.mean_score_ci95)

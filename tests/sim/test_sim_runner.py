@@ -585,6 +585,7 @@ def test_results_by_kingdom_card_and_by_the_bot_best_played_are_the_records_own(
     assert data["by_card"][0]["card"] == r.by_card[0].card
     assert set(data["by_card"][0]) == {"card", "games", "with", "without", "adjusted"}
     assert data["by_card_key_cards"] == []  # BMU buys no Kingdom card; best is no rule bot
+    assert data["intervals"]["by_card.adjusted.ci95"].startswith("stratified Mee score")
     assert data["players"][0]["played_as"][0]["strategy"] == best.played_as[0].strategy
     assert simulate(["best", "bmu"], games, seed=3, workers=1, kingdom="witch",
                     by_card=True) == r  # fmt: skip

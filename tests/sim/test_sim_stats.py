@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dominari.sim.runner import bot_seed, chunk_bounds, chunk_size, game_seed, seat_names
-from dominari.sim.stats import SimResult, Tally, wilson
+from dominari.sim.stats import SimResult, Tally, mean_ci95, t95, wilson
 
 
 @pytest.mark.parametrize(
@@ -150,11 +150,47 @@ def test_tally_breakdown_is_integer_and_grouping_independent() -> None:
     js = r.to_json()
     assert js["players"][0]["vp_breakdown"] == {"a": 2.5, "b": 0.0, "c": 0.0}
     assert js["rules"] == {} and js["data"] is None and "kingdom" not in js
+    assert js["intervals"] == {"ci95": "Wilson score", "tie_ci95": "Wilson score",
+                               "mean_vp_ci95": "Student's t"}  # (no by-card results)
     dominion = SimResult.from_tally(Tally(2), names=("a", "b"), specs=("x", "y"), seed=1,
                                     kingdom=("Witch", "Moat"), max_turns=9)
     assert dominion.to_json()["kingdom"] == ["Witch", "Moat"]
     assert dominion.kingdom == ("Witch", "Moat") and dominion.max_turns == 9
     assert "vp_breakdown" not in dominion.to_json()["players"][0]
+
+
+def test_t95_is_students_quantile() -> None:
+    """Against a printed table of t's two-sided 95% quantiles (to 3 decimals), across the
+    switch from the exact form (df <= 100) to the series."""
+    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
+             8: 2.306, 9: 2.262, 10: 2.228, 15: 2.131, 20: 2.086, 25: 2.060, 30: 2.042,
+             40: 2.021, 60: 2.000, 100: 1.984, 101: 1.984, 120: 1.980, 1000: 1.962}
+    for df, t in table.items():
+        assert round(t95(df), 3) == t, df
+    assert abs(t95(100) - t95(101)) < 1e-3 and t95(100) > t95(101)  # no step at the switch
+    assert t95(10**9) == pytest.approx(1.959963984540054)
+    with pytest.raises(ValueError, match="at least 1"):
+        t95(0)
+
+
+def test_the_mean_interval_holds_the_mean_95_percent_of_the_time_even_for_few_games() -> None:
+    """Normal values, 2 to 10 of them: the interval holds the true mean in about 95% of
+    draws (the normal quantile's held it 70% of the time for 2 values, 81% for 3); one
+    value gives no interval."""
+    import random
+
+    rng = random.Random(7)
+    for n in (2, 3, 5, 10):
+        held = 0
+        draws = 4000
+        for _ in range(draws):
+            xs = [rng.gauss(50, 8) for _ in range(n)]
+            interval = mean_ci95(sum(xs), sum(x * x for x in xs), n)
+            assert interval is not None
+            held += interval[0] <= 50 <= interval[1]
+        assert 0.935 <= held / draws <= 0.965, (n, held / draws)
+    assert mean_ci95(51, 51 * 51, 1) is None
+    assert mean_ci95(0, 0, 0) is None
 
 
 def test_the_mean_vp_has_a_95_percent_interval_from_the_games_spread(tmp_path: Path) -> None:
@@ -171,7 +207,7 @@ def test_the_mean_vp_has_a_95_percent_interval_from_the_games_spread(tmp_path: P
     for p in result.players:
         vps = [json.loads(f.read_text(encoding="utf-8"))["outcome"]["scores"][p.seat]
                for f in sorted(tmp_path.glob("game-*.json"))]
-        half = 1.959963984540054 * statistics.stdev(vps) / math.sqrt(len(vps))
+        half = 2.0226909 * statistics.stdev(vps) / math.sqrt(len(vps))  # t, 39 df
         low, high = p.mean_vp_ci95
         assert low == pytest.approx(statistics.mean(vps) - half)
         assert high == pytest.approx(statistics.mean(vps) + half)

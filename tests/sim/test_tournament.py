@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
@@ -232,11 +233,32 @@ def test_ties_are_shared_places() -> None:
     assert r.leaderboard[0].name == "B"
 
 
+
+
+def test_a_shared_win_at_four_seats_is_rated_above_the_places_behind_it() -> None:
+    """Ranks 1, 1, 3, 4: the two winners gain alike and the most, the third is rated
+    below them (OpenSkill 6.2's Plackett-Luce raised it as much as the winners), the
+    last the least; a draw between two players moves neither against the other."""
+    shared = GameResult((0, 1, 2, 3), (1, 1, 3, 4), (40, 40, 30, 10), "provinces")
+    (a, _), (b, _), (c, _), (d, _) = rate_games([shared], 4)
+    assert a == pytest.approx(b)
+    assert a > c + 1 and c > d + 1
+    assert a > 25 > d
+    alone = GameResult((0, 1, 2, 3), (1, 2, 3, 4), (40, 39, 30, 10), "provinces")
+    (a1, _), (b1, _), (c1, _), _ = rate_games([alone], 4)
+    assert a1 > a > b1 > c1  # a shared first lies between first and second
+    assert c1 == pytest.approx(c)  # the third lost to the same three either way
+    many = rate_games([shared] * 50, 4)
+    assert many[0][0] == pytest.approx(many[1][0])
+    assert many[0][0] > many[2][0] + 5 > many[3][0] + 10
 def test_json_keys() -> None:
     data = small(games=2).to_json()
     for key in ("game", "seed", "seats", "games_per_matchup", "players", "head_to_head",
-                "options", "matchups", "rating_model", "end_reasons"):
+                "options", "matchups", "rating_model", "end_reasons", "intervals"):
         assert key in data
+    assert data["intervals"] == {"ci95": "Wilson score", "tie_ci95": "Wilson score",
+                                 "mean_score_ci95": "Student's t"}
+    assert data["rating_model"]["model"] == "BradleyTerryFull"
     assert data["options"] == {"kingdom": "first-game", "max_turns": 100}
     names = [p["name"] for p in data["players"]]
     assert data["head_to_head"]["names"] == names
@@ -304,6 +326,35 @@ def test_plot_shows_names_as_written(tmp_path: Path) -> None:
         warnings.simplefilter("error")
         plot_tournament(result, tmp_path / "chart.png")
     assert (tmp_path / "chart.png").read_bytes().startswith(PNG)
+
+
+def test_plot_breaks_long_names_so_the_panels_keep_their_room(tmp_path: Path) -> None:
+    """A search spec with a strategy file's path, and a 160-letter name: each label is
+    at most 3 lines of 28 characters (broken at the spec's ``:`` and the path's ``/``,
+    a longer one losing its middle to ``…``), so both panels keep most of the figure's
+    width, and matplotlib gives up no layout (its warning reached the terminal)."""
+    bm = (Path(__file__).parents[2] / "src/dominari/bots/strategies/bm.toml").read_text()
+    long = "Long" * 40
+    f = tmp_path / "long.toml"
+    f.write_text(bm.replace('name = "BM"', f'name = "{long}"'), encoding="utf-8")
+    own = tmp_path / "strategies" / "variants" / "smithy-big-money-variant.toml"
+    own.parent.mkdir(parents=True)
+    own.write_text(bm, encoding="utf-8")
+    spec = f"mcts-easy:iterations=2:width=2:own={own}"
+    result = small([str(f), spec, "random"], games=2)
+    fig = tournament_figure(result)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    for text in labels:
+        assert len(text.split("\n")) <= 3 and max(map(len, text.split("\n"))) <= 28
+    assert "mcts-easy:iterations=2:" in labels[[s.name for s in result.leaderboard]
+                                               .index(spec)].split("\n")  # fmt: skip
+    assert any(text.startswith("LongLong") and "…" in text for text in labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plot_tournament(result, tmp_path / "chart.png")
+    fig.savefig(io.BytesIO(), format="png")  # (lays the figure out)
+    for ax in fig.axes:  # each panel keeps over a quarter of the width
+        assert ax.get_position().width > 0.25
 
 
 def test_plot_errors_leave_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import warnings
 from pathlib import Path
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from dominari.core.errors import ConfigError
 from dominari.sim.records import check_writable_file
-from dominari.sim.tournament import RATING_Z, TournamentResult, title
+from dominari.sim.tournament import RATING_NAME, RATING_Z, TournamentResult, title
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -59,9 +60,9 @@ def tournament_figure(result: TournamentResult) -> Figure:
     from matplotlib.figure import Figure
 
     board = result.leaderboard
-    names = [s.name for s in board]
+    names = [label(s.name) for s in board]
     ys = list(range(len(board)))
-    height = 1.6 + 0.45 * len(board)
+    height = 1.6 + sum(0.3 + 0.15 * name.count("\n") + 0.15 for name in names)
     fig = Figure(figsize=(11, height), layout="constrained")
     wins_ax, rating_ax = fig.subplots(1, 2, sharey=True)
 
@@ -84,7 +85,7 @@ def tournament_figure(result: TournamentResult) -> Figure:
                        capsize=4, label=f"μ ± {RATING_Z:g}σ")  # fmt: skip
     rating_ax.plot([s.ordinal for s in board], ys, "|", color="#222222", markersize=14,
                    label=f"ordinal μ − {RATING_Z:g}σ")  # fmt: skip
-    rating_ax.set_xlabel("OpenSkill Plackett-Luce rating")
+    rating_ax.set_xlabel(f"{RATING_NAME} rating")
     rating_ax.set_title("Rating")
     rating_ax.grid(axis="x", alpha=0.3)
     handles, labels = wins_ax.get_legend_handles_labels()
@@ -94,6 +95,52 @@ def tournament_figure(result: TournamentResult) -> Figure:
 
     fig.suptitle(f"{title(result)} · seed {result.seed}", parse_math=False)
     return fig
+
+
+LABEL_WIDTH = 28
+"""The most characters of a line of a player's name on the chart."""
+LABEL_LINES = 3
+"""The most lines of a player's name on the chart (a longer one loses its middle)."""
+
+
+def label(name: str, width: int = LABEL_WIDTH, lines: int = LABEL_LINES) -> str:
+    """``name`` as a label of at most ``lines`` lines of at most ``width`` characters:
+    broken after a ``:``, ``=``, ``/``, ``-`` or space where it can be (a search spec,
+    a strategy file's path), else anywhere; a name that needs more lines keeps its first
+    and its last, with ``…`` for what is left out (the full name is in ``--json``).
+
+    >>> print(label("mcts-easy:iterations=2:width=2"))
+    mcts-easy:iterations=2:
+    width=2
+    >>> print(label("mcts:own=/home/me/strategies/variants/smithy/smithy-big-money.toml"))
+    mcts:own=/home/me/
+    strategies/variants/smithy/
+    smithy-big-money.toml
+    >>> print(label("Long" * 40))
+    LongLongLongLongLongLongLong
+    LongLongLongLongLongLongLon…
+    LongLongLongLongLong
+    """
+    pieces = re.findall(r"[^:=/\- ]*[:=/\- ]|[^:=/\- ]+$", name)
+    rows: list[str] = []
+    line = ""
+    for piece in pieces:
+        while len(piece) > width:  # no break within it: cut it where the line ends
+            room = width - len(line)
+            rows.append(line + piece[:room])
+            piece, line = piece[room:], ""
+        if len(line) + len(piece.rstrip()) > width:
+            rows.append(line)
+            line = ""
+        line += piece
+    if line or not rows:
+        rows.append(line)
+    rows = [r.rstrip() for r in rows]
+    if len(rows) > lines:
+        head = rows[:lines - 1]
+        head[-1] = head[-1][:width - 1] + "…"
+        rows = [*head, rows[-1]]
+    return "\n".join(rows)
 
 
 def plot_tournament(result: TournamentResult, path: str | os.PathLike[str]) -> None:

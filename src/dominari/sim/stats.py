@@ -13,6 +13,7 @@ turns the totals into rates, intervals and means.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,13 @@ from typing import Any
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
+
+INTERVALS: dict[str, str] = {
+    "ci95": "Wilson score", "tie_ci95": "Wilson score",
+    "mean_vp_ci95": "Student's t", "mean_score_ci95": "Student's t",
+    "by_card.adjusted.ci95": "stratified Mee score, Mantel-Haenszel weights"}  # fmt: skip
+"""How each kind of 95% interval of a result's JSON is computed, as its ``intervals``
+say (each result names those it has)."""
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -216,19 +224,73 @@ class Places:
                                sum(t[k] for t in self.ties)) for k in range(self.places))
 
 
-def mean_ci95(total: float, total_sq: float, n: int) -> tuple[float, float]:
-    """A 95% interval (normal) of a mean from the sum and the sum of squares of ``n``
-    values; the mean itself for fewer than 2 values or no sum of squares.
+def mean_ci95(total: float, total_sq: float, n: int) -> tuple[float, float] | None:
+    """A 95% interval of a mean from the sum and the sum of squares of ``n`` values, with
+    Student's t quantile for ``n - 1`` degrees of freedom (the spread is estimated from
+    the values themselves: the normal quantile's interval held the mean of 3 normal
+    values only 81% of the time); ``None`` for fewer than 2 values, which tell nothing
+    of the spread.
 
     >>> [round(x, 2) for x in mean_ci95(40, 416, 4)]  # 8, 8, 12, 12
-    [7.74, 12.26]
+    [6.33, 13.67]
+    >>> mean_ci95(51, 2601, 1) is None
+    True
     """
-    mean = total / n if n else 0.0
-    if n < 2 or not total_sq:
-        return (mean, mean)
+    if n < 2:
+        return None
+    mean = total / n
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
-    half = Z95 * math.sqrt(var / n)
+    half = t95(n - 1) * math.sqrt(var / n)
     return (mean - half, mean + half)
+
+
+@functools.lru_cache(maxsize=256)
+def t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t distribution with ``df`` degrees of
+    freedom: exact to about 1e-15 up to 100 (the distribution function's closed form for
+    whole ``df``, Abramowitz and Stegun 26.7.3-4, solved by halving), then the
+    Cornish-Fisher series in ``1/df`` (26.7.5; off by under 1e-10 at 101).
+
+    >>> [round(t95(k), 4) for k in (1, 2, 3, 10, 30, 1000)]
+    [12.7062, 4.3027, 3.1824, 2.2281, 2.0423, 1.9623]
+    """
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be at least 1, not {df}")
+    if df > 100:
+        x = Z95
+        return (x + (x**3 + x) / 4 / df + (5 * x**5 + 16 * x**3 + 3 * x) / 96 / df**2
+                + (3 * x**7 + 19 * x**5 + 17 * x**3 - 15 * x) / 384 / df**3
+                + (79 * x**9 + 776 * x**7 + 1482 * x**5 - 1920 * x**3 - 945 * x)
+                / 92160 / df**4)  # fmt: skip
+    lo, hi = 0.0, 16.0  # P(|T| <= 16) > 0.95 for every df >= 1
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if _t_within(mid, df) < 0.95:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-15 * hi:
+            break
+    return (lo + hi) / 2
+
+
+def _t_within(t: float, df: int) -> float:
+    """``P(|T| <= t)`` for Student's t with whole ``df`` (Abramowitz and Stegun 26.7.3
+    for odd ``df``, 26.7.4 for even)."""
+    theta = math.atan(t / math.sqrt(df))
+    cos2 = math.cos(theta) ** 2
+    term = total = 1.0
+    if df % 2:
+        if df == 1:
+            return 2 * theta / math.pi
+        for k in range(3, df - 1, 2):
+            term *= (k - 1) / k * cos2
+            total += term
+        return 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total)
+    for k in range(2, df - 1, 2):
+        term *= (k - 1) / k * cos2
+        total += term
+    return math.sin(theta) * total
 
 
 class WinCounts:
@@ -305,14 +367,14 @@ class PlayerResult(WinCounts):
         return self.total_vp / self.games if self.games else 0.0
 
     @property
-    def mean_vp_ci95(self) -> tuple[float, float]:
-        """A 95% interval of the mean VP (normal, from the games' spread; the mean itself
-        when fewer than 2 games or the spread is unknown).
+    def mean_vp_ci95(self) -> tuple[float, float] | None:
+        """A 95% interval of the mean VP (Student's t, from the games' spread; ``None``
+        for fewer than 2 games: see :func:`mean_ci95`).
 
         >>> r = PlayerResult(0, "a", "a", games=4, wins=0, ties=0, total_vp=40,
         ...                  total_turns=0, total_vp_sq=416)  # VP 8, 8, 12, 12
         >>> [round(x, 2) for x in r.mean_vp_ci95]
-        [7.74, 12.26]
+        [6.33, 13.67]
         """
         return mean_ci95(self.total_vp, self.total_vp_sq, self.games)
 
@@ -333,7 +395,7 @@ class PlayerResult(WinCounts):
             "spec": self.spec,
             **self.counts_json(),
             "mean_vp": self.mean_vp,
-            "mean_vp_ci95": list(self.mean_vp_ci95),
+            "mean_vp_ci95": _pair(self.mean_vp_ci95),
             "mean_turns": self.mean_turns,
         }
         if self.total_breakdown:
@@ -396,7 +458,8 @@ class CardSplit:
     now and then. Within games that have the same key cards, a card displaces only cards
     no rule bot at the table buys, so the adjusted difference is the card's own effect on
     those bots' game: the differences of the groups of games, weighted by ``n1 n0 / n``
-    (the Mantel-Haenszel weights of a risk difference), with a normal interval."""
+    (the Mantel-Haenszel weights of a risk difference), with a stratified score interval
+    (Mee's, the Mantel-Haenszel weights'; see :func:`_adjusted`)."""
 
     card: str
     games: int
@@ -533,6 +596,8 @@ class SimResult(EndReasons):
             "mean_turns": self.mean_turns,
             "end_reasons": dict(self.end_reasons),
             "turn_limit_games": self.turn_limit_games,
+            "intervals": {k: v for k, v in INTERVALS.items() if k != "mean_score_ci95"
+                          and (self.by_card or not k.startswith("by_card"))},
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
             **({"by_card": [card.to_json([p.name for p in self.players])
@@ -732,6 +797,11 @@ def _likeliest(p1: float, n1: int, p0: float, n0: int, d: float) -> float:
         angle = (math.pi + math.acos(max(-1.0, min(1.0, v / u**3)))) / 3.0
         q1 = 2.0 * u * math.cos(angle) - b / (3.0 * a)
     return min(1.0, max(d if d > 0.0 else 0.0, min(1.0 + d if d < 0.0 else 1.0, q1)))
+
+
+def _pair(interval: tuple[float, float] | None) -> list[float] | None:
+    """An interval as JSON: a list of its two ends, or ``null``."""
+    return None if interval is None else list(interval)
 
 
 def _plain(value: Any) -> Any:

@@ -36,15 +36,18 @@ Decisions where the rules of a tournament are open:
 - **Head to head**: for each pair of entries, the games they played together and
   how many of them the row entry finished ranked strictly better than the column
   entry (for 2 seats: beat it).
-- **Ratings** use OpenSkill's Plackett-Luce model (:data:`RATING_MODEL`): it is
-  the model OpenSkill designed for ranked free-for-all games of any size, which
-  is exactly a 2-to-4 player game's outcome, and it takes equal ranks for shared
-  wins. Its dynamics ``tau`` is 0: a bot's skill does not drift between games,
-  so the uncertainty ``sigma`` keeps shrinking as games are played. Ratings are
-  updated game by game in *rounds* (round ``j`` is game ``j`` of every match-up,
-  match-ups in order), as a real round robin is played, so no match-up's games
-  all come first; the order is fixed, so ratings are reproducible. The
-  leaderboard sorts by the conservative ``ordinal`` = mu - 3 sigma.
+- **Ratings** use OpenSkill's full-pairing Bradley-Terry model (:data:`RATING_MODEL`):
+  a game of 3 or 4 is rated as every pair of its players, each pair a win, a loss or
+  (equal ranks, a shared win or place) a draw. For 2 players it rates exactly as
+  OpenSkill's Plackett-Luce model; with 3 or 4 it keeps a shared win apart from the
+  places behind it, where OpenSkill 6.2's Plackett-Luce, given ranks 1, 1, 3, 4,
+  raised the third as much as the two winners (to 25.93 each from 25). Its dynamics
+  ``tau`` is 0: a bot's skill does not drift between games, so the uncertainty
+  ``sigma`` keeps shrinking as games are played. Ratings are updated game by game in
+  *rounds* (round ``j`` is game ``j`` of every match-up, match-ups in order), as a
+  real round robin is played, so no match-up's games all come first; the order is
+  fixed, so ratings are reproducible. The leaderboard sorts by the conservative
+  ``ordinal`` = mu - 3 sigma.
 
 Work is cut into shards of consecutive games of one match-up (:class:`Shard`);
 :func:`play_shard` is a top-level function of picklable values, so any pool of
@@ -110,7 +113,16 @@ from dominari.sim.runner import (
     write_record,
 )
 from dominari.sim.seats import SeatRecorder
-from dominari.sim.stats import EndReasons, Places, TurnPlace, WinCounts, _plain, mean_ci95
+from dominari.sim.stats import (
+    INTERVALS,
+    EndReasons,
+    Places,
+    TurnPlace,
+    WinCounts,
+    _pair,
+    _plain,
+    mean_ci95,
+)
 from dominari.sim.table import GameTable
 
 if TYPE_CHECKING:
@@ -136,11 +148,13 @@ RATING_SIGMA = 25.0 / 3.0
 """The prior uncertainty (standard deviation) of every entry's skill."""
 RATING_Z = 3.0
 """``ordinal = mu - RATING_Z * sigma``: a conservative skill estimate."""
-RATING_MODEL: dict[str, Any] = {"library": "openskill", "model": "PlackettLuce",
+RATING_MODEL: dict[str, Any] = {"library": "openskill", "model": "BradleyTerryFull",
                                 "mu": RATING_MU, "sigma": RATING_SIGMA,
                                 "beta": RATING_SIGMA / 2, "tau": 0.0,
                                 "ordinal": f"mu - {RATING_Z:g} * sigma"}  # fmt: skip
 """The rating model and its parameters, as reported in a result's JSON."""
+RATING_NAME = "OpenSkill Bradley-Terry (full pairing)"
+"""The rating model in words, as the table and the chart name it."""
 
 
 def tournament_game_seed(seed: int, entries: Sequence[int], index: int) -> int:
@@ -303,9 +317,9 @@ def rate_games(games: Iterable[GameResult], entries: int,
     >>> a_mu > 25 > b_mu
     True
     """
-    from openskill.models import PlackettLuce
+    from openskill.models import BradleyTerryFull
 
-    model = PlackettLuce(mu=RATING_MU, sigma=RATING_SIGMA, beta=RATING_SIGMA / 2, tau=0.0)
+    model = BradleyTerryFull(mu=RATING_MU, sigma=RATING_SIGMA, beta=RATING_SIGMA / 2, tau=0.0)
     ratings = [model.rating() for _ in range(entries)]
     rated = 0
     for g in games:
@@ -353,8 +367,9 @@ class Standing(WinCounts):
         return self.total_score / self.games if self.games else 0.0
 
     @property
-    def mean_score_ci95(self) -> tuple[float, float]:
-        """A 95% interval of the mean score, from the games' spread."""
+    def mean_score_ci95(self) -> tuple[float, float] | None:
+        """A 95% interval of the mean score (Student's t, from the games' spread;
+        ``None`` for one game: see :func:`~dominari.sim.stats.mean_ci95`)."""
         return mean_ci95(self.total_score, self.total_score_sq, self.games)
 
     @property
@@ -370,7 +385,7 @@ class Standing(WinCounts):
             "games": self.games,
             **self.counts_json(),
             "mean_score": self.mean_score,
-            "mean_score_ci95": list(self.mean_score_ci95),
+            "mean_score_ci95": _pair(self.mean_score_ci95),
             "rating": {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal},
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
@@ -533,6 +548,7 @@ class TournamentResult(EndReasons):
             "seat_balanced": self.seat_balanced,
             "options": _plain(self.options),
             "rating_model": dict(RATING_MODEL),
+            "intervals": {k: INTERVALS[k] for k in ("ci95", "tie_ci95", "mean_score_ci95")},
             "players": [{"rank": k + 1, **s.to_json()} for k, s in enumerate(board)],
             "head_to_head": {
                 "names": names,
