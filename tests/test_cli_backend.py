@@ -104,3 +104,61 @@ def test_a_terminated_run_says_so_and_keeps_its_journal(tmp_path: Path, backend:
     assert all(line.startswith("dominari: note: Smithy buys Smithy in 40%") for line in notes)
     lines = journal.read_text("utf-8").splitlines()
     assert lines and all(json.loads(line) for line in lines)
+
+
+def _records_run(folder: Path, games: int, ignore_hangup: bool = False
+                 ) -> subprocess.Popen[str]:
+    """A ``simulate --record-dir folder`` run of ``games`` in a session of its own (SIGHUP
+    ignored from the start, as ``nohup`` runs it, with ``ignore_hangup``)."""
+    args = [sys.executable, "-m", "dominari", "simulate", "dominion", "--players", "bm,smithy",
+            "-n", str(games), "--seed", "3", "--workers", "2", "--no-progress",
+            "--kingdom", "first-game", "--record-dir", str(folder)]  # fmt: skip
+
+    def ignore() -> None:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=ignore if ignore_hangup else None)  # fmt: skip
+
+
+def _when_recording(proc: subprocess.Popen[str], folder: Path) -> None:
+    deadline = time.monotonic() + 180
+    while not (folder.is_dir() and any(folder.glob("game-*.json"))):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "no games were recorded"
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+def test_a_hung_up_run_cleans_up_as_a_stopped_one(tmp_path: Path) -> None:
+    """A closed terminal or a dropped ssh session (SIGHUP) stops a run as Ctrl-C does: one
+    line, exit 128 + 1, and the records it wrote removed with the folder it made, so that
+    the same command runs again (before, the run died at once and left its records and
+    its lock behind, and the same command was refused). Under ``nohup`` (SIGHUP ignored)
+    the run goes on to its end."""
+    folder = tmp_path / "records"
+    proc = _records_run(folder, 1_000_000)
+    try:
+        _when_recording(proc, folder)
+        os.killpg(proc.pid, signal.SIGHUP)  # the whole session, as a terminal does
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert (proc.returncode, out, err.splitlines()[-1]) == (129, "", "dominari: hung up")
+    assert not folder.exists()
+    kept = tmp_path / "kept"
+    proc = _records_run(kept, 300, ignore_hangup=True)
+    try:
+        _when_recording(proc, kept)
+        os.killpg(proc.pid, signal.SIGHUP)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert "300 games played" in out
+    assert len(list(kept.glob("game-*.json"))) == 300

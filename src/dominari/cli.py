@@ -2202,9 +2202,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
-    except _Terminated:  # kill <pid>: stop as Ctrl-C does, workers included
-        sys.stderr.write(f"\n{PROG}: terminated\n")
-        return 128 + signal.SIGTERM
+    except _Terminated as exc:  # kill <pid>, a closed terminal: stop as Ctrl-C does
+        with contextlib.suppress(OSError, ValueError):  # (a hung-up terminal's stderr)
+            sys.stderr.write(f"\n{PROG}: {exc.what}\n")
+        return 128 + exc.signum
     except DominariError as exc:
         return _fail(str(exc))
     except BrokenPipeError:
@@ -2213,33 +2214,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         what = f"{exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
         return _fail(what)
+    except MemoryError:  # this process's own (a worker's is retried): no traceback
+        return _fail("out of memory: this process could not get the memory it needed "
+                     "(a MemoryError)")
     except KeyboardInterrupt:
         sys.stderr.write(f"\n{PROG}: interrupted\n")
         return 130
     finally:
-        if previous is not _UNSET:
-            signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 class _Terminated(BaseException):
-    """SIGTERM, raised in the main thread so that the run unwinds and stops its workers."""
+    """SIGTERM or SIGHUP, raised in the main thread so that the run unwinds as on Ctrl-C:
+    its workers stopped, the records and journal of a stopped run cleaned up."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.what = "hung up" if signum == getattr(signal, "SIGHUP", None) else "terminated"
 
 
 def _on_sigterm(signum: int, frame: object) -> None:
-    raise _Terminated
+    raise _Terminated(signum)
 
 
-_UNSET = object()
-
-
-def _catch_sigterm() -> Any:
-    """Turn SIGTERM into :class:`_Terminated` for this run; the handler it replaces
-    (:data:`_UNSET` where signals cannot be set: not the main thread)."""
-    try:
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
-    except ValueError:
-        return _UNSET
-    return signal.SIG_DFL if previous is None else previous
+def _catch_sigterm() -> dict[int, Any]:
+    """Turn SIGTERM and SIGHUP (a closed terminal, a dropped ssh session) into
+    :class:`_Terminated` for this run; the handlers it replaced, by signal (none where
+    signals cannot be set: not the main thread). A SIGHUP ignored when the run began
+    (``nohup``) stays ignored."""
+    previous: dict[int, Any] = {}
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is None:
+            continue
+        try:
+            if sig != signal.SIGTERM and signal.getsignal(sig) == signal.SIG_IGN:
+                continue
+            handler = signal.signal(sig, _on_sigterm)
+        except ValueError:
+            return previous
+        previous[sig] = signal.SIG_DFL if handler is None else handler
+    return previous
 
 
 def _fail(message: str) -> int:

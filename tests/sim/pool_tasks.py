@@ -43,6 +43,24 @@ def crash_once(task: tuple[str, int]) -> int:
     return value * value
 
 
+def out_of_memory_once(task: tuple[str, int]) -> int:
+    """Raise :class:`MemoryError` the first time (an allocation refused under a memory
+    limit); the square of the value after."""
+    folder, value = task
+    if _start(folder, value) == 0:
+        raise MemoryError
+    return value * value
+
+
+def out_of_memory_on(task: tuple[str, int, int]) -> int:
+    """Raise :class:`MemoryError` every time the value is ``bad``."""
+    folder, value, bad = task
+    _start(folder, value)
+    if value == bad:
+        raise MemoryError
+    return value * value
+
+
 def crash_on(task: tuple[str, int, int]) -> int:
     """Kill this worker process every time the value is ``bad``."""
     folder, value, bad = task

@@ -35,6 +35,8 @@ from pool_tasks import (
     hang_always,
     hang_for_once_on,
     hang_once_on,
+    out_of_memory_on,
+    out_of_memory_once,
     runs,
     sleep_or_fail,
     slow_but_beating,
@@ -188,6 +190,32 @@ def test_a_task_that_keeps_killing_its_worker_is_named(tmp_path: Path) -> None:
                        r"process died"):  # fmt: skip
         run_tasks(crash_on, tasks, workers=2, retries=1)
     assert runs(tmp_path, 1) == 2  # the first run and one retry
+
+
+def test_a_task_out_of_memory_is_run_again_and_named_if_it_keeps_failing(
+        tmp_path: Path) -> None:
+    """A MemoryError in a worker is the machine's memory, not the task's seed: the task
+    runs again (alone), counted once; one that keeps failing is named, not a traceback.
+    In this process (one worker) it is named at once."""
+    seen: list[int] = []
+    once = tmp_path / "once"
+    once.mkdir()
+    out = run_tasks(out_of_memory_once, _tasks(once, range(3)), workers=2,
+                    progress=lambda task, r: seen.append(task[1]))  # fmt: skip
+    assert out == [0, 1, 4] and sorted(seen) == [0, 1, 2]
+    assert [runs(once, v) for v in range(3)] == [2, 2, 2]
+    always = tmp_path / "always"
+    always.mkdir()
+    with pytest.raises(PoolError, match=r"task 2 of 3 \(.*\) was lost 2 times: its worker "
+                       r"ran out of memory \(a MemoryError"):  # fmt: skip
+        run_tasks(out_of_memory_on, [(str(always), v, 1) for v in range(3)], workers=2,
+                  retries=1)  # fmt: skip
+    assert runs(always, 1) == 2
+    inline = tmp_path / "inline"
+    inline.mkdir()
+    with pytest.raises(PoolError, match=r"task 1 of 2 \(.*\) ran out of memory"):
+        run_tasks(out_of_memory_on, [(str(inline), v, 0) for v in range(2)], workers=1)
+    assert runs(inline, 0) == 1
 
 
 def test_a_task_error_is_raised_at_once_not_retried(tmp_path: Path) -> None:
@@ -626,6 +654,13 @@ def test_ray_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         assert out == [0, 1, 4]
         assert sorted(seen) == [0, 1, 2]
         assert [runs(folder, v) for v in range(3)] == [2, 2, 2]
+
+        # a task out of memory is run again, as a lost one
+        folder = tmp_path / "memory"
+        folder.mkdir()
+        out = run_tasks(out_of_memory_once, _tasks(folder, range(3)), workers=2,
+                        backend="ray")  # fmt: skip
+        assert out == [0, 1, 4] and [runs(folder, v) for v in range(3)] == [2, 2, 2]
 
         # a task that keeps killing its worker is named after the retries
         folder = tmp_path / "crash-always"

@@ -25,9 +25,11 @@ Lost workers are retried *by shard*. When a worker process dies while running a 
 (killed by the system, out of memory, a crash in native code; for Ray also a lost node
 or a lost result) the task is run again, up to ``retries`` times, before a
 :class:`PoolError` names it. A result is stored once, by task index, so a retried task
-never counts twice. An exception raised by the task function itself is deterministic
-(the same seed fails the same way): it is not retried but raised as it is, for Ray
-unwrapped from Ray's ``RayTaskError``.
+never counts twice. A :class:`MemoryError` raised in a worker (an allocation refused
+under a memory limit, short of the system killing the worker) is the machine's, not the
+task's: it is retried the same way (alone, on local workers). Any other exception raised
+by the task function itself is deterministic (the same seed fails the same way): it is
+not retried but raised as it is, for Ray unwrapped from Ray's ``RayTaskError``.
 
 Hung workers are waited for, unless a *stall limit* is given: then a task that shows no
 progress (its start, a :func:`beat` each game) for that many seconds has its worker
@@ -96,6 +98,13 @@ _RAY_LOST = ("WorkerCrashedError", "NodeDiedError", "ObjectLostError", "LocalRay
 failed: such a task is run again."""
 
 
+OUT_OF_MEMORY = ("its worker ran out of memory (a MemoryError: fewer workers, or a machine "
+                 "with more memory, may give it room)")
+"""Why a task that raised :class:`MemoryError` failed, in words. A worker's memory is
+the machine's and its neighbours', not the task's seed: such a task is run again (alone,
+on local workers), as a lost one is, up to the retries."""
+
+
 class PoolError(DominariError):
     """Workers kept dying while running a task (or the pool could not start)."""
 
@@ -130,7 +139,9 @@ def run_tasks(
     processes, 1 runs in this process; ray: tasks running at once). ``start_method``
     is the multiprocessing start method of the local pool. A task whose worker dies
     is run again up to ``retries`` times (not with one local worker: this process is
-    the worker); an exception raised by ``fn`` propagates at once. With ``stall``, a
+    the worker); so is a task that raised :class:`MemoryError` in a worker (the
+    machine's memory, not the task, ran short: see :data:`OUT_OF_MEMORY`); any other
+    exception raised by ``fn`` propagates at once. With ``stall``, a
     task that shows no progress for ``stall`` seconds (that long since it started or
     last called :func:`beat`) is taken for hung: its worker is killed (on Ray, the task
     cancelled with ``force``) and it is run again like a task whose worker died (with
@@ -187,7 +198,13 @@ def each_result(
         _run_ray(fn, out, workers, stall)
     elif (workers == 1 or len(tasks) == 1) and stall is None:
         for k in range(len(tasks)):
-            out.store(k, fn(tasks[k]))
+            try:
+                value = fn(tasks[k])
+            except MemoryError:  # in this process: run again, it would find no more room
+                raise PoolError(f"task {k + 1} of {len(tasks)} ({_describe(tasks[k])}) ran "
+                                "out of memory (a MemoryError: a machine with more memory "
+                                "may give it room)") from None  # fmt: skip
+            out.store(k, value)
     else:
         _run_local(fn, out, min(workers, len(tasks)), start_method, stall)
 
@@ -399,7 +416,27 @@ _RUNNING = -1
 def _init_worker(shared: tuple[Any, Any, Any], parent: int) -> None:
     global _SHARED
     _SHARED = shared
+    if hasattr(signal, "SIGHUP"):  # a closed terminal's: the parent stops its workers
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     watch_parent(parent)
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (the process that removes a run's
+    shared memory and semaphores if it dies) deaf to SIGHUP, as it is to Ctrl-C and
+    SIGTERM: a closed terminal hangs up every process of its session, and a tracker
+    killed so was started again as the run stopped, which then printed a ``KeyError``
+    traceback for each of the run's semaphores it had not seen. SIGHUP is blocked while
+    it starts (it keeps the mask) and comes to this process after, if it came."""
+    if not hasattr(signal, "SIGHUP") or not hasattr(signal, "pthread_sigmask"):
+        return
+    from multiprocessing import resource_tracker
+
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def beat() -> None:
@@ -480,6 +517,7 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     charged and run again the same way.
     """
     ctx = multiprocessing.get_context(start_method)
+    _start_resource_tracker()
     todo = _Queue(len(out.tasks))
     alone: deque[int] = deque()  # suspects of a crash, to be run one at a time
     idle_deaths = 0
@@ -608,6 +646,10 @@ def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExe
                 broken = exc
                 lost.append(k)
                 continue
+            except MemoryError:  # the machine's memory, not the seed: run again, alone
+                out.charge(k, OUT_OF_MEMORY)
+                alone.append(k)
+                continue
             out.store(k, value)
         if broken is None:  # only the tasks still running: a finished one's worker is
             watch.stop_stalled(pool, pending.values(), bool(done))  # running another
@@ -689,11 +731,12 @@ def end_own_ray() -> None:
         with contextlib.suppress(Exception):
             ray.shutdown()
         _RAY_SESSION["ours"] = False
-_OUR_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_OUR_SIGNALS = (signal.SIGINT, signal.SIGTERM,
+                *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
 
 
 def _signal_handlers() -> dict[int, Any]:
-    """This process's Python handlers of Ctrl-C and SIGTERM (none outside the main
+    """This process's Python handlers of Ctrl-C, SIGTERM and SIGHUP (none outside the main
     thread, where they cannot be set)."""
     if threading.current_thread() is not threading.main_thread():
         return {}
@@ -951,6 +994,10 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                     cause = getattr(exc, "cause", None)
                     if isinstance(cause, lost_types):
                         out.charge(k, f"its Ray worker was lost ({_first_line(cause)})")
+                        todo.appendleft(k)
+                        continue
+                    if isinstance(cause, MemoryError):  # the worker's memory, not the seed
+                        out.charge(k, OUT_OF_MEMORY)
                         todo.appendleft(k)
                         continue
                     if isinstance(cause, Exception):
