@@ -274,16 +274,21 @@ def _timed(r: dict[str, Any]) -> str:
     return f", {when}" if when and when != r["date"] else ""
 
 
-def half_credit(wins: int, ties: int, games: int) -> tuple[float, float, float]:
+def half_credit(wins: int, ties: int, games: int) -> tuple[float, float, float] | None:
     """The mean score of a 2-player match where a win is 1, a shared win ½ and a loss 0,
-    and its 95% interval (normal, :func:`~dominari.sim.stats.mean_ci95`: the score is not
-    a yes or no, so Wilson's does not apply; with hundreds of games the two agree to a
-    tenth of a point).
+    and its 95% interval (Student's t, :func:`~dominari.sim.stats.mean_ci95`: the score
+    is not a yes or no, so Wilson's does not apply; with hundreds of games the two agree
+    to a tenth of a point); None for fewer than 2 games.
 
     >>> [round(100 * x, 1) for x in half_credit(1535, 94, 2600)]
     [60.8, 59.0, 62.7]
+    >>> half_credit(1, 0, 1) is None
+    True
     """
-    lo, hi = mean_ci95(wins + ties / 2, wins + ties / 4, games)  # the scores and squares
+    interval = mean_ci95(wins + ties / 2, wins + ties / 4, games)  # the scores, squares
+    if interval is None:
+        return None
+    lo, hi = interval
     return (wins + ties / 2) / games, max(0.0, lo), min(1.0, hi)
 
 
@@ -299,7 +304,10 @@ def _half_cell(r: dict[str, Any]) -> str:
     players a win is shared two or three ways, which the totals do not say)."""
     if len(r["players"]) != 2 or not r["games"]:
         return "—"
-    mean, lo, hi = half_credit(r["wins"], r["ties"], r["games"])
+    credit = half_credit(r["wins"], r["ties"], r["games"])
+    if credit is None:
+        return "—"
+    mean, lo, hi = credit
     met = _status(lo, hi, r["goal"])
     return f"{100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]{f' ({met})' if met else ''}"
 
@@ -354,7 +362,7 @@ def render(results: dict[str, dict[str, Any]]) -> str:
         "every game; the interval is Wilson's. \"met\" means the whole interval is above the "
         "goal, \"not met\" that it is below, \"open\" that it straddles it. The goal "
         "counts a win won outright; \"a shared win as ½\" is the mean score with a win "
-        "worth 1, a shared win ½ and a loss 0 (a normal interval), the goal judged by "
+        "worth 1, a shared win ½ and a loss 0 (Student's t interval), the goal judged by "
         "it the same way. Decision "
         "times are measured apart, in one process, on the decisions where the bot had a "
         "choice; the machine's speed beside them is its BM-vs-BM games per second at the "

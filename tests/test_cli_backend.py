@@ -3,6 +3,7 @@ missing Ray are one-line errors."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -162,3 +163,85 @@ def test_a_hung_up_run_cleans_up_as_a_stopped_one(tmp_path: Path) -> None:
     assert proc.returncode == 0, err
     assert "300 games played" in out
     assert len(list(kept.glob("game-*.json"))) == 300
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_a_run_on_a_terminal_that_goes_away_stops_cleanly(tmp_path: Path,
+                                                          extra: list[str]) -> None:
+    """A real terminal closed under a run with its progress bar: the bar fails to write
+    as it closes, which must not hide the hang-up (the run exited 1, not 129)."""
+    import fcntl
+    import pty
+    import termios
+    import threading
+
+    folder = tmp_path / "records"
+    master, slave = pty.openpty()
+
+    def own_terminal() -> None:
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    args = [sys.executable, "-m", "dominari", "simulate", "dominion", "--players", "bm,smithy",
+            "-n", "1000000", "--seed", "3", "--workers", "2", "--kingdom", "first-game",
+            "--record-dir", str(folder), *extra]  # fmt: skip
+    proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave,
+                            preexec_fn=own_terminal)  # fmt: skip
+    os.close(slave)
+
+    def drain() -> None:  # the terminal's reader: the bar never blocks on a full buffer
+        with contextlib.suppress(OSError):
+            while os.read(master, 65536):
+                pass
+
+    threading.Thread(target=drain, daemon=True).start()
+    try:
+        deadline = time.monotonic() + 180
+        while not (folder.is_dir() and any(folder.glob("game-*.json"))):
+            assert proc.poll() is None, proc.returncode
+            assert time.monotonic() < deadline, "no games were recorded"
+            time.sleep(0.05)
+        time.sleep(0.5)  # the bar has drawn
+        os.close(master)  # the terminal goes away: its session is hung up
+        assert proc.wait(timeout=120) == 129
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert not folder.exists()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+def test_a_server_stops_gracefully_on_a_hang_up(tmp_path: Path) -> None:
+    """``serve`` on a hang-up stops as on SIGTERM, through the server's own shutdown
+    (the hang-up was turned into an exception its event loop only logged, and the server
+    went on), and its bot workers' resource tracker, deaf to it, prints nothing."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    args = [sys.executable, "-m", "dominari", "serve", "--port", str(port), "--db",
+            f"sqlite:///{tmp_path / 'games.db'}"]  # fmt: skip
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the server did not answer"
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGHUP)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert "Application shutdown complete" in err
+    assert "Traceback" not in err and "KeyError" not in err, err

@@ -288,10 +288,7 @@ def test_a_head_to_head_of_many_players_is_split_so_that_nothing_is_cut() -> Non
     """12 players at 80 columns: the head-to-head columns come in as few tables as fit,
     every row keeps its place and name, and every cell its whole number (before, the
     names were dropped and the rates cut to ``100.…``)."""
-    import io
     import itertools
-
-    from rich.console import Console
 
     from dominari.cli import head_to_head_tables
     from dominari.sim.journal import GameResult
@@ -304,13 +301,10 @@ def test_a_head_to_head_of_many_players_is_split_so_that_nothing_is_cut() -> Non
     result = TournamentResult.from_games(games, specs=tuple(f"s{k}" for k in range(n)),
                                          names=names, seats=2, seed=0, game="dominion",
                                          options={})  # fmt: skip
-    for width, least in ((80, 2), (200, 1)):
+    for width, count in ((80, 2), (200, 1)):
         tables = head_to_head_tables(result, width)
-        assert len(tables) >= least
-        console = Console(width=width, file=io.StringIO(), color_system=None)
-        for table in tables:
-            console.print(table)
-        out = console.file.getvalue()  # type: ignore[attr-defined]
+        assert len(tables) == count
+        out = _printed(tables, width)
         lines = out.splitlines()
         assert max(len(line) for line in lines) <= width
         assert "…" not in out
@@ -324,3 +318,63 @@ def test_a_head_to_head_of_many_players_is_split_so_that_nothing_is_cut() -> Non
             assert cells.count("100.0%") == n - 1 - k and cells.count("0.0%") == k
         if len(tables) > 1:
             assert "(columns #1–#" in out
+
+
+def _printed(tables: list[Any], width: int) -> str:
+    import io
+
+    from rich.console import Console
+
+    console = Console(width=width, file=io.StringIO(), color_system=None)
+    for table in tables:
+        console.print(table)
+    return console.file.getvalue()  # type: ignore[no-any-return,attr-defined]
+
+
+@pytest.mark.parametrize("n", [3, 7, 13])
+def test_a_head_to_head_is_split_into_the_fewest_tables_that_print_whole(n: int) -> None:
+    """Names that wrap (the name column narrows to its longest word), and widths from
+    less than one column's to all: the tables are as few as print within the width with
+    no number cut and no word of a name broken, found by printing every split; where not
+    one column fits so, one table."""
+    import itertools
+
+    from dominari.cli import _head_to_head_block, _pct, head_to_head_tables
+    from dominari.sim.journal import GameResult
+    from dominari.sim.tournament import TournamentResult
+
+    games = [[GameResult((a, b), (1, 2), (30, 20), "provinces"),
+              GameResult((b, a), (1, 2), (30, 20), "provinces")]
+             for a, b in itertools.combinations(range(n), 2)]  # fmt: skip
+    names = tuple(f"A strategy with a rather long name, number {k}" for k in range(n))
+    result = TournamentResult.from_games(games, specs=tuple(f"s{k}" for k in range(n)),
+                                         names=names, seats=2, seed=0, game="dominion",
+                                         options={})  # fmt: skip
+    board = result.leaderboard
+    cells = [["-" if r is None else _pct(r) for r in
+              (result.head_to_head_rate(p.entry, q.entry) for q in board)] for p in board]
+    for width in (20, 30, 40, 50, 60, 80, 120, 200):
+        tables = head_to_head_tables(result, width)
+        fewest = None
+        for blocks in range(1, n + 1):
+            size = -(-n // blocks)
+            parts = [range(k, min(n, k + size)) for k in range(0, n, size)]
+            out = _printed([_head_to_head_block(result, cells, p, False) for p in parts],
+                           width)  # fmt: skip
+            if _whole(out, width, names):
+                fewest = len(parts)
+                break
+        assert len(tables) == (fewest or 1), width
+        if fewest is not None:
+            assert _whole(_printed(tables, width), width, names)
+
+
+def _whole(out: str, width: int, names: tuple[str, ...]) -> bool:
+    """Whether ``out`` fits ``width`` with every column and number whole (rich drops a
+    column that does not fit, or cuts it with ``…``) and no word of a name broken."""
+    n = len(names)
+    words = out.split()
+    return ("…" not in out and max(map(len, out.splitlines())) <= width
+            and set(words) >= {f"#{k}" for k in range(1, n + 1)}
+            and sum(w.endswith(".0%") for w in words) == n * (n - 1)
+            and set(words) >= {word for name in names for word in name.split()})

@@ -98,7 +98,7 @@ from dominari.dominion.render import (
     seat,
     status_text,
 )
-from dominari.sim.pool import MIN_STALL, check_backend, end_own_ray
+from dominari.sim.pool import MIN_STALL, check_backend, end_own_ray, start_resource_tracker
 from dominari.sim.records import (
     ANY_RECORDS,
     check_writable_file,
@@ -1134,22 +1134,42 @@ def head_to_head_tables(result: TournamentResult, width: int = 80) -> list[Table
     player finished ahead of the column player (leaderboard order). Columns are headed by
     the players' places on the leaderboard, so that long names never crowd the numbers;
     where they do not all fit ``width`` characters beside the names, they are split into
-    tables of consecutive columns, as few as fit (so no name or number is ever cut)."""
+    tables of consecutive columns, as few as fit, so that no name or number is cut (one
+    table where not even one column fits beside the names)."""
     board = result.leaderboard
     n = len(board)
-    blocks = 1
-    while True:
+    cells = [["-" if rate is None else _pct(rate) for rate in
+              (result.head_to_head_rate(p.entry, q.entry) for q in board)] for p in board]
+    if n < 2:
+        return [_head_to_head_block(result, cells, range(n), False)]
+    # A column's width is its widest cell; the rest (the place and name columns, each
+    # column's padding) is measured once on tables of one and of two columns.
+    wide = [max(len(f"#{c + 1}"), *(len(row[c]) for row in cells)) for c in range(n)]
+    one = _table_width(_head_to_head_block(result, cells, range(1), False))
+    two = _table_width(_head_to_head_block(result, cells, range(2), False))
+    pad = two - one - wide[1]
+    fixed = one - wide[0] - pad
+
+    def fits(columns: range) -> bool:
+        return fixed + sum(wide[c] + pad for c in columns) <= width
+
+    if not all(fits(range(c, c + 1)) for c in range(n)):
+        return [_head_to_head_block(result, cells, range(n), False)]
+    size = n + 1
+    for blocks in range(1, n + 1):
+        if -(-n // blocks) == size:  # the same tables as the last count tried
+            continue
         size = -(-n // blocks)  # the columns of a table, the last one's at most
-        tables = [_head_to_head_block(result, range(k, min(n, k + size)), blocks > 1)
-                  for k in range(0, n, size)]  # fmt: skip
-        if size == 1 or all(_table_width(t) <= width for t in tables):
-            return tables
-        blocks += 1
+        parts = [range(k, min(n, k + size)) for k in range(0, n, size)]
+        if all(fits(part) for part in parts):
+            break
+    return [_head_to_head_block(result, cells, part, len(parts) > 1) for part in parts]
 
 
-def _head_to_head_block(result: TournamentResult, columns: range, part: bool) -> Table:
+def _head_to_head_block(result: TournamentResult, cells: Sequence[Sequence[str]],
+                        columns: range, part: bool) -> Table:
     """The head-to-head table of every row and the leaderboard places ``columns``
-    (0-based); ``part``: the title says which columns."""
+    (0-based) of ``cells``; ``part``: the title says which columns."""
     what = "row beat column" if result.seats == 2 else "row finished ahead of column"
     which = (f" (columns #{columns[0] + 1}–#{columns[-1] + 1})" if len(columns) > 1 else
              f" (column #{columns[0] + 1})") if part else ""  # fmt: skip
@@ -1162,12 +1182,8 @@ def _head_to_head_block(result: TournamentResult, columns: range, part: bool) ->
                      min_width=_name_width(board))
     for k in columns:
         table.add_column(f"#{k + 1}", justify="right", no_wrap=True)
-    for k, p in enumerate(board, 1):
-        cells = []
-        for c in columns:
-            rate = result.head_to_head_rate(p.entry, board[c].entry)
-            cells.append("-" if rate is None else _pct(rate))
-        table.add_row(str(k), _name_text(p.name), *cells)
+    for k, (p, row) in enumerate(zip(board, cells, strict=True), 1):
+        table.add_row(str(k), _name_text(p.name), *(row[c] for c in columns))
     return table
 
 
@@ -2019,6 +2035,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if name.strip() == "builtin":
             raise ConfigError("--data: the name 'builtin' is the built-in data")
         data_sets[name.strip()] = folder.strip()
+    if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is _on_sigterm:
+        # The server stops on a hang-up as on SIGTERM, gracefully (uvicorn's own handler
+        # of SIGTERM; an exception raised in its event loop by ours would only be logged)
+        signal.signal(signal.SIGHUP, _hang_up_as_sigterm)
+    start_resource_tracker()  # its bot workers' tracker, deaf to the hang-up
     serve(args.host, args.port, args.db, data_sets=data_sets, bot_workers=args.bot_workers,
           bot_seconds=args.bot_seconds, ws_compression=args.ws_compression)
     return 0
@@ -2203,15 +2224,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
     except _Terminated as exc:  # kill <pid>, a closed terminal: stop as Ctrl-C does
-        with contextlib.suppress(OSError, ValueError):  # (a hung-up terminal's stderr)
-            sys.stderr.write(f"\n{PROG}: {exc.what}\n")
-        return 128 + exc.signum
+        return _stopped(exc)
     except DominariError as exc:
         return _fail(str(exc))
     except BrokenPipeError:
         _silence_stdout()
         return 1
     except OSError as exc:
+        stop = _terminated_by(exc)
+        if stop is not None:
+            return _stopped(stop)
         what = f"{exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
         return _fail(what)
     except MemoryError:  # this process's own (a worker's is retried): no traceback
@@ -2239,6 +2261,24 @@ def _on_sigterm(signum: int, frame: object) -> None:
     raise _Terminated(signum)
 
 
+def _hang_up_as_sigterm(signum: int, frame: object) -> None:
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _terminated_by(exc: BaseException) -> _Terminated | None:
+    """The :class:`_Terminated` that ``exc`` was raised while handling, if any: a
+    progress bar that closes on a hung-up terminal fails to write to it, and that error
+    replaces the stop that closed it."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, _Terminated):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__context__
+    return None
+
+
 def _catch_sigterm() -> dict[int, Any]:
     """Turn SIGTERM and SIGHUP (a closed terminal, a dropped ssh session) into
     :class:`_Terminated` for this run; the handlers it replaced, by signal (none where
@@ -2258,11 +2298,19 @@ def _catch_sigterm() -> dict[int, Any]:
     return previous
 
 
+def _stopped(stop: _Terminated) -> int:
+    with contextlib.suppress(OSError, ValueError):  # (a hung-up terminal's stderr)
+        sys.stderr.write(f"\n{PROG}: {stop.what}\n")
+        sys.stderr.flush()
+    return 128 + stop.signum
+
+
 def _fail(message: str) -> int:
     line = escaped(" ".join(re.split(r"[ \r\n]+", message.strip())))  # one line; the rest
     # of what a file says (a name's tab, its escape sequence) as escapes
-    sys.stderr.write(f"{PROG}: error: {line}\n")
-    sys.stderr.flush()
+    with contextlib.suppress(OSError, ValueError):  # stderr gone: the status says it
+        sys.stderr.write(f"{PROG}: error: {line}\n")
+        sys.stderr.flush()
     return EXIT_USAGE
 
 

@@ -52,6 +52,27 @@ def out_of_memory_once(task: tuple[str, int]) -> int:
     return value * value
 
 
+def out_of_memory_once_on(task: tuple[str, int, int]) -> int:
+    """Raise :class:`MemoryError` the first time the value is ``bad``; else take a little
+    time and leave an ``end-<value>-<n>`` file as the run ends."""
+    import time
+
+    folder, value, bad = task
+    before = _start(folder, value)
+    if value == bad and before == 0:
+        raise MemoryError
+    time.sleep(0.05)
+    (Path(folder) / f"end-{value}-{before + 1}").touch()
+    return value * value
+
+
+def hang_up_ignored(_task: object) -> bool:
+    """Whether this worker process ignores SIGHUP (its parent stops it on a hang-up)."""
+    import signal
+
+    return signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+
+
 def out_of_memory_on(task: tuple[str, int, int]) -> int:
     """Raise :class:`MemoryError` every time the value is ``bad``."""
     folder, value, bad = task

@@ -35,8 +35,10 @@ from pool_tasks import (
     hang_always,
     hang_for_once_on,
     hang_once_on,
+    hang_up_ignored,
     out_of_memory_on,
     out_of_memory_once,
+    out_of_memory_once_on,
     runs,
     sleep_or_fail,
     slow_but_beating,
@@ -211,11 +213,25 @@ def test_a_task_out_of_memory_is_run_again_and_named_if_it_keeps_failing(
         run_tasks(out_of_memory_on, [(str(always), v, 1) for v in range(3)], workers=2,
                   retries=1)  # fmt: skip
     assert runs(always, 1) == 2
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    tasks = [(str(alone), v, 1) for v in range(6)]
+    assert run_tasks(out_of_memory_once_on, tasks, workers=2) == [v * v for v in range(6)]
+    again = (alone / "run-1-2").stat().st_mtime_ns  # the retry began after every other
+    assert all(again >= end.stat().st_mtime_ns for end in alone.glob("end-*")
+               if not end.name.startswith("end-1-"))  # fmt: skip
     inline = tmp_path / "inline"
     inline.mkdir()
     with pytest.raises(PoolError, match=r"task 1 of 2 \(.*\) ran out of memory"):
         run_tasks(out_of_memory_on, [(str(inline), v, 0) for v in range(2)], workers=1)
     assert runs(inline, 0) == 1
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+def test_local_workers_leave_a_hang_up_to_their_parent() -> None:
+    """A closed terminal hangs up every process of its session: the workers ignore it,
+    and their parent stops them as it stops (a worker killed first broke the pool)."""
+    assert run_tasks(hang_up_ignored, list(range(4)), workers=2) == [True] * 4
 
 
 def test_a_task_error_is_raised_at_once_not_retried(tmp_path: Path) -> None:

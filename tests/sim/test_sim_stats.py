@@ -168,6 +168,13 @@ def test_t95_is_students_quantile() -> None:
     for df, t in table.items():
         assert round(t95(df), 3) == t, df
     assert abs(t95(100) - t95(101)) < 1e-3 and t95(100) > t95(101)  # no step at the switch
+    # exact where t has a closed form (1 and 2 degrees of freedom), and to 1e-13 against
+    # 15-digit values up to the switch (the series alone is off by 3e-8 at 30)
+    assert t95(1) == pytest.approx(math.tan(0.475 * math.pi), rel=1e-13)
+    assert t95(2) == pytest.approx(0.95 / math.sqrt(2 * 0.975 * 0.025), rel=1e-13)
+    for df, t in ((3, 3.18244630528371), (10, 2.22813885198627), (30, 2.04227245630124),
+                  (100, 1.98397151852355)):
+        assert t95(df) == pytest.approx(t, abs=1e-13), df
     assert t95(10**9) == pytest.approx(1.959963984540054)
     with pytest.raises(ValueError, match="at least 1"):
         t95(0)

@@ -233,8 +233,6 @@ def test_ties_are_shared_places() -> None:
     assert r.leaderboard[0].name == "B"
 
 
-
-
 def test_a_shared_win_at_four_seats_is_rated_above_the_places_behind_it() -> None:
     """Ranks 1, 1, 3, 4: the two winners gain alike and the most, the third is rated
     below them (OpenSkill 6.2's Plackett-Luce raised it as much as the winners), the
@@ -251,6 +249,8 @@ def test_a_shared_win_at_four_seats_is_rated_above_the_places_behind_it() -> Non
     many = rate_games([shared] * 50, 4)
     assert many[0][0] == pytest.approx(many[1][0])
     assert many[0][0] > many[2][0] + 5 > many[3][0] + 10
+
+
 def test_json_keys() -> None:
     data = small(games=2).to_json()
     for key in ("game", "seed", "seats", "games_per_matchup", "players", "head_to_head",
@@ -355,6 +355,19 @@ def test_plot_breaks_long_names_so_the_panels_keep_their_room(tmp_path: Path) ->
     fig.savefig(io.BytesIO(), format="png")  # (lays the figure out)
     for ax in fig.axes:  # each panel keeps over a quarter of the width
         assert ax.get_position().width > 0.25
+
+
+def test_a_label_keeps_to_its_lines_whatever_the_name() -> None:
+    from dominari.sim.plot import label
+
+    for name in ["a\nb\nc\nd\ne", "a" * 85, "x" * 28, "x" * 29, "   ", ":::::",
+                 "Long" * 40, "mcts-easy:iterations=2:width=2:own=" + "/dir" * 30]:
+        text = label(name)
+        rows = text.split("\n")
+        assert (len(rows) <= 3 and all(0 < len(r) <= 28 for r in rows)) or text == "", name
+    assert label("a" * 85).split("\n")[-1] == "a" * 28  # the last line a whole one
+    assert label("a\nb") == "a b"  # a line break is a space
+    assert label("x" * 28) == "x" * 28 and label("x" * 29) == "x" * 28 + "\nx"
 
 
 def test_plot_errors_leave_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

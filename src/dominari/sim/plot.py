@@ -105,9 +105,10 @@ LABEL_LINES = 3
 
 def label(name: str, width: int = LABEL_WIDTH, lines: int = LABEL_LINES) -> str:
     """``name`` as a label of at most ``lines`` lines of at most ``width`` characters:
-    broken after a ``:``, ``=``, ``/``, ``-`` or space where it can be (a search spec,
-    a strategy file's path), else anywhere; a name that needs more lines keeps its first
-    and its last, with ``…`` for what is left out (the full name is in ``--json``).
+    broken after a ``:``, ``=``, ``/``, ``-`` or white space where it can be (a search
+    spec, a strategy file's path), else anywhere; a name that needs more lines keeps its
+    first lines and its last ``width`` characters, with ``…`` for what is left out (the
+    full name is in ``--json``).
 
     >>> print(label("mcts-easy:iterations=2:width=2"))
     mcts-easy:iterations=2:
@@ -119,9 +120,9 @@ def label(name: str, width: int = LABEL_WIDTH, lines: int = LABEL_LINES) -> str:
     >>> print(label("Long" * 40))
     LongLongLongLongLongLongLong
     LongLongLongLongLongLongLon…
-    LongLongLongLongLong
+    LongLongLongLongLongLongLong
     """
-    pieces = re.findall(r"[^:=/\- ]*[:=/\- ]|[^:=/\- ]+$", name)
+    pieces = re.findall(r"[^:=/\-\s]*[:=/\-\s]|[^:=/\-\s]+$", name)
     rows: list[str] = []
     line = ""
     for piece in pieces:
@@ -133,13 +134,13 @@ def label(name: str, width: int = LABEL_WIDTH, lines: int = LABEL_LINES) -> str:
             rows.append(line)
             line = ""
         line += piece
-    if line or not rows:
-        rows.append(line)
-    rows = [r.rstrip() for r in rows]
+    rows.append(line)
+    rows = [r for r in (" ".join(r.split()) for r in rows) if r]  # (a line break: a space)
     if len(rows) > lines:
         head = rows[:lines - 1]
         head[-1] = head[-1][:width - 1] + "…"
-        rows = [*head, rows[-1]]
+        tail = "".join(rows[lines - 1:])[-width:]
+        rows = [*head, tail]
     return "\n".join(rows)
 
 

@@ -27,7 +27,8 @@ or a lost result) the task is run again, up to ``retries`` times, before a
 :class:`PoolError` names it. A result is stored once, by task index, so a retried task
 never counts twice. A :class:`MemoryError` raised in a worker (an allocation refused
 under a memory limit, short of the system killing the worker) is the machine's, not the
-task's: it is retried the same way (alone, on local workers). Any other exception raised
+task's: it is retried the same way (on local workers alone, once the others are done,
+as a suspect of a crash is). Any other exception raised
 by the task function itself is deterministic (the same seed fails the same way): it is
 not retried but raised as it is, for Ray unwrapped from Ray's ``RayTaskError``.
 
@@ -101,8 +102,8 @@ failed: such a task is run again."""
 OUT_OF_MEMORY = ("its worker ran out of memory (a MemoryError: fewer workers, or a machine "
                  "with more memory, may give it room)")
 """Why a task that raised :class:`MemoryError` failed, in words. A worker's memory is
-the machine's and its neighbours', not the task's seed: such a task is run again (alone,
-on local workers), as a lost one is, up to the retries."""
+the machine's and its neighbours', not the task's seed: such a task is run again (on
+local workers alone, once the others are done), as a lost one is, up to the retries."""
 
 
 class PoolError(DominariError):
@@ -421,7 +422,7 @@ def _init_worker(shared: tuple[Any, Any, Any], parent: int) -> None:
     watch_parent(parent)
 
 
-def _start_resource_tracker() -> None:
+def start_resource_tracker() -> None:
     """Start multiprocessing's resource tracker (the process that removes a run's
     shared memory and semaphores if it dies) deaf to SIGHUP, as it is to Ctrl-C and
     SIGTERM: a closed terminal hangs up every process of its session, and a tracker
@@ -517,7 +518,7 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     charged and run again the same way.
     """
     ctx = multiprocessing.get_context(start_method)
-    _start_resource_tracker()
+    start_resource_tracker()
     todo = _Queue(len(out.tasks))
     alone: deque[int] = deque()  # suspects of a crash, to be run one at a time
     idle_deaths = 0
@@ -646,7 +647,8 @@ def _local_round(fn: Callable[[T], R], out: _Results[T, R], pool: ProcessPoolExe
                 broken = exc
                 lost.append(k)
                 continue
-            except MemoryError:  # the machine's memory, not the seed: run again, alone
+            except MemoryError:  # the machine's memory, not the seed: run again, alone,
+                # once the others are done (the most memory it can have)
                 out.charge(k, OUT_OF_MEMORY)
                 alone.append(k)
                 continue
