@@ -34,10 +34,9 @@ class Api:
         assert r.status_code == 200, r.text
         return dict(r.json())
 
-    def act(self, gid: str, token: str, action: str, version: int | None = None) -> Any:
-        body: dict[str, Any] = {"action": action}
-        if version is not None:
-            body["version"] = version
+    def act(self, gid: str, token: str, action: str, version: int) -> Any:
+        """Submit ``action`` answering the view of ``version`` (the server needs it)."""
+        body: dict[str, Any] = {"action": action, "version": version}
         return self.c.post(f"/api/games/{gid}/actions", headers=auth(token), json=body)
 
     def settle(self) -> None:

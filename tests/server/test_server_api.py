@@ -50,18 +50,18 @@ def test_missing_wrong_or_other_games_token_acts_for_nobody(api: Api) -> None:
     gid, tokens = _two_humans(api)
     _, other_tokens = _two_humans(api)
     before = api.view(gid, tokens[0])["version"]
-    r = api.c.post(f"/api/games/{gid}/actions", json={"action": "end"})
+    r = api.c.post(f"/api/games/{gid}/actions", json={"action": "end", "version": before})
     assert r.status_code == 401 and r.json()["error"]["code"] == "no_token"
-    r = api.act(gid, "x" * 43, "end")
+    r = api.act(gid, "x" * 43, "end", before)
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
-    r = api.act(gid, other_tokens[0], "end")
+    r = api.act(gid, other_tokens[0], "end", before)
     assert r.status_code == 403
     r = api.c.post(f"/api/games/{gid}/actions", headers={"Authorization": f"Basic {tokens[0]}"},
-                   json={"action": "end"})
+                   json={"action": "end", "version": before})
     assert r.status_code == 401
     assert api.view(gid, tokens[0])["version"] == before
     # An error never echoes the token.
-    r = api.act(gid, "secret-token-value", "end")
+    r = api.act(gid, "secret-token-value", "end", before)
     assert "secret-token-value" not in r.text
 
 
@@ -102,10 +102,10 @@ def test_an_action_moves_the_version_and_a_stale_one_is_refused(api: Api) -> Non
 def test_illegal_and_unreadable_actions_are_refused_with_a_reason(api: Api) -> None:
     gid, tokens = _two_humans(api)
     seat = api.view(gid, tokens[0])["current_seat"]
-    r = api.act(gid, tokens[seat], "buy Province")  # 5 Coppers at most on turn 1
+    r = api.act(gid, tokens[seat], "buy Province", 0)  # 5 Coppers at most on turn 1
     assert r.status_code == 400 and r.json()["error"]["code"] == "illegal_action"
     assert "Province" in r.json()["error"]["message"]
-    r = api.act(gid, tokens[seat], "fly away")
+    r = api.act(gid, tokens[seat], "fly away", 0)
     assert r.status_code == 400 and r.json()["error"]["code"] in ("bad_action",
                                                                     "illegal_action")
     assert api.view(gid, tokens[seat])["version"] == 0
@@ -114,7 +114,7 @@ def test_illegal_and_unreadable_actions_are_refused_with_a_reason(api: Api) -> N
 def test_prefixes_are_stored_in_canonical_notation(api: Api) -> None:
     gid, tokens = _two_humans(api)
     seat = api.view(gid, tokens[0])["current_seat"]
-    r = api.act(gid, tokens[seat], "b silv")
+    r = api.act(gid, tokens[seat], "b silv", 0)
     assert r.status_code == 200, r.text
     assert api.service.db.load(gid).log[0].text == "buy Silver"
 
@@ -354,13 +354,13 @@ def test_a_flood_of_submissions_is_throttled() -> None:
         api = Api(client)
         gid, tokens = _two_humans(api)
         seat = api.view(gid, tokens[0])["current_seat"]
-        codes = [api.act(gid, tokens[seat], "buy Province").status_code for _ in range(8)]
+        codes = [api.act(gid, tokens[seat], "buy Province", 0).status_code for _ in range(8)]
         assert codes[:5] == [400] * 5 and codes[5:] == [429] * 3  # illegal, then throttled
-        r = api.act(gid, tokens[seat], "buy Province")
+        r = api.act(gid, tokens[seat], "buy Province", 0)
         assert r.status_code == 429 and r.json()["error"]["code"] == "too_many"
         assert "slow down" in r.json()["error"]["message"]
         # The other seat has its own allowance.
-        other = api.act(gid, tokens[1 - seat], "buy Province")
+        other = api.act(gid, tokens[1 - seat], "buy Province", 0)
         assert other.json()["error"]["code"] != "too_many"
 
 
@@ -369,7 +369,7 @@ def test_games_survive_a_restart(db_file: str) -> None:
         api = Api(c)
         gid, tokens = _two_humans(api)
         seat = api.view(gid, tokens[0])["current_seat"]
-        assert api.act(gid, tokens[seat], "buy Silver").status_code == 200
+        assert api.act(gid, tokens[seat], "buy Silver", 0).status_code == 200
         before = api.view(gid, tokens[seat])
     with make_client(db_file) as c:
         after = Api(c).view(gid, tokens[seat])
@@ -419,7 +419,8 @@ def test_a_game_on_a_data_set_is_found_by_its_name_and_refused_once_the_set_chan
         v = api.view(gid, tokens[0])
         seat = v["current_seat"]
         v = api.view(gid, tokens[seat])
-        assert api.act(gid, tokens[seat], v["view"]["legal_actions"][0]).status_code == 200
+        assert api.act(gid, tokens[seat], v["view"]["legal_actions"][0],
+                       v["version"]).status_code == 200
     shutil.move(str(first), str(moved))
     with make_client(db, data_sets={"custom": str(moved)}) as client:
         assert Api(client).view(gid, tokens[0])["version"] == 1  # the same game, carried on
@@ -446,3 +447,126 @@ def test_rule_options_are_spelled_as_on_the_command_line(api: Api) -> None:
                    rules={"monument-cost": "named", "objective_scoring": "per-goal"})
     rules = api.service.table(g["game_id"]).config["rules"]
     assert rules["monument_cost"] == "named" and rules["objective_scoring"] == "per_goal"
+
+
+def test_an_action_or_undo_without_a_version_is_refused_so_a_retry_plays_once(
+        api: Api) -> None:
+    """A submission without ``version`` was applied again when a client retried it (the
+    bot had answered meanwhile, so the retry met the same decision): the version is
+    required, and the retry of a submission that carries it is refused as stale."""
+    g = api.create(game="dominion", kingdom="first-game", seed=3,
+                   seats=[{"kind": "human"}, {"kind": "bot", "bot": "bm"}])
+    gid, token = g["game_id"], g["seats"][0]["token"]
+    api.settle()
+    v = api.view(gid, token)
+    assert v["current_seat"] == 0
+    url = f"/api/games/{gid}"
+    for path, body in [("actions", {"action": "buy Silver"}), ("undo", {}), ("undo", None)]:
+        r = api.c.post(f"{url}/{path}", headers=auth(token),
+                       **({} if body is None else {"json": body}))
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "bad_request"
+        message = r.json()["error"]["message"]
+        assert message.startswith("version: the version of the view it answers is needed")
+        assert "cannot play twice" in message
+    assert api.view(gid, token)["version"] == v["version"]  # nothing changed
+    assert api.act(gid, token, "buy Silver", v["version"]).status_code == 200
+    api.settle()  # the bot answers: the decision is the human's again
+    assert api.view(gid, token)["current_seat"] == 0
+    retry = api.act(gid, token, "buy Silver", v["version"])  # the same request again
+    assert retry.status_code == 409 and retry.json()["error"]["code"] == "stale"
+    log = api.service.db.load(gid).log
+    assert [e.text for e in log if e.seat == 0] == ["buy Silver"]
+
+
+def test_a_rule_bot_whose_cards_the_kingdom_lacks_is_seated_and_said_so(db_file: str) -> None:
+    """Witch and Moneylender are not in First Game: they are seated (a random kingdom often
+    lacks a bot's cards) and play without them, and the answer, every view's seats (a
+    restarted server's too) and the record say which cards each lacks."""
+    body = {"game": "dominion", "kingdom": "first-game", "seed": 4, "max_turns": 2,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "witch", "name": "Wendy"},
+                      {"kind": "bot", "bot": "moneylender"}, {"kind": "bot", "bot": "smithy"}]}
+    with make_client(db_file) as client:
+        api = Api(client)
+        g = api.create(**body)
+        gid, token = g["game_id"], g["seats"][0]["token"]
+        assert [s.get("missing_cards") for s in g["seats"]] == [
+            None, ["Witch"], ["Moneylender"], None]
+        assert "missing_cards" not in g["seats"][0] and "missing_cards" not in g["seats"][3]
+        assert g["notes"] == [
+            "Seat 2 (Wendy): the bot witch buys Witch, not in this game's kingdom: it plays "
+            "without it, buying only basic cards.",
+            "Seat 3 (moneylender (3)): the bot moneylender buys Moneylender, not in this "
+            "game's kingdom: it plays without it, buying only basic cards."]
+        seen = api.view(gid, token)["seats"]
+        watched = client.get(f"/api/spectate/{g['spectator']}").json()["seats"]
+        assert seen == watched == [{k: v for k, v in s.items() if k != "token"}
+                                   for s in g["seats"]]
+    with make_client(db_file) as client:  # worked out again from the stored game
+        api = Api(client)
+        assert api.view(gid, token)["seats"] == seen
+        mine = client.post("/api/my-games", json={"tokens": [token]}).json()["games"]
+        assert mine[0]["seats"] == seen
+        moves = 0
+        while not api.service.table(gid).finished and moves < 200:
+            api.settle()
+            v = api.view(gid, token)
+            if v["status"] == "finished":
+                break
+            if v["current_seat"] == 0:
+                assert api.act(gid, token, v["view"]["legal_actions"][-1],
+                               v["version"]).status_code == 200
+                moves += 1
+        record = client.get(f"/api/games/{gid}/record").json()
+        assert [s.get("missing_cards") for s in record["seats"]] == [
+            None, ["Witch"], ["Moneylender"], None]
+
+
+def test_a_kingdom_with_the_bots_cards_gets_no_note(api: Api) -> None:
+    """Only the cards this game's kingdom lacks count: Witch among the ten (or drawn by a
+    random kingdom) says nothing; a Dominations bot, a search level and ``best`` never."""
+    kingdom = ["Witch", "Moat", "Cellar", "Chapel", "Village", "Smithy", "Market", "Mine",
+               "Festival", "Library"]
+    g = api.create(game="dominion", kingdom=kingdom, seats=[
+        {"kind": "human"}, {"kind": "bot", "bot": "witch"}, {"kind": "bot", "bot": "best"},
+        {"kind": "bot", "bot": "mcts-easy"}])
+    assert g["notes"] == [] and all("missing_cards" not in s for s in g["seats"])
+    g = api.create(game="dominations", seats=[{"kind": "human"},
+                                              {"kind": "bot", "bot": "greedy"}])
+    assert g["notes"] == [] and all("missing_cards" not in s for s in g["seats"])
+    seen = set()
+    for seed in range(12, 20):  # random kingdoms: as the game's own kingdom has it
+        g = api.create(game="dominion", kingdom="random", seed=seed, seats=[
+            {"kind": "human"}, {"kind": "bot", "bot": "witch"}])
+        has = "Witch" in _kingdom_names(api, g["game_id"])
+        assert g["seats"][1].get("missing_cards") == (None if has else ["Witch"])
+        assert len(g["notes"]) == (0 if has else 1)
+        seen.add(has)
+    assert seen == {True, False}
+
+
+def _kingdom_names(api: Api, gid: str) -> list[str]:
+    from dominari.dominion.cards import NAME
+
+    return [NAME[c] for c in api.service.table(gid).state.kingdom]
+
+
+@pytest.mark.parametrize(("players", "played_as"), [(2, "Militia"), (4, "Laboratory")])
+def test_a_best_seats_record_says_which_rule_bot_it_played_as(
+        api: Api, players: int, played_as: str) -> None:
+    """``best`` plays each game as the best rule bot for its kingdom and number of players
+    (Militia with 2 players on this kingdom, Laboratory with 4): the record says which, as
+    ``play`` and ``simulate`` records do (``played_as``)."""
+    from dominari.bots.kingdom import KingdomBestBot
+
+    kingdom = ["Laboratory", "Militia", "Cellar", "Chapel", "Chancellor", "Feast", "Festival",
+               "Village", "Remodel", "Throne Room"]
+    seats = [{"kind": "bot", "bot": "best"}] + [{"kind": "bot", "bot": "bm"}] * (players - 1)
+    g = api.create(game="dominion", kingdom=kingdom, seed=2, max_turns=2, seats=seats)
+    api.settle()
+    t = api.service.table(g["game_id"])
+    assert t.finished
+    record = api.c.get(f"/api/games/{g['game_id']}/record").json()
+    assert record["seats"][0]["bot"] == "best"
+    assert record["seats"][0]["played_as"] == played_as == KingdomBestBot().for_game(t.state).name
+    assert all("played_as" not in s for s in record["seats"][1:])

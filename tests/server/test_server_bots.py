@@ -316,3 +316,134 @@ def test_a_stuck_decision_is_asked_again_on_fresh_workers(monkeypatch: Any) -> N
     assert _bot_games(1) == plain
     assert calls["n"] == len(plain[0]) + 1  # asked once more, nothing stored for it
     assert len(executors) == 2  # the stuck worker's pool was replaced once
+
+
+def test_the_worker_gate_serves_games_with_a_person_first() -> None:
+    """Free workers go to the first waiting decision of the lowest level, first come first
+    served within a level; a waiter cancelled before its turn takes no slot, and a slot
+    freed goes to a waiter, never to a decision that arrives after."""
+    import asyncio
+
+    from dominari.server.service import WorkerGate
+
+    async def run() -> list[str]:
+        gate = WorkerGate(1)
+        order: list[str] = []
+        await gate.acquire(1)  # a bot-only game's decision is running
+
+        async def decide(name: str, level: int) -> None:
+            async with gate.slot(level):
+                order.append(name)
+                await asyncio.sleep(0)
+
+        tasks = [asyncio.create_task(decide(name, level))
+                 for name, level in [("bots-1", 1), ("bots-2", 1), ("human-1", 0),
+                                     ("gone", 0), ("bots-3", 1), ("human-2", 0)]]
+        await asyncio.sleep(0)
+        assert gate.waiting(0) == 3 and gate.waiting(1) == 3 and gate.free == 0
+        tasks[3].cancel()  # a game closed while its bot waited
+        await asyncio.sleep(0)
+        assert gate.waiting(0) == 2
+        gate.release()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        assert gate.free == 1 and gate.waiting(0) == gate.waiting(1) == 0
+        return order
+
+    assert asyncio.run(run()) == ["human-1", "human-2", "bots-1", "bots-2", "bots-3"]
+
+
+def test_a_bot_facing_a_person_waits_only_for_the_decisions_running(monkeypatch: Any) -> None:
+    """With one worker held by a game of bots only and more of them waiting, the bot of a
+    game with a person in it decides next, not after every decision queued before it (20
+    bot-only search games made a rule bot's reply to a person take 10 s, not 0.03 s). What
+    each bot plays is the same."""
+    import time
+
+    calls: list[str] = []
+    go = _hold_decisions(monkeypatch, calls)
+    bots_only = {"game": "dominion", "kingdom": "first-game", "max_turns": 3,
+                 "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "bmu"}]}
+    try:
+        with make_client(bot_workers=1) as client:
+            svc = client.app.state.service  # type: ignore[attr-defined]
+
+            def until(ok: Any) -> None:
+                for _ in range(5000):
+                    if ok():
+                        return
+                    time.sleep(0.002)
+                raise AssertionError("never")
+
+            for seed in range(4):
+                client.post("/api/games", json={**bots_only, "seed": seed})
+            until(lambda: len(calls) == 1 and svc._slots.waiting(1) == 3)
+            g = client.post("/api/games", json={
+                "game": "dominion", "kingdom": "first-game", "seed": 10, "max_turns": 3,
+                "seats": [{"kind": "bot", "bot": "smithy"}, {"kind": "human"}]}).json()
+            until(lambda: svc._slots.waiting(0) == 1)
+            go.set()
+            until(lambda: svc.tables[g["game_id"]].version == 1)
+            # the decision that was running, then the person's opponent's
+            assert calls[0] in ("bm", "bmu") and calls[1] == "smithy"
+            assert svc.tables[g["game_id"]].actions == _alone_first_move()
+    finally:
+        go.set()
+
+
+def _hold_decisions(monkeypatch: Any, calls: list[str]) -> threading.Event:
+    """Make every bot decision wait until the event returned is set (30 s at most), each
+    bot's name noted in ``calls`` as its decision begins."""
+    from dominari.server import service as service_module
+
+    real = service_module.choose
+    go = threading.Event()
+
+    def held(*args: Any) -> str:
+        calls.append(args[2])  # the bot's name
+        go.wait(30)
+        return str(real(*args))
+
+    monkeypatch.setattr(service_module, "choose", held)
+    return go
+
+
+def _alone_first_move() -> list[str]:
+    """Smithy's first move on First Game, seed 10 (its seat starts), where nothing else waits."""
+    with make_client() as client:
+        g = client.post("/api/games", json={
+            "game": "dominion", "kingdom": "first-game", "seed": 10, "max_turns": 3,
+            "seats": [{"kind": "bot", "bot": "smithy"}, {"kind": "human"}]}).json()
+        svc = client.app.state.service  # type: ignore[attr-defined]
+        client.portal.call(svc.idle)  # type: ignore[union-attr]
+        return list(svc.tables[g["game_id"]].actions)
+
+
+def test_games_of_bots_only_are_capped(monkeypatch: Any) -> None:
+    """A server plays at most ``max_bot_games`` unfinished games of bots only: one more is
+    refused (429) with a message saying why, a game with a person in it is not, and once
+    one ends another may start."""
+    import time
+
+    go = _hold_decisions(monkeypatch, [])
+    body = {"game": "dominion", "kingdom": "first-game", "max_turns": 1,
+            "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "bmu"}]}
+    try:
+        with make_client(max_bot_games=2) as client:
+            svc = client.app.state.service  # type: ignore[attr-defined]
+            assert [client.post("/api/games", json=body).status_code
+                    for _ in range(2)] == [201, 201]
+            r = client.post("/api/games", json=body)
+            assert r.status_code == 429 and r.json()["error"] == {
+                "code": "too_many",
+                "message": "this server already plays 2 games of bots only (at most 2 at "
+                           "once): wait for one to end, or give a seat to a person"}
+            person = {**body, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "bm"}]}
+            assert client.post("/api/games", json=person).status_code == 201
+            go.set()
+            for _ in range(5000):
+                if sum(not t.finished for t in svc.tables.values()) <= 1:
+                    break
+                time.sleep(0.002)
+            assert client.post("/api/games", json=body).status_code == 201
+    finally:
+        go.set()

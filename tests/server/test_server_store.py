@@ -130,3 +130,114 @@ def test_a_server_that_cannot_listen_leaves_no_database(
         monkeypatch.delenv("DOMINARI_DB_URL", raising=False)
         assert main(["serve", "--port", port]) == 2
         assert not (tmp_path / "data").exists()
+
+
+def _lock(path: Path) -> sqlite3.Connection:
+    """Another process's writer holding ``path``'s write lock (until ROLLBACK)."""
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN IMMEDIATE")
+    return locker
+
+
+def test_an_append_to_a_locked_database_waits_only_as_long_as_asked(tmp_path: Path) -> None:
+    """``wait`` bounds how long an append waits for a lock another process holds: then it
+    fails with nothing written, and the store's other connections (a new game, a load) keep
+    the usual wait."""
+    import time
+
+    from dominari.server.store import BUSY_TIMEOUT
+
+    store = Store(default_url(tmp_path))
+    gid = _game(store)
+    store.append(gid, 1, "act", 0, "buy Silver", wait=0.05)  # the writer waits 50 ms now
+    locker = _lock(tmp_path / "dominari.db")
+    try:
+        started = time.monotonic()
+        with pytest.raises(StoreError, match="locked"):
+            store.append(gid, 2, "act", 0, "end", wait=0.05)
+        assert time.monotonic() - started < 1.0  # not BUSY_TIMEOUT, 5 s
+        g = store.load(gid)  # readers are not held up (WAL)
+        assert g is not None and g.version == 1 and len(g.log) == 1  # nothing written
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    # the dropped writer went back to the pool with the usual wait, for whoever takes it
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == BUSY_TIMEOUT * 1000
+    store.append(gid, 2, "act", 0, "end", wait=0.05)
+    store.append(gid, 3, "act", 0, "end")  # the usual wait again
+    g = store.load(gid)
+    assert g is not None and [e.seq for e in g.log] == [1, 2, 3]
+    store.close()
+
+
+def test_a_locked_database_holds_up_the_server_only_briefly(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """A bot whose action cannot be stored (another process holds the database's write
+    lock) is asked again later: its append waits 50 ms, not 5 s, during which the whole
+    server stood still (a health check took 4.9 s). A person's action gets one clear error
+    after at most a second, with nothing changed, and plays once the lock is gone; the
+    bot's own move is stored then too."""
+    import threading
+    import time
+
+    from server_client import Api, make_client
+
+    from dominari.server import service as service_module
+
+    real = service_module.choose
+    go = threading.Event()
+
+    def held(*args: object) -> str:
+        go.wait(30)
+        return str(real(*args))  # type: ignore[arg-type]
+
+    def until(ok: object) -> None:
+        for _ in range(10000):
+            if ok():  # type: ignore[operator]
+                return
+            time.sleep(0.002)
+        raise AssertionError("never")
+
+    monkeypatch.setattr(service_module, "choose", held)
+    monkeypatch.setattr(service_module, "BOT_RETRY", 0.2)
+    path = tmp_path / "games.db"
+    try:
+        with make_client(f"sqlite:///{path}") as client:
+            api = Api(client)
+            svc = api.service
+            b = api.create(game="dominion", kingdom="first-game", seed=10,
+                           seats=[{"kind": "bot", "bot": "smithy"}, {"kind": "human"}])
+            bot_table = svc.tables[b["game_id"]]
+            p = api.create(game="dominion", kingdom="first-game", seed=3,
+                           seats=[{"kind": "human"}, {"kind": "human"}])
+            pid, token = p["game_id"], p["seats"][0]["token"]
+            v = api.view(pid, token)
+            action = v["view"]["legal_actions"][0]
+            locker = _lock(path)
+            try:
+                started = time.monotonic()
+                go.set()
+                until(lambda: bot_table.bot_crashes >= 1)  # its append failed: asked again
+                bot_wait = time.monotonic() - started
+                started = time.monotonic()
+                assert client.get("/api/health").status_code == 200
+                health = time.monotonic() - started
+                started = time.monotonic()
+                r = api.act(pid, token, action, v["version"])
+                person_wait = time.monotonic() - started
+                assert r.status_code == 503 and r.json() == {"error": {
+                    "code": "unavailable", "message": "the game store is unavailable; try "
+                                                      "again"}}
+                assert api.view(pid, token)["version"] == 0
+            finally:
+                locker.execute("ROLLBACK")
+                locker.close()
+            assert bot_wait < 2.0 and health < 1.0 and person_wait < 3.0
+            assert svc.db.load(pid).log == ()  # nothing half written
+            assert api.act(pid, token, action, v["version"]).status_code == 200
+            until(lambda: bot_table.version == 1)  # the bot's own move, stored on a retry
+            assert len(svc.db.load(pid).log) == 1 and len(svc.db.load(b["game_id"]).log) == 1
+    finally:
+        go.set()

@@ -19,10 +19,9 @@ def _game(api: Api, game: str) -> tuple[str, list[str]]:
     return g["game_id"], [s["token"] for s in g["seats"]]
 
 
-def _undo(api: Api, gid: str, token: str, version: int | None = None) -> Any:
-    body = {} if version is None else {"version": version}
+def _undo(api: Api, gid: str, token: str, version: int) -> Any:
     return api.c.post(f"/api/games/{gid}/undo",
-                      headers={"Authorization": f"Bearer {token}"}, json=body)
+                      headers={"Authorization": f"Bearer {token}"}, json={"version": version})
 
 
 def _play_until_undoable(api: Api, gid: str, tokens: list[str], seed: int = 1
@@ -56,7 +55,7 @@ def test_undo_restores_the_position_before_the_action(api: Api) -> None:
 def test_undo_is_refused_for_another_seat_and_when_stale(api: Api) -> None:
     gid, tokens = _game(api, "dominations")
     seat, _, after = _play_until_undoable(api, gid, tokens)
-    r = _undo(api, gid, tokens[1 - seat])
+    r = _undo(api, gid, tokens[1 - seat], after["version"])
     assert r.status_code == 409 and r.json()["error"]["code"] == "cannot_undo"
     r = _undo(api, gid, tokens[seat], after["version"] - 1)
     assert r.status_code == 409 and r.json()["error"]["code"] == "stale"
@@ -72,7 +71,7 @@ def test_no_undo_across_another_players_action(api: Api) -> None:
         v = api.view(gid, tokens[seat])
         if last >= 0 and seat != last:
             # The other player has the decision now: the one who acted before cannot undo.
-            r = _undo(api, gid, tokens[last])
+            r = _undo(api, gid, tokens[last], v["version"])
             assert r.status_code == 409
             return
         last = seat
@@ -107,8 +106,8 @@ def test_undos_replay_after_a_restart(db_file: str) -> None:
     with make_client(db_file) as c:
         api = Api(c)
         gid, tokens = _game(api, "dominations")
-        seat, before, _ = _play_until_undoable(api, gid, tokens)
-        assert _undo(api, gid, tokens[seat]).status_code == 200
+        seat, before, after = _play_until_undoable(api, gid, tokens)
+        assert _undo(api, gid, tokens[seat], after["version"]).status_code == 200
         view = api.view(gid, tokens[seat])
     with make_client(db_file) as c:
         again = Api(c).view(gid, tokens[seat])

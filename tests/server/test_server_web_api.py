@@ -120,7 +120,7 @@ def test_a_placement_preview_lists_what_it_would_produce(api: Api) -> None:
     for text in ("zzz", "city 9,9"):
         for path in ("preview", "actions"):
             r = api.c.post(f"/api/games/{gid}/{path}", headers=auth(tokens[seat]),
-                           json={"action": text})
+                           json={"action": text, "version": mine["version"]})
             codes[text, path] = r.json()["error"]["code"]
     assert codes == {("zzz", "preview"): "bad_action", ("zzz", "actions"): "bad_action",
                      ("city 9,9", "preview"): "illegal_action",
@@ -137,7 +137,7 @@ def test_dominations_messages_carry_the_log_in_words(api: Api) -> None:
     for keeps in (1, 2):  # both players keep an objective
         seat = api.view(gid, tokens[0])["current_seat"]
         mine = api.view(gid, tokens[seat])
-        api.act(gid, tokens[seat], mine["view"]["legal_actions"][0])
+        api.act(gid, tokens[seat], mine["view"]["legal_actions"][0], mine["version"])
         after = api.view(gid, tokens[0])
         assert after["log"][:n] == first["log"]
         # The kept objectives are revealed together, once both are kept (D-SET-3).

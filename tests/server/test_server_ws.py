@@ -76,6 +76,37 @@ def test_join_views_and_pushes(api: Api) -> None:
     stack.close()
 
 
+def test_an_act_or_undo_without_a_version_gets_one_clear_error(api: Api) -> None:
+    """A submission without ``version`` cannot tell a retry from a new one: it is refused
+    with one error saying that the version is needed, and nothing is played; with the
+    version it plays once, and the same message again is stale."""
+    g = api.create(game="dominion", kingdom="first-game", seed=8,
+                   seats=[{"kind": "human"}, {"kind": "human"}])
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    seat = api.view(gid, tokens[0])["current_seat"]
+    with ExitStack() as stack:
+        ws = _join(stack, api, gid, tokens[seat])
+        first = ws.receive_json()
+        action = first["view"]["legal_actions"][0]
+        for msg in ({"type": "act", "action": action}, {"type": "undo"},
+                    {"type": "act", "action": action, "version": None}):
+            ws.send_json(msg)
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "bad_request", err
+            assert err["message"] == (
+                f"{msg['type']}: the version of the view it answers is needed ('version'), "
+                "so that a retried submission cannot play twice")
+            assert err["view"]["version"] == 0
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}  # nothing else was sent
+        assert api.view(gid, tokens[seat])["version"] == 0
+        ws.send_json({"type": "act", "action": action, "version": 0})
+        assert ws.receive_json()["version"] == 1
+        ws.send_json({"type": "act", "action": action, "version": 0})  # a retry
+        assert ws.receive_json()["code"] == "stale"
+        assert len(api.service.db.load(gid).log) == 1
+
+
 @pytest.mark.parametrize(("raw", "code"), [
     ("{nope", "bad_request"),
     ("[1, 2]", "bad_request"),

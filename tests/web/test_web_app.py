@@ -137,6 +137,22 @@ def test_table_chrome_follows_the_server_and_undo_works(live_server: LiveServer,
     expect(page.get_by_test_id("version")).to_have_text(f"move {back['version']}")
 
 
+def test_a_rule_bot_without_its_cards_says_so_at_the_table(live_server: LiveServer,
+                                                            page: Page) -> None:
+    """A rule bot whose Kingdom cards the game lacks (Witch on First Game) is seated: its
+    seat chip says which cards it plays without, to players and spectators."""
+    g = live_server.create(game="dominion", kingdom="first-game", seats=[
+        {"kind": "human"}, {"kind": "bot", "bot": "witch"}, {"kind": "bot", "bot": "smithy"}])
+    for url in (f"#/play/{g['game_id']}/{g['seats'][0]['token']}", f"#/watch/{g['spectator']}"):
+        page.goto(f"{live_server.url}/{url}")
+        chip = page.locator(".seat-chip[data-seat='1']")
+        expect(chip.get_by_test_id("missing-cards")).to_have_text("without Witch")
+        expect(chip).to_have_attribute("title", "bot: witch; buys Witch, not in this game's "
+                                                "kingdom: plays without it")
+        expect(page.locator(".seat-chip[data-seat='2'] [data-testid=missing-cards]")
+               ).to_have_count(0)
+
+
 def test_a_wrong_token_or_spectator_id_is_refused_clearly(live_server: LiveServer,
                                                           page: Page) -> None:
     g = live_server.create(game="dominion", seats=[{"kind": "human"}, {"kind": "bot",

@@ -375,7 +375,8 @@ def test_link_choice_preview_keys_zoom_and_watching(live_server: Any, browser: A
         places = [a for a in legal if a.startswith("L")]
         choice = (rng.choice(places) if places else
                   "done" if "done" in legal else "pass" if "pass" in legal else legal[0])
-        live_server.call("POST", f"/api/games/{gid}/actions", {"action": choice}, token)
+        live_server.call("POST", f"/api/games/{gid}/actions",
+                         {"action": choice, "version": msg["version"]}, token)
     assert found
     tile, cell, rot, options = found
 
@@ -483,7 +484,8 @@ def test_monument_level_one_with_its_tile(live_server: Any, browser: Any, artifa
         cities = [a for a in legal if a.startswith("city ")]
         choice = (rng.choice(places) if places else cities[0] if cities else
                   "done" if "done" in legal else "pass" if "pass" in legal else legal[0])
-        live_server.call("POST", f"/api/games/{gid}/actions", {"action": choice}, token)
+        live_server.call("POST", f"/api/games/{gid}/actions",
+                         {"action": choice, "version": msg["version"]}, token)
     with_tile = [a for a in legal if a.startswith("monument ") and " on " in a]
     monument, pos = with_tile[0].split()[1:3]
     options = [a for a in with_tile if a.split()[1:3] == [monument, pos]]

@@ -15,8 +15,11 @@ HTTP (the generated OpenAPI schema at ``/openapi.json`` documents it; ``/docs`` 
 WebSocket ``/api/ws``: the first message joins a seat (``{"type": "join", "game_id": …,
 "token": …}``) or watches (``{"type": "join", "spectator": …}``); the server then pushes
 that seat's view after every change. ``{"type": "act", "action": …, "version": …}`` and
-``{"type": "undo", "version": …}`` change the game; a stale, duplicate or illegal
-submission gets ``{"type": "error", "code": …, "message": …, "view": …}``. A view message
+``{"type": "undo", "version": …}`` change the game. ``version`` is required (over HTTP
+too): it is the version of the view the submission answers, so that a retried one (a
+client that lost the answer and sends it again) is refused as stale instead of playing
+twice. A stale, duplicate or illegal submission, or one without a version, gets
+``{"type": "error", "code": …, "message": …, "view": …}``. A view message
 carries the log in words beside the view, from line ``log_start`` on: over HTTP and in a
 socket's first view its last lines, in every later view on the socket only the lines that
 changed since the one before (see :meth:`dominari.server.tables.Table.message`).
@@ -122,6 +125,26 @@ def validation_message(errors: Sequence[Mapping[str, Any]]) -> str:
     return "; ".join(f"{f}: {m}" for f, m in list(dict.fromkeys(said))[:5]) or "invalid request"
 
 
+VERSION_NEEDED = ("the version of the view it answers is needed ('version'), so that a "
+                  "retried submission cannot play twice")
+"""Why an action or an undo without ``version`` is refused: the version is what tells a
+retried submission (a client that lost the answer and sends it again) from a new one."""
+
+
+def _versions_needed(errors: Sequence[Mapping[str, Any]], submission: bool
+                     ) -> list[Mapping[str, Any]]:
+    """``errors`` with a missing ``version`` (or a missing body, for a ``submission``: an
+    action or an undo) said as :data:`VERSION_NEEDED`."""
+    out: list[Mapping[str, Any]] = []
+    for e in errors:
+        loc = tuple(e.get("loc", ()))
+        if e.get("type") == "missing" and (loc == ("body", "version")
+                                           or (submission and loc == ("body",))):
+            e = {**e, "loc": ("body", "version"), "msg": VERSION_NEEDED}
+        out.append(e)
+    return out
+
+
 # -- request and response models -----------------------------------------------------------
 
 
@@ -166,6 +189,10 @@ class SeatOut(BaseModel):
     bot: str | None
     name: str
     token: str | None = Field(None, description="the seat's secret token (human seats)")
+    missing_cards: list[str] | None = Field(
+        None, description="dominion, only for a rule bot that buys Kingdom cards this "
+                          "game's kingdom lacks: those cards (it plays without them); the "
+                          "seats of every view say so too")
 
 
 class Created(BaseModel):
@@ -174,16 +201,29 @@ class Created(BaseModel):
     spectator: str
     version: int
     seats: list[SeatOut]
+    notes: list[str] = Field(
+        default_factory=list, description="a sentence for each seat whose rule bot buys "
+                                          "Kingdom cards this game's kingdom lacks")
+
+
+class PreviewIn(Strict):
+    action: str = Field(min_length=1, max_length=MAX_ACTION_TEXT,
+                        description="an action in the game's notation")
+    version: int | None = Field(None, ge=0, description="the view version it answers "
+                                                        "(optional: nothing changes)")
 
 
 class ActIn(Strict):
     action: str = Field(min_length=1, max_length=MAX_ACTION_TEXT,
                         description="an action in the game's notation")
-    version: int | None = Field(None, ge=0, description="the view version it answers")
+    version: int = Field(ge=0, description="the version of the view the action answers "
+                                           "(required: a retried submission, or one "
+                                           "answering an older view, is refused as stale)")
 
 
 class UndoIn(Strict):
-    version: int | None = Field(None, ge=0)
+    version: int = Field(ge=0, description="the version of the view the undo answers "
+                                           "(required, as an action's)")
 
 
 class TokensIn(Strict):
@@ -394,7 +434,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return error("bad_request", validation_message(exc.errors()), 422)
+        return error("bad_request", validation_message(_versions_needed(
+            exc.errors(), request.url.path.endswith(("/actions", "/undo")))), 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -445,7 +486,7 @@ def create_app(settings: Settings) -> FastAPI:
         return {"version": t.version, "log": t.log_lines()}
 
     @app.post("/api/games/{game_id}/preview", responses=ERRORS)
-    async def preview(game_id: GameId, body: ActIn, authorization: Auth = None
+    async def preview(game_id: GameId, body: PreviewIn, authorization: Auth = None
                       ) -> dict[str, Any]:
         """Dominations: what a placement would produce, item by item, for the seat that
         decides now; nothing changes."""
@@ -471,10 +512,13 @@ def create_app(settings: Settings) -> FastAPI:
         """Whether the server is up, and how many games it holds in memory."""
         return {"ok": True, "games": len(service.tables)}
 
-    @app.post("/api/games", status_code=201, response_model=Created, responses=ERRORS)
+    @app.post("/api/games", status_code=201, response_model=Created, responses=ERRORS,
+              response_model_exclude_unset=True)
     async def create_game(request: Request, body: CreateGame) -> dict[str, Any]:
         """Create a game. The answer carries each human seat's secret token: give each
-        player theirs (it is shown only here) and the spectator id to watchers."""
+        player theirs (it is shown only here) and the spectator id to watchers. A Dominion
+        rule bot whose Kingdom cards the kingdom lacks is seated (it plays without them):
+        its seat's ``missing_cards`` names them and ``notes`` says so in words."""
         if not creates.take(client_key(request)):
             raise ActionError("too_many", "too many games created; wait a moment")
         kingdom = body.kingdom if not isinstance(body.kingdom, list) else tuple(body.kingdom)
@@ -503,8 +547,9 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/games/{game_id}/actions", response_model=ViewMessage, responses=ERRORS)
     async def act(game_id: GameId, body: ActIn, authorization: Auth = None
                   ) -> dict[str, Any]:
-        """Play an action for the token's seat. ``version`` is the view version the
-        action answers: a stale one is refused (409) with nothing changed."""
+        """Play an action for the token's seat. ``version`` (required) is the version of
+        the view the action answers: a stale one is refused (409) with nothing changed,
+        so a retried submission never plays twice."""
         t = service.table(game_id)
         seat = service.seat_of(t, bearer(authorization))
         if not acts.take((game_id, seat)):
@@ -513,15 +558,16 @@ def create_app(settings: Settings) -> FastAPI:
         return t.message(seat)
 
     @app.post("/api/games/{game_id}/undo", response_model=ViewMessage, responses=ERRORS)
-    async def undo(game_id: GameId, body: Annotated[UndoIn | None, Body()] = None,
+    async def undo(game_id: GameId, body: Annotated[UndoIn, Body()],
                    authorization: Auth = None) -> dict[str, Any]:
         """Take back the seat's last action, if it is still their decision and the
-        action revealed nothing and used no chance."""
+        action revealed nothing and used no chance. ``version`` (required) is the version
+        of the view it answers, as for an action."""
         t = service.table(game_id)
         seat = service.seat_of(t, bearer(authorization))
         if not acts.take((game_id, seat)):
             raise ActionError("too_many", "too many submissions; slow down")
-        service.undo(t, seat, body.version if body is not None else None)
+        service.undo(t, seat, body.version)
         return t.message(seat)
 
     @app.post("/api/my-games", responses=ERRORS)
@@ -537,7 +583,8 @@ def create_app(settings: Settings) -> FastAPI:
         folder), and ``seats`` say who played each seat: a human, or the bot as this
         server played it (a search level with the game's time per decision, the server's
         when the game was created, ``mcts:seconds=1``, with every setting of its search
-        in ``search``). The name says how a bot played,
+        in ``search``; Dominion's ``best`` with the rule bot it played the game as,
+        ``played_as``). The name says how a bot played,
         not how to play its moves again: the server seeds each decision from the game's
         seed, seat and move, and the clock stops its searches; the record's actions
         replay the game exactly."""
@@ -549,8 +596,8 @@ def create_app(settings: Settings) -> FastAPI:
         if t.config.get("data_set") is not None:  # the set's name, not the server's path
             record["config"]["data"] = t.config["data_set"]
         seconds = service.bot_seconds(t)
-        record["seats"] = [played_seat(t.game, x, seconds, service.bot_settings(t, x["bot"]))
-                           for x in t.seat_list()]
+        record["seats"] = [played_seat(t.game, x, seconds, service.bot_settings(t, x["bot"]),
+                                       t.state) for x in t.seat_list()]
         return record
 
     @app.websocket("/api/ws")
@@ -660,6 +707,8 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
                         raise ActionError("bad_request", "preview needs an action in notation")
                     sub.push(t.preview(seat, action))
                     continue
+                if version is None:  # a retried submission would play twice
+                    raise ActionError("bad_request", f"{kind}: {VERSION_NEEDED}")
                 if kind == "act":
                     action = msg.get("action")
                     if not isinstance(action, str) or not action.strip():

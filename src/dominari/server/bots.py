@@ -9,6 +9,7 @@ was created) on top of their level's budget.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import multiprocessing
@@ -97,14 +98,22 @@ def search_settings(game: str, name: str, seconds: float) -> dict[str, Any]:
 
 
 def played_seat(game: str, seat: dict[str, Any], seconds: float,
-                settings: dict[str, Any] | None = None) -> dict[str, Any]:
+                settings: dict[str, Any] | None = None, state: Any = None) -> dict[str, Any]:
     """A seat of :meth:`~dominari.server.tables.Table.seat_list` as its game's record
     gives it: a bot as the server played it (:func:`played_as`) and, for a search level,
     every setting of its search, those the game was created with (``settings``; for a
-    game stored before games kept them, the level's now), as a simulation's record does.
+    game stored before games kept them, the level's now), as a simulation's record does;
+    for a bot that plays each game as another (Dominion's ``best``: the best rule bot for
+    the kingdom and number of players of ``state``, the game's state), that bot's name in
+    ``played_as``, as a simulation's record has it.
 
     >>> played_seat("dominion", {"seat": 0, "kind": "bot", "bot": "mcts"}, 1.0)["bot"]
     'mcts:seconds=1'
+    >>> from dominari.dominion.engine import DominionConfig, DominionState
+    >>> state = DominionState.new(DominionConfig(kingdom="first-game", seed=1))
+    >>> played_seat("dominion", {"seat": 1, "kind": "bot", "bot": "best"}, 1.0,
+    ...             state=state)["played_as"]
+    'Smithy'
     """
     bot = seat.get("bot")
     if bot is None:
@@ -113,7 +122,64 @@ def played_seat(game: str, seat: dict[str, Any], seconds: float,
     if bot in SEARCH_BOTS:
         out["search"] = (settings if settings is not None
                          else search_settings(game, bot, seconds))  # fmt: skip
+    elif state is not None:
+        for_game = getattr(load_bot(bot, game), "for_game", None)  # best: the kingdom's bot
+        if for_game is not None:
+            out["played_as"] = str(for_game(state).name)
     return out
+
+
+@functools.cache
+def _cards_bought(game: str, name: str) -> tuple[int, ...]:
+    """The Kingdom card ids that the rule bot ``name`` buys, in id order (none for a bot
+    that is not a Dominion strategy: a search, ``best``, ``random``, a Dominations bot)."""
+    from dominari.bots.kingdom import strategy_needs
+    from dominari.bots.strategy import StrategyBot
+
+    if game != "dominion" or name in SEARCH_BOTS:
+        return ()
+    bot = load_bot(name, game)
+    return tuple(sorted(strategy_needs(bot.strategy))) if isinstance(bot, StrategyBot) else ()
+
+
+def missing_cards(game: str, name: str, state: Any) -> list[str]:
+    """The Kingdom cards (names) that the Dominion rule bot ``name`` buys and the kingdom
+    of ``state`` (the game's) lacks: the bot plays without them, as a money bot where it
+    buys no other Kingdom card. Empty for every other bot (``best`` plays the best rule bot
+    that fits the kingdom).
+
+    >>> from dominari.dominion.engine import DominionConfig, DominionState
+    >>> state = DominionState.new(DominionConfig(kingdom="first-game", seed=1))
+    >>> missing_cards("dominion", "witch", state), missing_cards("dominion", "smithy", state)
+    (['Witch'], [])
+    """
+    from dominari.dominion.cards import NAME
+
+    bought = _cards_bought(game, name)
+    if not bought:
+        return []
+    have = frozenset(state.kingdom)
+    return [NAME[c] for c in bought if c not in have]
+
+
+def missing_note(seat: dict[str, Any]) -> str | None:
+    """One sentence on a seat of :meth:`~dominari.server.tables.Table.seat_list` whose
+    rule bot buys Kingdom cards the game lacks (its ``missing_cards``), else None.
+
+    >>> print(missing_note({"seat": 1, "kind": "bot", "bot": "witch", "name": "Wendy",
+    ...                     "missing_cards": ["Witch"]}))
+    Seat 2 (Wendy): the bot witch buys Witch, not in this game's kingdom: it plays without it...
+    """
+    lacking = seat.get("missing_cards")
+    if not lacking:
+        return None
+    bot = str(seat.get("bot"))
+    note = (f"Seat {seat['seat'] + 1} ({seat['name']}): the bot {bot} buys "
+            f"{', '.join(lacking)}, not in this game's kingdom: it plays without "
+            f"{'it' if len(lacking) == 1 else 'them'}")
+    if len(lacking) >= len(_cards_bought("dominion", bot)):
+        note += ", buying only basic cards"
+    return note + "."
 
 
 def _bot(game: str, name: str, seconds: float, settings: dict[str, Any] | None = None) -> Any:

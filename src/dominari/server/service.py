@@ -3,7 +3,12 @@
 Everything that changes a game runs on the event loop, one submission at a time:
 check the submission against a copy of the state, append the log entry to the store
 (committed), install the new state, then push each subscriber the view of its seat.
-Bots think in worker processes and submit through the same path.
+Bots think in worker processes and submit through the same path; a free worker goes to
+a decision of a game with a person in it before any of a game of bots only
+(:class:`WorkerGate`), and a server plays at most :attr:`Settings.max_bot_games` games of
+bots only at once. The store is written on the loop, so a database locked by another
+process is waited for only briefly (:data:`STORE_WAIT`; a bot, asked again later, hardly
+at all: :data:`BOT_STORE_WAIT`).
 
 Seat tokens are ``secrets.token_urlsafe(32)``; the store keeps their SHA-256 only, the
 service compares digests with :func:`hmac.compare_digest`, and nothing logs them.
@@ -12,13 +17,14 @@ service compares digests with :func:`hmac.compare_digest`, and nothing logs them
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import hmac
 import logging
 import pickle
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +39,7 @@ from dominari.server.bots import (
     check_bot,
     choose,
     make_executor,
+    missing_note,
     search_settings,
     server_bot_blurbs,
     server_bot_names,
@@ -57,10 +64,77 @@ BOT_LIMIT_PER_SECOND = 5.0
 once a worker has taken it has a stuck worker: the workers are started afresh and the
 bot is asked again. The wait for a free worker is not counted: a busy server makes bots
 wait their turn, never answer for them."""
+STORE_WAIT = 1.0
+"""Seconds a person's action or undo waits for an SQLite database that another process
+has locked (a backup, another writer) before it is refused, with nothing changed, as the
+store being unavailable. The store is written on the event loop: every game waits
+meanwhile."""
+BOT_STORE_WAIT = 0.05
+"""The same for a bot's action: a bot whose action could not be stored is asked again
+after :data:`BOT_RETRY` (and longer each time), so it need not wait, and a lock held for
+minutes never holds up the other games for more than this per try."""
 KEEP_FINISHED = 200
 """Finished games kept in memory (older ones are reloaded from the store on demand)."""
 QUEUE_LIMIT = 256
 """Messages waiting for one socket; a client that falls further behind is disconnected."""
+
+
+class WorkerGate:
+    """The bot workers' free slots, handed out by priority: a decision waits for a slot
+    behind every waiting decision of a lower ``level`` (0 first) and of its own level that
+    came before it (first come, first served within a level). A slot set free goes straight
+    to the first waiter, so none is taken over by a decision that arrives meanwhile.
+
+    The server's levels (:meth:`GameService.bot_level`): 0 for games with a human seat,
+    1 for games of bots only, so that a person's opponent waits at most for the decisions
+    that workers are already running, however many bot-only games are queued."""
+
+    def __init__(self, slots: int, levels: int = 2) -> None:
+        self._free = slots
+        self._waiting: tuple[collections.deque[asyncio.Future[None]], ...] = tuple(
+            collections.deque() for _ in range(levels))
+
+    @property
+    def free(self) -> int:
+        """Slots free now."""
+        return self._free
+
+    def waiting(self, level: int) -> int:
+        """Decisions of ``level`` waiting for a slot."""
+        return sum(not f.done() for f in self._waiting[level])
+
+    async def acquire(self, level: int) -> None:
+        if self._free > 0:
+            self._free -= 1
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting[level].append(fut)
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():  # handed a slot as it was cancelled
+                self.release()
+            else:
+                with contextlib.suppress(ValueError):
+                    self._waiting[level].remove(fut)
+            raise
+
+    def release(self) -> None:
+        for queue in self._waiting:
+            while queue:
+                fut = queue.popleft()
+                if not fut.done():
+                    fut.set_result(None)  # the slot passes to it
+                    return
+        self._free += 1
+
+    @contextlib.asynccontextmanager
+    async def slot(self, level: int) -> AsyncIterator[None]:
+        await self.acquire(level)
+        try:
+            yield
+        finally:
+            self.release()
 
 
 def token_hash(token: str) -> str:
@@ -83,6 +157,10 @@ class Settings:
     allowance of their own: they can never keep a player from a seat)."""
     max_seat_sockets: int = 8
     """Sockets per seat of a game (a player's tabs and devices)."""
+    max_bot_games: int = 50
+    """Unfinished games of bots only (no human seat) a server plays at once: creating
+    another is refused (``too_many``, 429) until one ends; 0: no limit. Their bots wait
+    behind those of games with a person in them (:class:`WorkerGate`) all the same."""
     create_rate: float = 5.0
     create_burst: float = 200.0
     """Games one client address may create: per second, and at once."""
@@ -154,7 +232,7 @@ class GameService:
         self.store: Store | None = None
         self.tables: dict[str, Table] = {}
         self._executor: Any = None
-        self._slots: asyncio.Semaphore | None = None  # free workers
+        self._slots: WorkerGate | None = None  # free workers
         self._tasks: set[asyncio.Task[None]] = set()
         self._finished: dict[str, None] = {}  # finished games in memory, oldest first
         self._closing = False
@@ -165,7 +243,7 @@ class GameService:
         """Open the store and the bot workers, and load every active game."""
         self.store = Store(self.settings.db_url)
         self._executor = make_executor(self.settings.bot_executor, self.settings.bot_workers)
-        self._slots = asyncio.Semaphore(self.settings.bot_workers)
+        self._slots = WorkerGate(self.settings.bot_workers)
         for gid in self.store.active_games():
             try:
                 self._load(gid)
@@ -200,7 +278,9 @@ class GameService:
     # -- games -------------------------------------------------------------------------
 
     def create(self, spec: GameSpec) -> dict[str, Any]:
-        """Create a game; the answer carries each human seat's token (shown only here)."""
+        """Create a game; the answer carries each human seat's token (shown only here),
+        and ``notes``: a sentence for each Dominion rule bot seated whose Kingdom cards the
+        game's kingdom lacks (its seat's ``missing_cards``; it plays without them)."""
         game = spec.game
         if game not in ("dominion", "dominations"):
             raise ConfigError(f"unknown game {game!r}: dominion or dominations")
@@ -227,6 +307,8 @@ class GameService:
             if first != i:  # the log and the tables name players by these names
                 raise ConfigError(f"seats {first + 1} and {i + 1} are both named {name!r}: "
                                   f"give each seat a name of its own")
+        if all(kind == "bot" for kind, _, _ in names):
+            self._check_bot_games()
         seed = spec.seed if spec.seed is not None else secrets.randbits(63)
         config = self._config(spec, n, seed, tuple(x[2] for x in names))
         state = new_state(game, config, self.settings.data_sets)
@@ -250,13 +332,29 @@ class GameService:
                   state=state)
         self.tables[gid] = t
         self._schedule_bot(t)
+        seat_list = t.seat_list()
         return {
             "game_id": gid,
             "game": game,
             "spectator": spectator,
             "version": t.version,
-            "seats": [{**x, "token": tokens.get(x["seat"])} for x in t.seat_list()],
+            "seats": [{**x, "token": tokens.get(x["seat"])} for x in seat_list],
+            # a rule bot whose cards the kingdom lacks is seated all the same (a random
+            # kingdom often lacks them), and said so
+            "notes": [note for x in seat_list if (note := missing_note(x)) is not None],
         }
+
+    def _check_bot_games(self) -> None:
+        """Refuse a game of bots only when :attr:`Settings.max_bot_games` are playing."""
+        cap = self.settings.max_bot_games
+        if cap <= 0:
+            return
+        playing = sum(1 for t in self.tables.values()
+                      if not t.finished and self.bot_level(t) == 1)
+        if playing >= cap:
+            raise ActionError("too_many", f"this server already plays {playing} games of bots "
+                                          f"only (at most {cap} at once): wait for one to "
+                                          f"end, or give a seat to a person")
 
     def _config(self, spec: GameSpec, n: int, seed: int, names: tuple[str, ...]
                 ) -> dict[str, Any]:
@@ -395,16 +493,22 @@ class GameService:
 
     # -- changes -----------------------------------------------------------------------
 
-    def act(self, t: Table, seat: int, text: str, version: int | None) -> None:
-        """Check, commit, install and broadcast ``seat``'s action."""
+    def act(self, t: Table, seat: int, text: str, version: int,
+            store_wait: float = STORE_WAIT) -> None:
+        """Check, commit, install and broadcast ``seat``'s action, which answers the view
+        of ``version`` (another version is refused: a retried submission never plays
+        twice). A store that cannot commit it within ``store_wait`` seconds raises
+        :class:`StoreError` with nothing changed."""
         after, canonical = t.check_action(seat, text, version)
-        self.db.append(t.id, t.version + 1, "act", seat, canonical, after.is_terminal())
+        self.db.append(t.id, t.version + 1, "act", seat, canonical, after.is_terminal(),
+                       wait=store_wait)
         t.install(seat, canonical, after)
         self._changed(t)
 
-    def undo(self, t: Table, seat: int, version: int | None) -> None:
+    def undo(self, t: Table, seat: int, version: int) -> None:
+        """Take back ``seat``'s last action (see :meth:`act`)."""
         t.check_undo(seat, version)
-        self.db.append(t.id, t.version + 1, "undo", seat, "")
+        self.db.append(t.id, t.version + 1, "undo", seat, "", wait=STORE_WAIT)
         t.install_undo()
         self._changed(t)
 
@@ -472,6 +576,13 @@ class GameService:
 
     # -- bots --------------------------------------------------------------------------
 
+    @staticmethod
+    def bot_level(t: Table) -> int:
+        """The priority of ``t``'s bot decisions for a worker (:class:`WorkerGate`): 0 in
+        a game with a human seat, whose player waits for the bot, 1 in a game of bots
+        only."""
+        return 0 if any(x.kind == "human" for x in t.seats) else 1
+
     def _schedule_bot(self, t: Table) -> None:
         if t.bot_busy or t.finished or self._closing:
             return
@@ -495,7 +606,9 @@ class GameService:
             payload = pickle.dumps(t.state)
             loop = asyncio.get_running_loop()
             assert self._slots is not None
-            async with self._slots:  # one decision a worker: no time is lost in a queue
+            # one decision a worker (no time is lost in a queue), a game with a person in
+            # it before the games of bots only
+            async with self._slots.slot(self.bot_level(t)):
                 executor = self._executor
                 try:
                     text = await asyncio.wait_for(
@@ -539,7 +652,7 @@ class GameService:
             try:
                 if text is None:
                     raise ActionError("bot_failed", "no answer")
-                self.act(t, seat, text, version)
+                self.act(t, seat, text, version, BOT_STORE_WAIT)
             except ActionError as exc:
                 # The bot itself failed (an error of its own, an answer the game refuses):
                 # asking again would fail the same way, so its first legal action is played.
@@ -547,7 +660,7 @@ class GameService:
                 move = t.state.format_action(legal[0])
                 log.error("game %s: bot %s (seat %d) gave no legal answer (%s); playing "
                           "its first legal action, %s", t.id, name, seat + 1, exc, move)
-                self.act(t, seat, move, version)
+                self.act(t, seat, move, version, BOT_STORE_WAIT)
         except (StoreError, ActionError) as exc:
             # Nothing was stored: the bot tries again in a moment.
             log.error("game %s: cannot store the bot's action: %s", t.id, exc)

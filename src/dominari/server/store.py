@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import secrets
+import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,6 +197,11 @@ def default_url(data_dir: str | Path) -> str:
     return f"sqlite:///{(folder / 'dominari.db').resolve()}"
 
 
+BUSY_TIMEOUT = 5.0
+"""Seconds an SQLite statement waits for a lock another process holds (a writer, a
+backup) before it fails: every connection's, but see ``wait`` in :meth:`Store.append`."""
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     # WAL: readers never block the writer. synchronous=NORMAL keeps every commit through
@@ -203,7 +209,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=5000")
+    cur.execute(f"PRAGMA busy_timeout={round(BUSY_TIMEOUT * 1000)}")
     cur.close()
 
 
@@ -249,6 +255,9 @@ class Store:
         self._appends = _Appends(self.engine)
         self._writer: Connection | None = None
         """The connection that appends log entries (kept open: see :meth:`append`)."""
+        self._sqlite = self.engine.dialect.name == "sqlite"
+        self._writer_wait = BUSY_TIMEOUT
+        """The writer's SQLite busy timeout now, in seconds."""
 
     def close(self) -> None:
         self._drop_writer()
@@ -257,8 +266,21 @@ class Store:
     def _drop_writer(self) -> None:
         if self._writer is not None:
             with contextlib.suppress(SQLAlchemyError):
+                if self._writer_wait != BUSY_TIMEOUT:  # back to the pool as it came
+                    try:
+                        self._set_wait(self._writer, BUSY_TIMEOUT)
+                    except sqlite3.Error:
+                        self._writer.invalidate()  # broken: never to be used again
                 self._writer.close()
             self._writer = None
+
+    def _set_wait(self, conn: Connection, wait: float) -> None:
+        """Make SQLite's busy timeout of ``conn`` ``wait`` seconds (set on the driver's
+        connection: a pragma outside SQLAlchemy's transaction)."""
+        if self._sqlite:
+            driver: Any = conn.connection.driver_connection
+            driver.execute(f"PRAGMA busy_timeout={round(wait * 1000)}")
+        self._writer_wait = wait
 
     def new_id(self) -> str:
         return secrets.token_urlsafe(9)
@@ -276,18 +298,28 @@ class Store:
         return gid
 
     def append(self, game_id: str, seq: int, kind: str, seat: int, text: str,
-               finished: bool = False) -> None:
-        """Append log entry ``seq`` (it must be the game's version + 1) and commit."""
+               finished: bool = False, wait: float | None = None) -> None:
+        """Append log entry ``seq`` (it must be the game's version + 1) and commit.
+
+        ``wait``: the longest an SQLite database locked by another process (a writer, a
+        backup) is waited for, in seconds (default :data:`BUSY_TIMEOUT`), after which
+        :class:`StoreError` is raised with nothing written. The server appends on its
+        event loop, so it waits little (see :mod:`dominari.server.service`). Other
+        databases ignore it."""
         # The hot path of every action: one transaction on a connection kept open, with
         # the statements compiled once (see _Appends). A failed connection is dropped and
         # the next append opens a new one.
         values = {"p_game": game_id, "p_before": seq - 1, "p_seq": seq, "p_kind": kind,
                   "p_seat": seat, "p_text": text, "p_now": self._appends.now(),
                   "p_status": "finished"}
+        wait = BUSY_TIMEOUT if wait is None else max(0.0, wait)
         try:
             if self._writer is None:
                 self._writer = self.engine.connect()
+                self._writer_wait = BUSY_TIMEOUT
             conn = self._writer
+            if wait != self._writer_wait:
+                self._set_wait(conn, wait)
             with conn.begin():
                 done = self._appends.run(conn, "finish" if finished else "advance", values)
                 if done.rowcount != 1:
@@ -295,7 +327,7 @@ class Store:
                 self._appends.run(conn, "append", values)
         except IntegrityError:
             raise ConflictError(f"game {game_id}: log entry {seq} already exists") from None
-        except SQLAlchemyError as exc:
+        except (SQLAlchemyError, sqlite3.Error) as exc:
             self._drop_writer()
             raise StoreError(f"database error: {exc.__class__.__name__}: "
                              f"{_first_line(exc)}") from None

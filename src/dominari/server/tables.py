@@ -130,6 +130,20 @@ class Table:
     _views: tuple[int, bool, dict[int | None, dict[str, Any]]] | None = field(
         default=None, repr=False)
     """(version, bot_busy, messages without the log by seat) of the current state."""
+    _seat_list: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    """The public facts of the seats (see :meth:`seat_list`), made once."""
+
+    def __post_init__(self) -> None:
+        from dominari.server.bots import missing_cards
+
+        for x in self.seats:
+            facts: dict[str, Any] = {"seat": x.seat, "kind": x.kind, "bot": x.bot,
+                                     "name": x.name}
+            # the kingdom is the game's from its start: what a rule bot lacks stays so
+            lacking = missing_cards(self.game, x.bot, self.state) if x.bot else []
+            if lacking:
+                facts["missing_cards"] = lacking
+            self._seat_list.append(facts)
 
     @classmethod
     def load(cls, stored: StoredGame, data: Mapping[str, str]) -> Table:
@@ -160,9 +174,11 @@ class Table:
         return self.state.record()
 
     def seat_list(self) -> list[dict[str, Any]]:
-        """The public facts of the seats (never their tokens)."""
-        return [{"seat": x.seat, "kind": x.kind, "bot": x.bot, "name": x.name}
-                for x in self.seats]
+        """The public facts of the seats (never their tokens): ``seat``, ``kind``, ``bot``
+        and ``name``, and for a Dominion rule bot that buys Kingdom cards this game's
+        kingdom lacks, those cards (``missing_cards``, only then): it plays without them
+        (see :func:`dominari.server.bots.missing_cards`)."""
+        return [dict(x) for x in self._seat_list]
 
     # -- changes -----------------------------------------------------------------------
 

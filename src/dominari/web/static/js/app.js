@@ -94,6 +94,8 @@ async function createAndGo(body, errorBox) {
   }
   rememberCreation({ game_id: made.game_id, game: made.game, spectator: made.spectator,
                      seats: made.seats });
+  // a rule bot whose Kingdom cards the kingdom lacks is seated all the same: say so
+  for (const note of made.notes || []) toast(note);
   const humans = made.seats.filter((s) => s.token);
   for (const s of humans) {
     rememberSeat({ game_id: made.game_id, token: s.token, game: made.game, seat: s.seat,

@@ -32,7 +32,11 @@ export function seedValue(text) {
 }
 
 export function seatKind(seat) {
-  return seat.kind === "bot" ? `bot: ${seat.bot}` : "human";
+  if (seat.kind !== "bot") return "human";
+  const lacking = seat.missing_cards || [];
+  return lacking.length
+    ? `bot: ${seat.bot}; buys ${lacking.join(", ")}, not in this game's kingdom: plays without ${lacking.length > 1 ? "them" : "it"}`
+    : `bot: ${seat.bot}`;
 }
 
 // "a minute ago"-style age of a timestamp (ms), relative to `now` (ms).

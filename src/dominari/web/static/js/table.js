@@ -35,6 +35,10 @@ function seatChips(msg, viewer) {
     el("span", { class: "dot", "aria-hidden": "true" }),
     seatLabel(s, viewer),
     s.kind === "bot" ? el("span", { class: "muted" }, `(${s.bot})`) : null,
+    // a rule bot whose Kingdom cards this game lacks plays without them
+    s.missing_cards && s.missing_cards.length
+      ? el("span", { class: "muted", "data-testid": "missing-cards" }, `without ${s.missing_cards.join(", ")}`)
+      : null,
     cur && s.kind === "bot" && msg.bot_thinking
       ? el("span", { class: "thinking", "data-testid": "bot-thinking" }, "thinking") : null);
   }));
