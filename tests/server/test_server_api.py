@@ -461,12 +461,17 @@ def test_an_action_or_undo_without_a_version_is_refused_so_a_retry_plays_once(
     v = api.view(gid, token)
     assert v["current_seat"] == 0
     url = f"/api/games/{gid}"
-    for path, body in [("actions", {"action": "buy Silver"}), ("undo", {}), ("undo", None)]:
+    for path, body in [("actions", {"action": "buy Silver"}), ("undo", {}), ("undo", None),
+                       ("actions", {"action": "buy Silver", "version": None}),
+                       ("undo", {"version": None}), ("actions", None)]:
         r = api.c.post(f"{url}/{path}", headers=auth(token),
                        **({} if body is None else {"json": body}))
         assert r.status_code == 422, r.text
         assert r.json()["error"]["code"] == "bad_request"
         message = r.json()["error"]["message"]
+        if path == "actions" and body is None:  # no body: no action either
+            assert message.startswith("action: Field required; version: ")
+            message = message.split("; ", 1)[1]
         assert message.startswith("version: the version of the view it answers is needed")
         assert "cannot play twice" in message
     assert api.view(gid, token)["version"] == v["version"]  # nothing changed

@@ -351,6 +351,26 @@ def test_the_worker_gate_serves_games_with_a_person_first() -> None:
 
     assert asyncio.run(run()) == ["human-1", "human-2", "bots-1", "bots-2", "bots-3"]
 
+    async def handed_as_cancelled() -> None:
+        """A waiter handed the slot in the same tick as its game is closed gives it on."""
+        gate = WorkerGate(1)
+        await gate.acquire(1)
+        got: list[str] = []
+
+        async def decide(name: str, level: int) -> None:
+            async with gate.slot(level):
+                got.append(name)
+
+        first = asyncio.create_task(decide("handed", 0))
+        second = asyncio.create_task(decide("next", 1))
+        await asyncio.sleep(0)
+        gate.release()  # the slot passes to the first waiter …
+        first.cancel()  # … cancelled before it could run
+        await asyncio.gather(first, second, return_exceptions=True)
+        assert got == ["next"] and gate.free == 1 and gate.waiting(0) == gate.waiting(1) == 0
+
+    asyncio.run(handed_as_cancelled())
+
 
 def test_a_bot_facing_a_person_waits_only_for_the_decisions_running(monkeypatch: Any) -> None:
     """With one worker held by a game of bots only and more of them waiting, the bot of a
@@ -439,11 +459,45 @@ def test_games_of_bots_only_are_capped(monkeypatch: Any) -> None:
                            "once): wait for one to end, or give a seat to a person"}
             person = {**body, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "bm"}]}
             assert client.post("/api/games", json=person).status_code == 201
+            svc.settings.max_bot_games = 3  # games with a person in them are not counted
+            assert client.post("/api/games", json=body).status_code == 201
+            assert client.post("/api/games", json=body).status_code == 429
             go.set()
             for _ in range(5000):
-                if sum(not t.finished for t in svc.tables.values()) <= 1:
+                if sum(not t.finished for t in svc.tables.values()) <= 1:  # the person's
                     break
                 time.sleep(0.002)
             assert client.post("/api/games", json=body).status_code == 201
     finally:
         go.set()
+
+
+def test_a_stored_game_whose_bot_this_version_lacks_still_loads(db_file: str) -> None:
+    """The seats' facts (the cards a rule bot lacks, the bot ``best`` played as) are
+    advisory: a stored game whose bot name no longer loads is served all the same (its
+    seat says nothing of cards), and its player can see it and play on (before, it was
+    left out at the restart: every request got 409 ``unloadable``)."""
+    import sqlite3
+
+    from server_client import Api, auth
+
+    with make_client(db_file) as client:
+        api = Api(client)
+        g = api.create(game="dominion", kingdom="first-game", seed=3,
+                       seats=[{"kind": "human"}, {"kind": "bot", "bot": "witch"}])
+        api.settle()
+        gid, token = g["game_id"], g["seats"][0]["token"]
+    db = sqlite3.connect(db_file.removeprefix("sqlite:///"))
+    with db:
+        assert db.execute("UPDATE seats SET bot = 'oldbot' WHERE bot = 'witch'").rowcount == 1
+    db.close()
+    with make_client(db_file) as client:
+        api = Api(client)
+        assert gid in api.service.tables
+        r = client.get(f"/api/games/{gid}", headers=auth(token))
+        assert r.status_code == 200, r.text
+        assert [s.get("missing_cards") for s in r.json()["seats"]] == [None, None]
+        view = r.json()
+        assert view["current_seat"] == 0
+        action = view["view"]["legal_actions"][0]
+        assert api.act(gid, token, action, view["version"]).status_code == 200

@@ -175,10 +175,11 @@ def test_a_locked_database_holds_up_the_server_only_briefly(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
     """A bot whose action cannot be stored (another process holds the database's write
-    lock) is asked again later: its append waits 50 ms, not 5 s, during which the whole
-    server stood still (a health check took 4.9 s). A person's action gets one clear error
-    after at most a second, with nothing changed, and plays once the lock is gone; the
-    bot's own move is stored then too."""
+    lock) has it stored again later, the wait doubling, without deciding again: its
+    append waits 50 ms, not 5 s, during which the whole server stood still (a health check
+    took 4.9 s). A person's action, and a new game, get one clear error after about a
+    second, with nothing changed; the action plays once the lock is gone, and the bot's
+    own move is stored then too."""
     import threading
     import time
 
@@ -188,9 +189,11 @@ def test_a_locked_database_holds_up_the_server_only_briefly(tmp_path: Path,
 
     real = service_module.choose
     go = threading.Event()
+    decisions: list[object] = []
 
     def held(*args: object) -> str:
         go.wait(30)
+        decisions.append(args[2])
         return str(real(*args))  # type: ignore[arg-type]
 
     def until(ok: object) -> None:
@@ -231,13 +234,22 @@ def test_a_locked_database_holds_up_the_server_only_briefly(tmp_path: Path,
                     "code": "unavailable", "message": "the game store is unavailable; try "
                                                       "again"}}
                 assert api.view(pid, token)["version"] == 0
+                started = time.monotonic()
+                r = client.post("/api/games", json={
+                    "game": "dominion", "seats": [{"kind": "human"}, {"kind": "human"}]})
+                create_wait = time.monotonic() - started
+                assert r.status_code == 503, r.text
+                until(lambda: bot_table.bot_crashes >= 3)  # 0.2 s, 0.4 s, …: backing off
             finally:
                 locker.execute("ROLLBACK")
                 locker.close()
-            assert bot_wait < 2.0 and health < 1.0 and person_wait < 3.0
+            assert bot_wait < 0.5 and health < 0.5
+            assert 0.8 < person_wait < 2.0 and 0.8 < create_wait < 2.0  # 1 s, not 5
+            assert decisions == ["smithy"]  # its move was kept, not decided again
             assert svc.db.load(pid).log == ()  # nothing half written
             assert api.act(pid, token, action, v["version"]).status_code == 200
             until(lambda: bot_table.version == 1)  # the bot's own move, stored on a retry
             assert len(svc.db.load(pid).log) == 1 and len(svc.db.load(b["game_id"]).log) == 1
+            assert decisions == ["smithy"] and bot_table.bot_crashes == 0
     finally:
         go.set()

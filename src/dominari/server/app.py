@@ -131,15 +131,25 @@ VERSION_NEEDED = ("the version of the view it answers is needed ('version'), so 
 retried submission (a client that lost the answer and sends it again) from a new one."""
 
 
-def _versions_needed(errors: Sequence[Mapping[str, Any]], submission: bool
+def _versions_needed(errors: Sequence[Mapping[str, Any]], submission: str | None
                      ) -> list[Mapping[str, Any]]:
-    """``errors`` with a missing ``version`` (or a missing body, for a ``submission``: an
-    action or an undo) said as :data:`VERSION_NEEDED`."""
+    """``errors`` with a missing ``version`` (or ``null``, as the WebSocket takes it; or a
+    missing body, for a ``submission``: ``"act"`` or ``"undo"``) said as
+    :data:`VERSION_NEEDED`; an action's missing body misses its ``action`` too.
+
+    >>> [e["loc"] for e in _versions_needed([{"loc": ("body",), "type": "missing"}], "act")]
+    [('body', 'action'), ('body', 'version')]
+    """
     out: list[Mapping[str, Any]] = []
     for e in errors:
         loc = tuple(e.get("loc", ()))
-        if e.get("type") == "missing" and (loc == ("body", "version")
-                                           or (submission and loc == ("body",))):
+        kind = e.get("type")
+        if loc == ("body", "version") and (kind == "missing" or (
+                kind == "int_type" and e.get("input", "") is None)):
+            e = {**e, "type": "missing", "msg": VERSION_NEEDED}
+        elif submission is not None and kind == "missing" and loc == ("body",):
+            if submission == "act":
+                out.append({**e, "loc": ("body", "action"), "msg": "Field required"})
             e = {**e, "loc": ("body", "version"), "msg": VERSION_NEEDED}
         out.append(e)
     return out
@@ -434,8 +444,11 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        path = request.url.path
+        submission = ("act" if path.endswith("/actions") else
+                      "undo" if path.endswith("/undo") else None)  # fmt: skip
         return error("bad_request", validation_message(_versions_needed(
-            exc.errors(), request.url.path.endswith(("/actions", "/undo")))), 422)
+            exc.errors(), submission)), 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

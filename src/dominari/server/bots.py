@@ -9,6 +9,7 @@ was created) on top of their level's budget.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
@@ -122,11 +123,15 @@ def played_seat(game: str, seat: dict[str, Any], seconds: float,
     if bot in SEARCH_BOTS:
         out["search"] = (settings if settings is not None
                          else search_settings(game, bot, seconds))  # fmt: skip
-    elif state is not None:
-        for_game = getattr(load_bot(bot, game), "for_game", None)  # best: the kingdom's bot
-        if for_game is not None:
-            out["played_as"] = str(for_game(state).name)
+    elif state is not None and game == "dominion" and bot == BEST:
+        best: Any = load_bot(bot, game)  # plays the kingdom's best rule bot
+        with contextlib.suppress(DominariError):  # a fact of the record, never in the way
+            out["played_as"] = str(best.for_game(state).name)
     return out
+
+
+BEST = "best"
+"""The Dominion bot that plays each game as the best rule bot for its kingdom."""
 
 
 @functools.cache
@@ -138,7 +143,10 @@ def _cards_bought(game: str, name: str) -> tuple[int, ...]:
 
     if game != "dominion" or name in SEARCH_BOTS:
         return ()
-    bot = load_bot(name, game)
+    try:
+        bot = load_bot(name, game)
+    except DominariError:  # a stored game's bot this version lacks: its seat says nothing
+        return ()  # (the game loads all the same, and the bot's decisions fail alone)
     return tuple(sorted(strategy_needs(bot.strategy))) if isinstance(bot, StrategyBot) else ()
 
 

@@ -70,9 +70,10 @@ has locked (a backup, another writer) before it is refused, with nothing changed
 store being unavailable. The store is written on the event loop: every game waits
 meanwhile."""
 BOT_STORE_WAIT = 0.05
-"""The same for a bot's action: a bot whose action could not be stored is asked again
-after :data:`BOT_RETRY` (and longer each time), so it need not wait, and a lock held for
-minutes never holds up the other games for more than this per try."""
+"""The same for a bot's action: a bot's move that could not be stored is stored again
+after :data:`BOT_RETRY` (and twice as long each time, the bot not deciding again), so it
+need not wait, and a lock held for minutes never holds up the other games for more than
+this per try."""
 KEEP_FINISHED = 200
 """Finished games kept in memory (older ones are reloaded from the store on demand)."""
 QUEUE_LIMIT = 256
@@ -327,7 +328,7 @@ class GameService:
         seats = tuple(SeatRow(i, kind, bot, name, token_hash(tokens[i]) if i in tokens else None)
                       for i, (kind, bot, name) in enumerate(names))
         spectator = secrets.token_urlsafe(16)
-        gid = self.db.create_game(game, config, spectator, seats)
+        gid = self.db.create_game(game, config, spectator, seats, wait=STORE_WAIT)
         t = Table(id=gid, game=game, config=config, spectator=spectator, seats=seats,
                   state=state)
         self.tables[gid] = t
@@ -602,6 +603,10 @@ class GameService:
         text: str | None = None
         lost = False  # the worker died, hung or was stopped: the bot gave no answer of its own
         executor = self._executor
+        kept, t.bot_answer = t.bot_answer, None
+        if kept is not None and kept[:2] == (version, seat):  # chosen; only not stored
+            self._store_bot_move(t, name, seat, version, kept[2])
+            return
         try:
             payload = pickle.dumps(t.state)
             loop = asyncio.get_running_loop()
@@ -646,13 +651,20 @@ class GameService:
         if lost:  # ask again, never play a move for it
             self._retry_bot(t, name, seat)
             return
+        self._store_bot_move(t, name, seat, version, text)
+
+    def _store_bot_move(self, t: Table, name: str, seat: int, version: int,
+                        text: str | None) -> None:
+        """Play the bot's answer ``text`` (None: it gave none of its own) for ``seat`` at
+        ``version``. A move the store cannot take is kept, and stored again after a wait
+        that doubles each time (the bot does not decide again meanwhile)."""
         t.bot_busy = False  # before the action: its views say whether a bot thinks next
-        t.bot_crashes = 0
+        move = text
         try:
             try:
-                if text is None:
+                if move is None:
                     raise ActionError("bot_failed", "no answer")
-                self.act(t, seat, text, version, BOT_STORE_WAIT)
+                self.act(t, seat, move, version, BOT_STORE_WAIT)
             except ActionError as exc:
                 # The bot itself failed (an error of its own, an answer the game refuses):
                 # asking again would fail the same way, so its first legal action is played.
@@ -662,13 +674,18 @@ class GameService:
                           "its first legal action, %s", t.id, name, seat + 1, exc, move)
                 self.act(t, seat, move, version, BOT_STORE_WAIT)
         except (StoreError, ActionError) as exc:
-            # Nothing was stored: the bot tries again in a moment.
+            # Nothing was stored: the same move is stored again in a moment.
             log.error("game %s: cannot store the bot's action: %s", t.id, exc)
+            if move is not None:
+                t.bot_answer = (version, seat, move)
             self._retry_bot(t, name, seat)
+            return
+        t.bot_crashes = 0
 
     def _retry_bot(self, t: Table, name: str, seat: int) -> None:
-        """Ask the bot of ``seat`` again after a wait that doubles with each failure of
-        the decision. The table stays busy meanwhile, so that every view, a new socket's
+        """Ask the bot of ``seat`` again (or store the move it chose again: its
+        ``bot_answer``) after a wait that doubles with each failure of the decision. The
+        table stays busy meanwhile, so that every view, a new socket's
         included, shows the bot thinking, and nothing else starts it."""
         t.bot_busy = True
         t.bot_crashes += 1

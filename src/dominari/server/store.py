@@ -286,15 +286,29 @@ class Store:
         return secrets.token_urlsafe(9)
 
     def create_game(self, game: str, config: dict[str, Any], spectator: str,
-                    seats: Sequence[SeatRow], game_id: str | None = None) -> str:
+                    seats: Sequence[SeatRow], game_id: str | None = None,
+                    wait: float | None = None) -> str:
+        """Store a new game and its seats; ``wait`` as for :meth:`append`."""
         gid = game_id or self.new_id()
-        with self._session() as s:
-            s.add(GameRow(id=gid, game=game, config=config, spectator=spectator,
-                          status="active", version=0))
-            s.flush()
-            for row in seats:
-                s.add(SeatTable(game_id=gid, seat=row.seat, kind=row.kind, bot=row.bot,
-                                name=row.name, token_hash=row.token_hash))
+        driver: Any = None  # the connection whose lock wait was shortened
+        try:
+            with self._session() as s:
+                if self._sqlite and wait is not None and wait != BUSY_TIMEOUT:
+                    driver = s.connection().connection.driver_connection
+                    driver.execute(f"PRAGMA busy_timeout={round(max(0.0, wait) * 1000)}")
+                s.add(GameRow(id=gid, game=game, config=config, spectator=spectator,
+                              status="active", version=0))
+                s.flush()
+                for row in seats:
+                    s.add(SeatTable(game_id=gid, seat=row.seat, kind=row.kind, bot=row.bot,
+                                    name=row.name, token_hash=row.token_hash))
+        except sqlite3.Error as exc:
+            raise StoreError(f"database error: {exc.__class__.__name__}: "
+                             f"{_first_line(exc)}") from None
+        finally:
+            if driver is not None:  # back in the pool: as it came, before anyone takes it
+                with contextlib.suppress(sqlite3.Error):
+                    driver.execute(f"PRAGMA busy_timeout={round(BUSY_TIMEOUT * 1000)}")
         return gid
 
     def append(self, game_id: str, seq: int, kind: str, seat: int, text: str,

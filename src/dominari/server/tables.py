@@ -121,7 +121,11 @@ class Table:
     subscribers: set[Any] = field(default_factory=set)
     bot_busy: bool = False
     bot_crashes: int = 0
-    """Workers lost in a row while this game's bot decided (reset by a stored move)."""
+    """Workers lost, or its move not stored, in a row while this game's bot decided
+    (reset by a stored move)."""
+    bot_answer: tuple[int, int, str] | None = None
+    """(version, seat, action) of a bot's move that the store could not take: tried
+    again as it is, not decided again, while the game is still at that version."""
     _log: tuple[Any, int, list[str]] | None = field(default=None, repr=False)
     """(last event seen, events seen, lines) of the log in words. A list of lines is
     never changed once made: a longer log is a new list."""
