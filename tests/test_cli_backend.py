@@ -216,7 +216,10 @@ def test_a_run_on_a_terminal_that_goes_away_stops_cleanly(tmp_path: Path,
 def test_a_server_stops_gracefully_on_a_hang_up(tmp_path: Path) -> None:
     """``serve`` on a hang-up stops as on SIGTERM, through the server's own shutdown
     (the hang-up was turned into an exception its event loop only logged, and the server
-    went on), and its bot workers' resource tracker, deaf to it, prints nothing."""
+    went on), exit 129 as a run's. Its bot workers, thinking for a game of search bots,
+    and their resource tracker are deaf to it: the server stops them, and nothing of
+    theirs is printed (a worker killed by it was taken for lost and started again)."""
+    import json
     import socket
     import urllib.request
 
@@ -237,11 +240,21 @@ def test_a_server_stops_gracefully_on_a_hang_up(tmp_path: Path) -> None:
                     break
             except OSError:
                 time.sleep(0.2)
+        game = json.dumps({"game": "dominion", "kingdom": "first-game", "seed": 1,
+                           "seats": [{"kind": "bot", "bot": "mcts-easy"},
+                                     {"kind": "bot", "bot": "mcts-easy"}]}).encode()
+        ask = urllib.request.Request(f"http://127.0.0.1:{port}/api/games", data=game,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(ask, timeout=30) as answer:
+            assert answer.status == 201
+        time.sleep(1.0)  # its bots are thinking
         os.killpg(proc.pid, signal.SIGHUP)
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+    assert proc.returncode == 129 and err.splitlines()[-1] == "dominari: hung up", err
     assert "Application shutdown complete" in err
-    assert "Traceback" not in err and "KeyError" not in err, err
+    for worse in ("Traceback", "KeyError", "lost its worker", "asked again"):
+        assert worse not in err, err

@@ -98,7 +98,7 @@ from dominari.dominion.render import (
     seat,
     status_text,
 )
-from dominari.sim.pool import MIN_STALL, check_backend, end_own_ray, start_resource_tracker
+from dominari.sim.pool import MIN_STALL, check_backend, end_own_ray
 from dominari.sim.records import (
     ANY_RECORDS,
     check_writable_file,
@@ -276,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
         "tournament", help="play a round robin between bots and rate them",
         description="Play a round robin: every combination of SEATS players is a match-up "
         "that plays N seeded games, rotating the seats every game. Reports win rates with "
-        "95% Wilson intervals, head-to-head results and OpenSkill (Bradley-Terry) ratings. "
+        f"95% Wilson intervals, head-to-head results and {RATING_NAME} ratings. "
         "Results depend on --seed only, never on --workers or --backend.",
     )  # fmt: skip
     tour.add_argument("game", help="the game: dominion or dominations")
@@ -975,7 +975,7 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
 
 
 _ORDINALS = ("1st to play", "2nd", "3rd", "4th")
-_RATE_INTERVALS = ("[95% CI]: Wilson score intervals of the rates (--json names each "
+_RATE_INTERVALS = ("[95% CI] of a rate: a Wilson score interval (--json names each "
                    "interval's method)")
 
 
@@ -1222,8 +1222,8 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
     if limited:
         console.print(f"{limited:,} game(s) stopped by the turn limit and scored as they stood",
                       style="yellow", markup=False)  # fmt: skip
-    console.print(f"ratings: {RATING_NAME} (μ {RATING_MU:g}, σ {RATING_SIGMA:.2f} at "
-                  "the start), updated game by game in rounds; players are ranked by μ − 3σ",
+    console.print(f"ratings: {RATING_NAME}, μ {RATING_MU:g} and σ {RATING_SIGMA:.2f} at "
+                  "the start, updated game by game in rounds; players are ranked by μ − 3σ",
                   markup=False)  # fmt: skip
     console.print(_RATE_INTERVALS, markup=False)
     if not result.seat_balanced:
@@ -2035,11 +2035,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if name.strip() == "builtin":
             raise ConfigError("--data: the name 'builtin' is the built-in data")
         data_sets[name.strip()] = folder.strip()
-    if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is _on_sigterm:
+    if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is _on_stop_signal:
         # The server stops on a hang-up as on SIGTERM, gracefully (uvicorn's own handler
         # of SIGTERM; an exception raised in its event loop by ours would only be logged)
         signal.signal(signal.SIGHUP, _hang_up_as_sigterm)
-    start_resource_tracker()  # its bot workers' tracker, deaf to the hang-up
     serve(args.host, args.port, args.db, data_sets=data_sets, bot_workers=args.bot_workers,
           bot_seconds=args.bot_seconds, ws_compression=args.ws_compression)
     return 0
@@ -2217,7 +2216,7 @@ def monuments_table(state: DominationsState) -> Table:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
     parser = build_parser()
-    previous = _catch_sigterm()
+    previous = _catch_stop_signals()
     try:
         args = parser.parse_args(argv)
         return int(args.func(args))
@@ -2227,7 +2226,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _stopped(exc)
     except DominariError as exc:
         return _fail(str(exc))
-    except BrokenPipeError:
+    except BrokenPipeError as exc:
+        stop = _terminated_by(exc)  # (a pipe's reader hung up along with the run)
+        if stop is not None:
+            return _stopped(stop)
         _silence_stdout()
         return 1
     except OSError as exc:
@@ -2240,7 +2242,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("out of memory: this process could not get the memory it needed "
                      "(a MemoryError)")
     except KeyboardInterrupt:
-        sys.stderr.write(f"\n{PROG}: interrupted\n")
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write(f"\n{PROG}: interrupted\n")
         return 130
     finally:
         for sig, handler in previous.items():
@@ -2257,11 +2260,18 @@ class _Terminated(BaseException):
         self.what = "hung up" if signum == getattr(signal, "SIGHUP", None) else "terminated"
 
 
-def _on_sigterm(signum: int, frame: object) -> None:
+def _on_stop_signal(signum: int, frame: object) -> None:
+    if signum == signal.SIGTERM and _HUNG_UP:  # (uvicorn's, raised again once stopped)
+        signum = signal.SIGHUP
     raise _Terminated(signum)
 
 
+_HUNG_UP: list[bool] = []
+"""Whether ``serve`` was hung up (its SIGTERM then says so)."""
+
+
 def _hang_up_as_sigterm(signum: int, frame: object) -> None:
+    _HUNG_UP.append(True)
     os.kill(os.getpid(), signal.SIGTERM)
 
 
@@ -2279,7 +2289,7 @@ def _terminated_by(exc: BaseException) -> _Terminated | None:
     return None
 
 
-def _catch_sigterm() -> dict[int, Any]:
+def _catch_stop_signals() -> dict[int, Any]:
     """Turn SIGTERM and SIGHUP (a closed terminal, a dropped ssh session) into
     :class:`_Terminated` for this run; the handlers it replaced, by signal (none where
     signals cannot be set: not the main thread). A SIGHUP ignored when the run began
@@ -2291,7 +2301,7 @@ def _catch_sigterm() -> dict[int, Any]:
         try:
             if sig != signal.SIGTERM and signal.getsignal(sig) == signal.SIG_IGN:
                 continue
-            handler = signal.signal(sig, _on_sigterm)
+            handler = signal.signal(sig, _on_stop_signal)
         except ValueError:
             return previous
         previous[sig] = signal.SIG_DFL if handler is None else handler

@@ -467,6 +467,8 @@ def test_games_of_bots_only_are_capped(monkeypatch: Any) -> None:
                 if sum(not t.finished for t in svc.tables.values()) <= 1:  # the person's
                     break
                 time.sleep(0.002)
+            else:
+                raise AssertionError("the games of bots only never ended")
             assert client.post("/api/games", json=body).status_code == 201
     finally:
         go.set()

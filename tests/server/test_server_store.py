@@ -222,7 +222,7 @@ def test_a_locked_database_holds_up_the_server_only_briefly(tmp_path: Path,
             try:
                 started = time.monotonic()
                 go.set()
-                until(lambda: bot_table.bot_crashes >= 1)  # its append failed: asked again
+                until(lambda: bot_table.bot_crashes >= 1)  # its append failed: kept
                 bot_wait = time.monotonic() - started
                 started = time.monotonic()
                 assert client.get("/api/health").status_code == 200
@@ -243,8 +243,9 @@ def test_a_locked_database_holds_up_the_server_only_briefly(tmp_path: Path,
             finally:
                 locker.execute("ROLLBACK")
                 locker.close()
-            assert bot_wait < 0.5 and health < 0.5
-            assert 0.8 < person_wait < 2.0 and 0.8 < create_wait < 2.0  # 1 s, not 5
+            # (bounds wide for a loaded machine, yet they tell 50 ms from 1 s and 1 s from 5)
+            assert bot_wait < 0.9 and health < 0.9
+            assert 0.8 < person_wait < 3.0 and 0.8 < create_wait < 3.0
             assert decisions == ["smithy"]  # its move was kept, not decided again
             assert svc.db.load(pid).log == ()  # nothing half written
             assert api.act(pid, token, action, v["version"]).status_code == 200

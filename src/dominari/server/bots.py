@@ -22,9 +22,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from dominari.bots import bot_blurbs, bot_names, load_bot
+from dominari.bots.base import playing
 from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, seconds_text
 from dominari.core.errors import ConfigError, DominariError
-from dominari.sim.pool import terminate_workers, watch_parent
+from dominari.sim.pool import start_resource_tracker, terminate_workers, watch_parent
 
 log = logging.getLogger("dominari.server")
 _LOCAL = threading.local()
@@ -123,15 +124,10 @@ def played_seat(game: str, seat: dict[str, Any], seconds: float,
     if bot in SEARCH_BOTS:
         out["search"] = (settings if settings is not None
                          else search_settings(game, bot, seconds))  # fmt: skip
-    elif state is not None and game == "dominion" and bot == BEST:
-        best: Any = load_bot(bot, game)  # plays the kingdom's best rule bot
+    elif state is not None and game == "dominion" and bot == "best":
         with contextlib.suppress(DominariError):  # a fact of the record, never in the way
-            out["played_as"] = str(best.for_game(state).name)
+            out["played_as"] = str(playing(load_bot(bot, game), state).name)
     return out
-
-
-BEST = "best"
-"""The Dominion bot that plays each game as the best rule bot for its kingdom."""
 
 
 @functools.cache
@@ -225,13 +221,16 @@ def choose(game: str, state: bytes, name: str, seed: int, seconds: float,
 def make_executor(kind: str, workers: int) -> Executor:
     """``process`` (default) or ``thread`` workers for bot decisions.
 
-    A worker process ignores Ctrl-C and SIGTERM, which reach the whole process group when
-    a server is stopped from its terminal or by a service manager: the server stops its
-    workers itself (:func:`stop_executor`) after its bots' decisions are cancelled, and a
-    worker whose server is gone ends by itself."""
+    A worker process ignores Ctrl-C, SIGTERM and SIGHUP, which reach the whole process
+    group when a server is stopped from its terminal, by a service manager or by its
+    terminal closing: the server stops its workers itself (:func:`stop_executor`) after
+    its bots' decisions are cancelled, and a worker whose server is gone ends by itself.
+    So does multiprocessing's resource tracker
+    (:func:`~dominari.sim.pool.start_resource_tracker`)."""
     if workers < 1:
         raise ConfigError(f"bot workers must be at least 1, not {workers}")
     if kind == "process":
+        start_resource_tracker()
         return ProcessPoolExecutor(max_workers=workers,
                                    mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_init_worker, initargs=(os.getpid(),))
@@ -241,8 +240,9 @@ def make_executor(kind: str, workers: int) -> Executor:
 
 
 def _init_worker(parent: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, signal.SIG_IGN)
     watch_parent(parent)
 
 

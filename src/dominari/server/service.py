@@ -7,8 +7,8 @@ Bots think in worker processes and submit through the same path; a free worker g
 a decision of a game with a person in it before any of a game of bots only
 (:class:`WorkerGate`), and a server plays at most :attr:`Settings.max_bot_games` games of
 bots only at once. The store is written on the loop, so a database locked by another
-process is waited for only briefly (:data:`STORE_WAIT`; a bot, asked again later, hardly
-at all: :data:`BOT_STORE_WAIT`).
+process is waited for only briefly (:data:`STORE_WAIT`; a bot's move, stored again later,
+hardly at all: :data:`BOT_STORE_WAIT`).
 
 Seat tokens are ``secrets.token_urlsafe(32)``; the store keeps their SHA-256 only, the
 service compares digests with :func:`hmac.compare_digest`, and nothing logs them.
@@ -24,7 +24,7 @@ import hmac
 import logging
 import pickle
 import secrets
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,8 +52,9 @@ from dominari.sim.runner import derive_seed
 log = logging.getLogger("dominari.server")
 
 BOT_RETRY = 1.0
-"""Seconds before a bot whose worker was lost (killed, stuck) or whose action could not
-be stored is asked again; each further failure on the same decision doubles the wait, up
+"""Seconds before a bot whose worker was lost (killed, stuck) is asked again, or a bot's
+move that could not be stored is stored again (the bot does not decide again); each
+further failure on the same decision doubles the wait, up
 to :data:`BOT_RETRY_MAX`. A lost worker never has a move played for its bot: the decision
 waits, shown as the bot thinking, until a worker answers."""
 BOT_RETRY_MAX = 30.0
@@ -65,10 +66,10 @@ once a worker has taken it has a stuck worker: the workers are started afresh an
 bot is asked again. The wait for a free worker is not counted: a busy server makes bots
 wait their turn, never answer for them."""
 STORE_WAIT = 1.0
-"""Seconds a person's action or undo waits for an SQLite database that another process
-has locked (a backup, another writer) before it is refused, with nothing changed, as the
-store being unavailable. The store is written on the event loop: every game waits
-meanwhile."""
+"""Seconds a person's action or undo, or a new game, waits for an SQLite database that
+another process has locked (a backup, another writer) before it is refused, with nothing
+changed, as the store being unavailable. The store is written on the event loop: every
+game waits meanwhile."""
 BOT_STORE_WAIT = 0.05
 """The same for a bot's action: a bot's move that could not be stored is stored again
 after :data:`BOT_RETRY` (and twice as long each time, the bot not deciding again), so it
@@ -136,6 +137,16 @@ class WorkerGate:
             yield
         finally:
             self.release()
+
+
+WITH_A_PERSON, BOTS_ONLY = 0, 1
+"""The priorities of bot decisions for a worker (:class:`WorkerGate`): a game with a
+human seat, whose player waits for the bot, first; a game of bots only after."""
+
+
+def bots_only(kinds: Iterable[str]) -> bool:
+    """Whether seats of these kinds (``human`` or ``bot``) make a game of bots only."""
+    return all(kind == "bot" for kind in kinds)
 
 
 def token_hash(token: str) -> str:
@@ -244,7 +255,7 @@ class GameService:
         """Open the store and the bot workers, and load every active game."""
         self.store = Store(self.settings.db_url)
         self._executor = make_executor(self.settings.bot_executor, self.settings.bot_workers)
-        self._slots = WorkerGate(self.settings.bot_workers)
+        self._slots = WorkerGate(self.settings.bot_workers, levels=BOTS_ONLY + 1)
         for gid in self.store.active_games():
             try:
                 self._load(gid)
@@ -308,7 +319,7 @@ class GameService:
             if first != i:  # the log and the tables name players by these names
                 raise ConfigError(f"seats {first + 1} and {i + 1} are both named {name!r}: "
                                   f"give each seat a name of its own")
-        if all(kind == "bot" for kind, _, _ in names):
+        if bots_only(kind for kind, _, _ in names):
             self._check_bot_games()
         seed = spec.seed if spec.seed is not None else secrets.randbits(63)
         config = self._config(spec, n, seed, tuple(x[2] for x in names))
@@ -351,7 +362,7 @@ class GameService:
         if cap <= 0:
             return
         playing = sum(1 for t in self.tables.values()
-                      if not t.finished and self.bot_level(t) == 1)
+                      if not t.finished and bots_only(x.kind for x in t.seats))
         if playing >= cap:
             raise ActionError("too_many", f"this server already plays {playing} games of bots "
                                           f"only (at most {cap} at once): wait for one to "
@@ -579,10 +590,9 @@ class GameService:
 
     @staticmethod
     def bot_level(t: Table) -> int:
-        """The priority of ``t``'s bot decisions for a worker (:class:`WorkerGate`): 0 in
-        a game with a human seat, whose player waits for the bot, 1 in a game of bots
-        only."""
-        return 0 if any(x.kind == "human" for x in t.seats) else 1
+        """The priority of ``t``'s bot decisions for a worker (:class:`WorkerGate`):
+        :data:`WITH_A_PERSON` or :data:`BOTS_ONLY`."""
+        return BOTS_ONLY if bots_only(x.kind for x in t.seats) else WITH_A_PERSON
 
     def _schedule_bot(self, t: Table) -> None:
         if t.bot_busy or t.finished or self._closing:
@@ -690,8 +700,9 @@ class GameService:
         t.bot_busy = True
         t.bot_crashes += 1
         wait = min(BOT_RETRY * 2 ** (t.bot_crashes - 1), BOT_RETRY_MAX)
-        log.warning("game %s: bot %s (seat %d) asked again in %g s (try %d)", t.id, name,
-                    seat + 1, wait, t.bot_crashes + 1)
+        log.warning("game %s: bot %s (seat %d) %s again in %g s (try %d)", t.id, name,
+                    seat + 1, "its move stored" if t.bot_answer is not None else "asked",
+                    wait, t.bot_crashes + 1)
 
         def again() -> None:
             t.bot_busy = False

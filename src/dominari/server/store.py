@@ -199,7 +199,18 @@ def default_url(data_dir: str | Path) -> str:
 
 BUSY_TIMEOUT = 5.0
 """Seconds an SQLite statement waits for a lock another process holds (a writer, a
-backup) before it fails: every connection's, but see ``wait`` in :meth:`Store.append`."""
+backup) before it fails: every connection's, but see ``wait`` in :meth:`Store.append`
+and :meth:`Store.create_game`."""
+
+
+def _busy_timeout(seconds: float) -> str:
+    """The pragma that makes an SQLite connection wait ``seconds`` for a lock."""
+    return f"PRAGMA busy_timeout={round(max(0.0, seconds) * 1000)}"
+
+
+def _store_error(exc: BaseException) -> StoreError:
+    """A driver's error as the store's."""
+    return StoreError(f"database error: {exc.__class__.__name__}: {_first_line(exc)}")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -209,7 +220,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute(f"PRAGMA busy_timeout={round(BUSY_TIMEOUT * 1000)}")
+    cur.execute(_busy_timeout(BUSY_TIMEOUT))
     cur.close()
 
 
@@ -279,7 +290,7 @@ class Store:
         connection: a pragma outside SQLAlchemy's transaction)."""
         if self._sqlite:
             driver: Any = conn.connection.driver_connection
-            driver.execute(f"PRAGMA busy_timeout={round(wait * 1000)}")
+            driver.execute(_busy_timeout(wait))
         self._writer_wait = wait
 
     def new_id(self) -> str:
@@ -295,7 +306,7 @@ class Store:
             with self._session() as s:
                 if self._sqlite and wait is not None and wait != BUSY_TIMEOUT:
                     driver = s.connection().connection.driver_connection
-                    driver.execute(f"PRAGMA busy_timeout={round(max(0.0, wait) * 1000)}")
+                    driver.execute(_busy_timeout(wait))
                 s.add(GameRow(id=gid, game=game, config=config, spectator=spectator,
                               status="active", version=0))
                 s.flush()
@@ -303,12 +314,11 @@ class Store:
                     s.add(SeatTable(game_id=gid, seat=row.seat, kind=row.kind, bot=row.bot,
                                     name=row.name, token_hash=row.token_hash))
         except sqlite3.Error as exc:
-            raise StoreError(f"database error: {exc.__class__.__name__}: "
-                             f"{_first_line(exc)}") from None
+            raise _store_error(exc) from None
         finally:
             if driver is not None:  # back in the pool: as it came, before anyone takes it
                 with contextlib.suppress(sqlite3.Error):
-                    driver.execute(f"PRAGMA busy_timeout={round(BUSY_TIMEOUT * 1000)}")
+                    driver.execute(_busy_timeout(BUSY_TIMEOUT))
         return gid
 
     def append(self, game_id: str, seq: int, kind: str, seat: int, text: str,
@@ -343,8 +353,7 @@ class Store:
             raise ConflictError(f"game {game_id}: log entry {seq} already exists") from None
         except (SQLAlchemyError, sqlite3.Error) as exc:
             self._drop_writer()
-            raise StoreError(f"database error: {exc.__class__.__name__}: "
-                             f"{_first_line(exc)}") from None
+            raise _store_error(exc) from None
 
     def load(self, game_id: str) -> StoredGame | None:
         with self._session() as s:
@@ -414,12 +423,10 @@ class _Tx:
         except SQLAlchemyError as err:
             s.rollback()
             s.close()
-            raise StoreError(f"database error: {err.__class__.__name__}: "
-                             f"{_first_line(err)}") from None
+            raise _store_error(err) from None
         s.close()
         if isinstance(exc, SQLAlchemyError) and not isinstance(exc, IntegrityError):
-            raise StoreError(f"database error: {exc.__class__.__name__}: "
-                             f"{_first_line(exc)}") from None
+            raise _store_error(exc) from None
 
 
 def _first_line(exc: BaseException) -> str:
