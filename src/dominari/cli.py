@@ -98,7 +98,7 @@ from dominari.dominion.render import (
     seat,
     status_text,
 )
-from dominari.sim.pool import MIN_STALL, check_backend, end_own_ray
+from dominari.sim.pool import MEMORY_ERROR, MIN_STALL, check_backend, end_own_ray
 from dominari.sim.records import (
     ANY_RECORDS,
     check_writable_file,
@@ -2239,8 +2239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         what = f"{exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
         return _fail(what)
     except MemoryError:  # this process's own (a worker's is retried): no traceback
-        return _fail("out of memory: this process could not get the memory it needed "
-                     "(a MemoryError)")
+        return _fail(f"this process {MEMORY_ERROR}: a machine with more memory, or a "
+                     "smaller run, may give it room)")
     except KeyboardInterrupt:
         with contextlib.suppress(OSError, ValueError):
             sys.stderr.write(f"\n{PROG}: interrupted\n")

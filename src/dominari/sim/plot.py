@@ -62,7 +62,7 @@ def tournament_figure(result: TournamentResult) -> Figure:
     board = result.leaderboard
     names = [label(s.name) for s in board]
     ys = list(range(len(board)))
-    height = 1.6 + sum(0.3 + 0.15 * name.count("\n") + 0.15 for name in names)
+    height = 1.6 + sum(0.45 + 0.15 * name.count("\n") for name in names)
     fig = Figure(figsize=(11, height), layout="constrained")
     wins_ax, rating_ax = fig.subplots(1, 2, sharey=True)
 

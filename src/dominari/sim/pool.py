@@ -99,8 +99,10 @@ _RAY_LOST = ("WorkerCrashedError", "NodeDiedError", "ObjectLostError", "LocalRay
 failed: such a task is run again."""
 
 
-OUT_OF_MEMORY = ("its worker ran out of memory (a MemoryError: fewer workers, or a machine "
-                 "with more memory, may give it room)")
+MEMORY_ERROR = "ran out of memory (a MemoryError"
+"""How a task (or this process) that raised :class:`MemoryError` is said to have failed."""
+OUT_OF_MEMORY = (f"its worker {MEMORY_ERROR}: fewer workers, or a machine with more memory, "
+                 "may give it room)")
 """Why a task that raised :class:`MemoryError` failed, in words. A worker's memory is
 the machine's and its neighbours', not the task's seed: such a task is run again (on
 local workers alone, once the others are done), as a lost one is, up to the retries."""
@@ -202,9 +204,9 @@ def each_result(
             try:
                 value = fn(tasks[k])
             except MemoryError:  # in this process: run again, it would find no more room
-                raise PoolError(f"task {k + 1} of {len(tasks)} ({_describe(tasks[k])}) ran "
-                                "out of memory (a MemoryError: a machine with more memory "
-                                "may give it room)") from None  # fmt: skip
+                raise PoolError(f"task {k + 1} of {len(tasks)} ({_describe(tasks[k])}) "
+                                f"{MEMORY_ERROR}: a machine with more memory may give it "
+                                "room)") from None  # fmt: skip
             out.store(k, value)
     else:
         _run_local(fn, out, min(workers, len(tasks)), start_method, stall)

@@ -596,8 +596,9 @@ class SimResult(EndReasons):
             "mean_turns": self.mean_turns,
             "end_reasons": dict(self.end_reasons),
             "turn_limit_games": self.turn_limit_games,
-            "intervals": {k: v for k, v in INTERVALS.items() if k != "mean_score_ci95"
-                          and (self.by_card or not k.startswith("by_card"))},
+            "intervals": {k: INTERVALS[k] for k in ("ci95", "tie_ci95", "mean_vp_ci95",
+                                                    *(("by_card.adjusted.ci95",)
+                                                      if self.by_card else ()))},
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
             **({"by_card": [card.to_json([p.name for p in self.players])
