@@ -10,7 +10,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -88,7 +90,7 @@ def test_a_terminated_run_says_so_and_keeps_its_journal(tmp_path: Path, backend:
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env, start_new_session=True)
-    try:
+    with _reaped(proc):
         deadline = time.monotonic() + 180
         while not (journal.exists() and journal.read_text("utf-8").count("\n") >= 3):
             assert proc.poll() is None, proc.communicate()
@@ -96,10 +98,6 @@ def test_a_terminated_run_says_so_and_keeps_its_journal(tmp_path: Path, backend:
             time.sleep(0.1)
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     *notes, last = [line for line in err.splitlines() if line]  # a note on Smithy first
     assert (proc.returncode, out, last) == (143, "", "dominari: terminated")
     assert all(line.startswith("dominari: note: Smithy buys Smithy in 40%") for line in notes)
@@ -123,7 +121,18 @@ def _records_run(folder: Path, games: int, ignore_hangup: bool = False
                             preexec_fn=ignore if ignore_hangup else None)  # fmt: skip
 
 
-def _when_recording(proc: subprocess.Popen[str], folder: Path) -> None:
+@contextlib.contextmanager
+def _reaped(proc: subprocess.Popen[Any]) -> Iterator[None]:
+    """Kill ``proc``'s whole session if it is still running when the block ends."""
+    try:
+        yield
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _when_recording(proc: subprocess.Popen[Any], folder: Path) -> None:
     deadline = time.monotonic() + 180
     while not (folder.is_dir() and any(folder.glob("game-*.json"))):
         assert proc.poll() is None, proc.communicate()
@@ -140,26 +149,18 @@ def test_a_hung_up_run_cleans_up_as_a_stopped_one(tmp_path: Path) -> None:
     the run goes on to its end."""
     folder = tmp_path / "records"
     proc = _records_run(folder, 1_000_000)
-    try:
+    with _reaped(proc):
         _when_recording(proc, folder)
         os.killpg(proc.pid, signal.SIGHUP)  # the whole session, as a terminal does
         out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     assert (proc.returncode, out, err.splitlines()[-1]) == (129, "", "dominari: hung up")
     assert not folder.exists()
     kept = tmp_path / "kept"
     proc = _records_run(kept, 300, ignore_hangup=True)
-    try:
+    with _reaped(proc):
         _when_recording(proc, kept)
         os.killpg(proc.pid, signal.SIGHUP)
         out, err = proc.communicate(timeout=300)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     assert proc.returncode == 0, err
     assert "300 games played" in out
     assert len(list(kept.glob("game-*.json"))) == 300
@@ -196,19 +197,11 @@ def test_a_run_on_a_terminal_that_goes_away_stops_cleanly(tmp_path: Path,
                 pass
 
     threading.Thread(target=drain, daemon=True).start()
-    try:
-        deadline = time.monotonic() + 180
-        while not (folder.is_dir() and any(folder.glob("game-*.json"))):
-            assert proc.poll() is None, proc.returncode
-            assert time.monotonic() < deadline, "no games were recorded"
-            time.sleep(0.05)
+    with _reaped(proc):
+        _when_recording(proc, folder)
         time.sleep(0.5)  # the bar has drawn
         os.close(master)  # the terminal goes away: its session is hung up
         assert proc.wait(timeout=120) == 129
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     assert not folder.exists()
 
 
@@ -230,7 +223,7 @@ def test_a_server_stops_gracefully_on_a_hang_up(tmp_path: Path) -> None:
             f"sqlite:///{tmp_path / 'games.db'}"]  # fmt: skip
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    try:
+    with _reaped(proc):
         deadline = time.monotonic() + 120
         while True:
             assert proc.poll() is None, proc.communicate()
@@ -250,10 +243,6 @@ def test_a_server_stops_gracefully_on_a_hang_up(tmp_path: Path) -> None:
         time.sleep(1.0)  # its bots are thinking
         os.killpg(proc.pid, signal.SIGHUP)
         _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     assert proc.returncode == 129 and err.splitlines()[-1] == "dominari: hung up", err
     assert "Application shutdown complete" in err
     for worse in ("Traceback", "KeyError", "lost its worker", "asked again"):

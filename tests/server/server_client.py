@@ -6,6 +6,9 @@ collected, server first)."""
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -51,3 +54,29 @@ def auth(token: str) -> dict[str, str]:
 def make_client(db_url: str = "sqlite://", **settings: Any) -> TestClient:
     settings.setdefault("bot_executor", "thread")
     return TestClient(create_app(Settings(db_url=db_url, **settings)))
+
+
+def until(ok: Callable[[], object], what: str = "never", seconds: float = 20.0) -> None:
+    """Wait until ``ok()`` holds (the server's loop runs in another thread), else fail."""
+    deadline = time.monotonic() + seconds
+    while not ok():
+        if time.monotonic() > deadline:
+            raise AssertionError(what)
+        time.sleep(0.002)
+
+
+def hold_decisions(monkeypatch: Any, calls: list[Any]) -> threading.Event:
+    """Make every bot decision wait until the event returned is set (30 s at most), each
+    bot's name noted in ``calls`` as its decision begins."""
+    from dominari.server import service as service_module
+
+    real = service_module.choose
+    go = threading.Event()
+
+    def held(*args: Any) -> str:
+        calls.append(args[2])  # the bot's name
+        go.wait(30)
+        return str(real(*args))
+
+    monkeypatch.setattr(service_module, "choose", held)
+    return go

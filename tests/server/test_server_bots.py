@@ -10,7 +10,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from server_client import make_client
+from server_client import hold_decisions, make_client, until
 
 from dominari.bots import load_bot
 from dominari.dominations.engine import DominationsConfig, DominationsState
@@ -377,22 +377,14 @@ def test_a_bot_facing_a_person_waits_only_for_the_decisions_running(monkeypatch:
     game with a person in it decides next, not after every decision queued before it (20
     bot-only search games made a rule bot's reply to a person take 10 s, not 0.03 s). What
     each bot plays is the same."""
-    import time
 
     calls: list[str] = []
-    go = _hold_decisions(monkeypatch, calls)
+    go = hold_decisions(monkeypatch, calls)
     bots_only = {"game": "dominion", "kingdom": "first-game", "max_turns": 3,
                  "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "bmu"}]}
     try:
         with make_client(bot_workers=1) as client:
             svc = client.app.state.service  # type: ignore[attr-defined]
-
-            def until(ok: Any) -> None:
-                for _ in range(5000):
-                    if ok():
-                        return
-                    time.sleep(0.002)
-                raise AssertionError("never")
 
             for seed in range(4):
                 client.post("/api/games", json={**bots_only, "seed": seed})
@@ -410,23 +402,6 @@ def test_a_bot_facing_a_person_waits_only_for_the_decisions_running(monkeypatch:
         go.set()
 
 
-def _hold_decisions(monkeypatch: Any, calls: list[str]) -> threading.Event:
-    """Make every bot decision wait until the event returned is set (30 s at most), each
-    bot's name noted in ``calls`` as its decision begins."""
-    from dominari.server import service as service_module
-
-    real = service_module.choose
-    go = threading.Event()
-
-    def held(*args: Any) -> str:
-        calls.append(args[2])  # the bot's name
-        go.wait(30)
-        return str(real(*args))
-
-    monkeypatch.setattr(service_module, "choose", held)
-    return go
-
-
 def _alone_first_move() -> list[str]:
     """Smithy's first move on First Game, seed 10 (its seat starts), where nothing else waits."""
     with make_client() as client:
@@ -442,9 +417,8 @@ def test_games_of_bots_only_are_capped(monkeypatch: Any) -> None:
     """A server plays at most ``max_bot_games`` unfinished games of bots only: one more is
     refused (429) with a message saying why, a game with a person in it is not, and once
     one ends another may start."""
-    import time
 
-    go = _hold_decisions(monkeypatch, [])
+    go = hold_decisions(monkeypatch, [])
     body = {"game": "dominion", "kingdom": "first-game", "max_turns": 1,
             "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "bmu"}]}
     try:
@@ -463,12 +437,8 @@ def test_games_of_bots_only_are_capped(monkeypatch: Any) -> None:
             assert client.post("/api/games", json=body).status_code == 201
             assert client.post("/api/games", json=body).status_code == 429
             go.set()
-            for _ in range(5000):
-                if sum(not t.finished for t in svc.tables.values()) <= 1:  # the person's
-                    break
-                time.sleep(0.002)
-            else:
-                raise AssertionError("the games of bots only never ended")
+            until(lambda: sum(not t.finished for t in svc.tables.values()) <= 1,
+                  "the games of bots only never ended")  # (the person's is left)
             assert client.post("/api/games", json=body).status_code == 201
     finally:
         go.set()

@@ -180,30 +180,14 @@ def test_a_locked_database_holds_up_the_server_only_briefly(tmp_path: Path,
     took 4.9 s). A person's action, and a new game, get one clear error after about a
     second, with nothing changed; the action plays once the lock is gone, and the bot's
     own move is stored then too."""
-    import threading
     import time
 
-    from server_client import Api, make_client
+    from server_client import Api, hold_decisions, make_client, until
 
     from dominari.server import service as service_module
 
-    real = service_module.choose
-    go = threading.Event()
     decisions: list[object] = []
-
-    def held(*args: object) -> str:
-        go.wait(30)
-        decisions.append(args[2])
-        return str(real(*args))  # type: ignore[arg-type]
-
-    def until(ok: object) -> None:
-        for _ in range(10000):
-            if ok():  # type: ignore[operator]
-                return
-            time.sleep(0.002)
-        raise AssertionError("never")
-
-    monkeypatch.setattr(service_module, "choose", held)
+    go = hold_decisions(monkeypatch, decisions)
     monkeypatch.setattr(service_module, "BOT_RETRY", 0.2)
     path = tmp_path / "games.db"
     try:
