@@ -2226,24 +2226,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _stopped(exc)
     except DominariError as exc:
         return _fail(str(exc))
-    except BrokenPipeError as exc:
-        stop = _terminated_by(exc)  # (a pipe's reader hung up along with the run)
-        if stop is not None:
-            return _stopped(stop)
-        _silence_stdout()
-        return 1
     except OSError as exc:
-        stop = _terminated_by(exc)
+        stop = _terminated_by(exc)  # a hung-up terminal, or a pipe's reader gone with it
         if stop is not None:
             return _stopped(stop)
+        if isinstance(exc, BrokenPipeError):
+            _silence_stdout()
+            return 1
         what = f"{exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
         return _fail(what)
     except MemoryError:  # this process's own (a worker's is retried): no traceback
         return _fail(f"this process {MEMORY_ERROR}: a machine with more memory, or a "
                      "smaller run, may give it room)")
     except KeyboardInterrupt:
-        with contextlib.suppress(OSError, ValueError):
-            sys.stderr.write(f"\n{PROG}: interrupted\n")
+        _last_line(f"\n{PROG}: interrupted")
         return 130
     finally:
         for sig, handler in previous.items():
@@ -2309,19 +2305,23 @@ def _catch_stop_signals() -> dict[int, Any]:
 
 
 def _stopped(stop: _Terminated) -> int:
-    with contextlib.suppress(OSError, ValueError):  # (a hung-up terminal's stderr)
-        sys.stderr.write(f"\n{PROG}: {stop.what}\n")
-        sys.stderr.flush()
+    _last_line(f"\n{PROG}: {stop.what}")
     return 128 + stop.signum
 
 
 def _fail(message: str) -> int:
     line = escaped(" ".join(re.split(r"[ \r\n]+", message.strip())))  # one line; the rest
     # of what a file says (a name's tab, its escape sequence) as escapes
-    with contextlib.suppress(OSError, ValueError):  # stderr gone: the status says it
-        sys.stderr.write(f"{PROG}: error: {line}\n")
-        sys.stderr.flush()
+    _last_line(f"{PROG}: error: {line}")
     return EXIT_USAGE
+
+
+def _last_line(line: str) -> None:
+    """Write the run's last line to stderr, if it is still there (a hung-up terminal's
+    is not: the exit status says it then)."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"{line}\n")
+        sys.stderr.flush()
 
 
 def _silence_stdout() -> None:
