@@ -740,10 +740,11 @@ class MCTSBot:
         action by less than ``trust`` standard errors of the paired differences."""
         order = self._hooks.order
         first = policy[me].act(state)
-        # (The policy's move, or the ranking, may take a greedy move.)
-        ranked = None if self._late() else order(state, legal) if order is not None else \
-            rng.sample(list(legal), len(legal))
-        if ranked is None or self._late():
+        ranked = None
+        if not self._late():  # (the policy's move, a greedy bot's say, may have taken it)
+            ranked = (order(state, legal) if order is not None
+                      else rng.sample(list(legal), len(legal)))
+        if ranked is None or self._late():  # (so may the ranking)
             self.last_root = root
             return first
         candidates = [first, *(a for a in ranked if a != first)][: self.width]

@@ -25,7 +25,7 @@ from dominari.bots import bot_blurbs, bot_names, load_bot
 from dominari.bots.base import playing
 from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, seconds_text
 from dominari.core.errors import ConfigError, DominariError
-from dominari.sim.pool import start_resource_tracker, terminate_workers, watch_parent
+from dominari.sim.pool import HANG_UP, start_resource_tracker, start_worker, terminate_workers
 
 log = logging.getLogger("dominari.server")
 _LOCAL = threading.local()
@@ -240,10 +240,7 @@ def make_executor(kind: str, workers: int) -> Executor:
 
 
 def _init_worker(parent: int) -> None:
-    for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if sig is not None:
-            signal.signal(sig, signal.SIG_IGN)
-    watch_parent(parent)
+    start_worker(parent, (signal.SIGINT, signal.SIGTERM, *HANG_UP))
 
 
 def stop_executor(executor: Executor) -> None:

@@ -419,9 +419,7 @@ _RUNNING = -1
 def _init_worker(shared: tuple[Any, Any, Any], parent: int) -> None:
     global _SHARED
     _SHARED = shared
-    if hasattr(signal, "SIGHUP"):  # a closed terminal's: the parent stops its workers
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    watch_parent(parent)
+    start_worker(parent, HANG_UP)  # a closed terminal's: the parent stops its workers
 
 
 def start_resource_tracker() -> None:
@@ -450,6 +448,19 @@ def beat() -> None:
         _SHARED[1][_RUNNING] = time.monotonic()
     elif _RAY_BEAT is not None:
         _ray_beat(_RAY_BEAT)
+
+
+HANG_UP: tuple[int, ...] = (signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()
+"""SIGHUP (a closed terminal's, a dropped ssh session's) where the platform has it."""
+
+
+def start_worker(parent: int, deaf_to: Iterable[int] = ()) -> None:
+    """In a worker process as it starts: ignore the signals ``deaf_to``, which reach a
+    whole process group where its parent stops its workers itself, and end once the
+    process ``parent`` that started it is gone (:func:`watch_parent`)."""
+    for sig in deaf_to:
+        signal.signal(sig, signal.SIG_IGN)
+    watch_parent(parent)
 
 
 def watch_parent(parent: int) -> None:
@@ -735,8 +746,7 @@ def end_own_ray() -> None:
         with contextlib.suppress(Exception):
             ray.shutdown()
         _RAY_SESSION["ours"] = False
-_OUR_SIGNALS = (signal.SIGINT, signal.SIGTERM,
-                *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
+_OUR_SIGNALS = (signal.SIGINT, signal.SIGTERM, *HANG_UP)
 
 
 def _signal_handlers() -> dict[int, Any]:
