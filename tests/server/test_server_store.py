@@ -7,6 +7,7 @@ import shutil
 import socket
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,6 +84,7 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> 
     (["serve", "--port", "70000"], "port"),
     (["serve", "--port", "x"], "port"),
     (["serve", "--bot-seconds", "0"], "bot-seconds"),
+    (["serve", "--max-bot-games", "-1"], "--max-bot-games: must be 0 or more, not -1"),
     (["serve", "--data", "nonsense"], "NAME=DIR"),
     (["serve", "--data", "mine=/no/such/folder"], "not a folder"),
     (["serve", "--data", "mine=BROKEN"], "monuments.json: invalid JSON"),
@@ -238,3 +240,23 @@ def test_a_locked_database_holds_up_the_server_only_briefly(tmp_path: Path,
             assert decisions == ["smithy"] and bot_table.bot_crashes == 0
     finally:
         go.set()
+
+
+def test_serve_takes_the_most_games_of_bots_only(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--max-bot-games N`` is the server's cap on unfinished games of bots only (0: no
+    limit); without it, 50."""
+    import uvicorn
+
+    import dominari.server.app as app_module
+
+    seen: list[Any] = []
+    monkeypatch.setattr(app_module, "create_app", lambda settings: seen.append(settings))
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = str(s.getsockname()[1])
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    for flags, cap in (([], 50), (["--max-bot-games", "3"], 3), (["--max-bot-games", "0"], 0)):
+        assert main(["serve", "--port", port, "--db", db, *flags]) == 0
+        assert seen.pop().max_bot_games == cap

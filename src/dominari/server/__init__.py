@@ -77,9 +77,10 @@ def ws_protocol(compression: bool = True) -> type[Any]:
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
           data_sets: Mapping[str, str] | None = None, bot_workers: int = 1,
           bot_seconds: float = 1.0, log_level: str = "info",
-          ws_compression: bool = True) -> None:
+          ws_compression: bool = True, max_bot_games: int = 50) -> None:
     """Run the server until interrupted (prints its address first). ``ws_compression``:
-    permessage-deflate on WebSockets (see :func:`ws_protocol`)."""
+    permessage-deflate on WebSockets (see :func:`ws_protocol`); ``max_bot_games``: see
+    :attr:`~dominari.server.service.Settings.max_bot_games`."""
     try:
         import uvicorn
 
@@ -104,7 +105,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     url = database_url(db)
     Store(url).close()  # fail here, with one line, if the database cannot be opened
     settings = Settings(db_url=url, data_sets=sets, bot_workers=bot_workers,
-                        bot_seconds=bot_seconds)
+                        bot_seconds=bot_seconds, max_bot_games=max_bot_games)
     app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host
     print(f"Dominari server: http://{shown}:{port}/  (API docs at /docs; "

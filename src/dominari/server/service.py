@@ -6,9 +6,9 @@ check the submission against a copy of the state, append the log entry to the st
 Bots think in worker processes and submit through the same path; a free worker goes to
 a decision of a game with a person in it before any of a game of bots only
 (:class:`WorkerGate`), and a server plays at most :attr:`Settings.max_bot_games` games of
-bots only at once. The store is written on the loop, so a database locked by another
-process is waited for only briefly (:data:`STORE_WAIT`; a bot's move, stored again later,
-hardly at all: :data:`BOT_STORE_WAIT`).
+bots only at once. The store is written and read on the loop, so a database locked by
+another process is waited for only briefly (:data:`STORE_WAIT`; a bot's move, stored again
+later, hardly at all: :data:`BOT_STORE_WAIT`), except while the server starts.
 
 Seat tokens are ``secrets.token_urlsafe(32)``; the store keeps their SHA-256 only, the
 service compares digests with :func:`hmac.compare_digest`, and nothing logs them.
@@ -68,8 +68,11 @@ wait their turn, never answer for them."""
 STORE_WAIT = 1.0
 """Seconds a person's action or undo, or a new game, waits for an SQLite database that
 another process has locked (a backup, another writer) before it is refused, with nothing
-changed, as the store being unavailable. The store is written on the event loop: every
-game waits meanwhile."""
+changed, as the store being unavailable; so does a request that reads the store (a game
+not in memory, a spectator id, a player's games) for a lock that blocks readers too (a
+rebuild of the WAL index). The store is used on the event loop: every game waits
+meanwhile. Loading the active games when the server starts waits the store's usual
+time."""
 BOT_STORE_WAIT = 0.05
 """The same for a bot's action: a bot's move that could not be stored is stored again
 after :data:`BOT_RETRY` (and twice as long each time, the bot not deciding again), so it
@@ -256,9 +259,9 @@ class GameService:
         self.store = Store(self.settings.db_url)
         self._executor = make_executor(self.settings.bot_executor, self.settings.bot_workers)
         self._slots = WorkerGate(self.settings.bot_workers, levels=BOTS_ONLY + 1)
-        for gid in self.store.active_games():
+        for gid in self.store.active_games():  # no game is played yet: the usual wait
             try:
-                self._load(gid)
+                self._load(gid, None)
             except DominariError as exc:  # a game that no longer replays stays stored
                 log.error("game %s cannot be loaded: %s", gid, exc)
 
@@ -408,10 +411,12 @@ class GameService:
             t = self._load(game_id)
         return t
 
-    def _load(self, game_id: str) -> Table:
+    def _load(self, game_id: str, wait: float | None = STORE_WAIT) -> Table:
+        """Load ``game_id`` from the store, waiting ``wait`` seconds for a locked database
+        (``None``: the store's usual wait)."""
         if not _plausible_id(game_id):
             raise ActionError("no_game", f"no game {game_id!r}")
-        stored = self.db.load(game_id)
+        stored = self.db.load(game_id, wait=wait)
         if stored is None:
             raise ActionError("no_game", f"no game {game_id!r}")
         try:
@@ -444,7 +449,7 @@ class GameService:
         for t in self.tables.values():
             if hmac.compare_digest(t.spectator, spectator):
                 return t
-        gid = self.db.game_of_spectator(spectator)
+        gid = self.db.game_of_spectator(spectator, wait=STORE_WAIT)
         if gid is None:
             raise ActionError("no_game", "no game for this spectator id")
         return self.table(gid)
@@ -452,7 +457,8 @@ class GameService:
     def games_of(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
         """The games the holder of ``tokens`` takes part in (unknown tokens are skipped)."""
         out = []
-        for gid, seat in self.db.seats_of_tokens(token_hash(t) for t in tokens if t):
+        for gid, seat in self.db.seats_of_tokens((token_hash(t) for t in tokens if t),
+                                                 wait=STORE_WAIT):
             t = self.table(gid)
             cur = t.current_seat()
             out.append({"game_id": gid, "game": t.game, "seat": seat,

@@ -29,7 +29,7 @@ import contextlib
 import datetime as dt
 import secrets
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -199,8 +199,8 @@ def default_url(data_dir: str | Path) -> str:
 
 BUSY_TIMEOUT = 5.0
 """Seconds an SQLite statement waits for a lock another process holds (a writer, a
-backup) before it fails: every connection's, but see ``wait`` in :meth:`Store.append`
-and :meth:`Store.create_game`."""
+backup, a rebuild of the WAL index) before it fails: every connection's, but see
+``wait`` in :meth:`Store.append` and the store's other methods."""
 
 
 def _busy_timeout(seconds: float) -> str:
@@ -278,20 +278,41 @@ class Store:
         if self._writer is not None:
             with contextlib.suppress(SQLAlchemyError):
                 if self._writer_wait != BUSY_TIMEOUT:  # back to the pool as it came
-                    try:
-                        self._set_wait(self._writer, BUSY_TIMEOUT)
-                    except sqlite3.Error:
-                        self._writer.invalidate()  # broken: never to be used again
+                    self._restore_wait(self._writer)
                 self._writer.close()
             self._writer = None
 
     def _set_wait(self, conn: Connection, wait: float) -> None:
         """Make SQLite's busy timeout of ``conn`` ``wait`` seconds (set on the driver's
-        connection: a pragma outside SQLAlchemy's transaction)."""
+        connection: a pragma outside SQLAlchemy's transaction); other databases have
+        none. The store's one way to change it: see :meth:`_waiting` and
+        :meth:`_restore_wait`."""
         if self._sqlite:
             driver: Any = conn.connection.driver_connection
             driver.execute(_busy_timeout(wait))
-        self._writer_wait = wait
+
+    def _restore_wait(self, conn: Connection) -> None:
+        """Give ``conn``, whose wait was changed, :data:`BUSY_TIMEOUT` again before it goes
+        back to the pool, where whoever takes it next expects it; a connection that
+        cannot be set is invalidated (broken: never to be used again)."""
+        try:
+            self._set_wait(conn, BUSY_TIMEOUT)
+        except (sqlite3.Error, SQLAlchemyError):
+            conn.invalidate()
+
+    @contextlib.contextmanager
+    def _waiting(self, conn: Connection, wait: float | None) -> Iterator[None]:
+        """``conn`` waits ``wait`` seconds for a locked SQLite database within the block
+        (``None``: :data:`BUSY_TIMEOUT`), and :data:`BUSY_TIMEOUT` again after it,
+        whatever happens in it."""
+        if wait is None or not self._sqlite or max(0.0, wait) == BUSY_TIMEOUT:
+            yield
+            return
+        self._set_wait(conn, wait)
+        try:
+            yield
+        finally:
+            self._restore_wait(conn)
 
     def new_id(self) -> str:
         return secrets.token_urlsafe(9)
@@ -301,24 +322,13 @@ class Store:
                     wait: float | None = None) -> str:
         """Store a new game and its seats; ``wait`` as for :meth:`append`."""
         gid = game_id or self.new_id()
-        driver: Any = None  # the connection whose lock wait was shortened
-        try:
-            with self._session() as s:
-                if self._sqlite and wait is not None and wait != BUSY_TIMEOUT:
-                    driver = s.connection().connection.driver_connection
-                    driver.execute(_busy_timeout(wait))
-                s.add(GameRow(id=gid, game=game, config=config, spectator=spectator,
-                              status="active", version=0))
-                s.flush()
-                for row in seats:
-                    s.add(SeatTable(game_id=gid, seat=row.seat, kind=row.kind, bot=row.bot,
-                                    name=row.name, token_hash=row.token_hash))
-        except sqlite3.Error as exc:
-            raise _store_error(exc) from None
-        finally:
-            if driver is not None:  # back in the pool: as it came, before anyone takes it
-                with contextlib.suppress(sqlite3.Error):
-                    driver.execute(_busy_timeout(BUSY_TIMEOUT))
+        with self._session(wait) as s:
+            s.add(GameRow(id=gid, game=game, config=config, spectator=spectator,
+                          status="active", version=0))
+            s.flush()
+            for row in seats:
+                s.add(SeatTable(game_id=gid, seat=row.seat, kind=row.kind, bot=row.bot,
+                                name=row.name, token_hash=row.token_hash))
         return gid
 
     def append(self, game_id: str, seq: int, kind: str, seat: int, text: str,
@@ -344,6 +354,7 @@ class Store:
             conn = self._writer
             if wait != self._writer_wait:
                 self._set_wait(conn, wait)
+                self._writer_wait = wait
             with conn.begin():
                 done = self._appends.run(conn, "finish" if finished else "advance", values)
                 if done.rowcount != 1:
@@ -355,8 +366,11 @@ class Store:
             self._drop_writer()
             raise _store_error(exc) from None
 
-    def load(self, game_id: str) -> StoredGame | None:
-        with self._session() as s:
+    def load(self, game_id: str, wait: float | None = None) -> StoredGame | None:
+        """The game ``game_id`` (``None``: there is none). ``wait``: the longest a locked
+        SQLite database is waited for, as for :meth:`append`; a read waits only for a lock
+        that blocks readers too (a rebuild of the WAL index), never for a writer."""
+        with self._session(wait) as s:
             g = s.get(GameRow, game_id)
             if g is None:
                 return None
@@ -374,42 +388,60 @@ class Store:
                 created=g.created,
             )
 
-    def game_of_spectator(self, spectator: str) -> str | None:
-        with self._session() as s:
+    def game_of_spectator(self, spectator: str, wait: float | None = None) -> str | None:
+        """The id of the game ``spectator`` watches; ``wait`` as for :meth:`load`."""
+        with self._session(wait) as s:
             return s.scalar(select(GameRow.id).where(GameRow.spectator == spectator))
 
-    def seats_of_tokens(self, hashes: Iterable[str]) -> list[tuple[str, int]]:
-        """``(game id, seat)`` for each token hash that belongs to a seat."""
+    def seats_of_tokens(self, hashes: Iterable[str], wait: float | None = None
+                        ) -> list[tuple[str, int]]:
+        """``(game id, seat)`` for each token hash that belongs to a seat; ``wait`` as for
+        :meth:`load`."""
         keys = list(hashes)
         if not keys:
             return []
-        with self._session() as s:
+        with self._session(wait) as s:
             rows = s.execute(select(SeatTable.game_id, SeatTable.seat, SeatTable.token_hash)
                              .where(SeatTable.token_hash.in_(keys))).all()
         order = {h: i for i, h in enumerate(keys)}
         rows = sorted(rows, key=lambda r: order.get(r[2] or "", 0))
         return [(r[0], r[1]) for r in rows]
 
-    def active_games(self) -> list[str]:
-        with self._session() as s:
+    def active_games(self, wait: float | None = None) -> list[str]:
+        """The ids of the games not finished, oldest first; ``wait`` as for :meth:`load`."""
+        with self._session(wait) as s:
             return list(s.scalars(select(GameRow.id).where(GameRow.status == "active")
                                   .order_by(GameRow.created)))
 
-    def _session(self) -> _Tx:
-        return _Tx(self)
+    def _session(self, wait: float | None = None) -> _Tx:
+        return _Tx(self, wait)
 
 
 class _Tx:
-    """A session that commits on success and turns driver errors into StoreError."""
+    """A session that commits on success and turns driver errors into StoreError, on a
+    connection of its own that waits ``wait`` seconds for a locked SQLite database (see
+    :meth:`Store._waiting`; its usual wait is restored before it goes back to the pool)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, wait: float | None = None) -> None:
         self.store = store
-        self.session = Session(store.engine, expire_on_commit=False)
+        self.wait = wait
+        self.held = contextlib.ExitStack()  # the connection, and its wait
 
     def __enter__(self) -> Session:
+        try:
+            conn = self.held.enter_context(self.store.engine.connect())
+            self.held.enter_context(self.store._waiting(conn, self.wait))
+        except (SQLAlchemyError, sqlite3.Error) as exc:
+            self.held.close()
+            raise _store_error(exc) from None
+        self.session = Session(conn, expire_on_commit=False)
         return self.session
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        with self.held:  # last: the connection back to the pool, as it came
+            self._end(exc_type, exc)
+
+    def _end(self, exc_type: Any, exc: Any) -> None:
         s = self.session
         try:
             if exc_type is None:
