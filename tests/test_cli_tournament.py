@@ -325,7 +325,9 @@ def _printed(tables: list[Any], width: int) -> str:
 
     from rich.console import Console
 
-    console = Console(width=width, file=io.StringIO(), color_system=None)
+    # soft wrap, as the command line's console: nothing is cut at the edge (a last
+    # column's padding past it would wrap on a terminal)
+    console = Console(width=width, file=io.StringIO(), color_system=None, soft_wrap=True)
     for table in tables:
         console.print(table)
     return console.file.getvalue()  # type: ignore[no-any-return,attr-defined]
@@ -334,9 +336,10 @@ def _printed(tables: list[Any], width: int) -> str:
 @pytest.mark.parametrize("n", [3, 7, 13])
 def test_a_head_to_head_is_split_into_the_fewest_tables_that_print_whole(n: int) -> None:
     """Names that wrap (the name column narrows to its longest word), and widths from
-    less than one column's to all: the tables are as few as print within the width with
-    no number cut and no word of a name broken, found by printing every split; where not
-    one column fits so, one table."""
+    less than one column's to all: the names are kept as wide as they can be (up to 16)
+    with some split printing whole, and the tables are then as few as print within the
+    width with no number cut and no word of a name broken, found by printing every split
+    at every name width; where not one column fits so, one table."""
     import itertools
 
     from dominari.cli import _head_to_head_block, _pct, head_to_head_tables
@@ -353,16 +356,19 @@ def test_a_head_to_head_is_split_into_the_fewest_tables_that_print_whole(n: int)
     board = result.leaderboard
     cells = [["-" if r is None else _pct(r) for r in
               (result.head_to_head_rate(p.entry, q.entry) for q in board)] for p in board]
-    for width in (20, 30, 40, 50, 60, 80, 120, 200):
+    for width in (12, 20, 30, 40, 50, 60, 80, 120, 200):
         tables = head_to_head_tables(result, width)
         fewest = None
-        for blocks in range(1, n + 1):
-            size = -(-n // blocks)
-            parts = [range(k, min(n, k + size)) for k in range(0, n, size)]
-            out = _printed([_head_to_head_block(result, cells, p, False) for p in parts],
-                           width)  # fmt: skip
-            if _whole(out, width, names):
-                fewest = len(parts)
+        for wide in range(16, 5, -1):  # the names' width: the widest at which any fits
+            for blocks in range(1, n + 1):
+                size = -(-n // blocks)
+                parts = [range(k, min(n, k + size)) for k in range(0, n, size)]
+                out = _printed([_head_to_head_block(result, cells, p, False, wide)
+                                for p in parts], width)  # fmt: skip
+                if _whole(out, width, names):
+                    fewest = len(parts)
+                    break
+            if fewest is not None:
                 break
         assert len(tables) == (fewest or 1), width
         if fewest is not None:
@@ -371,10 +377,75 @@ def test_a_head_to_head_is_split_into_the_fewest_tables_that_print_whole(n: int)
 
 def _whole(out: str, width: int, names: tuple[str, ...]) -> bool:
     """Whether ``out`` fits ``width`` with every column and number whole (rich drops a
-    column that does not fit, or cuts it with ``…``) and no word of a name broken."""
+    column that does not fit, or cuts it with ``…``) and no word of a name broken (a
+    title is one line, for the terminal to wrap: soft wrap)."""
     n = len(names)
     words = out.split()
-    return ("…" not in out and max(map(len, out.splitlines())) <= width
+    lines = [line for line in out.splitlines() if not line.startswith("Head to head")]
+    return ("…" not in out and max(map(len, lines)) <= width
             and set(words) >= {f"#{k}" for k in range(1, n + 1)}
             and sum(w.endswith(".0%") for w in words) == n * (n - 1)
             and set(words) >= {word for name in names for word in name.split()})
+
+
+LONG_SPEC = "mcts-easy:iterations=20:width=4:prune=2.5:trust=0.5:margin=0.2"
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_the_tables_fit_an_80_column_terminal_whatever_the_names(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        command: str) -> None:  # fmt: skip
+    """At 80 columns, a search bot's spec as a name breaks into shorter lines, so that
+    every line of a table fits: the numbers never wrap, and a table one column too wide
+    (simulate's was 85 with ``mcts-easy`` beside ``BM``, a leaderboard 81 with a spec)
+    wrapped every row on a terminal. The name is all there, line after line."""
+    monkeypatch.setenv("COLUMNS", "80")
+    players = "bm,smithy," + LONG_SPEC if command == "tournament" else "bm," + LONG_SPEC
+    code, out, err = main_with(capsys, command, "dominion", "--players", players, "-n", "2",
+                               "--seed", "1", "--kingdom", "first-game", "--workers", "1",
+                               "--no-progress")  # fmt: skip
+    assert code == 0, err
+    lines = out.splitlines()
+    rows = [line for line in lines if line.startswith(" ")]  # a table's (prose: no indent)
+    assert rows and max(map(len, rows)) <= 80
+    # the spec's lines, in order, in the name column of every table with names
+    pieces = ("mcts-easy:", "iterations=", "width=4:", "prune=2.5:", "trust=0.5:", "margin")
+    spread = "".join(line.split()[0] if line.split()[0][0].isalpha() else line.split()[1]
+                     for line in rows if any(p in line for p in pieces))
+    assert LONG_SPEC in spread
+
+
+def test_simulates_table_of_short_names_is_as_it_was(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names that fit are not broken: ``mcts-easy`` stays one line at 80 columns."""
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, err = main_with(capsys, "simulate", "dominion", "--players", "bm,mcts-easy",
+                               "-n", "2", "--seed", "1", "--kingdom", "first-game",
+                               "--workers", "1", "--no-progress")  # fmt: skip
+    assert code == 0, err
+    assert any(line.split()[:1] == ["mcts-easy"] for line in out.splitlines())
+    assert max(len(line) for line in out.splitlines() if line.startswith(" ")) <= 80
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_players_of_the_same_name_are_told_apart(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path, command: str) -> None:
+    """A strategy file that calls itself ``BM`` beside ``bm``: the tables show ``BM#1``
+    and ``BM#2``, and a line says which is which (only ``--json`` did). The same spec
+    twice is the same bot, and Smithy's name is its own: neither is named there alone."""
+    src = Path(importlib.import_module("dominari.bots").__file__ or "").parent
+    text = (src / "strategies" / "bmu.toml").read_text()
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text.replace('name = "BMU"', 'name = "BM"'))
+    players = f"bm,{mine},smithy" if command == "tournament" else f"bm,{mine}"
+    code, out, err = main_with(capsys, command, "dominion", "--players", players, "-n", "2",
+                               "--seed", "1", "--kingdom", "first-game", "--workers", "1",
+                               "--no-progress")  # fmt: skip
+    assert code == 0, err
+    said = [line for line in out.splitlines() if line.startswith("the same name")]
+    assert said == [f"the same name for different players: BM#1 is bm; BM#2 is {mine}"]
+    code, out, err = main_with(capsys, command, "dominion", "--players", "bm,bm,smithy",
+                               "-n", "2", "--seed", "1", "--kingdom", "first-game",
+                               "--workers", "1", "--no-progress")  # fmt: skip
+    assert code == 0, err
+    assert "BM#2" in out and "the same name" not in out

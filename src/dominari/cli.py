@@ -393,6 +393,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"a search bot's time per decision, at most {MAX_SECONDS:g}, in "
                      "the games created from now on (default 1.0; a game keeps the time it "
                      "was created with)")
+    srv.add_argument("--max-bot-games", type=_non_negative, default=50, metavar="N",
+                     help="unfinished games of bots only played at once; another is "
+                     "refused (429) until one ends (default 50; 0: no limit). Games with a "
+                     "person in them are never refused, and their bots go first")
     srv.add_argument("--ws-compression", action=argparse.BooleanOptionalAction,
                      default=True, help="compress WebSocket messages (permessage-deflate; "
                      "default on: a view then takes a few hundred bytes instead of ~10 KB)")
@@ -545,19 +549,24 @@ def _random_seed() -> int:
 _NAME_WIDTH = 16
 """The width a table keeps for a player's name before wrapping it (a search bot with
 options, a strategy file's path)."""
+_LEAST_NAME_WIDTH = 6
+"""The narrowest a table's names are broken to fit the terminal (the width of their
+heading, ``Player``)."""
 
 
-def _name_width(players: Sequence[Any]) -> int:
+def _name_width(players: Sequence[Any], width: int = _NAME_WIDTH) -> int:
     """The least width of a table's column of ``players``' names (each has a ``name``), as
-    :func:`_name_text` breaks them."""
-    return min(_NAME_WIDTH, max(len(line) for p in players
-                                for line in _name_lines(p.name)))  # fmt: skip
+    :func:`_name_text` breaks them into lines of at most ``width``."""
+    return min(width, max(len(line) for p in players
+                          for line in _name_lines(p.name, width)))  # fmt: skip
 
 
-def _name_lines(name: str) -> list[str]:
-    """A player's name in lines of at most :data:`_NAME_WIDTH` where it can be broken: a
-    search spec after its colons (and an option too long for a line after its ``=``), so
-    that a narrow column does not cut a value in two.
+def _name_lines(name: str, width: int = _NAME_WIDTH) -> list[str]:
+    """A player's name in lines of at most ``width`` characters, broken where it can be:
+    a search spec after its colons, an option too long for a line on lines of its own
+    after its ``=``, so that a narrow column does not cut a value in two; a part still
+    too long after a ``/``, ``-`` or white space, else anywhere. A name of words (no
+    colon) is left whole, for the table to wrap at its spaces as its column allows.
 
     >>> _name_lines("mcts-easy:seconds=0.05:width=3")
     ['mcts-easy:', 'seconds=0.05:', 'width=3']
@@ -565,25 +574,74 @@ def _name_lines(name: str) -> list[str]:
     ['mcts-easy:', 'iterations=', '100000:', 'own=', 'smithy-market']
     >>> _name_lines("mcts:width=3"), _name_lines("Smithy")
     (['mcts:width=3'], ['Smithy'])
+    >>> _name_lines("mcts-easy:iterations=20", 8)
+    ['mcts-', 'easy:', 'iteratio', 'ns=', '20']
+    >>> _name_lines("strategies/smithy-big-money.toml")
+    ['strategies/', 'smithy-big-', 'money.toml']
+    >>> _name_lines("Smithy with a Market or two")
+    ['Smithy with a Market or two']
     """
-    if len(name) <= _NAME_WIDTH or ":" not in name:
+    if len(name) <= width:
         return [name]
-    parts = name.split(":")
+    if ":" not in name:
+        return [name] if any(c.isspace() for c in name) else _broken(name, width)
     lines = [""]
-    for piece in [part + ":" for part in parts[:-1]] + parts[-1:]:
-        if len(piece) > _NAME_WIDTH and "=" in piece:  # an option on lines of its own
-            key, _, value = piece.partition("=")
-            lines.extend([key + "=", value])
-        elif lines[-1] and len(lines[-1]) + len(piece) > _NAME_WIDTH:
-            lines.append(piece)
-        else:
-            lines[-1] += piece
+    alone = False  # the last line is a long option's: the next part begins a line
+    for part in re.findall(r"[^:]*:|[^:]+$", name):
+        if len(part) <= width:
+            if lines[-1] and (alone or len(lines[-1]) + len(part) > width):
+                lines.append(part)
+            else:
+                lines[-1] += part
+            alone = False
+            continue
+        key, eq, value = part.partition("=")
+        pieces = [key + eq, value] if eq else [part]
+        lines.extend(line for piece in pieces for line in _broken(piece, width))
+        alone = True
     return [line for line in lines if line]
 
 
-def _name_text(name: str) -> Text:
+def _broken(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken after a ``/``, ``-`` or
+    white space where it can be, else anywhere."""
+    lines = [""]
+    for piece in re.findall(r"[^/\-\s]*[/\-\s]|[^/\-\s]+$", text):
+        if lines[-1] and len(lines[-1]) + len(piece) > width:
+            lines.append("")
+        lines[-1] += piece
+        while len(lines[-1]) > width:  # no break within it: cut where the line ends
+            lines[-1:] = [lines[-1][:width], lines[-1][width:]]
+    return [line for line in lines if line]
+
+
+def _name_text(name: str, width: int = _NAME_WIDTH) -> Text:
     """A player's name for a table cell, broken as :func:`_name_lines` does."""
-    return Text("\n".join(_name_lines(name)))
+    return Text("\n".join(_name_lines(name, width)))
+
+
+def _fitted(build: Callable[[int], Table], names: Sequence[str],
+            width: int) -> tuple[Table, int]:  # fmt: skip
+    """``(build(w), w)``: a table with its players' ``names`` broken into lines of at most
+    ``w`` characters, for the widest ``w`` up to :data:`_NAME_WIDTH` at which it fits in
+    ``width`` columns (a terminal's), or else the narrowest, :data:`_LEAST_NAME_WIDTH`:
+    its numbers never wrap, so a long name would push it past the terminal's edge, and
+    every row would wrap there."""
+    w = max(_LEAST_NAME_WIDTH, min(_NAME_WIDTH, max(len(line) for name in names
+                                                    for line in _name_lines(name))))
+    while True:
+        table = build(w)
+        over = _table_width(table) - width
+        if over <= 0 or w <= _LEAST_NAME_WIDTH:
+            return table, w
+        w = max(_LEAST_NAME_WIDTH, w - over)
+
+
+def _print_fitted(console: Console, build: Callable[[int], Table],
+                  players: Sequence[Any]) -> None:  # fmt: skip
+    """Print the table ``build(w)`` of ``players`` (each has a ``name``) as
+    :func:`_fitted` fits it to the console's width."""
+    console.print(_fitted(build, [p.name for p in players], console.width)[0])
 
 
 def _stdout_console() -> Console:
@@ -807,15 +865,16 @@ def _with_data_digest(out: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def sim_table(result: SimResult) -> Table:
+def sim_table(result: SimResult, names: int = _NAME_WIDTH) -> Table:
     """The results of a simulation as a rich table, one row per seat in seat order
-    (rates in %, Wilson 95% intervals; VP and turns are means per game)."""
+    (rates in %, Wilson 95% intervals; VP and turns are means per game); ``names``: the
+    longest line of a player's name."""
     vs = " vs ".join(p.name for p in result.players)
     plural = "" if result.games == 1 else "s"
     table = Table(title=Text(f"{vs}: {result.games:,} game{plural}"), title_style="bold",
-                  box=box.SIMPLE_HEAVY, pad_edge=False)  # fmt: skip
+                  box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
     table.add_column("Player", style="bold", overflow="fold",  # a long name wraps
-                     min_width=_name_width(result.players))
+                     min_width=_name_width(result.players, names))
     table.add_column("Wins", justify="right", no_wrap=True)
     table.add_column("Win % [95% CI]", justify="right", no_wrap=True)
     table.add_column("Ties", justify="right", no_wrap=True)
@@ -825,7 +884,8 @@ def sim_table(result: SimResult) -> Table:
     if turns:
         table.add_column("Turns", justify="right", no_wrap=True)
     for p in result.players:
-        cells: list[Text | str] = [_name_text(p.name), f"{p.wins:,}", _interval(p.win_rate, p.ci95),
+        cells: list[Text | str] = [_name_text(p.name, names), f"{p.wins:,}",
+                                   _interval(p.win_rate, p.ci95),
                                    f"{p.ties:,}", _interval(p.tie_rate, p.tie_ci95),
                                    f"{p.mean_vp:.2f}"]
         if turns:
@@ -865,13 +925,11 @@ KEY_CARD_ROWS = 32
 (``--json`` has them all)."""
 
 
-def key_card_table(result: SimResult) -> Table | None:
+def key_card_table(result: SimResult, names: int = _NAME_WIDTH) -> Table:
     """Every seat's outright win rate in the games of each group alike in the key cards
     (which of the cards the rule bots here buy the kingdom had), the groups with the most
     key cards first; of more groups than :data:`KEY_CARD_ROWS` rows hold, those with the
-    most games. None without key cards."""
-    if not result.by_key_cards:
-        return None
+    most games (none without key cards: see ``result.by_key_cards``)."""
     table = Table(title=Text("Win % by which of the rule bots' cards the kingdom had"),
                   title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
                   collapse_padding=True)  # fmt: skip
@@ -885,7 +943,7 @@ def key_card_table(result: SimResult) -> Table | None:
     for g, group in enumerate(groups):
         for at, (p, share) in enumerate(zip(result.players, group.shares, strict=True)):
             table.add_row(Text(", ".join(group.cards) or "none of them") if at == 0 else "",
-                          f"{group.games:,}" if at == 0 else "", _name_text(p.name),
+                          f"{group.games:,}" if at == 0 else "", _name_text(p.name, names),
                           _interval(share.win_rate, share.ci95),
                           end_section=at == len(group.shares) - 1 and g < len(groups) - 1)
     left = len(result.by_key_cards) - len(groups)
@@ -947,7 +1005,8 @@ def _rules_text(rules: dict[str, Any]) -> str:
 
 
 def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int) -> None:
-    console.print(sim_table(result))
+    _print_fitted(console, partial(sim_table, result), result.players)
+    _print_same_names(console, result.players)
     _print_by_turn(console, result.by_turn, result.game)
     for p in result.players:  # best: which rule bot it played, and how it did as each
         if p.played_as:
@@ -956,9 +1015,8 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
         for table in card_tables(result):
             console.print(table)
         console.print(card_note(result), style="dim", markup=False)
-        groups = key_card_table(result)
-        if groups is not None:
-            console.print(groups)
+        if result.by_key_cards:
+            _print_fitted(console, partial(key_card_table, result), result.players)
     if result.game == "dominations":
         if result.sources:
             console.print(breakdown_table(result))
@@ -974,8 +1032,26 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
     _print_speed(console, result.games, elapsed, workers)
 
 
+def _print_same_names(console: Console, players: Sequence[Any]) -> None:
+    """A line saying which player is which where different players (each has a ``name``
+    and a ``spec``) go by the same name, told apart by ``#1``, ``#2``… (two strategy files
+    that call themselves ``BM``, say; the same spec twice is the same bot)."""
+    specs: dict[str, set[str]] = {}
+    for p in players:
+        specs.setdefault(_SAME_NAME.sub("", p.name), set()).add(p.spec)
+    which = [f"{p.name} is {p.spec}" for p in players
+             if len(specs[_SAME_NAME.sub("", p.name)]) > 1]  # fmt: skip
+    if which:
+        console.print(f"the same name for different players: {'; '.join(which)}",
+                      markup=False)  # fmt: skip
+
+
+_SAME_NAME = re.compile(r"#\d+$")
+"""The number that tells apart players of the same name
+(:func:`~dominari.sim.runner.seat_names`)."""
+
 _ORDINALS = ("1st to play", "2nd", "3rd", "4th")
-_RATE_INTERVALS = ("[95% CI] of a rate: a Wilson score interval (--json names each "
+_RATE_INTERVALS = ("[95% CI] of a rate: Wilson score interval (--json names each "
                    "interval's method)")
 
 
@@ -994,7 +1070,7 @@ _TURN_ORDER = {"dominion": "turn order", "dominations": "initiative order in age
 Governor changes the initiative order each age, so the first age's is the one drawn."""
 
 
-def turn_order_table(result: TournamentResult) -> Table:
+def turn_order_table(result: TournamentResult, names: int = _NAME_WIDTH) -> Table:
     """Each player's outright win rate by its place in the turn order (who begins is
     drawn per game, so rotating seats does not balance it), a row per player and place,
     leaderboard order."""
@@ -1003,13 +1079,14 @@ def turn_order_table(result: TournamentResult) -> Table:
                   box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
     board = result.leaderboard
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("Player", style="bold", overflow="fold", min_width=_name_width(board))
+    table.add_column("Player", style="bold", overflow="fold",
+                     min_width=_name_width(board, names))
     for col in ("Place", "Games", "Wins", "Win % [95% CI]"):
         table.add_column(col, justify="right", no_wrap=True)
     for k, p in enumerate(board, 1):
         for t in p.by_turn:
             first = t.place == 1
-            table.add_row(str(k) if first else "", _name_text(p.name if first else ""),
+            table.add_row(str(k) if first else "", _name_text(p.name if first else "", names),
                           _ORDINALS[t.place - 1], f"{t.games:,}", f"{t.wins:,}",
                           _interval(t.win_rate, t.ci95) if t.games else "-",
                           end_section=t.place == result.seats)
@@ -1109,7 +1186,7 @@ def _same_file(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
-def tournament_table(result: TournamentResult) -> Table:
+def tournament_table(result: TournamentResult, names: int = _NAME_WIDTH) -> Table:
     """The leaderboard of a tournament as a rich table, best first (by the ordinal
     rating mu - 3 sigma): outright wins and ties, win rate with its Wilson 95%
     interval, mean VP and the rating."""
@@ -1119,11 +1196,12 @@ def tournament_table(result: TournamentResult) -> Table:
                   box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("Player", style="bold", overflow="fold",  # long names wrap rather
-                     min_width=_name_width(result.players))
+                     min_width=_name_width(result.players, names))
     for col in ("Wins", "Win % [95% CI]", "Ties", "Mean VP", "μ − 3σ", "μ ± σ"):
         table.add_column(col, justify="right", no_wrap=True)
     for k, p in enumerate(result.leaderboard, 1):
-        table.add_row(str(k), _name_text(p.name), f"{p.wins:,}", _interval(p.win_rate, p.ci95),
+        table.add_row(str(k), _name_text(p.name, names), f"{p.wins:,}",
+                      _interval(p.win_rate, p.ci95),
                       f"{p.ties:,}", f"{p.mean_score:.2f}", f"{p.ordinal:.2f}",
                       f"{p.mu:.2f} ± {p.sigma:.2f}")  # fmt: skip
     return table
@@ -1134,8 +1212,9 @@ def head_to_head_tables(result: TournamentResult, width: int = 80) -> list[Table
     player finished ahead of the column player (leaderboard order). Columns are headed by
     the players' places on the leaderboard, so that long names never crowd the numbers;
     where they do not all fit ``width`` characters beside the names, they are split into
-    tables of consecutive columns, as few as fit, so that no name or number is cut (one
-    table where not even one column fits beside the names)."""
+    tables of consecutive columns, as few as fit, so that no name or number is cut. The
+    names are broken into shorter lines (:func:`_fitted`) only where not even the widest
+    column fits beside them, and where it still does not, it is one table."""
     board = result.leaderboard
     n = len(board)
     cells = [["-" if rate is None else _pct(rate) for rate in
@@ -1145,8 +1224,12 @@ def head_to_head_tables(result: TournamentResult, width: int = 80) -> list[Table
     # A column's width is its widest cell; the rest (the place and name columns, each
     # column's padding) is measured once on tables of one and of two columns.
     wide = [max(len(f"#{c + 1}"), *(len(row[c]) for row in cells)) for c in range(n)]
-    one = _table_width(_head_to_head_block(result, cells, range(1), False))
-    two = _table_width(_head_to_head_block(result, cells, range(2), False))
+    widest = max(range(n), key=wide.__getitem__)
+    _, names = _fitted(lambda w: _head_to_head_block(result, cells, range(widest, widest + 1),
+                                                     False, w),
+                       [p.name for p in board], width)  # fmt: skip
+    one = _table_width(_head_to_head_block(result, cells, range(1), False, names))
+    two = _table_width(_head_to_head_block(result, cells, range(2), False, names))
     pad = two - one - wide[1]
     fixed = one - wide[0] - pad
 
@@ -1154,7 +1237,7 @@ def head_to_head_tables(result: TournamentResult, width: int = 80) -> list[Table
         return fixed + sum(wide[c] + pad for c in columns) <= width
 
     if not all(fits(range(c, c + 1)) for c in range(n)):
-        return [_head_to_head_block(result, cells, range(n), False)]
+        return [_head_to_head_block(result, cells, range(n), False, names)]
     size = n + 1
     for blocks in range(1, n + 1):
         if -(-n // blocks) == size:  # the same tables as the last count tried
@@ -1163,11 +1246,11 @@ def head_to_head_tables(result: TournamentResult, width: int = 80) -> list[Table
         parts = [range(k, min(n, k + size)) for k in range(0, n, size)]
         if all(fits(part) for part in parts):
             break
-    return [_head_to_head_block(result, cells, part, len(parts) > 1) for part in parts]
+    return [_head_to_head_block(result, cells, part, len(parts) > 1, names) for part in parts]
 
 
 def _head_to_head_block(result: TournamentResult, cells: Sequence[Sequence[str]],
-                        columns: range, part: bool) -> Table:
+                        columns: range, part: bool, names: int = _NAME_WIDTH) -> Table:
     """The head-to-head table of every row and the leaderboard places ``columns``
     (0-based) of ``cells``; ``part``: the title says which columns."""
     what = "row beat column" if result.seats == 2 else "row finished ahead of column"
@@ -1179,29 +1262,42 @@ def _head_to_head_block(result: TournamentResult, cells: Sequence[Sequence[str]]
     board = result.leaderboard
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("Player", style="bold", overflow="fold",
-                     min_width=_name_width(board))
+                     min_width=_name_width(board, names))
     for k in columns:
         table.add_column(f"#{k + 1}", justify="right", no_wrap=True)
     for k, (p, row) in enumerate(zip(board, cells, strict=True), 1):
-        table.add_row(str(k), _name_text(p.name), *(row[c] for c in columns))
+        table.add_row(str(k), _name_text(p.name, names), *(row[c] for c in columns))
     return table
 
 
 def _table_width(table: Table) -> int:
-    """The least width ``table`` takes without cutting a cell that may not wrap (its
-    names may wrap, down to their longest word)."""
+    """The least width ``table`` takes without cutting a cell that may not wrap: its
+    natural width (the last column's padding included, which a console's soft wrap
+    prints), less what its columns that may wrap (names) give up down to their longest
+    word. (Rich's own least width would also count the cells that may not wrap at their
+    longest word; it cuts them, with ``…``, to get there.)"""
     console = Console(width=10_000, file=io.StringIO())
-    return Measurement.get(console, console.options, table).minimum
+    options = console.options
+    width = Measurement.get(console, options, table).maximum
+    for column in table.columns:
+        if column.no_wrap:
+            continue
+        sizes = [Measurement.get(console, options, cell) for cell in (column.header,
+                                                                      *column.cells)]
+        least = max(column.min_width or 0, *(m.minimum for m in sizes))
+        width -= max(least, *(m.maximum for m in sizes)) - least
+    return width
 
 
 def _print_tournament(console: Console, result: TournamentResult, elapsed: float,
                       workers: int) -> None:
-    console.print(tournament_table(result))
+    _print_fitted(console, partial(tournament_table, result), result.players)
     if len(result.players) > 2:
         for table in head_to_head_tables(result, console.width):
             console.print(table)
     if all(p.by_turn for p in result.players):
-        console.print(turn_order_table(result))
+        _print_fitted(console, partial(turn_order_table, result), result.players)
+    _print_same_names(console, result.players)
     _print_by_turn(console, result.by_turn, result.game)
     if result.game == "dominations":
         rules = result.options.get("rules") or {}
@@ -2040,7 +2136,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # of SIGTERM; an exception raised in its event loop by ours would only be logged)
         signal.signal(signal.SIGHUP, _hang_up_as_sigterm)
     serve(args.host, args.port, args.db, data_sets=data_sets, bot_workers=args.bot_workers,
-          bot_seconds=args.bot_seconds, ws_compression=args.ws_compression)
+          bot_seconds=args.bot_seconds, ws_compression=args.ws_compression,
+          max_bot_games=args.max_bot_games)
     return 0
 
 
