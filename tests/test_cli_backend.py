@@ -100,7 +100,8 @@ def test_a_terminated_run_says_so_and_keeps_its_journal(tmp_path: Path, backend:
         out, err = proc.communicate(timeout=120)
     *notes, last = [line for line in err.splitlines() if line]  # a note on Smithy first
     assert (proc.returncode, out, last) == (143, "", "dominari: terminated")
-    assert all(line.startswith("dominari: note: Smithy buys Smithy in 40%") for line in notes)
+    assert all(line.startswith("dominari: note: Smithy buys Smithy, which 40% of kingdoms")
+               for line in notes)
     lines = journal.read_text("utf-8").splitlines()
     assert lines and all(json.loads(line) for line in lines)
 

@@ -449,3 +449,70 @@ def test_players_of_the_same_name_are_told_apart(capsys: pytest.CaptureFixture[s
                                "--workers", "1", "--no-progress")  # fmt: skip
     assert code == 0, err
     assert "BM#2" in out and "the same name" not in out
+
+
+@pytest.mark.parametrize(("command", "columns"), [("simulate", 70), ("tournament", 72),
+                                                  ("simulate", 50), ("tournament", 50)])
+def test_a_narrow_terminal_gets_every_name_and_number_whole(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str,
+        columns: int) -> None:  # fmt: skip
+    """Below some 75 columns the intervals go under their rates, so that the table still
+    fits; where even that is too wide, the table is printed whole at its own width (the
+    terminal wraps its rows). Before, rich dropped the Player column and cut numbers to
+    ``…`` to fit (``100.0 [61.0, 100.…``), or every row wrapped."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    players = "random,bm,bmu" if command == "tournament" else "bm,smithy"
+    code, out, err = main_with(capsys, command, "dominion", "--players", players, "-n", "4",
+                               "--seed", "1", "--kingdom", "first-game", "--workers", "1",
+                               "--no-progress")  # fmt: skip
+    assert code == 0, err
+    rows = [line for line in out.splitlines() if line.startswith(" ")]
+    assert "…" not in out
+    names = {"BM", "BMU", "random"} if command == "tournament" else {"BM", "Smithy"}
+    assert {w for line in rows for w in line.split()} >= names | {"Player"}
+    if columns >= 70:
+        assert max(map(len, rows)) <= columns  # stacked: a rate, its interval under it
+        first = out.split("Win %", 1)[1]  # the first table's heading: over two lines
+        assert not first.startswith(" [95% CI]") and "[95% CI]" in first
+        assert any(line.split() and line.split()[0].startswith("[") for line in rows)
+    else:  # whole, wider than the terminal
+        assert max(map(len, rows)) > columns
+
+
+def test_differences_by_card_never_read_minus_zero(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A difference that rounds to 0 reads ``0.0`` (``-0.0`` and ``+0.0`` showed side by side
+    in one column); the by-card tables fit the terminal as the others do, nothing cut."""
+    from dominari.cli import _points
+
+    assert [_points(x) for x in (-0.00049, 0.0, 0.00049, 0.0321, -0.0321)] == \
+        ["0.0", "0.0", "0.0", "+3.2", "-3.2"]
+    monkeypatch.setenv("COLUMNS", "70")
+    code, out, err = main_with(capsys, "simulate", "dominion", "--players", "witch,smithy",
+                               "-n", "20", "--seed", "1", "--workers", "1", "--by-card",
+                               "--no-progress")  # fmt: skip
+    assert code == 0, err
+    assert "…" not in out and "-0.0" not in out and "+0.0" not in out
+    rows = [line for line in out.splitlines() if line.startswith(" ")]
+    assert max(map(len, rows)) <= 70
+
+
+def test_a_journal_that_holds_every_game_says_none_was_played(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Run again whole from its journal, a tournament says that no game was played, not
+    ``0 games played in 0.0 s (0 games/s …); 12 more read from the journal``."""
+    journal = str(tmp_path / "t.jsonl")
+    assert run(capsys, *BASE, "-n", "4", "--journal", journal)[0] == 0
+    code, out, err = run(capsys, *BASE, "-n", "4", "--journal", journal)
+    assert code == 0, err
+    assert out.splitlines()[-1] == "no game played: all 12 read from the journal"
+
+
+def test_a_dominations_tournament_says_nothing_of_how_games_ended(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A Dominations game always ends after its third age: no ``games ended by: game end``
+    line (simulate has none either)."""
+    code, out, err = run(capsys, "tournament", "dominations", "--players", "random,random",
+                         "-n", "2", "--seed", "3", "--workers", "1", "--no-progress")
+    assert code == 0, err
+    assert "games ended by" not in out

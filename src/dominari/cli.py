@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import Any, NamedTuple, NoReturn, TextIO, TypeVar
 
 from rich import box
 from rich.console import Console
@@ -620,28 +620,66 @@ def _name_text(name: str, width: int = _NAME_WIDTH) -> Text:
     return Text("\n".join(_name_lines(name, width)))
 
 
-def _fitted(build: Callable[[int], Table], names: Sequence[str],
-            width: int) -> tuple[Table, int]:  # fmt: skip
-    """``(build(w), w)``: a table with its players' ``names`` broken into lines of at most
-    ``w`` characters, for the widest ``w`` up to :data:`_NAME_WIDTH` at which it fits in
-    ``width`` columns (a terminal's), or else the narrowest, :data:`_LEAST_NAME_WIDTH`:
-    its numbers never wrap, so a long name would push it past the terminal's edge, and
-    every row would wrap there."""
-    w = max(_LEAST_NAME_WIDTH, min(_NAME_WIDTH, max(len(line) for name in names
-                                                    for line in _name_lines(name))))
-    while True:
-        table = build(w)
-        over = _table_width(table) - width
-        if over <= 0 or w <= _LEAST_NAME_WIDTH:
-            return table, w
-        w = max(_LEAST_NAME_WIDTH, w - over)
+class _Layout(NamedTuple):
+    """How a table is laid out to fit the terminal: its players' names broken into lines
+    of at most ``names`` characters (:func:`_name_lines`); with ``stacked``, each rate's
+    interval on a line under it, which takes some 6 columns less a rate."""
+
+    names: int = _NAME_WIDTH
+    stacked: bool = False
 
 
-def _print_fitted(console: Console, build: Callable[[int], Table],
-                  players: Sequence[Any]) -> None:  # fmt: skip
-    """Print the table ``build(w)`` of ``players`` (each has a ``name``) as
-    :func:`_fitted` fits it to the console's width."""
-    console.print(_fitted(build, [p.name for p in players], console.width)[0])
+_WIDE = _Layout()
+"""A table's layout where nothing needs to give way: names up to :data:`_NAME_WIDTH`,
+intervals beside their rates."""
+
+
+def _fitted(build: Callable[[_Layout], Table], names: Sequence[str], width: int,
+            stack: bool = True) -> tuple[Table, _Layout]:  # fmt: skip
+    """``(build(layout), layout)`` for the first layout at which the table fits in
+    ``width`` columns (a terminal's): its players' ``names`` as wide as they can be, up to
+    :data:`_NAME_WIDTH`, down to :data:`_LEAST_NAME_WIDTH`; then, with ``stack``, the same
+    with every interval under its rate. Its numbers never wrap, so a table too wide for
+    the terminal would have every row wrapped there, or its columns dropped and numbers
+    cut to fit. Where none fits, the last tried (the narrowest), for
+    :func:`_print_whole`."""
+    longest = max((len(line) for name in names for line in _name_lines(name)), default=0)
+    start = max(_LEAST_NAME_WIDTH, min(_NAME_WIDTH, longest))
+    for stacked in (False, True) if stack else (False,):
+        w = start
+        while True:
+            layout = _Layout(w, stacked)
+            table = build(layout)
+            over = _table_width(table) - width
+            if over <= 0:
+                return table, layout
+            if w <= _LEAST_NAME_WIDTH or not names:
+                break
+            w = max(_LEAST_NAME_WIDTH, w - over)
+    return table, layout
+
+
+def _print_fitted(console: Console, build: Callable[[_Layout], Table],
+                  players: Sequence[Any] = ()) -> None:  # fmt: skip
+    """Print the table ``build(layout)`` of ``players`` (each has a ``name``) as
+    :func:`_fitted` fits it to the console's width, whole (:func:`_print_whole`)."""
+    _print_whole(console, _fitted(build, [p.name for p in players], console.width)[0])
+
+
+def _print_whole(console: Console, table: Table) -> None:
+    """Print ``table`` with every column and number whole: where it is wider than the
+    console, at its own width (a terminal then wraps its rows), never with a column
+    dropped or a number cut to ``…``, as rich would to fit it."""
+    need = _table_width(table)
+    if need <= console.width:
+        console.print(table)
+        return
+    width = console.width
+    console.width = need
+    try:
+        console.print(table)
+    finally:
+        console.width = width
 
 
 def _stdout_console() -> Console:
@@ -661,8 +699,8 @@ def _run_games(label: str, total: int, progress: bool, run: Callable[..., R],
     err = Console(stderr=True)
     with contextlib.redirect_stdout(sys.stderr):
         try:
-            if not (progress and err.is_terminal):
-                return run()
+            if not (progress and err.is_terminal) or err.is_dumb_terminal:  # (TERM=dumb: a
+                return run()  # bar it cannot redraw, that left a blank line behind)
             columns = (
                 TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                 TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"),
@@ -759,7 +797,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             raise ConfigError(f"--by-card: {exc}") from None
     notes: list[str] = []  # said once the run has checked what it was given
     timed = _note_clock(specs, game, notes)
-    missing = _note_missing(specs, game, getattr(args, "kingdom", None), notes)
+    missing = _note_missing(specs, game, getattr(args, "kingdom", None), notes,
+                            bool(getattr(args, "by_card", False)))
     if args.record_dir is not None:
         _check_folder(args.record_dir, "--record-dir", fresh=ANY_RECORDS)
     seed = args.seed if args.seed is not None else _random_seed()
@@ -782,22 +821,42 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _interval(rate: float, ci: tuple[float, float]) -> str:
-    return f"{100 * rate:.1f} [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+def _interval(rate: float, ci: tuple[float, float], stacked: bool = False) -> str:
+    """A rate and its interval, in %: ``66.7 [30.0, 90.3]``; ``stacked``, the interval on
+    a line under the rate."""
+    return f"{100 * rate:.1f}{_BELOW[stacked]}[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def _rate_head(what: str, stacked: bool) -> str:
+    """The heading of a column of rates with their intervals (:func:`_interval`)."""
+    return f"{what}{_BELOW[stacked]}[95% CI]"
+
+
+_BELOW = {False: " ", True: "\n"}
+"""What goes between a rate and its interval, side by side or stacked."""
+
+
+def _points(x: float) -> str:
+    """A difference of rates in points, signed (``+3.2``, ``-0.4``), 0 without a sign
+    (where it rounds to it: never ``-0.0``)."""
+    text = f"{100 * x:+.1f}"
+    return "0.0" if text in ("+0.0", "-0.0") else text
 
 
 _REASONS = {"provinces": "Provinces gone", "three-piles": "three piles empty",
             "turn-limit": "turn limit"}  # fmt: skip
 
 
-def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str]
+def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str],
+                  by_card: bool = False
                   ) -> tuple[dict[str, list[str]], dict[str, dict[str, float]]]:
     """A note (into ``notes``) when a Dominion rule bot buys Kingdom cards that the kingdom does not
     always have: a fixed kingdom (a recommended set, or 10 cards) without them, or kingdoms
     drawn per game that have them only in some games. The bot then plays without them,
     often as a money bot, which a table of its results does not show. Returns the cards
     missing from every game (the JSON's ``missing_cards``) and the share of games that have
-    each card present only in some (``partial_cards``), by bot name."""
+    each card present only in some (``partial_cards``), by bot name. ``by_card``: the
+    run splits its results by card."""
     from dominari.bots.kingdom import strategy_needs
     from dominari.bots.strategy import StrategyBot
     from dominari.dominion.kingdoms import chance
@@ -824,12 +883,15 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
     for name, lacking in missing.items():
         _note(f"{name} buys {', '.join(lacking)}, not in this kingdom ({where}): it plays "
               f"without {'them' if len(lacking) > 1 else 'it'}", notes)  # fmt: skip
-    for name, part in partial.items():
-        cards = ", ".join(f"{card} in {100 * v:.0f}%" for card, v in part.items())
-        _note(f"{name} buys {cards} of the games (kingdom {where}): it plays without "
-              f"{'them' if len(part) > 1 else 'it'} in the others; name its cards (--kingdom) "
-              "to compare strategies with their cards, or split the results by card "
-              "(simulate --by-card)", notes)  # fmt: skip
+    for name, part in partial.items():  # a share of kingdoms, not of this run's games
+        cards = " and ".join(part)
+        percents = " and ".join(f"{100 * v:.0f}%" for v in part.values())
+        it = "them" if len(part) > 1 else "it"
+        how = (f"the results by card below compare the games with and without {it}"
+               if by_card else "name its cards (--kingdom) to compare strategies with "
+               "their cards, or split the results by card (simulate --by-card)")
+        _note(f"{name} buys {cards}, which {percents} of kingdoms have (kingdom {where}): it "
+              f"plays without {it} where the kingdom lacks {it}; {how}", notes)
     return missing, partial
 
 
@@ -865,10 +927,11 @@ def _with_data_digest(out: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def sim_table(result: SimResult, names: int = _NAME_WIDTH) -> Table:
+def sim_table(result: SimResult, layout: _Layout = _WIDE) -> Table:
     """The results of a simulation as a rich table, one row per seat in seat order
-    (rates in %, Wilson 95% intervals; VP and turns are means per game); ``names``: the
-    longest line of a player's name."""
+    (rates in %, Wilson 95% intervals; VP and turns are means per game), laid out as
+    ``layout`` says."""
+    names, stacked = layout
     vs = " vs ".join(p.name for p in result.players)
     plural = "" if result.games == 1 else "s"
     table = Table(title=Text(f"{vs}: {result.games:,} game{plural}"), title_style="bold",
@@ -876,17 +939,17 @@ def sim_table(result: SimResult, names: int = _NAME_WIDTH) -> Table:
     table.add_column("Player", style="bold", overflow="fold",  # a long name wraps
                      min_width=_name_width(result.players, names))
     table.add_column("Wins", justify="right", no_wrap=True)
-    table.add_column("Win % [95% CI]", justify="right", no_wrap=True)
+    table.add_column(_rate_head("Win %", stacked), justify="right", no_wrap=True)
     table.add_column("Ties", justify="right", no_wrap=True)
-    table.add_column("Tie % [95% CI]", justify="right", no_wrap=True)
+    table.add_column(_rate_head("Tie %", stacked), justify="right", no_wrap=True)
     table.add_column("Mean VP", justify="right", no_wrap=True)
     turns = result.game == "dominion"  # a Dominations game always lasts 3 ages
     if turns:
         table.add_column("Turns", justify="right", no_wrap=True)
     for p in result.players:
         cells: list[Text | str] = [_name_text(p.name, names), f"{p.wins:,}",
-                                   _interval(p.win_rate, p.ci95),
-                                   f"{p.ties:,}", _interval(p.tie_rate, p.tie_ci95),
+                                   _interval(p.win_rate, p.ci95, stacked),
+                                   f"{p.ties:,}", _interval(p.tie_rate, p.tie_ci95, stacked),
                                    f"{p.mean_vp:.2f}"]
         if turns:
             cells.append(f"{p.mean_turns:.2f}")
@@ -894,30 +957,30 @@ def sim_table(result: SimResult, names: int = _NAME_WIDTH) -> Table:
     return table
 
 
-def card_tables(result: SimResult) -> list[Table]:
-    """Per seat, its outright win rate in the games whose kingdom had each card and in the
+def card_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
+    """Seat ``at``'s outright win rate in the games whose kingdom had each card and in the
     others, the difference in points, and the difference among games alike in the key
-    cards, by card name."""
-    out = []
-    for at, p in enumerate(result.players):
-        table = Table(title=Text(f"{p.name}: win % with each Kingdom card, and without it"),
-                      title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
-                      collapse_padding=True)  # fmt: skip
-        for col in ("Card", "Games", "With [95% CI]", "Without", "Δ", "Δ alike [95% CI]"):
-            table.add_column(col, justify="left" if col == "Card" else "right", no_wrap=True)
-        for card in result.by_card:
-            have, lack = card.present[at], card.absent[at]
-            delta = (f"{100 * (have.win_rate - lack.win_rate):+.1f}"
-                     if have.games and lack.games else "-")  # fmt: skip
-            alike = card.adjusted[at] if card.adjusted else None
-            table.add_row(card.card, f"{have.games:,}",
-                          _interval(have.win_rate, have.ci95) if have.games else "-",
-                          f"{100 * lack.win_rate:.1f}" if lack.games else "-", delta,
-                          "-" if alike is None else
-                          f"{100 * alike[0]:+.1f} [{100 * alike[1]:+.1f}, "
-                          f"{100 * alike[2]:+.1f}]")  # fmt: skip
-        out.append(table)
-    return out
+    cards, by card name; ``layout``: its intervals stacked or not."""
+    stacked = layout.stacked
+    p = result.players[at]
+    table = Table(title=Text(f"{p.name}: win % with each Kingdom card, and without it"),
+                  title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
+                  collapse_padding=True)  # fmt: skip
+    for col in ("Card", "Games", _rate_head("With", stacked), "Without", "Δ",
+                _rate_head("Δ alike", stacked)):  # fmt: skip
+        table.add_column(col, justify="left" if col == "Card" else "right", no_wrap=True)
+    for card in result.by_card:
+        have, lack = card.present[at], card.absent[at]
+        delta = (_points(have.win_rate - lack.win_rate)
+                 if have.games and lack.games else "-")  # fmt: skip
+        alike = card.adjusted[at] if card.adjusted else None
+        table.add_row(card.card, f"{have.games:,}",
+                      _interval(have.win_rate, have.ci95, stacked) if have.games else "-",
+                      f"{100 * lack.win_rate:.1f}" if lack.games else "-", delta,
+                      "-" if alike is None else
+                      f"{_points(alike[0])}{_BELOW[stacked]}[{_points(alike[1])}, "
+                      f"{_points(alike[2])}]")  # fmt: skip
+    return table
 
 
 KEY_CARD_ROWS = 32
@@ -925,16 +988,19 @@ KEY_CARD_ROWS = 32
 (``--json`` has them all)."""
 
 
-def key_card_table(result: SimResult, names: int = _NAME_WIDTH) -> Table:
+def key_card_table(result: SimResult, layout: _Layout = _WIDE) -> Table:
     """Every seat's outright win rate in the games of each group alike in the key cards
     (which of the cards the rule bots here buy the kingdom had), the groups with the most
     key cards first; of more groups than :data:`KEY_CARD_ROWS` rows hold, those with the
-    most games (none without key cards: see ``result.by_key_cards``)."""
+    most games (none without key cards: see ``result.by_key_cards``); laid out as
+    ``layout`` says."""
+    names, stacked = layout
     table = Table(title=Text("Win % by which of the rule bots' cards the kingdom had"),
                   title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
                   collapse_padding=True)  # fmt: skip
-    for col in ("Key cards", "Games", "Player", "Win % [95% CI]"):
-        table.add_column(col, justify="right" if col in ("Games", "Win % [95% CI]") else
+    rates = _rate_head("Win %", stacked)
+    for col in ("Key cards", "Games", "Player", rates):
+        table.add_column(col, justify="right" if col in ("Games", rates) else
                          "left", no_wrap=col != "Key cards", overflow="fold")  # fmt: skip
     room = max(1, KEY_CARD_ROWS // len(result.players))
     biggest = sorted(range(len(result.by_key_cards)),
@@ -944,7 +1010,7 @@ def key_card_table(result: SimResult, names: int = _NAME_WIDTH) -> Table:
         for at, (p, share) in enumerate(zip(result.players, group.shares, strict=True)):
             table.add_row(Text(", ".join(group.cards) or "none of them") if at == 0 else "",
                           f"{group.games:,}" if at == 0 else "", _name_text(p.name, names),
-                          _interval(share.win_rate, share.ci95),
+                          _interval(share.win_rate, share.ci95, stacked),
                           end_section=at == len(group.shares) - 1 and g < len(groups) - 1)
     left = len(result.by_key_cards) - len(groups)
     if left:
@@ -967,18 +1033,19 @@ def card_note(result: SimResult) -> str:
             "looks significant at 95% by chance alone.")
 
 
-def played_as_table(player: PlayerResult) -> Table:
+def played_as_table(player: PlayerResult, layout: _Layout = _WIDE) -> Table:
     """The results of a seat played by ``best`` by the rule bot it played, most games
-    first."""
+    first; ``layout``: its intervals stacked or not."""
+    stacked = layout.stacked
     table = Table(title=Text(f"{player.name}: win % by the rule bot it played (the best for "
                              "each kingdom)"), title_style="bold", box=box.SIMPLE_HEAVY,
                   pad_edge=False, collapse_padding=True)  # fmt: skip
     table.add_column("Rule bot", no_wrap=True)
-    for col in ("Games", "Wins", "Win % [95% CI]"):
+    for col in ("Games", "Wins", _rate_head("Win %", stacked)):
         table.add_column(col, justify="right", no_wrap=True)
     for a in player.played_as:
         table.add_row(Text(a.strategy), f"{a.games:,}", f"{a.wins:,}",
-                      _interval(a.win_rate, a.ci95))
+                      _interval(a.win_rate, a.ci95, stacked))
     return table
 
 
@@ -1010,10 +1077,10 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
     _print_by_turn(console, result.by_turn, result.game)
     for p in result.players:  # best: which rule bot it played, and how it did as each
         if p.played_as:
-            console.print(played_as_table(p))
+            _print_fitted(console, partial(played_as_table, p))
     if result.by_card:
-        for table in card_tables(result):
-            console.print(table)
+        for at in range(len(result.players)):
+            _print_fitted(console, partial(card_table, result, at))
         console.print(card_note(result), style="dim", markup=False)
         if result.by_key_cards:
             _print_fitted(console, partial(key_card_table, result), result.players)
@@ -1070,10 +1137,11 @@ _TURN_ORDER = {"dominion": "turn order", "dominations": "initiative order in age
 Governor changes the initiative order each age, so the first age's is the one drawn."""
 
 
-def turn_order_table(result: TournamentResult, names: int = _NAME_WIDTH) -> Table:
+def turn_order_table(result: TournamentResult, layout: _Layout = _WIDE) -> Table:
     """Each player's outright win rate by its place in the turn order (who begins is
     drawn per game, so rotating seats does not balance it), a row per player and place,
-    leaderboard order."""
+    leaderboard order, laid out as ``layout`` says."""
+    names, stacked = layout
     table = Table(title=Text(f"Win % by place in the {_TURN_ORDER[result.game]} (drawn per "
                              "game)"), title_style="bold",
                   box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)  # fmt: skip
@@ -1081,14 +1149,14 @@ def turn_order_table(result: TournamentResult, names: int = _NAME_WIDTH) -> Tabl
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("Player", style="bold", overflow="fold",
                      min_width=_name_width(board, names))
-    for col in ("Place", "Games", "Wins", "Win % [95% CI]"):
+    for col in ("Place", "Games", "Wins", _rate_head("Win %", stacked)):
         table.add_column(col, justify="right", no_wrap=True)
     for k, p in enumerate(board, 1):
         for t in p.by_turn:
             first = t.place == 1
             table.add_row(str(k) if first else "", _name_text(p.name if first else "", names),
                           _ORDINALS[t.place - 1], f"{t.games:,}", f"{t.wins:,}",
-                          _interval(t.win_rate, t.ci95) if t.games else "-",
+                          _interval(t.win_rate, t.ci95, stacked) if t.games else "-",
                           end_section=t.place == result.seats)
     return table
 
@@ -1101,9 +1169,10 @@ def _print_dominion_footer(console: Console, result: SimResult) -> None:
     ends = ", ".join(f"{_REASONS.get(r, r)} {k:,} ({_pct(k / result.games)})"
                      for r, k in result.end_reasons.items())  # fmt: skip
     console.print(f"games ended by: {ends}", markup=False)
-    if result.turn_limit_games:
-        console.print(f"{result.turn_limit_games:,} game(s) stopped by the turn limit "
-                      f"(--max-turns {result.max_turns}) and scored as they stood",
+    limited = result.turn_limit_games
+    if limited:
+        console.print(f"{limited:,} game{'s' if limited != 1 else ''} stopped by the turn "
+                      f"limit (--max-turns {result.max_turns}) and scored as they stood",
                       style="yellow", markup=False)  # fmt: skip
 
 
@@ -1186,10 +1255,11 @@ def _same_file(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
-def tournament_table(result: TournamentResult, names: int = _NAME_WIDTH) -> Table:
+def tournament_table(result: TournamentResult, layout: _Layout = _WIDE) -> Table:
     """The leaderboard of a tournament as a rich table, best first (by the ordinal
     rating mu - 3 sigma): outright wins and ties, win rate with its Wilson 95%
-    interval, mean VP and the rating."""
+    interval, mean VP and the rating; laid out as ``layout`` says."""
+    names, stacked = layout
     each = result.players[0].games  # every player plays as many games
     table = Table(title=Text(f"{title(result)}: {each:,} game{'s' if each != 1 else ''} each"),
                   title_style="bold",
@@ -1197,11 +1267,11 @@ def tournament_table(result: TournamentResult, names: int = _NAME_WIDTH) -> Tabl
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("Player", style="bold", overflow="fold",  # long names wrap rather
                      min_width=_name_width(result.players, names))
-    for col in ("Wins", "Win % [95% CI]", "Ties", "Mean VP", "μ − 3σ", "μ ± σ"):
+    for col in ("Wins", _rate_head("Win %", stacked), "Ties", "Mean VP", "μ − 3σ", "μ ± σ"):
         table.add_column(col, justify="right", no_wrap=True)
     for k, p in enumerate(result.leaderboard, 1):
         table.add_row(str(k), _name_text(p.name, names), f"{p.wins:,}",
-                      _interval(p.win_rate, p.ci95),
+                      _interval(p.win_rate, p.ci95, stacked),
                       f"{p.ties:,}", f"{p.mean_score:.2f}", f"{p.ordinal:.2f}",
                       f"{p.mu:.2f} ± {p.sigma:.2f}")  # fmt: skip
     return table
@@ -1225,9 +1295,9 @@ def head_to_head_tables(result: TournamentResult, width: int = 80) -> list[Table
     # column's padding) is measured once on tables of one and of two columns.
     wide = [max(len(f"#{c + 1}"), *(len(row[c]) for row in cells)) for c in range(n)]
     widest = max(range(n), key=wide.__getitem__)
-    _, names = _fitted(lambda w: _head_to_head_block(result, cells, range(widest, widest + 1),
-                                                     False, w),
-                       [p.name for p in board], width)  # fmt: skip
+    _, (names, _) = _fitted(lambda layout: _head_to_head_block(
+        result, cells, range(widest, widest + 1), False, layout.names),
+        [p.name for p in board], width, stack=False)  # fmt: skip
     one = _table_width(_head_to_head_block(result, cells, range(1), False, names))
     two = _table_width(_head_to_head_block(result, cells, range(2), False, names))
     pad = two - one - wide[1]
@@ -1294,7 +1364,7 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
     _print_fitted(console, partial(tournament_table, result), result.players)
     if len(result.players) > 2:
         for table in head_to_head_tables(result, console.width):
-            console.print(table)
+            _print_whole(console, table)
     if all(p.by_turn for p in result.players):
         _print_fitted(console, partial(turn_order_table, result), result.players)
     _print_same_names(console, result.players)
@@ -1311,13 +1381,14 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         max_turns = result.options.get("max_turns")
         console.print(f"kingdom {kingdom} · seed {result.seed} · max {max_turns} turns per "
                       "player", markup=False)  # fmt: skip
-    ends = ", ".join(f"{_REASONS.get(r, r)} {k:,} ({_pct(k / result.games)})"
-                     for r, k in result.end_reasons.items())  # fmt: skip
-    console.print(f"games ended by: {ends}", markup=False)
+        ends = ", ".join(f"{_REASONS.get(r, r)} {k:,} ({_pct(k / result.games)})"
+                         for r, k in result.end_reasons.items())  # fmt: skip
+        console.print(f"games ended by: {ends}", markup=False)  # (a Dominations game: 3 ages)
     limited = result.turn_limit_games
     if limited:
-        console.print(f"{limited:,} game(s) stopped by the turn limit and scored as they stood",
-                      style="yellow", markup=False)  # fmt: skip
+        console.print(f"{limited:,} game{'s' if limited != 1 else ''} stopped by the turn "
+                      "limit and scored as they stood", style="yellow",
+                      markup=False)  # fmt: skip
     console.print(f"ratings: {RATING_NAME}, μ {RATING_MU:g} and σ {RATING_SIGMA:.2f} at "
                   "the start, updated game by game in rounds; players are ranked by μ − 3σ",
                   markup=False)  # fmt: skip
@@ -1333,6 +1404,10 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
 def _print_speed(console: Console, played: int, elapsed: float, workers: int,
                  reused: int = 0) -> None:
     """The closing line of a run: the games played, how fast, and those read back."""
+    if not played and reused:  # a journal that held every game
+        console.print(f"no game played: all {reused:,} read from the journal", style="dim",
+                      markup=False)  # fmt: skip
+        return
     rate = played / elapsed if elapsed > 0 else 0.0
     speed = f"{rate:,.0f}" if rate >= 10 or rate == 0 else f"{rate:.2g}"  # searches: slow
     more = f"; {reused:,} more read from the journal" if reused else ""

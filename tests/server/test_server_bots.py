@@ -473,3 +473,25 @@ def test_a_stored_game_whose_bot_this_version_lacks_still_loads(db_file: str) ->
         assert view["current_seat"] == 0
         action = view["view"]["legal_actions"][0]
         assert api.act(gid, token, action, view["version"]).status_code == 200
+
+
+def test_a_bot_worker_still_starting_outlives_a_stop_signal() -> None:
+    """A worker is deaf from its birth: one that Ctrl-C, SIGTERM or a hang-up reaches while
+    it still starts (before its initializer ignores them: a server stopped or hung up just
+    as its first bot thinks) is not killed, and answers. Before, it died, and the server
+    took it for lost and asked another."""
+    import os
+    import signal
+
+    from dominari.server.bots import make_executor, stop_executor
+
+    pool = make_executor("process", 1)
+    try:
+        first = pool.submit(os.getpid)  # starts the worker, which takes a while to be up
+        workers = list(pool._processes.values())  # type: ignore[attr-defined]
+        assert len(workers) == 1 and not first.done()  # (its process not yet up)
+        for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)):
+            os.kill(workers[0].pid, sig)
+        assert first.result(timeout=60) == workers[0].pid
+    finally:
+        stop_executor(pool)

@@ -226,21 +226,44 @@ def make_executor(kind: str, workers: int) -> Executor:
     terminal closing: the server stops its workers itself (:func:`stop_executor`) after
     its bots' decisions are cancelled, and a worker whose server is gone ends by itself.
     So does multiprocessing's resource tracker
-    (:func:`~dominari.sim.pool.start_resource_tracker`)."""
+    (:func:`~dominari.sim.pool.start_resource_tracker`). A worker is deaf from its birth:
+    the signals are blocked while the pool may start one (:class:`_DeafPool`), and its
+    initializer ignores them before it lets them in."""
     if workers < 1:
         raise ConfigError(f"bot workers must be at least 1, not {workers}")
     if kind == "process":
         start_resource_tracker()
-        return ProcessPoolExecutor(max_workers=workers,
-                                   mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_init_worker, initargs=(os.getpid(),))
+        return _DeafPool(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                         initializer=_init_worker, initargs=(os.getpid(),))
     if kind == "thread":
         return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dominari-bot")
     raise ConfigError(f"bot executor must be 'process' or 'thread', not {kind!r}")
 
 
+_DEAF_TO = (signal.SIGINT, signal.SIGTERM, *HANG_UP)
+"""The signals a bot worker ignores: they reach the server's whole process group."""
+
+
+class _DeafPool(ProcessPoolExecutor):
+    """A process pool whose workers are started with :data:`_DEAF_TO` blocked (a new
+    process keeps its parent's signal mask), so that one still starting when the server is
+    stopped or hung up, before its initializer ignores them, is not killed (and taken for
+    lost). The pool starts a worker in ``submit``, when none is idle."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if not hasattr(signal, "pthread_sigmask"):
+            return super().submit(fn, *args, **kwargs)
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _DEAF_TO)
+        try:
+            return super().submit(fn, *args, **kwargs)
+        finally:  # a signal that came meanwhile reaches this process now
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 def _init_worker(parent: int) -> None:
-    start_worker(parent, (signal.SIGINT, signal.SIGTERM, *HANG_UP))
+    start_worker(parent, _DEAF_TO)
+    if hasattr(signal, "pthread_sigmask"):  # born with them blocked: ignored now, let in
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _DEAF_TO)
 
 
 def stop_executor(executor: Executor) -> None:
