@@ -15,6 +15,7 @@ DominationsRandomBot('random')
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
@@ -108,27 +109,29 @@ def builtin_strategy(name: str) -> Strategy:
 
 
 @overload
-def load_bot(spec: str, game: Literal["dominion"] = ...) -> Bot: ...
+def load_bot(spec: str | os.PathLike[str], game: Literal["dominion"] = ...) -> Bot: ...
 @overload
-def load_bot(spec: str, game: Literal["dominations"]) -> DominationsBot: ...
+def load_bot(spec: str | os.PathLike[str], game: Literal["dominations"]) -> DominationsBot: ...
 @overload
-def load_bot(spec: str, game: str) -> GameBot: ...
+def load_bot(spec: str | os.PathLike[str], game: str) -> GameBot: ...
 
 
-def load_bot(spec: str, game: str = "dominion") -> GameBot:
+def load_bot(spec: str | os.PathLike[str], game: str = "dominion") -> GameBot:
     """A new bot of ``game`` from a built-in name (any case).
 
     Dominion: ``random``, a built-in strategy (:data:`BUILTIN_STRATEGIES`: ``bm``, ``bmu``,
     ``smithy``, ``smithy-market``, ``witch``, ``militia``, ``council-room``, ``library``,
     ``laboratory``, ``market``, ``moat``, ``bureaucrat``, ``moneylender``,
     ``workshop-gardens``), ``best`` (each game played as its kingdom's best rule bot, see
-    :mod:`dominari.bots.kingdom`) or the path of a ``.toml`` strategy file. Dominations:
+    :mod:`dominari.bots.kingdom`) or the path of a ``.toml`` strategy file (a string or a
+    path object, read as its string). Dominations:
     ``random`` or ``greedy``. Both: the search levels, alone or with options
     (``mcts:steps=200000:width=8``, see :func:`dominari.bots.mcts.mcts_bot`). Raises
     :class:`UnknownBotError` (a :class:`StrategyError`) naming the known bots for an
-    unknown name (and the one it is close to, for a typo), :class:`StrategyError` for a bad
-    strategy file, :class:`ConfigError` for a bad search option, options given to a rule
-    bot, or a spec that is not a string (a bot object).
+    unknown name (and the one it is close to, for a typo) or an empty one,
+    :class:`StrategyError` for a bad strategy file, :class:`ConfigError` for a bad search
+    option, options given to a rule bot, or a spec that is not a string or a path (a bot
+    object).
 
     >>> load_bot("mcts-hard:seconds=2", "dominations").seconds
     2.0
@@ -136,10 +139,17 @@ def load_bot(spec: str, game: str = "dominion") -> GameBot:
     if isinstance(game, str):
         game = game.strip().lower()  # any case, as for the command line's games
     names = bot_names(game)
+    if isinstance(spec, os.PathLike):
+        spec = os.fspath(spec)  # a strategy file's path, as its string names it
     if not isinstance(spec, str):
         raise ConfigError(f"a bot is named by a string (one of {', '.join(names)} or a "
                             f"strategy file's path), not {type(spec).__name__} {spec!r}")
     key = spec.strip().lower()
+    if not key:
+        raise UnknownBotError(f"a bot's name is empty ({spec!r}): use one of "
+                              f"{', '.join(names)}"
+                              + (" or the path of a .toml strategy file"
+                                 if game == "dominion" else ""))
     if search_spec(key) is not None:  # a level, or a level with options
         return mcts_bot(spec, game)
     _check_no_options(spec, key, game, names)

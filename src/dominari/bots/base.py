@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from dominari.core.checks import seed as seed_value
+from dominari.core.errors import ConfigError, DominariError, IllegalActionError
 
 if TYPE_CHECKING:
     from dominari.dominations.engine import DominationsState
@@ -93,3 +94,32 @@ def check_seed(seed: object) -> int:
     dominari.core.errors.ConfigError: a bot's seed is a whole number of 0 or more, not -5
     """
     return seed_value(seed, "a bot's seed")
+
+
+def misuse(state: object, game: str | None, name: str) -> DominariError | None:
+    """Why a bot named ``name`` could not act on ``state``, as a clear error, or None
+    where ``state`` is a game in play of its own (the bot's own failure): a
+    :class:`ConfigError` for a state of another game than ``game`` (None: a bot of any
+    game, given something that is no game's state), an :class:`IllegalActionError` for a
+    finished game. A bot asks it only once its own code has failed, so that a decision
+    pays nothing for the check.
+
+    >>> from dominari.dominion.engine import DominionConfig, DominionState
+    >>> s = DominionState.new(DominionConfig(seed=1))
+    >>> misuse(s, "dominion", "BM") is None
+    True
+    >>> misuse(s, "dominations", "greedy")
+    ConfigError('greedy plays dominations games, not a DominionState')
+    """
+    kind = getattr(state, "game_name", None)
+    if game is not None and kind != game:
+        return ConfigError(f"{name} plays {game} games, not a {type(state).__name__}")
+    if not isinstance(kind, str):
+        return ConfigError(f"{name} plays a game's state, not a {type(state).__name__}")
+    try:
+        over = state.is_terminal()  # type: ignore[attr-defined]
+    except Exception:  # a state broken some other way: the bot's error says more
+        return None
+    if over is True:
+        return IllegalActionError("the game is over: there is no decision to make")
+    return None

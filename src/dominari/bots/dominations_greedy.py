@@ -71,7 +71,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from dominari.bots.base import check_seed
+from dominari.bots.base import check_seed, misuse
 from dominari.dominations.board import MAX_CITY_LEVEL
 from dominari.dominations.data import (
     ANY,
@@ -1069,30 +1069,39 @@ class DominationsGreedyBot:
     # -- dispatch ---------------------------------------------------------------------------
 
     def act(self, state: DominationsState) -> Action:
-        acts = state.legal_actions()
-        p = state.current_player()
-        kinds = {a.kind for a in acts}
-        if PLACE in kinds or REACTIVATE in kinds:
-            return self._growth(state, p, acts)
-        if AS_DOMAIN in kinds:
-            return self._vestigium(state, p)
-        if PAY in kinds:
-            return self._pay(state, p, acts)
-        if RESOLVE in kinds:
-            return self._resolve(state, acts)
-        if COPY in kinds or COPY_ADVANCE in kinds:
-            return self._copy(state, p, acts)
-        if CHOOSE in kinds:
-            return self._choose(state, p, acts)
-        if ORDER in kinds:
-            return self._order(state, p, acts)
-        if DONE in kinds:
-            return next(a for a in acts if a.kind == DONE)
-        if not state.stack and state.phase == BUILD:
-            return self._build(state, p, acts)
-        if not state.stack and state.phase == DEVELOP:
-            return self._develop(state, p, acts)
-        return next((a for a in acts if a.kind != EXCHANGE), acts[0])
+        """The best action now as this bot values it; a finished game raises
+        :class:`~dominari.core.errors.IllegalActionError`, a Dominion state
+        :class:`~dominari.core.errors.ConfigError`."""
+        try:
+            acts = state.legal_actions()
+            p = state.current_player()
+            kinds = {a.kind for a in acts}
+            if PLACE in kinds or REACTIVATE in kinds:
+                return self._growth(state, p, acts)
+            if AS_DOMAIN in kinds:
+                return self._vestigium(state, p)
+            if PAY in kinds:
+                return self._pay(state, p, acts)
+            if RESOLVE in kinds:
+                return self._resolve(state, acts)
+            if COPY in kinds or COPY_ADVANCE in kinds:
+                return self._copy(state, p, acts)
+            if CHOOSE in kinds:
+                return self._choose(state, p, acts)
+            if ORDER in kinds:
+                return self._order(state, p, acts)
+            if DONE in kinds:
+                return next(a for a in acts if a.kind == DONE)
+            if not state.stack and state.phase == BUILD:
+                return self._build(state, p, acts)
+            if not state.stack and state.phase == DEVELOP:
+                return self._develop(state, p, acts)
+            return next((a for a in acts if a.kind != EXCHANGE), acts[0])
+        except Exception:  # misuse is told apart only now: a decision pays nothing for it
+            error = misuse(state, "dominations", self.name)
+            if error is None:
+                raise
+            raise error from None
 
     def ranked(self, state: DominationsState, k: int) -> list[Action]:
         """Up to ``k`` legal actions, best first as this bot values them: its own choice,

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 
-from dominari.bots.base import check_seed
+from dominari.bots.base import check_seed, misuse
 from dominari.dominations.engine import (
     ASSIGN,
     BUILD,
@@ -63,61 +63,69 @@ class DominationsRandomBot:
         self._rng.seed(check_seed(seed))
 
     def act(self, state: DominationsState) -> Action:
-        rng = self._rng
-        if state.stack:
+        """A random action (see the module's docstring); a finished game raises
+        :class:`~dominari.core.errors.IllegalActionError`."""
+        try:
+            rng = self._rng
+            if state.stack:
+                acts = state.legal_actions()
+                if state.stack[-1][0] == F_TILES and rng.random() < 0.5:
+                    return DONE_ACTION
+                return rng.choice([a for a in acts if a.kind != EXCHANGE and a != DONE_ACTION]
+                                  or acts)
+            phase = state.phase
+            if phase == GROWTH:
+                again = state.reactivations() if state.may_reactivate() else []
+                cells = list(state.board.frontier)
+                hand = state.players[state.mover].hand
+                if again and (not cells or not hand or rng.random() < 0.5):
+                    key = rng.choice(sorted({a.a for a in again}))
+                    return rng.choice([a for a in again if a.a == key])
+                if cells and hand:
+                    key = rng.choice(cells)
+                    links = state.board.links(key, state.rules.all_sides)
+                    return Action(PLACE, rng.choice(hand), key, rng.randrange(3), rng.choice(links))
+            elif phase == ASSIGN:
+                return Action(AS_DOMAIN, rng.randrange(6))
+            elif phase == BUILD:
+                if rng.random() >= self.build_rate:
+                    return PASS_ACTION
+                cities = state.builds()
+                levels = state.monument_levels()
+                kinds = sorted({a.kind for a in cities} | ({MONUMENT} if levels else set()))
+                while kinds:
+                    kind = rng.choice(kinds)
+                    if kind != MONUMENT:
+                        return self._staged([a for a in cities if a.kind == kind])
+                    options = state.monument_options([rng.choice(levels)[0]])
+                    if options:  # (a level 1 tile with nowhere to go: another kind)
+                        return rng.choice(options)
+                    kinds.remove(MONUMENT)
+                return PASS_ACTION
+            elif phase == DEVELOP:
+                if rng.random() >= self.build_rate:
+                    return PASS_ACTION
+                advances = state.advances()
+                skills = state.acquirable_skills()
+                rng.shuffle(skills)
+                kinds = ([ACQUIRE] if skills else []) + ([ADVANCE] if advances else [])
+                while kinds:
+                    kind = rng.choice(kinds)
+                    if kind == ADVANCE:
+                        return rng.choice(advances)
+                    for skill in skills:  # a skill at random among those with a fitting copy
+                        cards = state.acquisitions([skill])
+                        if cards:
+                            return self._staged(cards)
+                    kinds.remove(ACQUIRE)
+                return PASS_ACTION
             acts = state.legal_actions()
-            if state.stack[-1][0] == F_TILES and rng.random() < 0.5:
-                return DONE_ACTION
-            return rng.choice([a for a in acts if a.kind != EXCHANGE and a != DONE_ACTION]
-                              or acts)
-        phase = state.phase
-        if phase == GROWTH:
-            again = state.reactivations() if state.may_reactivate() else []
-            cells = list(state.board.frontier)
-            hand = state.players[state.mover].hand
-            if again and (not cells or not hand or rng.random() < 0.5):
-                key = rng.choice(sorted({a.a for a in again}))
-                return rng.choice([a for a in again if a.a == key])
-            if cells and hand:
-                key = rng.choice(cells)
-                links = state.board.links(key, state.rules.all_sides)
-                return Action(PLACE, rng.choice(hand), key, rng.randrange(3), rng.choice(links))
-        elif phase == ASSIGN:
-            return Action(AS_DOMAIN, rng.randrange(6))
-        elif phase == BUILD:
-            if rng.random() >= self.build_rate:
-                return PASS_ACTION
-            cities = state.builds()
-            levels = state.monument_levels()
-            kinds = sorted({a.kind for a in cities} | ({MONUMENT} if levels else set()))
-            while kinds:
-                kind = rng.choice(kinds)
-                if kind != MONUMENT:
-                    return self._staged([a for a in cities if a.kind == kind])
-                options = state.monument_options([rng.choice(levels)[0]])
-                if options:  # (a level 1 tile with nowhere to go: another kind)
-                    return rng.choice(options)
-                kinds.remove(MONUMENT)
-            return PASS_ACTION
-        elif phase == DEVELOP:
-            if rng.random() >= self.build_rate:
-                return PASS_ACTION
-            advances = state.advances()
-            skills = state.acquirable_skills()
-            rng.shuffle(skills)
-            kinds = ([ACQUIRE] if skills else []) + ([ADVANCE] if advances else [])
-            while kinds:
-                kind = rng.choice(kinds)
-                if kind == ADVANCE:
-                    return rng.choice(advances)
-                for skill in skills:  # a skill at random among those with a fitting copy
-                    cards = state.acquisitions([skill])
-                    if cards:
-                        return self._staged(cards)
-                kinds.remove(ACQUIRE)
-            return PASS_ACTION
-        acts = state.legal_actions()
-        return rng.choice([a for a in acts if a.kind != EXCHANGE] or acts)
+            return rng.choice([a for a in acts if a.kind != EXCHANGE] or acts)
+        except Exception:  # misuse is told apart only now: a decision pays nothing for it
+            error = misuse(state, "dominations", self.name)
+            if error is None:
+                raise
+            raise error from None
 
     def _staged(self, acts: list[Action]) -> Action:
         """Uniform over the kind, then over field ``a`` (what), then over the rest (where)."""

@@ -50,7 +50,7 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
-from dominari.bots.base import check_seed
+from dominari.bots.base import check_seed, misuse
 from dominari.core.checks import is_whole
 from dominari.core.errors import ConfigError
 from dominari.dominion import cards as C
@@ -110,7 +110,11 @@ def _ids(kingdom: str | Iterable[int | str]) -> frozenset[int]:
                               f"{', '.join(RECOMMENDED)}, or a comma-separated list of "
                               "kingdom cards")  # fmt: skip
         kingdom = RECOMMENDED[key] if key in RECOMMENDED else kingdom.split(",")
-    return frozenset(k if isinstance(k, int) else C.card_id(k) for k in kingdom)
+    try:
+        return frozenset(k if isinstance(k, int) else C.card_id(k) for k in kingdom)
+    except (TypeError, AttributeError):  # (told only now: a search asks at every decision)
+        raise ConfigError(f"a kingdom is a set's name or a list of card names or ids, "
+                          f"not {kingdom!r}") from None
 
 
 RUSHES: frozenset[str] = frozenset({"workshop-gardens"})
@@ -201,17 +205,25 @@ class KingdomBestBot:
         check_seed(seed)
 
     def for_game(self, state: DominionState) -> StrategyBot:
-        """The strategy bot that plays ``state``'s game (one per strategy, kept)."""
-        kingdom = state.kingdom
-        bot = self._bot
-        if kingdom is not self._kingdom or bot is None or state.num_players != self._players:
-            self._players = state.num_players
-            name = best_rule_bot(kingdom, self._players)
-            bot = self._bots.get(name)
-            if bot is None:
-                bot = self._bots[name] = rule_bot(name)
-            self._kingdom, self._bot = kingdom, bot
-        return bot
+        """The strategy bot that plays ``state``'s game (one per strategy, kept); a
+        Dominations state raises :class:`~dominari.core.errors.ConfigError`."""
+        try:
+            kingdom = state.kingdom
+            bot = self._bot
+            if (kingdom is not self._kingdom or bot is None
+                    or state.num_players != self._players):
+                self._players = state.num_players
+                name = best_rule_bot(kingdom, self._players)
+                bot = self._bots.get(name)
+                if bot is None:
+                    bot = self._bots[name] = rule_bot(name)
+                self._kingdom, self._bot = kingdom, bot
+            return bot
+        except Exception:  # misuse is told apart only now: a game pays nothing for it
+            error = misuse(state, "dominion", self.name)
+            if error is None:
+                raise
+            raise error from None
 
     def act(self, state: DominionState) -> Action:
         """The action of the kingdom's best rule bot."""

@@ -455,7 +455,7 @@ class MCTSBot:
                  widen: float = 0.0, trust: float = 1.0, width: int | None = None,
                  paired: bool = False, steps: int | None = None,
                  prune: float = 0.0, cutoff_turns: int | None = None,
-                 own: str | None = None, shared: float | None = None,
+                 own: str | os.PathLike[str] | None = None, shared: float | None = None,
                  book: bool | str = False) -> None:
         if not isinstance(game, str) or game.strip().lower() not in HOOKS:
             raise ConfigError(f"no search for the game {game!r}: dominion or dominations")
@@ -486,9 +486,7 @@ class MCTSBot:
         if not isinstance(name, str) or not name.strip():
             raise ConfigError(f"a search bot's name is a non-empty string, not {name!r}")
         if seconds is not None:
-            seconds = real(seconds, "seconds per decision")
-            if seconds <= 0:
-                raise ConfigError(f"seconds per decision must be positive, not {seconds:g}")
+            seconds = check_seconds(seconds)
         if tree not in ("mine", "all"):
             raise ConfigError(f"tree must be 'mine' or 'all', not {tree!r}")
         if width is not None:
@@ -502,6 +500,8 @@ class MCTSBot:
             cutoff_turns = whole(cutoff_turns, "cutoff_turns", 1)
         if seed is not None:
             seed = seed_value(seed, "the search's seed")
+        if isinstance(own, os.PathLike):
+            own = os.fspath(own)  # a strategy file's path, as its string names it
         if own is not None and not isinstance(own, str):
             raise ConfigError(f"own names a rule bot (a name or a strategy file's path), not "
                               f"{type(own).__name__} {own!r}")
@@ -591,9 +591,7 @@ class MCTSBot:
         ...
         dominari.core.errors.ConfigError: seconds per decision must be a finite number, not nan
         """
-        seconds = real(seconds, "seconds per decision")
-        if seconds <= 0:
-            raise ConfigError(f"seconds per decision must be positive, not {seconds:g}")
+        seconds = check_seconds(seconds)
         if self.seconds is not None and self.seconds <= seconds:
             return
         self.seconds = seconds
@@ -1055,8 +1053,32 @@ def _real(text: str) -> float:
 
 
 MAX_SECONDS = 60.0
-"""The most seconds a decision a search bot spec (``mcts:seconds=…``) or ``--bot-seconds``
-gives: a longer search is one of steps or iterations, which a machine does not change."""
+"""The most seconds a decision a search bot spec (``mcts:seconds=…``), ``--bot-seconds``
+or :class:`MCTSBot` gives: a longer search is one of steps or iterations, which a machine
+does not change."""
+_LONGER = "a longer search takes steps or iterations instead, the same on any machine"
+
+
+def check_seconds(seconds: object) -> float:
+    """``seconds`` a decision as a ``float``: a finite number above 0 and at most
+    :data:`MAX_SECONDS` (:class:`ConfigError` otherwise, as a spec's ``seconds=`` is
+    refused).
+
+    >>> check_seconds(2)
+    2.0
+    >>> check_seconds(1000)
+    Traceback (most recent call last):
+    ...
+    dominari.core.errors.ConfigError: seconds per decision must be at most 60, not 1000; \
+a longer search takes steps or iterations instead, the same on any machine
+    """
+    number = real(seconds, "seconds per decision")
+    if number <= 0:
+        raise ConfigError(f"seconds per decision must be positive, not {number:g}")
+    if number > MAX_SECONDS:
+        raise ConfigError(f"seconds per decision must be at most {MAX_SECONDS:g}, not "
+                          f"{number:g}; {_LONGER}")
+    return number
 
 
 def _spec_seconds(text: str) -> float | None:
@@ -1064,8 +1086,7 @@ def _spec_seconds(text: str) -> float | None:
     if seconds is not None and seconds <= 0.0:
         raise ValueError("more than 0")
     if seconds is not None and seconds > MAX_SECONDS:
-        raise ValueError(f"at most {MAX_SECONDS:g}; a longer search takes steps or "
-                         "iterations instead, the same on any machine")
+        raise ValueError(f"at most {MAX_SECONDS:g}; {_LONGER}")
     return seconds
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from dominari.bots.base import check_seed
+from dominari.bots.base import check_seed, misuse
 from dominari.dominion.actions import Action
 from dominari.dominion.engine import DominionState
 
@@ -31,4 +31,12 @@ class RandomBot:
         self._rng.seed(check_seed(seed))
 
     def act(self, state: DominionState) -> Action:
-        return self._rng.choice(state.legal_actions())
+        """A legal action of ``state``, of either game (it only picks among them); a
+        finished game raises :class:`~dominari.core.errors.IllegalActionError`."""
+        try:
+            return self._rng.choice(state.legal_actions())
+        except Exception:  # (no check before: a decision pays nothing for it)
+            error = misuse(state, None, self.name)
+            if error is None:
+                raise
+            raise error from None

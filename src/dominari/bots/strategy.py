@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dominari.bots.base import check_seed
+from dominari.bots.base import check_seed, misuse
 from dominari.bots.conditions import Expr, compile_condition
 from dominari.bots.learned import NOTHING, BuyPolicy
 from dominari.core.checks import UNSHOWN
@@ -425,24 +425,35 @@ class StrategyBot:
 
     # -------------------------------------------------------------- dispatch
     def act(self, state: DominionState) -> Action:
-        if not state.stack and state.phase == BUY_PHASE:
-            # Hot path: walk the buy rules.
-            coins = state.coins
-            supply = state.supply
-            p = state.turn_player
-            learned = self.learned
-            for card, cost, cond, action in self._rules:
-                if cost <= coins and supply[card] > 0 and (cond is None or cond(state, p, coins)):
-                    return action if learned is None else _learned_buy(learned, state, p, card)
-            return END_A if learned is None else _learned_buy(learned, state, p, NOTHING)
-        p = state.current_player()
-        stack = state.stack
-        decide = self._by_kind.get(stack[-1].kind) if stack else self._action_phase
-        answer = decide(state, p) if decide is not None else None
-        if answer is not None and state.is_legal(answer):
-            return answer
-        self.fallbacks += 1
-        return state.legal_actions()[0]
+        """The strategy's action; a finished game raises
+        :class:`~dominari.core.errors.IllegalActionError`, a Dominations state
+        :class:`~dominari.core.errors.ConfigError`."""
+        try:
+            if not state.stack and state.phase == BUY_PHASE:
+                # Hot path: walk the buy rules.
+                coins = state.coins
+                supply = state.supply
+                p = state.turn_player
+                learned = self.learned
+                for card, cost, cond, action in self._rules:
+                    if cost <= coins and supply[card] > 0 and (
+                            cond is None or cond(state, p, coins)):
+                        return (action if learned is None
+                                else _learned_buy(learned, state, p, card))
+                return END_A if learned is None else _learned_buy(learned, state, p, NOTHING)
+            p = state.current_player()
+            stack = state.stack
+            decide = self._by_kind.get(stack[-1].kind) if stack else self._action_phase
+            answer = decide(state, p) if decide is not None else None
+            if answer is not None and state.is_legal(answer):
+                return answer
+            self.fallbacks += 1
+            return state.legal_actions()[0]
+        except Exception:  # misuse is told apart only now: a decision pays nothing for it
+            error = misuse(state, "dominion", self.name)
+            if error is None:
+                raise
+            raise error from None
 
     # ------------------------------------------------------------- helpers
     def _late(self, s: DominionState) -> bool:

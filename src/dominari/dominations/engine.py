@@ -2128,6 +2128,8 @@ class DominationsState(GameState):
     def copy(self, rng: random.Random | None = None) -> DominationsState:
         """An independent copy, drawing its random numbers from a clone of this state's
         generator, or from ``rng`` if given."""
+        if rng is not None and not isinstance(rng, random.Random):
+            raise ConfigError(f"copy needs a random.Random, not {rng!r}")
         s = DominationsState.__new__(DominationsState)
         s.config = self.config
         s.data = self.data

@@ -406,7 +406,11 @@ class DominionState(GameState):
         """An independent copy, drawing its random numbers from a clone of this state's
         generator, or from ``rng`` if given (a search's candidates in one sampled world:
         :func:`dominari.core.rng.restore` of one snapshot each)."""
-        return self._copy(clone(self.rng) if rng is None else rng)
+        if rng is None:
+            return self._copy(clone(self.rng))
+        if not isinstance(rng, random.Random):
+            raise ConfigError(f"copy needs a random.Random, not {rng!r}")
+        return self._copy(rng)
 
     def _copy(self, rng: random.Random) -> DominionState:
         """A copy that draws its random numbers from ``rng``."""

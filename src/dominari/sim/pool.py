@@ -587,14 +587,29 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                                 "times, and the workers were stopped each time (a worker "
                                 "stopped while idle holds the others up)")  # fmt: skip
             if idle_deaths > out.retries:
+                why = _main_guard(ctx.get_start_method())
                 raise PoolError(f"worker processes died {idle_deaths} times before running "
-                                f"a task: {broken}")  # fmt: skip
+                                f"a task: {broken}{why}")  # fmt: skip
         if watch.hung:  # a stall: the tasks beside the hung one are not suspects
             todo.extendleft([k for k in suspects if k not in watch.hung])
             suspects = [k for k in suspects if k in watch.hung]
         for k in suspects:
             out.charge(k, watch.lost(k, broken))
         alone.extendleft(reversed(suspects))
+
+
+def _main_guard(method: str) -> str:
+    """The likely cause of workers that die before running a task, where they import the
+    calling script (``spawn``, ``forkserver``), else ``""``.
+
+    >>> _main_guard("fork")
+    ''
+    """
+    if method not in ("spawn", "forkserver"):
+        return ""
+    return (f" (likely cause: worker processes are started with {method!r} and import "
+            f"the calling script, so a script must call the simulation under "
+            f"'if __name__ == \"__main__\":')")
 
 
 def _launch_all(pool: ProcessPoolExecutor) -> None:

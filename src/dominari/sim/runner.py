@@ -124,20 +124,28 @@ def check_game(name: str) -> str:
     return key
 
 
-def load_bots(specs: Sequence[str], game: str = "dominion") -> list[GameBot]:
-    """One bot of ``game`` per seat from spec strings (built-in names; for Dominion also
-    strategy file paths).
+def load_bots(specs: Sequence[str | os.PathLike[str]], game: str = "dominion"
+              ) -> list[GameBot]:
+    """One bot of ``game`` per seat from a list of spec strings (built-in names; for
+    Dominion also strategy file paths, as strings or path objects).
 
-    Raises :class:`StrategyError` for an unknown name or a bad strategy file.
+    Raises :class:`StrategyError` for an unknown name or a bad strategy file,
+    :class:`ConfigError` for specs that are not a list of strings (one string of names
+    separated by commas is refused, as :func:`simulate` refuses it).
     """
     from dominari.bots import load_bot
 
+    if isinstance(specs, str):
+        raise ConfigError(f"the bots are a list of bot specs, one per seat, not the string "
+                          f"{specs!r}: {[p.strip() for p in specs.split(',')]!r}")
+    if not isinstance(specs, Iterable):
+        raise ConfigError(f"the bots are a list of bot specs, one per seat, not {specs!r}")
     bots: list[GameBot] = []
     for spec in specs:
-        if spec.strip().lower() == HUMAN:
+        if isinstance(spec, str) and spec.strip().lower() == HUMAN:
             raise StrategyError("'human' cannot play in a simulation or a tournament; name a bot"
                                 + (" or strategy file" if game == "dominion" else ""))
-        bots.append(load_bot(spec, game))
+        bots.append(load_bot(spec, game))  # a spec that is no string or path: ConfigError
     return bots
 
 
@@ -351,12 +359,17 @@ def play_game(bots: Sequence[GameBot], state: S) -> S:
     """Play the game ``state`` between ``bots`` (seat order) to its end; return it.
 
     Works on any state with the core protocol (``current_player``, ``apply``).
-    Raises :class:`BotError` when a bot chooses an action the engine rejects.
+    Raises :class:`ConfigError` before playing unless there is one bot a player, and
+    :class:`BotError` when a bot chooses an action the engine rejects.
     A Dominion game between strategy bots (``best`` among them: each game its kingdom's)
     is played by :func:`dominari.bots.playout.play_out`: the same game, faster (their
     actions are always legal).
     """
     players = list(bots)
+    if len(players) != state.num_players:
+        raise ConfigError(f"{len(players)} bot{'' if len(players) == 1 else 's'} for a game "
+                          f"of {state.num_players} players: give one bot a player, in seat "
+                          "order")
     try:
         players = [playing(b, state) for b in bots]  # ``best``: the kingdom's strategy bot
         if isinstance(state, DominionState) and can_play_out(state, players):
@@ -533,7 +546,8 @@ def check_request(players: object, options: object, keywords: dict[str, object],
                   progress: object, start_method: object,
                   started: object = None) -> tuple[str, ...]:
     """The checks :func:`simulate` and :func:`~dominari.sim.tournament.tournament` share:
-    ``players`` is a list of bot specs (strings), ``options`` a game's options and not
+    ``players`` is a list of bot specs (strings; a strategy file's path object is read as
+    its string), ``options`` a game's options and not
     given beside the keywords that would make them, ``progress`` and ``started``
     callable, ``start_method`` a multiprocessing start method; returns the specs."""
     if isinstance(players, str):
@@ -541,12 +555,18 @@ def check_request(players: object, options: object, keywords: dict[str, object],
                           f"{players!r}: {[p.strip() for p in players.split(',')]!r}")
     if not isinstance(players, Iterable):
         raise ConfigError(f"players must be a list of bot specs, not {players!r}")
-    specs = tuple(players)
+    # a strategy file's path object is its string: records and journals name it so
+    specs = tuple(os.fspath(p) if isinstance(p, os.PathLike) else p for p in players)
     for spec in specs:
-        if not isinstance(spec, str):
+        if isinstance(spec, str):
+            continue
+        if callable(getattr(spec, "act", None)):
             raise ConfigError(f"players are named by their specs (a bot's name or a strategy "
                               f"file's path, as load_bot takes), not {type(spec).__name__} "
                               "objects: every game needs its own bots, made in its worker")
+        raise ConfigError(f"players are named by their specs (a bot's name or a strategy "
+                          f"file's path, as load_bot takes), not {type(spec).__name__} "
+                          f"{spec!r}")
     if options is not None:
         if not isinstance(options, (DominionOptions, DominationsOptions)):
             raise ConfigError(f"options must be game_options(...), not {options!r}")
@@ -657,7 +677,7 @@ _RECORD_TEMP = temporary_files(RECORD_GLOB)
 
 
 def simulate(
-    players: Sequence[str],
+    players: Sequence[str | os.PathLike[str]],
     games: int,
     seed: int,
     workers: int = 1,
@@ -677,7 +697,8 @@ def simulate(
     started: Callable[[], None] | None = None,
 ) -> SimResult:
     """Play ``games`` seeded games of ``game`` (default Dominion) between the bots named
-    by ``players`` (one per seat).
+    by ``players`` (one spec per seat: a bot's name, or a strategy file's path as a string
+    or a path object).
 
     ``workers`` processes share the games (1: all in this process); the result
     does not depend on it. Dominion: ``kingdom`` is a recommended set name,

@@ -568,7 +568,7 @@ class TournamentResult(EndReasons):
 
 # ----------------------------------------------------------------------- runner
 def tournament(
-    players: Sequence[str],
+    players: Sequence[str | os.PathLike[str]],
     games: int,
     seed: int,
     *,
