@@ -449,6 +449,10 @@ def test_players_of_the_same_name_are_told_apart(capsys: pytest.CaptureFixture[s
                                "--workers", "1", "--no-progress")  # fmt: skip
     assert code == 0, err
     assert "BM#2" in out and "the same name" not in out
+    code, out, err = main_with(capsys, command, "dominion", "--players", "bm,BM,smithy",
+                               "-n", "2", "--seed", "1", "--kingdom", "first-game",
+                               "--workers", "1", "--no-progress")  # fmt: skip
+    assert code == 0 and "the same name" not in out, out  # one bot, in either case
 
 
 @pytest.mark.parametrize(("command", "columns"), [("simulate", 70), ("tournament", 72),
@@ -516,3 +520,23 @@ def test_a_dominations_tournament_says_nothing_of_how_games_ended(
                          "-n", "2", "--seed", "3", "--workers", "1", "--no-progress")
     assert code == 0, err
     assert "games ended by" not in out
+
+
+def test_the_dominations_breakdown_fits_and_never_splits_a_number(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table of mean VP by source heads its columns with the players' names: on a
+    narrow terminal the names break into shorter lines, the numbers stay whole (they
+    were split over two lines, ``246.0`` / ``0``, below some 45 columns)."""
+    import re
+
+    monkeypatch.setenv("COLUMNS", "40")
+    code, out, err = main_with(capsys, "simulate", "dominations", "--players",
+                               "random,greedy,random,random", "-n", "2", "--seed", "1",
+                               "--workers", "1", "--no-progress")  # fmt: skip
+    assert code == 0, err
+    table = out.split("Mean VP by source", 1)[1].split("Dominations,", 1)[0]
+    rows = {line.split()[0]: line.split()[1:] for line in table.splitlines()
+            if line.split() and line.split()[0] in ("mastery", "roles", "total")}
+    assert len(rows) == 3
+    assert all(len(v) == 4 and all(re.fullmatch(r"\d+\.\d\d", x) for x in v)
+               for v in rows.values()), rows

@@ -604,15 +604,30 @@ def _name_lines(name: str, width: int = _NAME_WIDTH) -> list[str]:
 
 def _broken(text: str, width: int) -> list[str]:
     """``text`` in lines of at most ``width`` characters, broken after a ``/``, ``-`` or
-    white space where it can be, else anywhere."""
+    white space where it can be, else anywhere but within a number (one longer than
+    ``width`` has a line of its own, longer).
+
+    >>> _broken("steps=2000000", 6), _broken("smithy-market", 8)
+    (['steps=', '2000000'], ['smithy-', 'market'])
+    """
     lines = [""]
     for piece in re.findall(r"[^/\-\s]*[/\-\s]|[^/\-\s]+$", text):
         if lines[-1] and len(lines[-1]) + len(piece) > width:
             lines.append("")
-        lines[-1] += piece
-        while len(lines[-1]) > width:  # no break within it: cut where the line ends
-            lines[-1:] = [lines[-1][:width], lines[-1][width:]]
+        if len(lines[-1]) + len(piece) <= width:
+            lines[-1] += piece
+            continue
+        for bit in _NUMBER_OR_NOT.findall(piece):  # no break within it: cut where the
+            if lines[-1] and len(lines[-1]) + len(bit) > width:  # line ends, numbers whole
+                lines.append("")
+            lines[-1] += bit
+            while len(lines[-1]) > width and not _NUMBER.fullmatch(lines[-1]):
+                lines[-1:] = [lines[-1][:width], lines[-1][width:]]
     return [line for line in lines if line]
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_NUMBER_OR_NOT = re.compile(r"\d+(?:\.\d+)?|\D+")
 
 
 def _name_text(name: str, width: int = _NAME_WIDTH) -> Text:
@@ -1020,7 +1035,7 @@ def key_card_table(result: SimResult, layout: _Layout = _WIDE) -> Table:
 
 
 def card_note(result: SimResult) -> str:
-    """The footnote of :func:`card_tables`: what the two differences measure."""
+    """The footnote of :func:`card_table`: what the two differences measure."""
     keys = ", ".join(result.key_cards)
     alike = (f"Δ alike: the same among games alike in the cards the rule bots here buy "
              f"({keys}), so that a card displaces only cards no rule bot here buys: its own "
@@ -1049,13 +1064,14 @@ def played_as_table(player: PlayerResult, layout: _Layout = _WIDE) -> Table:
     return table
 
 
-def breakdown_table(result: SimResult) -> Table:
-    """Mean VP per game by source (rows) for each seat (columns), with the total."""
+def breakdown_table(result: SimResult, layout: _Layout = _WIDE) -> Table:
+    """Mean VP per game by source (rows) for each seat (columns), with the total; the
+    players' names, heading the columns, broken as ``layout`` says."""
     table = Table(title="Mean VP by source", title_style="bold", box=box.SIMPLE_HEAVY,
                   pad_edge=False)  # fmt: skip
     table.add_column("Source", no_wrap=True)
-    for p in result.players:  # a long name wraps in its header
-        table.add_column(Text(p.name), justify="right", overflow="fold")
+    for p in result.players:  # a long name wraps in its heading, never a number
+        table.add_column(_name_text(p.name, layout.names), justify="right", no_wrap=True)
     means = [p.mean_breakdown for p in result.players]
     for source in result.sources:
         table.add_row(Text(source), *(f"{m.get(source, 0.0):.2f}" for m in means))
@@ -1086,7 +1102,7 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
             _print_fitted(console, partial(key_card_table, result), result.players)
     if result.game == "dominations":
         if result.sources:
-            console.print(breakdown_table(result))
+            _print_fitted(console, partial(breakdown_table, result), result.players)
         rules = result.options.get("rules") or {}
         data = result.options.get("data")
         console.print(f"Dominations, {rules.get('variant', 'retail')} rules · seed "
@@ -1105,12 +1121,19 @@ def _print_same_names(console: Console, players: Sequence[Any]) -> None:
     that call themselves ``BM``, say; the same spec twice is the same bot)."""
     specs: dict[str, set[str]] = {}
     for p in players:
-        specs.setdefault(_SAME_NAME.sub("", p.name), set()).add(p.spec)
+        specs.setdefault(_SAME_NAME.sub("", p.name), set()).add(_same_bot(p.spec))
     which = [f"{p.name} is {p.spec}" for p in players
              if len(specs[_SAME_NAME.sub("", p.name)]) > 1]  # fmt: skip
     if which:
         console.print(f"the same name for different players: {'; '.join(which)}",
                       markup=False)  # fmt: skip
+
+
+def _same_bot(spec: str) -> str:
+    """``spec`` as one bot's specs all read (``BM`` as ``bm``, ``./x.toml`` as ``x.toml``):
+    a file by its full path, any other spec in lower case."""
+    path = Path(spec)
+    return str(path.resolve()) if path.is_file() else spec.strip().lower()
 
 
 _SAME_NAME = re.compile(r"#\d+$")
@@ -1166,14 +1189,23 @@ def _print_dominion_footer(console: Console, result: SimResult) -> None:
     console.print(f"kingdom {kingdom} · seed {result.seed} · max {result.max_turns} turns "
                   f"per player · mean game length {result.mean_turns:.2f} turns",
                   markup=False)  # fmt: skip
-    ends = ", ".join(f"{_REASONS.get(r, r)} {k:,} ({_pct(k / result.games)})"
-                     for r, k in result.end_reasons.items())  # fmt: skip
+    _print_ends(console, result.end_reasons, result.games)
+    _print_turn_limit(console, result.turn_limit_games, f" (--max-turns {result.max_turns})")
+
+
+def _print_ends(console: Console, reasons: Mapping[str, int], games: int) -> None:
+    """How a Dominion run's games ended, with the share of each way."""
+    ends = ", ".join(f"{_REASONS.get(r, r)} {k:,} ({_pct(k / games)})"
+                     for r, k in reasons.items())  # fmt: skip
     console.print(f"games ended by: {ends}", markup=False)
-    limited = result.turn_limit_games
+
+
+def _print_turn_limit(console: Console, limited: int, which: str = "") -> None:
+    """The warning that ``limited`` games were stopped by the turn limit (none: nothing);
+    ``which``: the limit, as it is to be named."""
     if limited:
-        console.print(f"{limited:,} game{'s' if limited != 1 else ''} stopped by the turn "
-                      f"limit (--max-turns {result.max_turns}) and scored as they stood",
-                      style="yellow", markup=False)  # fmt: skip
+        console.print(f"{_count(limited, 'game')} stopped by the turn limit{which} and scored "
+                      "as they stood", style="yellow", markup=False)
 
 
 # -------------------------------------------------------------- tournament
@@ -1381,14 +1413,8 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         max_turns = result.options.get("max_turns")
         console.print(f"kingdom {kingdom} · seed {result.seed} · max {max_turns} turns per "
                       "player", markup=False)  # fmt: skip
-        ends = ", ".join(f"{_REASONS.get(r, r)} {k:,} ({_pct(k / result.games)})"
-                         for r, k in result.end_reasons.items())  # fmt: skip
-        console.print(f"games ended by: {ends}", markup=False)  # (a Dominations game: 3 ages)
-    limited = result.turn_limit_games
-    if limited:
-        console.print(f"{limited:,} game{'s' if limited != 1 else ''} stopped by the turn "
-                      "limit and scored as they stood", style="yellow",
-                      markup=False)  # fmt: skip
+        _print_ends(console, result.end_reasons, result.games)  # (Dominations: 3 ages)
+    _print_turn_limit(console, result.turn_limit_games)
     console.print(f"ratings: {RATING_NAME}, μ {RATING_MU:g} and σ {RATING_SIGMA:.2f} at "
                   "the start, updated game by game in rounds; players are ranked by μ − 3σ",
                   markup=False)  # fmt: skip

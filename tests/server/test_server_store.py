@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from dominari.cli import main
+from dominari.core.errors import ConfigError
 from dominari.dominations.data import builtin_folder
-from dominari.server import check_port, database_url
+from dominari.server import check_port, database_url, serve
 from dominari.server.store import ConflictError, SeatRow, Store, StoreError, default_url, redact
 
 
@@ -260,3 +261,7 @@ def test_serve_takes_the_most_games_of_bots_only(tmp_path: Path,
     for flags, cap in (([], 50), (["--max-bot-games", "3"], 3), (["--max-bot-games", "0"], 0)):
         assert main(["serve", "--port", port, "--db", db, *flags]) == 0
         assert seen.pop().max_bot_games == cap
+    for bad in (-1, "5", 2.5, True):  # from Python: one clear error, nothing started
+        with pytest.raises(ConfigError, match="max_bot_games is a whole number of 0 or more"):
+            serve(port=int(port), db=db, max_bot_games=bad)  # type: ignore[arg-type]
+    assert not seen

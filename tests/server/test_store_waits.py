@@ -32,8 +32,8 @@ fd = os.open(sys.argv[1] + "-shm", os.O_RDWR)
 fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 122, 0)  # the WAL index's recovery lock
 # the header's first copy no longer matches its second (written through this descriptor:
 # closing another one, as mmap's, would drop the lock)
-change = int.from_bytes(os.pread(fd, 4, 4), "little")
-os.pwrite(fd, (change + 1).to_bytes(4, "little"), 4)
+word = int.from_bytes(os.pread(fd, 4, 4), "little")  # (any word of the first copy)
+os.pwrite(fd, (word + 1).to_bytes(4, "little"), 4)
 print("held", flush=True)
 sys.stdin.read()  # until the test (or its process) ends
 """

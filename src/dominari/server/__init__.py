@@ -80,7 +80,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
           ws_compression: bool = True, max_bot_games: int = 50) -> None:
     """Run the server until interrupted (prints its address first). ``ws_compression``:
     permessage-deflate on WebSockets (see :func:`ws_protocol`); ``max_bot_games``: see
-    :attr:`~dominari.server.service.Settings.max_bot_games`."""
+    :attr:`~dominari.server.service.Settings.max_bot_games` (a whole number, 0 or more)."""
+    if isinstance(max_bot_games, bool) or not isinstance(max_bot_games, int) \
+            or max_bot_games < 0:
+        raise ConfigError(f"max_bot_games is a whole number of 0 or more (0: no limit), not "
+                          f"{max_bot_games!r}")
     try:
         import uvicorn
 

@@ -18,8 +18,9 @@ import os
 import pickle
 import signal
 import threading
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from dominari.bots import bot_blurbs, bot_names, load_bot
 from dominari.bots.base import playing
@@ -240,6 +241,8 @@ def make_executor(kind: str, workers: int) -> Executor:
     raise ConfigError(f"bot executor must be 'process' or 'thread', not {kind!r}")
 
 
+T = TypeVar("T")
+
 _DEAF_TO = (signal.SIGINT, signal.SIGTERM, *HANG_UP)
 """The signals a bot worker ignores: they reach the server's whole process group."""
 
@@ -250,7 +253,7 @@ class _DeafPool(ProcessPoolExecutor):
     stopped or hung up, before its initializer ignores them, is not killed (and taken for
     lost). The pool starts a worker in ``submit``, when none is idle."""
 
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         if not hasattr(signal, "pthread_sigmask"):
             return super().submit(fn, *args, **kwargs)
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, _DEAF_TO)

@@ -369,7 +369,8 @@ class Store:
     def load(self, game_id: str, wait: float | None = None) -> StoredGame | None:
         """The game ``game_id`` (``None``: there is none). ``wait``: the longest a locked
         SQLite database is waited for, as for :meth:`append`; a read waits only for a lock
-        that blocks readers too (a rebuild of the WAL index), never for a writer."""
+        that blocks readers too (a rebuild of the WAL index), not for a writer (in WAL mode,
+        which the store asks for: a file system without shared memory may refuse it)."""
         with self._session(wait) as s:
             g = s.get(GameRow, game_id)
             if g is None:
