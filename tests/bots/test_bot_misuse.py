@@ -188,3 +188,54 @@ def test_a_search_takes_no_more_seconds_than_its_spec_may_give() -> None:
         bot.cap_seconds(1000)
     assert bot.seconds is None
     assert MCTSBot("dominion", seconds=MAX_SECONDS).seconds == MAX_SECONDS
+
+
+def test_the_dominations_random_bot_names_its_game_at_every_dominion_decision() -> None:
+    """Every decision of a Dominion game, not only those that fail inside the bot: in a
+    Dominion buy phase the bot took the state's phase for its own assign phase and gave a
+    Dominations action (94 of 206 states), the others raising."""
+    state = DominionState.new(DominionConfig(seed=1, kingdom="first-game"))
+    mover = load_bot("bm")
+    mover.reset(1)
+    bot = load_bot("random", "dominations")
+    asked = 0
+    while not state.is_terminal():
+        with pytest.raises(ConfigError, match=r"^random plays dominations games, not a "
+                                              r"DominionState$"):
+            bot.act(state)  # type: ignore[arg-type]
+        asked += 1
+        state.apply(mover.act(state))
+    assert asked > 20
+
+
+def test_a_finished_game_is_not_counted_as_a_fallback(dominion_over: DominionState) -> None:
+    bot = load_bot("smithy")
+    with pytest.raises(IllegalActionError, match=OVER):
+        bot.act(dominion_over)
+    assert bot.fallbacks == 0  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("text", "told"), [
+    ("from dominari.sim import simulate\nsimulate(['bm'], 2, seed=1, workers=2)\n", True),
+    ("if __name__ == '__main__':\n    pass\n", False),  # guarded: workers died otherwise
+])
+def test_the_main_guard_is_named_only_for_a_script_without_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, told: bool) -> None:
+    """Workers that die before a task are said to have likely died of a script without
+    ``if __name__ == "__main__":`` only where the script has none (not the ``dominari``
+    command's, nor one out of memory)."""
+    import sys
+    import types
+
+    from dominari.sim.pool import _main_guard
+
+    script = tmp_path / "mine.py"
+    script.write_text(text, encoding="utf-8")
+    main = types.ModuleType("__main__")
+    main.__file__ = str(script)
+    main.__spec__ = None
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    assert bool(_main_guard("spawn")) is told
+    assert _main_guard("fork") == ""
+    main.__spec__ = object()  # type: ignore[assignment]  # python -m: a module, guarded
+    assert _main_guard("spawn") == ""

@@ -64,7 +64,12 @@ class DominationsRandomBot:
 
     def act(self, state: DominationsState) -> Action:
         """A random action (see the module's docstring); a finished game raises
-        :class:`~dominari.core.errors.IllegalActionError`."""
+        :class:`~dominari.core.errors.IllegalActionError`, a Dominion state
+        :class:`~dominari.core.errors.ConfigError`."""
+        if getattr(state, "game_name", None) != "dominations":  # asked first: a Dominion
+            error = misuse(state, "dominations", self.name)  # state's phase may pass for
+            if error is not None:  # one of its own, and an action come of it
+                raise error
         try:
             rng = self._rng
             if state.stack:

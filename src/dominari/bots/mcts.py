@@ -579,6 +579,8 @@ class MCTSBot:
     def cap_seconds(self, seconds: float) -> None:
         """Think at most ``seconds`` a decision (a shorter budget of its own is kept); a
         name that is a spec says the new budget, so that a record names what played.
+        ``seconds`` is checked as the constructor checks it (:func:`check_seconds`: more
+        than 0, at most :data:`MAX_SECONDS`).
 
         >>> bot = mcts_bot("mcts-hard:width=5:seconds=3", "dominion")
         >>> bot.cap_seconds(0.5)

@@ -447,8 +447,9 @@ class StrategyBot:
             answer = decide(state, p) if decide is not None else None
             if answer is not None and state.is_legal(answer):
                 return answer
-            self.fallbacks += 1
-            return state.legal_actions()[0]
+            first = state.legal_actions()[0]
+            self.fallbacks += 1  # (counted once the fallback is there: not a finished game)
+            return first
         except Exception:  # misuse is told apart only now: a decision pays nothing for it
             error = misuse(state, "dominion", self.name)
             if error is None:

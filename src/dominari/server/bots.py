@@ -26,7 +26,12 @@ from dominari.bots import bot_blurbs, bot_names, load_bot
 from dominari.bots.base import playing
 from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, seconds_text
 from dominari.core.errors import ConfigError, DominariError
-from dominari.sim.pool import HANG_UP, start_resource_tracker, start_worker, terminate_workers
+from dominari.sim.pool import (
+    STOP_SIGNALS,
+    start_resource_tracker,
+    start_worker,
+    terminate_workers,
+)
 
 log = logging.getLogger("dominari.server")
 _LOCAL = threading.local()
@@ -243,12 +248,8 @@ def make_executor(kind: str, workers: int) -> Executor:
 
 T = TypeVar("T")
 
-_DEAF_TO = (signal.SIGINT, signal.SIGTERM, *HANG_UP)
-"""The signals a bot worker ignores: they reach the server's whole process group."""
-
-
 class _DeafPool(ProcessPoolExecutor):
-    """A process pool whose workers are started with :data:`_DEAF_TO` blocked (a new
+    """A process pool whose workers are started with :data:`STOP_SIGNALS` blocked (a new
     process keeps its parent's signal mask), so that one still starting when the server is
     stopped or hung up, before its initializer ignores them, is not killed (and taken for
     lost). The pool starts a worker in ``submit``, when none is idle."""
@@ -256,7 +257,7 @@ class _DeafPool(ProcessPoolExecutor):
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         if not hasattr(signal, "pthread_sigmask"):
             return super().submit(fn, *args, **kwargs)
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _DEAF_TO)
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             return super().submit(fn, *args, **kwargs)
         finally:  # a signal that came meanwhile reaches this process now
@@ -264,9 +265,9 @@ class _DeafPool(ProcessPoolExecutor):
 
 
 def _init_worker(parent: int) -> None:
-    start_worker(parent, _DEAF_TO)
+    start_worker(parent, STOP_SIGNALS)
     if hasattr(signal, "pthread_sigmask"):  # born with them blocked: ignored now, let in
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _DEAF_TO)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 def stop_executor(executor: Executor) -> None:

@@ -55,6 +55,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -600,12 +601,24 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
 
 def _main_guard(method: str) -> str:
     """The likely cause of workers that die before running a task, where they import the
-    calling script (``spawn``, ``forkserver``), else ``""``.
+    calling script (``spawn``, ``forkserver``) and that script has no
+    ``if __name__ == "__main__":`` (not the ``dominari`` command's, nor ``python -m``, nor
+    a notebook), else ``""``.
 
     >>> _main_guard("fork")
     ''
     """
     if method not in ("spawn", "forkserver"):
+        return ""
+    main = sys.modules.get("__main__")
+    script = getattr(main, "__file__", None)
+    if not script or getattr(main, "__spec__", None) is not None:
+        return ""
+    try:
+        with open(script, encoding="utf-8", errors="replace") as f:
+            if "__main__" in f.read():  # guarded: the workers died of something else
+                return ""
+    except OSError:
         return ""
     return (f" (likely cause: worker processes are started with {method!r} and import "
             f"the calling script, so a script must call the simulation under "
@@ -761,7 +774,9 @@ def end_own_ray() -> None:
         with contextlib.suppress(Exception):
             ray.shutdown()
         _RAY_SESSION["ours"] = False
-_OUR_SIGNALS = (signal.SIGINT, signal.SIGTERM, *HANG_UP)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, *HANG_UP)
+"""The signals that stop a run (Ctrl-C, SIGTERM, a hang-up): they reach a whole process
+group, whose workers ignore them (their parent stops them)."""
 
 
 def _signal_handlers() -> dict[int, Any]:
@@ -769,7 +784,7 @@ def _signal_handlers() -> dict[int, Any]:
     thread, where they cannot be set)."""
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {sig: signal.getsignal(sig) for sig in _OUR_SIGNALS}
+    return {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
 
 
 def _restore_signal_handlers(handlers: dict[int, Any]) -> None:
