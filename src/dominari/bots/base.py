@@ -17,7 +17,7 @@ bot is the handing bot's own business (``best``'s strategies have nothing to res
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, runtime_checkable
 
 from dominari.core.checks import seed as seed_value
 from dominari.core.errors import ConfigError, DominariError, IllegalActionError
@@ -123,3 +123,17 @@ def misuse(state: object, game: str | None, name: str) -> DominariError | None:
     if over is True:
         return IllegalActionError("the game is over: there is no decision to make")
     return None
+
+
+def raise_misuse(exc: Exception, state: object, game: str | None, name: str) -> NoReturn:
+    """Raise what a bot named ``name`` raises once its own code failed with ``exc`` on
+    ``state``: :func:`misuse`'s clear error where the state is the cause (``exc`` left
+    out of it), else ``exc`` again, as it was::
+
+        except Exception as exc:  # told apart only now: a decision pays nothing for it
+            raise_misuse(exc, state, "dominion", self.name)
+    """
+    error = misuse(state, game, name)
+    if error is None:
+        raise exc
+    raise error from None

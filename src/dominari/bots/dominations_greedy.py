@@ -71,7 +71,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from dominari.bots.base import check_seed, misuse
+from dominari.bots.base import check_seed, raise_misuse
 from dominari.dominations.board import MAX_CITY_LEVEL
 from dominari.dominations.data import (
     ANY,
@@ -1097,11 +1097,8 @@ class DominationsGreedyBot:
             if not state.stack and state.phase == DEVELOP:
                 return self._develop(state, p, acts)
             return next((a for a in acts if a.kind != EXCHANGE), acts[0])
-        except Exception:  # misuse is told apart only now: a decision pays nothing for it
-            error = misuse(state, "dominations", self.name)
-            if error is None:
-                raise
-            raise error from None
+        except Exception as exc:  # misuse is told apart only now: a decision pays nothing for it
+            raise_misuse(exc, state, "dominations", self.name)
 
     def ranked(self, state: DominationsState, k: int) -> list[Action]:
         """Up to ``k`` legal actions, best first as this bot values them: its own choice,

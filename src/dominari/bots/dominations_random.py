@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 
-from dominari.bots.base import check_seed, misuse
+from dominari.bots.base import check_seed, misuse, raise_misuse
 from dominari.dominations.engine import (
     ASSIGN,
     BUILD,
@@ -126,11 +126,8 @@ class DominationsRandomBot:
                 return PASS_ACTION
             acts = state.legal_actions()
             return rng.choice([a for a in acts if a.kind != EXCHANGE] or acts)
-        except Exception:  # misuse is told apart only now: a decision pays nothing for it
-            error = misuse(state, "dominations", self.name)
-            if error is None:
-                raise
-            raise error from None
+        except Exception as exc:  # misuse is told apart only now: a decision pays nothing for it
+            raise_misuse(exc, state, "dominations", self.name)
 
     def _staged(self, acts: list[Action]) -> Action:
         """Uniform over the kind, then over field ``a`` (what), then over the rest (where)."""

@@ -50,7 +50,7 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
-from dominari.bots.base import check_seed, misuse
+from dominari.bots.base import check_seed, raise_misuse
 from dominari.core.checks import is_whole
 from dominari.core.errors import ConfigError
 from dominari.dominion import cards as C
@@ -219,11 +219,8 @@ class KingdomBestBot:
                     bot = self._bots[name] = rule_bot(name)
                 self._kingdom, self._bot = kingdom, bot
             return bot
-        except Exception:  # misuse is told apart only now: a game pays nothing for it
-            error = misuse(state, "dominion", self.name)
-            if error is None:
-                raise
-            raise error from None
+        except Exception as exc:  # misuse is told apart only now: a game pays nothing for it
+            raise_misuse(exc, state, "dominion", self.name)
 
     def act(self, state: DominionState) -> Action:
         """The action of the kingdom's best rule bot."""

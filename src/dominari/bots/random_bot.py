@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from dominari.bots.base import check_seed, misuse
+from dominari.bots.base import check_seed, raise_misuse
 from dominari.dominion.actions import Action
 from dominari.dominion.engine import DominionState
 
@@ -35,8 +35,5 @@ class RandomBot:
         finished game raises :class:`~dominari.core.errors.IllegalActionError`."""
         try:
             return self._rng.choice(state.legal_actions())
-        except Exception:  # (no check before: a decision pays nothing for it)
-            error = misuse(state, None, self.name)
-            if error is None:
-                raise
-            raise error from None
+        except Exception as exc:  # (no check before: a decision pays nothing for it)
+            raise_misuse(exc, state, None, self.name)

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dominari.bots.base import check_seed, misuse
+from dominari.bots.base import check_seed, raise_misuse
 from dominari.bots.conditions import Expr, compile_condition
 from dominari.bots.learned import NOTHING, BuyPolicy
 from dominari.core.checks import UNSHOWN
@@ -450,11 +450,8 @@ class StrategyBot:
             first = state.legal_actions()[0]
             self.fallbacks += 1  # (counted once the fallback is there: not a finished game)
             return first
-        except Exception:  # misuse is told apart only now: a decision pays nothing for it
-            error = misuse(state, "dominion", self.name)
-            if error is None:
-                raise
-            raise error from None
+        except Exception as exc:  # misuse is told apart only now: a decision pays nothing for it
+            raise_misuse(exc, state, "dominion", self.name)
 
     # ------------------------------------------------------------- helpers
     def _late(self, s: DominionState) -> bool:
