@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/kingdom_bots.py --seats 3
 	$(BIN)/python benchmarks/kingdom_bots.py --seats 4
 	$(BIN)/python benchmarks/scale.py
+	$(BIN)/python benchmarks/ratings.py
 	$(BIN)/python benchmarks/server_load.py
 
 # The search bots' matches (issue 6's goals): 1,000 games each, hours on 2 cores.

@@ -137,9 +137,9 @@ kept for the ratings, in a :class:`~dominari.sim.table.GameTable` of 13 bytes a 
 game, 23 a 4-seat one (a journal shares it, and is read a line at a time), so that the
 maximum takes some 160 to 310 MB (measured with stand-in games before the turn order's byte
 was added: 150 MB for 10,000,000 at 2 seats, 145 MB for 5,000,000 at 4); but the
-ratings, updated game by game after the games, then take some 7 to 10 minutes on this
-project's 2-core reference machine (measured: 44 µs a game at 2 seats, 54 at 3, 57 at
-4)."""
+ratings, updated game by game after the games, then take some 5 to 7 minutes on this
+project's 2-core reference machine (33 µs a game at 2 seats, 42 at 4: ``benchmarks/
+ratings.py``), a third more on a busy one."""
 SEATS: tuple[int, ...] = (2, 3, 4)
 """The table sizes a tournament can play (both games take 2 to 4 players)."""
 
@@ -599,7 +599,7 @@ def tournament(
     ``data``, or ``options`` at once). ``progress(k)`` is called in this process
     each time ``k`` more games are done; ``rating(k)`` each time ``k`` more games are
     rated, once every game is played (the ratings follow the games in a fixed order,
-    some 7 to 10 minutes for the maximum of games). ``stall`` is as for
+    some 5 to 7 minutes for the maximum of games). ``stall`` is as for
     :func:`~dominari.sim.runner.simulate`: a run of games whose worker finishes no game
     for that many seconds is played again in another. ``started()`` is called once
     everything given is checked, before the first game is played (or played again, to
