@@ -228,7 +228,8 @@ def test_a_bot_that_fails_ends_the_episode_and_is_named() -> None:
     env.reset(seed=4)  # a new episode plays on
     other = dominion_versus(opponents=[load_bot("greedy", "dominations")], seat=1,
                             kingdom="first-game")
-    with pytest.raises(BotError, match=r"bot 'greedy' .* was deciding: AttributeError"):
+    with pytest.raises(BotError, match=r"bot 'greedy' .* was deciding: ConfigError: greedy "
+                                       r"plays dominations games, not a DominionState$"):
         other.reset(seed=3)
 
 
@@ -420,7 +421,8 @@ def test_a_bot_that_cannot_begin_a_game_is_named() -> None:
 
     env = dominations_versus(opponents=[load_bot("best")])  # a Dominion bot
     with pytest.raises(BotError, match=r"bot 'Best' \(player_1\) could not begin the game "
-                                       r"with seed 1: AttributeError"):
+                                       r"with seed 1: ConfigError: Best plays dominion games, "
+                                       r"not a DominationsState$"):
         env.reset(seed=1)
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(0)
