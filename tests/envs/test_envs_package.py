@@ -377,3 +377,16 @@ def test_layout_refuses_duplicates_and_bad_bounds() -> None:
     with pytest.raises(ValueError, match="bad size"):
         lay.add("c", 1, low=2, high=1)
     assert "a" in lay and lay.size == 2
+
+
+def test_a_factorys_unknown_option_is_named_with_the_options() -> None:
+    """``dominion_env(kingdon=...)`` says which options there are, as the versus
+    factories do (it was Python's bare ``TypeError``)."""
+    with pytest.raises(ConfigError, match=r"^dominion_env: unknown option kingdon; the "
+                                          r"options are DominionEnv's num_players, kingdom, "
+                                          r"max_turns, render_mode, raw_view$"):
+        dominion_env(kingdon="first-game")
+    with pytest.raises(ConfigError, match=r"^dominations_env: unknown options foo, kingdom; "
+                                          r"the options are DominationsEnv's num_players, "):
+        dominations_env(kingdom="first-game", foo=1)
+    assert dominion_env(kingdom="first-game").possible_agents == ["player_0", "player_1"]

@@ -73,9 +73,10 @@ Seeding
 from __future__ import annotations
 
 import copy
+import inspect
 import operator
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -185,6 +186,27 @@ def check_players(num_players: Any, game: str) -> int:
         raise ConfigError(f"{game} is for 2 to 4 players: num_players must be 2, 3 or 4, "
                           f"not {num_players!r}")
     return int(num_players)
+
+
+def check_options(env_class: type, options: Mapping[str, Any], factory: str,
+                  others: str = "", leave: tuple[str, ...] = ()) -> None:
+    """:class:`ConfigError` naming the ``options`` that ``factory`` does not take: those
+    that are not keyword arguments of ``env_class`` (less ``leave``); the message lists
+    the ``others`` it takes first (a typo, ``kingdon=``, was Python's bare ``TypeError``).
+
+    >>> from dominari.envs.dominion import DominionEnv
+    >>> check_options(DominionEnv, {"kingdon": "x"}, "dominion_env")
+    Traceback (most recent call last):
+    ...
+    dominari.core.errors.ConfigError: dominion_env: unknown option kingdon; the options are \
+DominionEnv's num_players, kingdom, max_turns, render_mode, raw_view
+    """
+    known = [n for n in inspect.signature(env_class).parameters if n not in leave]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ConfigError(f"{factory}: unknown option{'s' if len(unknown) > 1 else ''} "
+                          f"{', '.join(unknown)}; the options are {others}"
+                          f"{env_class.__name__}'s {', '.join(known)}")
 
 
 class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information

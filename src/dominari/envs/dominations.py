@@ -237,7 +237,14 @@ from dominari.dominations.notation import (
 from dominari.dominations.objectives import goals_progress, objective_vp
 from dominari.dominations.rules import Rules
 from dominari.dominations.tree import DIRECTIONS, ROOT, CardInTree, Pos
-from dominari.envs.base import FloatArray, GameEnv, Layout, Node, check_players
+from dominari.envs.base import (
+    FloatArray,
+    GameEnv,
+    Layout,
+    Node,
+    check_options,
+    check_players,
+)
 
 SEGMENTS = ("place", "place-locus", "reactivate", "pass", "vestigium", "exchange", "city",
             "upgrade", "monument", "monument-tile", "pay", "card", "advance", "resolve",
@@ -1332,5 +1339,7 @@ class DominationsEnv(GameEnv):
 
 
 def dominations_env(**kwargs: Any) -> DominationsEnv:
-    """A :class:`DominationsEnv` (keyword arguments as its constructor's)."""
+    """A :class:`DominationsEnv` (keyword arguments as its constructor's; another is
+    refused, with the list of them)."""
+    check_options(DominationsEnv, kwargs, "dominations_env")
     return DominationsEnv(**kwargs)

@@ -89,7 +89,6 @@ Rendering
 
 from __future__ import annotations
 
-import inspect
 import math
 import numbers
 import operator
@@ -103,7 +102,7 @@ import numpy as np
 from dominari.bots import load_bot
 from dominari.bots.base import GameBot, check_seed, playing
 from dominari.core.errors import ConfigError, DominariError, IllegalActionError
-from dominari.envs.base import GameEnv
+from dominari.envs.base import GameEnv, check_options
 from dominari.envs.dominations import DominationsEnv
 from dominari.envs.dominion import DominionEnv
 from dominari.sim.runner import BotError, derive_seed
@@ -402,14 +401,9 @@ def _versus(env_class: type[DominionEnv] | type[DominationsEnv], opponents: Any,
     if "num_players" in kwargs:
         raise ConfigError("the number of players follows from the opponents (one per other "
                           "seat); do not give num_players")
-    known = [n for n in inspect.signature(env_class.__init__).parameters
-             if n not in ("self", "num_players")]
-    unknown = sorted(set(kwargs) - set(known))
-    if unknown:
-        factory = "dominion_versus" if env_class is DominionEnv else "dominations_versus"
-        raise ConfigError(f"{factory}: unknown option{'s' if len(unknown) > 1 else ''} "
-                          f"{', '.join(unknown)}; the options are opponents, seat, illegal, "
-                          f"illegal_reward and {env_class.__name__}'s {', '.join(known)}")
+    check_options(env_class, kwargs,
+                  "dominion_versus" if env_class is DominionEnv else "dominations_versus",
+                  "opponents, seat, illegal, illegal_reward and ", ("num_players",))
     _check_list(opponents)
     if not 1 <= len(opponents) <= 3:
         raise ConfigError(f"1 to 3 opponents (2 to 4 players), not {len(opponents)}")
