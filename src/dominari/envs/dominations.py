@@ -237,14 +237,7 @@ from dominari.dominations.notation import (
 from dominari.dominations.objectives import goals_progress, objective_vp
 from dominari.dominations.rules import Rules
 from dominari.dominations.tree import DIRECTIONS, ROOT, CardInTree, Pos
-from dominari.envs.base import (
-    FloatArray,
-    GameEnv,
-    Layout,
-    Node,
-    check_options,
-    check_players,
-)
+from dominari.envs.base import FloatArray, GameEnv, Layout, Node, check_options, check_players
 
 SEGMENTS = ("place", "place-locus", "reactivate", "pass", "vestigium", "exchange", "city",
             "upgrade", "monument", "monument-tile", "pay", "card", "advance", "resolve",

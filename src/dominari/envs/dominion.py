@@ -141,14 +141,7 @@ from dominari.dominion.cards import NAME, NUM_CARDS
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
 from dominari.dominion.render import cards_text, supply_text
-from dominari.envs.base import (
-    FloatArray,
-    GameEnv,
-    Layout,
-    Node,
-    check_options,
-    check_players,
-)
+from dominari.envs.base import FloatArray, GameEnv, Layout, Node, check_options, check_players
 from dominari.sim.runner import DEFAULT_MAX_TURNS
 
 CARDLESS: tuple[str, ...] = (END, DONE, PASS, DISCARD_DECK)
