@@ -28,6 +28,7 @@ from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, seconds_text
 from dominari.core.errors import ConfigError, DominariError
 from dominari.sim.pool import (
     STOP_SIGNALS,
+    blocked,
     start_resource_tracker,
     start_worker,
     terminate_workers,
@@ -255,13 +256,8 @@ class _DeafPool(ProcessPoolExecutor):
     lost). The pool starts a worker in ``submit``, when none is idle."""
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
-        if not hasattr(signal, "pthread_sigmask"):
+        with blocked(STOP_SIGNALS):  # one that came meanwhile reaches this process after
             return super().submit(fn, *args, **kwargs)
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-        try:
-            return super().submit(fn, *args, **kwargs)
-        finally:  # a signal that came meanwhile reaches this process now
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _init_worker(parent: int) -> None:

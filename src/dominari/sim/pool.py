@@ -59,7 +59,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
@@ -430,13 +430,33 @@ def start_resource_tracker() -> None:
     killed so was started again as the run stopped, which then printed a ``KeyError``
     traceback for each of the run's semaphores it had not seen. SIGHUP is blocked while
     it starts (it keeps the mask) and comes to this process after, if it came."""
-    if not hasattr(signal, "SIGHUP") or not hasattr(signal, "pthread_sigmask"):
+    if not HANG_UP:  # no SIGHUP, no POSIX resource tracker either
         return
     from multiprocessing import resource_tracker
 
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
-    try:
+    with blocked(HANG_UP):
         resource_tracker.ensure_running()
+
+
+@contextlib.contextmanager
+def blocked(signals: Iterable[int]) -> Iterator[None]:
+    """Block ``signals`` in this thread for the ``with`` block: a process started meanwhile
+    keeps the mask (so it is born deaf to them until it says otherwise), and a signal that
+    came meanwhile reaches this process once the block ends. A no-op where the platform
+    has no signal masks.
+
+    >>> with blocked([signal.SIGINT]):
+    ...     signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    True
+    >>> signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    False
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
