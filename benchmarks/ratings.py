@@ -25,13 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dominari.sim.journal import GameResult
-from dominari.sim.tournament import (
-    MAX_TOURNAMENT_GAMES,
-    RATING_MU,
-    RATING_NAME,
-    RATING_SIGMA,
-    rate_games,
-)
+from dominari.sim.tournament import MAX_TOURNAMENT_GAMES, RATING_NAME, rate_games
 from run import machine, publish
 
 START = "<!-- ratings:start -->"
@@ -54,18 +48,6 @@ def stand_ins(seats: int, games: int, seed: int) -> list[GameResult]:
     return out
 
 
-def plackett_luce(games: list[GameResult]) -> None:
-    """The same games rated as before, with OpenSkill's Plackett-Luce (the peer)."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce(mu=RATING_MU, sigma=RATING_SIGMA, beta=RATING_SIGMA / 2, tau=0.0)
-    ratings = [model.rating() for _ in range(ENTRIES)]
-    for g in games:
-        teams = model.rate([[ratings[e]] for e in g.seating], ranks=[float(r) for r in g.ranks])
-        for e, team in zip(g.seating, teams, strict=True):
-            ratings[e] = team[0]
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20_000, help="games a round (default 20,000)")
@@ -82,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             rate_games(games, ENTRIES)
             ours.append((time.perf_counter() - began) / len(games))
             began = time.perf_counter()
-            plackett_luce(games)
+            rate_games(games, ENTRIES, model="PlackettLuce")
             peer.append((time.perf_counter() - began) / len(games))
         us, them = statistics.median(ours), statistics.median(peer)
         rows.append(f"| {seats} | {1e6 * us:.1f} | {1e6 * them:.1f} | {us / them:.2f} | "

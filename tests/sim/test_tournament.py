@@ -251,6 +251,19 @@ def test_a_shared_win_at_four_seats_is_rated_above_the_places_behind_it() -> Non
     assert many[0][0] > many[2][0] + 5 > many[3][0] + 10
 
 
+def test_another_openskill_model_may_be_named_and_an_unknown_one_is_refused() -> None:
+    """The ratings benchmark compares the model with Plackett-Luce through the same loop,
+    which gives that model's ratings; a misspelt model names the models there are."""
+    shared = GameResult((0, 1, 2, 3), (1, 1, 3, 4), (40, 40, 30, 10), "provinces")
+    ours = rate_games([shared], 4)
+    theirs = rate_games([shared], 4, model="PlackettLuce")
+    assert ours == rate_games([shared], 4, model="BradleyTerryFull")
+    assert theirs != ours and theirs[0][0] > 25 > theirs[3][0]
+    with pytest.raises(ConfigError, match="no OpenSkill model 'Elo': the models are "
+                                          "BradleyTerryFull, BradleyTerryPart, PlackettLuce"):
+        rate_games([shared], 4, model="Elo")
+
+
 def test_json_keys() -> None:
     data = small(games=2).to_json()
     for key in ("game", "seed", "seats", "games_per_matchup", "players", "head_to_head",

@@ -308,23 +308,33 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
 
 # ---------------------------------------------------------------------- ratings
 def rate_games(games: Iterable[GameResult], entries: int,
-               progress: Callable[[int], None] | None = None) -> list[tuple[float, float]]:
+               progress: Callable[[int], None] | None = None, *,
+               model: str = RATING_MODEL["model"]) -> list[tuple[float, float]]:
     """``(mu, sigma)`` of every entry after rating ``games`` in order with
     :data:`RATING_MODEL` (equal ranks are shared places); ``progress(k)`` is called each
-    time ``k`` more games are rated (every :data:`RATED_EVERY`, then the rest).
+    time ``k`` more games are rated (every :data:`RATED_EVERY`, then the rest). ``model``
+    names another of OpenSkill's models, with the same parameters, to compare with.
 
     >>> g = GameResult((0, 1), (1, 2), (30, 20), "provinces")
     >>> (a_mu, _), (b_mu, _) = rate_games([g, g], 2)
     >>> a_mu > 25 > b_mu
     True
+    >>> (a_mu, _), (b_mu, _) = rate_games([g, g], 2, model="PlackettLuce")
+    >>> a_mu > 25 > b_mu
+    True
     """
-    from openskill.models import BradleyTerryFull
+    from openskill import models
 
-    model = BradleyTerryFull(mu=RATING_MU, sigma=RATING_SIGMA, beta=RATING_SIGMA / 2, tau=0.0)
-    ratings = [model.rating() for _ in range(entries)]
+    known = {m.__name__: m for m in models.MODELS}
+    if model not in known:
+        raise ConfigError(f"no OpenSkill model {model!r}: the models are "
+                          f"{', '.join(sorted(known))}")
+    rater = known[model](mu=RATING_MU, sigma=RATING_SIGMA, beta=RATING_SIGMA / 2,
+                                   tau=0.0)
+    ratings = [rater.rating() for _ in range(entries)]
     rated = 0
     for g in games:
-        teams = model.rate([[ratings[e]] for e in g.seating], ranks=[float(r) for r in g.ranks])
+        teams = rater.rate([[ratings[e]] for e in g.seating], ranks=[float(r) for r in g.ranks])
         for e, team in zip(g.seating, teams, strict=True):
             ratings[e] = team[0]
         rated += 1
