@@ -833,13 +833,26 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _pct(x: float) -> str:
+    """A rate in %, to a tenth, with its sign (in prose): ``66.7%``."""
     return f"{100 * x:.1f}%"
 
 
-def _interval(rate: float, ci: tuple[float, float], stacked: bool = False) -> str:
-    """A rate and its interval, in %: ``66.7 [30.0, 90.3]``; ``stacked``, the interval on
-    a line under the rate."""
-    return f"{100 * rate:.1f}{_BELOW[stacked]}[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+def _percent(x: float) -> str:
+    """A rate in %, to a tenth, without its sign (in a column headed in %): ``66.7``."""
+    return f"{100 * x:.1f}"
+
+
+def _interval(rate: float, ci: tuple[float, float], stacked: bool = False,
+              number: Callable[[float], str] = _percent) -> str:
+    """A rate and its interval, in % (or as ``number`` writes them): ``66.7 [30.0, 90.3]``;
+    ``stacked``, the interval on a line under the rate.
+
+    >>> _interval(0.667, (0.3, 0.903))
+    '66.7 [30.0, 90.3]'
+    >>> _interval(0.032, (-0.0004, 0.07), number=_points)
+    '+3.2 [0.0, +7.0]'
+    """
+    return f"{number(rate)}{_BELOW[stacked]}[{number(ci[0])}, {number(ci[1])}]"
 
 
 def _rate_head(what: str, stacked: bool) -> str:
@@ -991,10 +1004,9 @@ def card_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
         alike = card.adjusted[at] if card.adjusted else None
         table.add_row(card.card, f"{have.games:,}",
                       _interval(have.win_rate, have.ci95, stacked) if have.games else "-",
-                      f"{100 * lack.win_rate:.1f}" if lack.games else "-", delta,
+                      _percent(lack.win_rate) if lack.games else "-", delta,
                       "-" if alike is None else
-                      f"{_points(alike[0])}{_BELOW[stacked]}[{_points(alike[1])}, "
-                      f"{_points(alike[2])}]")  # fmt: skip
+                      _interval(alike[0], (alike[1], alike[2]), stacked, _points))  # fmt: skip
     return table
 
 
