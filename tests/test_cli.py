@@ -16,6 +16,7 @@ from dominari import __version__
 from dominari.bots import load_bot
 from dominari.bots.mcts import MCTSBot
 from dominari.cli import main
+from dominari.core.errors import ConfigError
 from dominari.dominion.engine import DominionState
 from dominari.dominion.render import scores_text
 
@@ -476,6 +477,32 @@ def test_play_bot_seconds_caps_each_search_decision(capsys: pytest.CaptureFixtur
         main(["play", "dominations", "--players", "greedy,mcts", "--seed", "3",
               "--bot-seconds", "0.5"])
     assert seen == [("mcts:seconds=0.5", 0.5)]
+
+
+@pytest.mark.parametrize(("seconds", "words"), [
+    ("0", "more than 0"),
+    ("-1", "more than 0"),
+    ("100", "at most 60; a longer search takes steps or iterations instead, the same on any "
+            "machine"),
+])
+def test_bad_bot_seconds_are_worded_alike_on_the_command_line_in_a_spec_and_in_python(
+        capsys: pytest.CaptureFixture[str], seconds: str, words: str) -> None:
+    """``--bot-seconds``, a spec's ``seconds=`` and ``MCTSBot(seconds=…)`` share one check
+    (``seconds_fault``), so they refuse the same number with the same words."""
+    for command in ("play", "serve"):
+        code = main([command, *(["dominion", "--players", "mcts,bm"] if command == "play"
+                                else []), "--bot-seconds", seconds])
+        assert code == 2
+        err = capsys.readouterr().err
+        head, tail = words.split(";")[0], words.partition(";")[2]
+        assert f"argument --bot-seconds: must be {head}, not {seconds}{';' if tail else ''}" \
+            f"{tail}" in err
+    with pytest.raises(ConfigError, match=f"seconds={seconds!r} is not {words}"):
+        load_bot(f"mcts:seconds={seconds}")
+    with pytest.raises(ConfigError) as error:
+        MCTSBot("dominion", seconds=float(seconds))
+    assert str(error.value) == (f"seconds per decision must be {head}, not {seconds}"
+                                + (f";{tail}" if tail else ""))
 
 
 def test_a_capped_search_bot_is_named_by_its_budget_in_the_record(tmp_path: Path) -> None:

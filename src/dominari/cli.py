@@ -61,6 +61,7 @@ from dominari.bots.mcts import (
     describe_level,
     mcts_bot,
     search_spec,
+    seconds_fault,
 )
 from dominari.core.checks import escaped
 from dominari.core.errors import (
@@ -210,23 +211,29 @@ def _port(text: str) -> int:
     return value
 
 
-def _float_seconds(text: str, most: float = math.inf) -> float:
-    """A number of seconds more than 0 (and at most ``most``, if finite), for a flag."""
+def _float_seconds(text: str) -> float:
+    """A number of seconds more than 0, for a flag."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not 0.0 < value <= most or value == math.inf:
-        if most < math.inf:
-            raise argparse.ArgumentTypeError(f"must be more than 0 and at most {most:g}, "
-                                             f"not {text}")  # fmt: skip
+    if not 0.0 < value < math.inf:
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
     return value
 
 
 def _seconds(text: str) -> float:
-    """A search bot's time a decision: at most a minute (:data:`MAX_SECONDS`)."""
-    return _float_seconds(text, MAX_SECONDS)
+    """A search bot's time a decision: at most a minute (:data:`MAX_SECONDS`), worded as
+    a spec's ``seconds=`` is (:func:`~dominari.bots.mcts.seconds_fault`)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    fault = seconds_fault(value)
+    if fault:
+        raise argparse.ArgumentTypeError(f"must be {fault[0]}, not {text}"
+                                         + (f"; {fault[1]}" if fault[1] else ""))
+    return value
 
 
 def _stall(text: str) -> float:

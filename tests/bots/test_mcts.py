@@ -296,9 +296,9 @@ def test_options_that_would_do_nothing_are_refused() -> None:
 def test_a_search_asked_what_it_cannot_answer_says_so() -> None:
     """A state of the other game, a finished game and a name that is not text are one
     clear error each, not an AttributeError from deep inside the search."""
-    with pytest.raises(ConfigError, match="searches dominion games, not a DominationsState"):
+    with pytest.raises(ConfigError, match="plays dominion games, not a DominationsState"):
         MCTSBot("dominion", iterations=5, seed=1).act(dominations())
-    with pytest.raises(ConfigError, match="searches dominations games, not a DominionState"):
+    with pytest.raises(ConfigError, match="plays dominations games, not a DominionState"):
         MCTSBot("dominations", iterations=1, seed=1).act(dominion())
     over = dominion()
     bots = [load_bot("bm"), load_bot("bm")]

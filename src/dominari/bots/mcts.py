@@ -72,13 +72,12 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from dominari.bots.base import check_seed
+from dominari.bots.base import check_seed, misuse
 from dominari.core.checks import real, whole
 from dominari.core.checks import seed as seed_value
 from dominari.core.errors import (
     ConfigError,
     DominariError,
-    IllegalActionError,
     StrategyError,
     UnknownBotError,
 )
@@ -615,11 +614,9 @@ class MCTSBot:
             self._own.reset(random.Random(f"dominari-own-model-{seed}").getrandbits(63))
 
     def act(self, state: Any) -> Any:
-        if getattr(state, "game_name", None) != self.game:
-            raise ConfigError(f"{self.name} searches {self.game} games, not a "
-                              f"{type(state).__name__}")
-        if state.is_terminal():
-            raise IllegalActionError("the game is over: there is no decision to make")
+        fault = misuse(state, self.game, self.name)  # once a decision: cheap beside a search
+        if fault is not None:
+            raise fault
         action = self._search(state)
         book = self._book
         if book is not None and book.covers(state):
@@ -1075,20 +1072,35 @@ def check_seconds(seconds: object) -> float:
 a longer search takes steps or iterations instead, the same on any machine
     """
     number = real(seconds, "seconds per decision")
-    if number <= 0:
-        raise ConfigError(f"seconds per decision must be positive, not {number:g}")
-    if number > MAX_SECONDS:
-        raise ConfigError(f"seconds per decision must be at most {MAX_SECONDS:g}, not "
-                          f"{number:g}; {_LONGER}")
+    fault = seconds_fault(number)
+    if fault:
+        raise ConfigError(f"seconds per decision must be {fault[0]}, not {number:g}"
+                          + (f"; {fault[1]}" if fault[1] else ""))
     return number
+
+
+def seconds_fault(seconds: float) -> tuple[str, str] | None:
+    """What a number of seconds a decision must be instead, and advice (or ``""``);
+    ``None`` for a good one: the one wording of a spec's ``seconds=``, :class:`MCTSBot`'s
+    ``seconds`` and the command line's ``--bot-seconds``.
+
+    >>> seconds_fault(0.5), seconds_fault(0)
+    (None, ('more than 0', ''))
+    """
+    if not math.isfinite(seconds):
+        return "a finite number", ""
+    if seconds <= 0.0:
+        return "more than 0", ""
+    if seconds > MAX_SECONDS:
+        return f"at most {MAX_SECONDS:g}", _LONGER
+    return None
 
 
 def _spec_seconds(text: str) -> float | None:
     seconds = _real_or_none(text)
-    if seconds is not None and seconds <= 0.0:
-        raise ValueError("more than 0")
-    if seconds is not None and seconds > MAX_SECONDS:
-        raise ValueError(f"at most {MAX_SECONDS:g}; {_LONGER}")
+    fault = None if seconds is None else seconds_fault(seconds)
+    if fault:  # the spec parser names the value given itself
+        raise ValueError(fault[0] + (f"; {fault[1]}" if fault[1] else ""))
     return seconds
 
 
