@@ -117,7 +117,7 @@ def test_player_indices_and_rngs_are_checked() -> None:
 
 
 @pytest.mark.parametrize(("call", "words"), [
-    (lambda: simulate("bmu,smithy", 2, 1), "players is a list of bot specs, one per seat, "
+    (lambda: simulate("bmu,smithy", 2, 1), "players are a list of bot specs, one per seat, "
                                            "not the string 'bmu,smithy': ['bmu', 'smithy']"),
     (lambda: simulate([load_bot("bmu"), load_bot("smithy")], 2, 1),
      "players are named by their specs"),
@@ -134,7 +134,7 @@ def test_player_indices_and_rngs_are_checked() -> None:
     (lambda: simulate(["bmu", "smithy"], 2, 1, progress=5), "progress must be a function"),
     (lambda: simulate(["bmu", "smithy"], 2, 1, start_method="bogus"),
      "start_method must be spawn, fork or forkserver"),
-    (lambda: tournament("bmu,smithy", 1, 1), "players is a list of bot specs"),
+    (lambda: tournament("bmu,smithy", 1, 1), "players are a list of bot specs"),
     (lambda: tournament(["bmu", "smithy"], 1, 1, options=game_options("dominion"),
                         kingdom="interaction"), "kingdom given beside options"),
 ])

@@ -124,6 +124,25 @@ def check_game(name: str) -> str:
     return key
 
 
+def spec_list(specs: object, what: str) -> tuple[Any, ...]:
+    """``specs`` as a tuple, where they are a list (any iterable but a string) of what
+    ``what`` names; :class:`ConfigError` otherwise, one string of names separated by
+    commas shown as the list it was likely meant to be.
+
+    >>> spec_list("bm,smithy", "players")
+    Traceback (most recent call last):
+    ...
+    dominari.core.errors.ConfigError: players are a list of bot specs, one per seat, not \
+the string 'bm,smithy': ['bm', 'smithy']
+    """
+    if isinstance(specs, str):
+        raise ConfigError(f"{what} are a list of bot specs, one per seat, not the string "
+                          f"{specs!r}: {[p.strip() for p in specs.split(',')]!r}")
+    if not isinstance(specs, Iterable):
+        raise ConfigError(f"{what} are a list of bot specs, one per seat, not {specs!r}")
+    return tuple(specs)
+
+
 def load_bots(specs: Sequence[str | os.PathLike[str]], game: str = "dominion"
               ) -> list[GameBot]:
     """One bot of ``game`` per seat from a list of spec strings (built-in names; for
@@ -135,13 +154,8 @@ def load_bots(specs: Sequence[str | os.PathLike[str]], game: str = "dominion"
     """
     from dominari.bots import load_bot
 
-    if isinstance(specs, str):
-        raise ConfigError(f"the bots are a list of bot specs, one per seat, not the string "
-                          f"{specs!r}: {[p.strip() for p in specs.split(',')]!r}")
-    if not isinstance(specs, Iterable):
-        raise ConfigError(f"the bots are a list of bot specs, one per seat, not {specs!r}")
     bots: list[GameBot] = []
-    for spec in specs:
+    for spec in spec_list(specs, "the bots"):
         if isinstance(spec, str) and spec.strip().lower() == HUMAN:
             raise StrategyError("'human' cannot play in a simulation or a tournament; name a bot"
                                 + (" or strategy file" if game == "dominion" else ""))
@@ -550,13 +564,9 @@ def check_request(players: object, options: object, keywords: dict[str, object],
     its string), ``options`` a game's options and not
     given beside the keywords that would make them, ``progress`` and ``started``
     callable, ``start_method`` a multiprocessing start method; returns the specs."""
-    if isinstance(players, str):
-        raise ConfigError(f"players is a list of bot specs, one per seat, not the string "
-                          f"{players!r}: {[p.strip() for p in players.split(',')]!r}")
-    if not isinstance(players, Iterable):
-        raise ConfigError(f"players must be a list of bot specs, not {players!r}")
     # a strategy file's path object is its string: records and journals name it so
-    specs = tuple(os.fspath(p) if isinstance(p, os.PathLike) else p for p in players)
+    specs = tuple(os.fspath(p) if isinstance(p, os.PathLike) else p
+                  for p in spec_list(players, "players"))
     for spec in specs:
         if isinstance(spec, str):
             continue
