@@ -14,10 +14,11 @@ import pytest
 
 from dominari.bots import load_bot
 from dominari.core.errors import ConfigError
+from dominari.dominations.data import DataError
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.sim import simulate
 from dominari.sim.pool import PoolError
-from dominari.sim.runner import load_bots, play_game
+from dominari.sim.runner import game_options, load_bots, play_game
 from dominari.sim.tournament import tournament
 
 pytestmark = pytest.mark.timeout(300)
@@ -91,3 +92,23 @@ def test_a_script_without_a_main_guard_is_told_the_likely_cause(tmp_path: Path) 
     assert last.endswith(" (likely cause: worker processes are started with 'spawn' and "
                          "import the calling script, so a script must call the simulation "
                          "under 'if __name__ == \"__main__\":')")
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"kingdom": "nonsense"}, "unknown kingdom 'nonsense': use 'random', one of first-game"),
+    ({"kingdom": ["Smithy", "Smithee"]}, "kingdom: unknown card 'Smithee'"),
+    ({"kingdom": ["Smithy", "Smithy"]}, "kingdom: "),
+    ({"max_turns": 0}, "max_turns must be a positive integer, not 0"),
+])
+def test_game_options_refuse_a_kingdom_or_turn_limit_no_game_can_have(
+        options: dict[str, Any], words: str) -> None:
+    """Said when the options are made, not first when a run starts with them."""
+    with pytest.raises(ConfigError, match=words):
+        game_options("dominion", **options)
+
+
+def test_game_options_refuse_a_dominations_data_folder_that_does_not_load(
+        tmp_path: Path) -> None:
+    with pytest.raises(DataError, match="does not exist"):
+        game_options("dominations", data=tmp_path / "nowhere")
+    assert game_options("dominion", kingdom=["Smithy"], max_turns=None).kingdom == ("Smithy",)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from dominari.bots import DOMINATIONS_BOTS, bot_names, load_bot
 from dominari.bots.dominations_random import DominationsRandomBot
 from dominari.core.errors import ConfigError, DominariError, StrategyError
+from dominari.dominations.data import builtin_folder
 from dominari.dominations.engine import VP_SOURCES, DominationsState
 from dominari.dominations.rules import Rules
 from dominari.sim import game_seed, record_name, simulate
@@ -89,14 +91,19 @@ def test_bot_names_are_per_game() -> None:
         bot_names("chess")
 
 
-def test_game_options_reject_the_other_games_options() -> None:
+def test_game_options_reject_the_other_games_options(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="Dominations options"):
         game_options("dominion", rules=Rules())
     with pytest.raises(ConfigError, match="no kingdom"):
         game_options("dominations", kingdom="first-game")
     with pytest.raises(ConfigError, match="3 ages"):
         game_options("dominations", max_turns=20)
-    assert game_options("Dominations", data="x") == DominationsOptions(Rules(), "x")
+    # a folder is loaded as the options are made (files it lacks are the built-in ones)
+    shutil.copy(builtin_folder() / "tiles.json", tmp_path / "tiles.json")
+    assert game_options("Dominations", data=tmp_path) == DominationsOptions(Rules(),
+                                                                          str(tmp_path))
+    with pytest.raises(ConfigError, match="data folder 'x' does not exist"):
+        game_options("dominations", data="x")
     with pytest.raises(ConfigError, match="Dominations is for 2 to 4 players, not 5"):
         parse_players("a,b,c,d,e", "dominations")
 

@@ -289,21 +289,34 @@ def game_options(game: str, *, kingdom: str | Sequence[str] | None = None,
                  max_turns: int | None = DEFAULT_MAX_TURNS, rules: Rules | None = None,
                  data: str | os.PathLike[str] | None = None) -> GameOptions:
     """The options of ``game`` from keyword values; :class:`ConfigError` for options the
-    game does not have (``kingdom`` for Dominations, ``rules`` for Dominion …)."""
+    game does not have (``kingdom`` for Dominations, ``rules`` for Dominion …) and for
+    values no game can be played with, said here rather than when a run starts (an
+    unknown card or set, a turn limit of 0, a data folder that does not load).
+
+    >>> game_options("dominion", kingdom=["Smithy", "Smithee"])
+    Traceback (most recent call last):
+    ...
+    dominari.core.errors.ConfigError: kingdom: unknown card 'Smithee': not one of the 32 \
+base-set cards
+    """
     game = check_game(game)
     if game == "dominion":
         if rules is not None or data is not None:
             raise ConfigError("rule options and data folders are Dominations options; "
                               "Dominion takes a kingdom and a turn limit")
-        return DominionOptions("random" if kingdom is None else check_spec(kingdom),
-                               max_turns)  # fmt: skip
+        options = DominionOptions("random" if kingdom is None else check_spec(kingdom),
+                                  max_turns)  # fmt: skip
+        options.check(2, (), 0)  # neither the cards nor the turn limit depend on these
+        return options
     if kingdom is not None:
         raise ConfigError("Dominations has no kingdom: the kingdom option is Dominion's")
     if max_turns != DEFAULT_MAX_TURNS and max_turns is not None:
         raise ConfigError("a Dominations game always ends after 3 ages: the turn limit is "
                           "Dominion's")
-    return DominationsOptions(rules if rules is not None else _default_rules(),
-                              None if data is None else os.fspath(data))
+    found = DominationsOptions(rules if rules is not None else _default_rules(),
+                               None if data is None else os.fspath(data))
+    dominations_data(found.data)  # loaded once: a later load of the folder is a lookup
+    return found
 
 
 # ----------------------------------------------------------------------- chunks
