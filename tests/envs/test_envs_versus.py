@@ -444,3 +444,25 @@ def test_options_are_named_and_numbers_may_be_numpys() -> None:
         assert env.illegal_reward == float(reward)
     with pytest.raises(ConfigError, match="a policy opponent's name is a string, not 5"):
         PolicyOpponent(lambda obs: 0, name=5)  # type: ignore[arg-type]
+
+
+def test_a_strategy_file_opponent_may_be_named_by_a_path(tmp_path: Path) -> None:
+    """As everywhere a bot is named: a ``pathlib.Path`` is the file its string names, and
+    the episode is the same game either way."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text('name = "Mine"\n[[buy]]\ncard = "Gold"\n[[buy]]\ncard = "Silver"\n',
+                    encoding="utf-8")
+    histories = []
+    for spec in (mine, str(mine)):
+        env = dominion_versus(opponents=[spec], kingdom="first-game", raw_view=False)
+        assert env.opponents == ("Mine",)
+        obs, _ = env.reset(seed=3)
+        done = False
+        while not done:
+            obs, _, terminated, truncated, _ = env.step(
+                int(np.flatnonzero(obs["action_mask"])[0]))
+            done = terminated or truncated
+        histories.append(env.game.history)
+    assert histories[0] == histories[1]
+    with pytest.raises(ConfigError, match="an opponent is a bot name or a strategy file"):
+        dominion_versus(opponents=[3])

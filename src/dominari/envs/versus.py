@@ -92,6 +92,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import os
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -119,7 +120,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
     metadata: dict[str, Any] = {  # noqa: RUF012 (as gymnasium.Env declares it)
         "render_modes": ["ansi", "human"], "render_fps": 1}
 
-    def __init__(self, env: GameEnv, opponents: Sequence[str | GameBot],
+    def __init__(self, env: GameEnv, opponents: Sequence[str | os.PathLike[str] | GameBot],
                  seat: int | None = 0, illegal: str = "raise",
                  illegal_reward: float = -1.0) -> None:
         if not isinstance(env, GameEnv):
@@ -355,8 +356,9 @@ def _check_list(opponents: Any) -> None:
 
 
 def _opponent(spec: Any, game: str) -> GameBot | PolicyOpponent:
-    """A bot by name, a bot object, a :class:`PolicyOpponent`, or a callable policy."""
-    if isinstance(spec, str):
+    """A bot by name (a strategy file's path, a string or a path object), a bot object, a
+    :class:`PolicyOpponent`, or a callable policy."""
+    if isinstance(spec, str | os.PathLike):
         return load_bot(spec, game)
     if isinstance(spec, PolicyOpponent):
         return spec
@@ -367,8 +369,9 @@ def _opponent(spec: Any, game: str) -> GameBot | PolicyOpponent:
         return cast(GameBot, spec)
     if callable(spec) and not hasattr(spec, "act"):
         return PolicyOpponent(spec)
-    raise ConfigError(f"an opponent is a bot name, a bot with a name, reset() and act(), or "
-                      f"a policy (a callable of an observation), not {spec!r}")
+    raise ConfigError(f"an opponent is a bot name or a strategy file, a bot with a name, "
+                      f"reset() and act(), or a policy (a callable of an observation), not "
+                      f"{spec!r}")
 
 
 def _quote(state: Any, action: Any) -> str:
@@ -378,8 +381,8 @@ def _quote(state: Any, action: Any) -> str:
         return repr(action)
 
 
-def dominion_versus(opponents: Sequence[str | GameBot] = ("best",), seat: int | None = 0,
-                    illegal: str = "raise", illegal_reward: float = -1.0,
+def dominion_versus(opponents: Sequence[str | os.PathLike[str] | GameBot] = ("best",),
+                    seat: int | None = 0, illegal: str = "raise", illegal_reward: float = -1.0,
                     **kwargs: Any) -> VersusEnv:
     """Dominion for one agent against ``opponents`` (one per other seat; the default, the
     kingdom's best rule bot); other keyword arguments are :class:`DominionEnv`'s, the number
@@ -387,7 +390,7 @@ def dominion_versus(opponents: Sequence[str | GameBot] = ("best",), seat: int | 
     return _versus(DominionEnv, opponents, seat, illegal, illegal_reward, kwargs)
 
 
-def dominations_versus(opponents: Sequence[str | GameBot] = ("greedy",),
+def dominations_versus(opponents: Sequence[str | os.PathLike[str] | GameBot] = ("greedy",),
                        seat: int | None = 0, illegal: str = "raise",
                        illegal_reward: float = -1.0, **kwargs: Any) -> VersusEnv:
     """Dominations for one agent against ``opponents`` (one per other seat; the default,
