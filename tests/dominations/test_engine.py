@@ -18,6 +18,7 @@ from dominari.dominations.engine import (
     GROWTH,
     HAND_SIZE,
     OVER,
+    DominationsConfig,
     DominationsState,
 )
 from dominari.dominations.grid import Cell
@@ -52,6 +53,19 @@ def test_setup() -> None:
     again = new(3, seed=11)
     assert again.order == s.order and again.supply == s.supply
     assert len({tuple(new(4, seed=k).order) for k in range(30)}) > 5  # random initiative
+
+
+@pytest.mark.rule("D-SET-1")
+def test_a_game_may_be_set_up_from_keyword_options_as_dominions_is() -> None:
+    """``DominationsState.new(players=3, seed=11)`` is the game of that config; a config
+    and keywords together are refused, as Dominion refuses them."""
+    s = DominationsState.new(players=3, seed=11)
+    assert s.config == DominationsConfig(players=3, seed=11)
+    plain = new(3, seed=11, setup=False)
+    assert s.order == plain.order and s.supply == plain.supply and s.players[0].hand == \
+        plain.players[0].hand
+    with pytest.raises(TypeError, match="give either a config or keyword options"):
+        DominationsState.new(DominationsConfig(), players=3)
 
 
 @pytest.mark.rule("D-GROW-1")

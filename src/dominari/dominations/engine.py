@@ -555,9 +555,20 @@ class DominationsState(GameState):
     # -- setup ------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, config: DominationsConfig, data: GameData | None = None) -> DominationsState:
+    def new(cls, config: DominationsConfig | None = None, data: GameData | None = None,
+            **kwargs: Any) -> DominationsState:
         """Set up a game (D-SET-1 … D-SET-6): the drafts and first mulligans are the first
-        pending decisions, in initiative order."""
+        pending decisions, in initiative order. The config may be given as its keyword
+        options instead, as :meth:`DominionState.new <dominari.dominion.engine.DominionState.new>`
+        takes them.
+
+        >>> DominationsState.new(players=3, seed=5).config == DominationsConfig(3, 5)
+        True
+        """
+        if config is None:
+            config = DominationsConfig(**kwargs)
+        elif kwargs:
+            raise TypeError("give either a config or keyword options, not both")
         s = cls()
         s.config = config
         s.rules = config.rules
