@@ -27,6 +27,7 @@ import random
 import re
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
@@ -1301,6 +1302,17 @@ def _note_old_journal(path: str, notes: list[str]) -> None:
               notes)  # fmt: skip
 
 
+def _reads(specs: Sequence[str], data: str | None = None) -> list[tuple[str, str]]:
+    """The files a game of ``specs`` (and the Dominations ``data`` folder) reads, each with
+    what it is, for :func:`check_writable_file` to refuse writing over one."""
+    out = [(spec, "a player's strategy file") for spec in specs
+           if spec.strip().lower() != HUMAN and Path(spec).is_file()]  # fmt: skip
+    if data is not None and Path(data).is_dir():
+        out += [(str(f), f"a file of the --data folder {data!r}")
+                for f in sorted(Path(data).iterdir()) if f.is_file()]  # fmt: skip
+    return out
+
+
 def _same_file(a: str, b: str) -> bool:
     """Whether the paths ``a`` and ``b`` name one file (existing or not)."""
     return os.path.realpath(a) == os.path.realpath(b)
@@ -1524,8 +1536,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     notes: list[str] = []  # said once what was given is checked
     _note_clock_bots(seats, notes)
     names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
-    record_path = (check_writable_file(args.record, "--record") if args.record is not None
-                   else None)
+    record_path = (check_writable_file(args.record, "--record", reads=_reads(specs),
+                                       record=True)
+                   if args.record is not None else None)  # fmt: skip
     seed = args.seed if args.seed is not None else _random_seed()
     max_turns = DEFAULT_MAX_TURNS if args.max_turns is None else args.max_turns
     config = DominionConfig(players=len(specs), kingdom=args.kingdom or "random", seed=seed,
@@ -1548,8 +1561,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if finished:
         _print_scores(console, state)
     if record_path is not None:
-        write_json_atomic(record_path, record_with_seats(state, played))
-        console.print(Text(f"Record written to {record_path}", style="dim"))
+        _write_record(record_path, state, played, console)
     return 0
 
 
@@ -1573,10 +1585,40 @@ def _kept_if_stopped(record_path: Path | None, state: DominionState | Domination
         yield
     except (KeyboardInterrupt, _Terminated, BrokenPipeError, SystemExit):  # rich: SystemExit
         if record_path is not None:
-            with contextlib.suppress(OSError):
-                write_json_atomic(record_path, record_with_seats(state, played))
-                sys.stderr.write(f"\n{PROG}: the game so far is in {record_path}\n")
+            with contextlib.suppress(OSError):  # stderr itself may be gone
+                sys.stderr.write("\n")
+                try:
+                    _write_record(record_path, state, played, None)
+                except ConfigError as exc:  # said, and the stop goes on
+                    sys.stderr.write(f"{PROG}: {exc}\n")
         raise
+
+
+def _write_record(record_path: Path, state: DominionState | DominationsState,
+                  played: list[dict[str, Any]], console: Console | None) -> None:
+    """Write ``play``'s record of the game (so far) to ``record_path``, saying so on
+    ``console`` (on stderr without one, as play stops). Where it cannot be written (its
+    folder removed meanwhile, a full disk), the record goes to a file of the system's
+    temporary folder instead, and stderr says why and where; a :class:`ConfigError`
+    when neither can be written, saying the game was not saved."""
+    data = record_with_seats(state, played)
+    try:
+        write_json_atomic(record_path, data)
+    except OSError as exc:
+        why = f"cannot write {str(record_path)!r} ({exc.strerror or exc})"
+        fallback = Path(tempfile.gettempdir()) / (
+            f"dominari-{state.game_name}-{state.config.seed}-{os.getpid()}.json")
+        try:
+            write_json_atomic(fallback, data)
+        except OSError as again:
+            raise ConfigError(f"--record: {why}, nor {str(fallback)!r} ("
+                              f"{again.strerror or again}): the game was not saved") from None
+        sys.stderr.write(f"{PROG}: --record: {why}; the game is in {fallback} instead\n")
+        return
+    if console is None:
+        sys.stderr.write(f"{PROG}: the game so far is in {record_path}\n")
+    else:
+        console.print(Text(f"Record written to {record_path}", style="dim"))
 
 
 def _cap_search(seats: Sequence[GameBot | None], seconds: float | None) -> None:
@@ -1720,9 +1762,14 @@ def _play_dominations(args: argparse.Namespace) -> int:
     notes: list[str] = []  # said once what was given is checked
     _note_clock_bots(seats, notes)
     names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
-    svg_path = check_writable_file(args.svg, "--svg") if args.svg is not None else None
-    record_path = (check_writable_file(args.record, "--record") if args.record is not None
-                   else None)
+    reads = _reads(specs, args.data)
+    svg_path = (check_writable_file(args.svg, "--svg", reads=reads)
+                if args.svg is not None else None)  # fmt: skip
+    record_path = (check_writable_file(args.record, "--record", reads=reads, record=True)
+                   if args.record is not None else None)  # fmt: skip
+    if svg_path is not None and record_path is not None and _same_file(args.svg, args.record):
+        raise ConfigError(f"--svg and --record both name {args.record!r}: the board would "
+                          "replace the record")  # fmt: skip
     seed = args.seed if args.seed is not None else _random_seed()
     config = DominationsConfig(players=len(specs), seed=seed, names=seat_names(names),
                                rules=rules, data=args.data, log=True)  # fmt: skip
@@ -1747,8 +1794,7 @@ def _play_dominations(args: argparse.Namespace) -> int:
     if finished:
         print_dominations_scores(console, state)
     if record_path is not None:
-        write_json_atomic(record_path, record_with_seats(state, played))
-        console.print(Text(f"Record written to {record_path}", style="dim"))
+        _write_record(record_path, state, played, console)
     if svg_path is not None:
         console.print(Text(f"Board drawn to {svg_path}", style="dim"))
     return 0
@@ -2335,9 +2381,10 @@ def cmd_data_check(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     if args.game.strip().lower() != "dominations":
         raise ConfigError(f"'show' draws Dominations positions; unknown game {args.game!r}")
+    reads = _reads((), args.data)
     for path, flag in ((args.svg, "--svg"), (args.record, "--record")):
         if path:
-            check_writable_file(path, flag)
+            check_writable_file(path, flag, reads=reads, record=flag == "--record")
     seed = args.seed if args.seed is not None else _random_seed()
     monuments = tuple(m.strip() for m in args.monuments.split(",")) if args.monuments else ()
     config = DominationsConfig(players=args.players, seed=seed, rules=Rules.parse(args.rule),

@@ -12,6 +12,7 @@ import errno
 import functools
 import json
 import os
+import re
 import tempfile
 import time
 from collections.abc import Sequence
@@ -60,8 +61,11 @@ def temporary_files(pattern: str) -> str:
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename; the file
-    keeps the permissions of the one it replaces, or gets a new file's."""
+    keeps the permissions of the one it replaces, or gets a new file's. A symbolic link
+    is written through: the file it points to is replaced, the link kept."""
     target = Path(path)
+    if target.is_symlink():
+        target = target.resolve()
     fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.",
                                suffix=".tmp")  # fmt: skip
     try:
@@ -75,14 +79,22 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
-def check_writable_file(path: str | os.PathLike[str], flag: str | None = None) -> Path:
+def check_writable_file(path: str | os.PathLike[str], flag: str | None = None, *,
+                        reads: Sequence[tuple[str | os.PathLike[str], str]] = (),
+                        record: bool = False) -> Path:
     """Check before any work that a file could be written at ``path`` (given with the
     command-line ``flag``, which the messages then name first).
 
     Raises :class:`ConfigError` if it names a folder, its folder is missing or is a
-    file, or no file can be created in its folder (a file is made there and removed).
+    file, or no file can be created in its folder (a file is made there and removed);
+    and, for a file already there, if it is one the run reads (``reads``: paths and what
+    each is, a strategy file, a journal …), if it is read-only, or, with ``record``, if
+    it is something else than a game record (an empty file is taken for none), so that
+    nothing a user keeps is replaced by a typo.
     """
-    target = Path(path)
+    given = target = Path(path)
+    if target.is_symlink():  # the file it points to is written
+        target = target.resolve()
     lead = f"{flag} " if flag else ""
     if target.is_dir():
         raise ConfigError(f"{lead}{str(target)!r} is a folder, not a file name")
@@ -99,7 +111,39 @@ def check_writable_file(path: str | os.PathLike[str], flag: str | None = None) -
     except OSError as exc:
         raise ConfigError(f"{lead}cannot write {str(target)!r}: no file can be made in folder "
                           f"{str(parent)!r} ({exc.strerror})") from None
-    return target
+    if target.exists():
+        _check_replaceable(target, str(path), lead, reads, record)
+    return given
+
+
+def _check_replaceable(target: Path, given: str, lead: str,
+                       reads: Sequence[tuple[str | os.PathLike[str], str]],
+                       record: bool) -> None:
+    """:class:`ConfigError` unless the file ``target`` (named ``given``) may be replaced:
+    see :func:`check_writable_file`."""
+    for read, what in reads:
+        with contextlib.suppress(OSError):
+            if os.path.samefile(target, read):
+                raise ConfigError(f"{lead}{given!r} is {what}, which this run reads: write "
+                                  "to another file")  # fmt: skip
+    if not os.access(target, os.W_OK):
+        raise ConfigError(f"{lead}cannot write {given!r}: the file is read-only (make it "
+                          "writable, or give another file)")  # fmt: skip
+    if record and not _is_record(target):
+        raise ConfigError(f"{lead}{given!r} is already there and is not a game record: give "
+                          "another file name, or remove it")  # fmt: skip
+
+
+def _is_record(path: Path) -> bool:
+    """Whether the file ``path`` is empty or begins as a game record (or a Dominari record
+    of any kind) does: a JSON object whose first key is its format."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(256)
+    except OSError:
+        return False
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    return not text or re.match(rb'\{\s*"format"\s*:\s*"dominari-', text) is not None
 
 
 def _probe(folder: Path, prefix: str) -> None:

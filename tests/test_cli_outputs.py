@@ -1,0 +1,214 @@
+"""Files the commands write where the user says: a record, a board, a chart. Nothing a
+run reads or a user keeps is replaced by a slip of the keyboard, and a record that cannot
+be written at the end of a game is kept elsewhere, or said lost, never lost silently."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import dominari.cli as cli
+from dominari.bots.mcts import MCTSBot
+from dominari.cli import main
+from dominari.dominations.data import builtin_folder
+from dominari.dominion.engine import DominionState
+
+MINE = 'name = "Mine"\n[[buy]]\ncard = "Gold"\n[[buy]]\ncard = "Silver"\n'
+BOTS = ["play", "dominion", "--players", "bm,smithy", "--seed", "3", "--kingdom",
+        "first-game"]  # fmt: skip
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_record_never_replaces_a_strategy_file_the_game_is_played_with(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    mine = tmp_path / "mine.toml"
+    mine.write_text(MINE, encoding="utf-8")
+    code, out, err = run(capsys, "play", "dominion", "--players", f"{mine},bm", "--seed", "1",
+                         "--record", str(mine))
+    assert code == 2 and out == ""
+    assert err == (f"dominari: error: --record: {str(mine)!r} is a player's strategy file, "
+                   "which this run reads: write to another file\n")
+    assert mine.read_text(encoding="utf-8") == MINE
+
+
+def test_a_record_replaces_an_earlier_record_or_an_empty_file_but_nothing_else(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    journal = tmp_path / "t.jsonl"
+    journal.write_text('{"format": 2, "key": {}}\n', encoding="utf-8")
+    for kept in (notes, journal):
+        code, _, err = run(capsys, *BOTS, "--record", str(kept))
+        assert code == 2
+        assert err == (f"dominari: error: --record: {str(kept)!r} is already there and is "
+                       "not a game record: give another file name, or remove it\n")
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+    assert journal.read_text(encoding="utf-8") == '{"format": 2, "key": {}}\n'
+    game, empty = tmp_path / "game.json", tmp_path / "empty.json"
+    empty.touch()
+    for path in (game, game, empty):  # the second time over the first game's record
+        code, out, err = run(capsys, *BOTS, "--record", str(path))
+        assert code == 0 and err == "" and f"Record written to {path}" in out
+        assert DominionState.from_record(json.loads(path.read_text(encoding="utf-8")))
+
+
+def test_a_read_only_file_is_not_replaced(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """As ``echo > file`` would not. (The suite runs as root, whom a file's mode does not
+    stop, so the check's answer for the file is made ``no``.)"""
+    game = tmp_path / "game.json"
+    assert run(capsys, *BOTS, "--record", str(game))[0] == 0
+    before = game.read_bytes()
+    access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if Path(p) == game and
+                        mode == os.W_OK else access(p, mode, **kw))  # fmt: skip
+    code, _, err = run(capsys, *BOTS[:5], "4", "--record", str(game))
+    assert code == 2
+    assert err == (f"dominari: error: --record: cannot write {str(game)!r}: the file is "
+                   "read-only (make it writable, or give another file)\n")
+    assert game.read_bytes() == before
+
+
+def test_a_record_through_a_symbolic_link_keeps_the_link(capsys: pytest.CaptureFixture[str],
+                                                        tmp_path: Path) -> None:
+    game, link = tmp_path / "game.json", tmp_path / "link.json"
+    game.touch()
+    link.symlink_to(game.name)
+    code, out, _ = run(capsys, *BOTS, "--record", str(link))
+    assert code == 0 and f"Record written to {link}" in out
+    assert link.is_symlink() and json.loads(game.read_text(encoding="utf-8"))["actions"]
+
+
+def test_dominations_outputs_never_replace_a_data_file_or_each_other(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    shutil.copy(builtin_folder() / "roles.json", data / "roles.json")
+    roles = (data / "roles.json").read_bytes()
+    game = ["play", "dominations", "--players", "greedy,random", "--seed", "1",
+            "--data", str(data)]  # fmt: skip
+    for flag in ("--record", "--svg"):
+        code, _, err = run(capsys, *game, flag, str(data / "roles.json"))
+        assert code == 2
+        assert err == (f"dominari: error: {flag}: {str(data / 'roles.json')!r} is a file of "
+                       f"the --data folder {str(data)!r}, which this run reads: write to "
+                       "another file\n")
+    code, _, err = run(capsys, "show", "dominations", "--data", str(data), "--record",
+                       str(data / "roles.json"))
+    assert code == 2 and "is a file of the --data folder" in err
+    both = str(tmp_path / "both.json")
+    code, _, err = run(capsys, *game, "--svg", both, "--record", both)
+    assert code == 2
+    assert err == (f"dominari: error: --svg and --record both name {both!r}: the board would "
+                   "replace the record\n")
+    assert (data / "roles.json").read_bytes() == roles and not Path(both).exists()
+
+
+def test_a_read_only_chart_is_not_replaced(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    chart = tmp_path / "chart.png"
+    chart.write_bytes(b"mine")
+    access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if Path(p) == chart and
+                        mode == os.W_OK else access(p, mode, **kw))  # fmt: skip
+    code, _, err = run(capsys, "tournament", "dominion", "--players", "bm,smithy", "-n", "1",
+                       "--seed", "1", "--plot", str(chart))
+    assert code == 2
+    assert err == (f"dominari: error: --plot: cannot write {str(chart)!r}: the file is "
+                   "read-only (make it writable, or give another file)\n")
+    assert chart.read_bytes() == b"mine"
+
+
+def _fail_writing(monkeypatch: pytest.MonkeyPatch, *failing: Path) -> None:
+    """``play``'s record writes fail for the paths ``failing``, as for a folder removed
+    while the game went on."""
+    write = cli.write_json_atomic
+
+    def write_or_fail(path: Any, data: Any) -> None:
+        if Path(path) in failing:
+            raise FileNotFoundError(2, "No such file or directory")
+        write(path, data)
+
+    monkeypatch.setattr(cli, "write_json_atomic", write_or_fail)
+
+
+def test_a_record_that_cannot_be_written_at_the_end_goes_to_the_temporary_folder(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game, elsewhere = tmp_path / "gone" / "game.json", tmp_path / "tmp"
+    game.parent.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.setattr(cli.tempfile, "gettempdir", lambda: str(elsewhere))
+    _fail_writing(monkeypatch, game)
+    code, out, err = run(capsys, *BOTS, "--record", str(game))
+    kept = elsewhere / f"dominari-dominion-3-{os.getpid()}.json"
+    assert code == 0 and "Record written" not in out
+    assert err == (f"dominari: --record: cannot write {str(game)!r} (No such file or "
+                   f"directory); the game is in {kept} instead\n")
+    assert DominionState.from_record(json.loads(kept.read_text(encoding="utf-8"))).outcome()
+
+
+def test_a_record_written_nowhere_says_the_game_was_not_saved(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game, elsewhere = tmp_path / "game.json", tmp_path / "tmp"
+    monkeypatch.setattr(cli.tempfile, "gettempdir", lambda: str(elsewhere))
+    kept = elsewhere / f"dominari-dominion-3-{os.getpid()}.json"
+    _fail_writing(monkeypatch, game, kept)
+    code, _, err = run(capsys, *BOTS, "--record", str(game))
+    assert code == 2
+    assert err == (f"dominari: error: --record: cannot write {str(game)!r} (No such file or "
+                   f"directory), nor {str(kept)!r} (No such file or directory): the game "
+                   "was not saved\n")
+
+
+def test_ctrl_c_with_a_record_that_cannot_be_written_says_where_the_game_went(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = {"n": 0}
+    act = MCTSBot.act
+
+    def interrupted(self: MCTSBot, state: Any) -> Any:
+        seen["n"] += 1
+        if seen["n"] > 6:
+            raise KeyboardInterrupt
+        return act(self, state)
+
+    monkeypatch.setattr(MCTSBot, "act", interrupted)
+    game, elsewhere = tmp_path / "game.json", tmp_path / "tmp"
+    monkeypatch.setattr(cli.tempfile, "gettempdir", lambda: str(elsewhere))
+    kept = elsewhere / f"dominari-dominion-3-{os.getpid()}.json"
+    argv = ["play", "dominion", "--players", "mcts-easy:iterations=8,bm", "--seed", "3",
+            "--record", str(game)]  # fmt: skip
+    _fail_writing(monkeypatch, game)
+    elsewhere.mkdir()
+    code, _, err = run(capsys, *argv)
+    assert code == 130 and err.rstrip().endswith("interrupted")
+    assert f"cannot write {str(game)!r} (No such file or directory); the game is in {kept} " \
+        "instead" in err
+    assert json.loads(kept.read_text(encoding="utf-8"))["outcome"] is None
+    seen["n"] = 0
+    _fail_writing(monkeypatch, game, kept)
+    code, _, err = run(capsys, *argv)
+    assert code == 130 and err.rstrip().endswith("interrupted")
+    assert "the game was not saved" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX symbolic links")
+def test_a_dangling_link_is_written_through(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    link = tmp_path / "link.json"
+    link.symlink_to("made.json")
+    code, _, _ = run(capsys, *BOTS, "--record", str(link))
+    assert code == 0 and link.is_symlink() and (tmp_path / "made.json").is_file()
