@@ -471,6 +471,9 @@ CASES: list[tuple[str, str, Mutation, str]] = [
      "\"a\\u202eb\""),
     ("bool is no integer", "skills.json", set_field("C3b", "cost", True),
      "skills.json: record C3b: field 'cost': expected an integer, got true"),
+    ("huge vp", "roles.json", set_field("DG", "vp", 10**30),
+     "roles.json: record DG: field 'vp': must be at most 1,000, got "
+     "1000000000000000000000000000000"),
     ("bad cost", "skills.json", set_field("C3b", "cost", 4),
      "skills.json: record C3b: field 'cost': expected 3, 6 or 9, got 4"),
     ("unknown field", "skills.json", set_field("C3b", "colour", "C"),

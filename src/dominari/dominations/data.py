@@ -47,6 +47,7 @@ The files
 ---------
 Record files are JSON lists of objects; ids are unique within their kind. Unknown fields are
 errors, as are values of the wrong type (``3`` is not ``"3"``, ``true`` is not ``1``).
+Numbers (costs, VP, counts) are whole and at most :data:`MAX_NUMBER` (1,000).
 
 ``tiles.json`` — exactly 90 land tiles, 15 per settlement colour::
 
@@ -695,6 +696,8 @@ def _describe(error: Mapping[str, Any]) -> str:
         return where + f"expected {ctx['expected']}, got {_show(value)}"
     if kind == "greater_than_equal":
         return where + f"must be at least {ctx['ge']}, got {_show(value)}"
+    if kind == "less_than_equal":
+        return where + f"must be at most {ctx['le']:,}, got {_show(value)}"
     if kind == "too_short":
         return where + f"expected at least {ctx['min_length']} items, got {ctx['actual_length']}"
     if kind == "too_long":
@@ -709,6 +712,10 @@ def _describe(error: Mapping[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------ schema (pydantic)
+MAX_NUMBER = 1000
+"""The largest number a component's field may hold (a cost, VP, a count): the largest of
+the game is 35, and a bound keeps every sum of a game, whose scores a tournament keeps in
+64 bits, far from any limit."""
 # The custom error types of the schema's unions: (tag key or "", what, the options).
 _UNION_ERRORS: dict[str, tuple[str, str, str]] = {}
 
@@ -817,8 +824,8 @@ def _schema() -> dict[str, type[BaseModel]]:
         return value
 
     text = ann[str, Field(min_length=1), AfterValidator(shown)]
-    nonneg = ann[int, Field(ge=0)]
-    positive = ann[int, Field(ge=1)]
+    nonneg = ann[int, Field(ge=0, le=MAX_NUMBER)]
+    positive = ann[int, Field(ge=1, le=MAX_NUMBER)]
     domain = code(DOMAINS, "domain")
     domain_any = code((*DOMAINS, "*"), "domain")
     colour = code((*DOMAINS, "V"), "colour")
