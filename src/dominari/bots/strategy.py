@@ -287,8 +287,11 @@ def parse_strategy_text(text: str, source: str = "<strategy>",
 def read_text(path: Path, what: str) -> str:
     """The text of the ``what`` file (a strategy file, a book file) at ``path``, or a
     StrategyError saying why it cannot be read."""
-    try:
-        return path.read_text(encoding="utf-8")
+    if path.exists() and not path.is_file() and not path.is_dir():
+        raise StrategyError(f"{path}: not a {what} but a pipe, socket or device (a "
+                            f"{what} is a text file)")  # reading it would wait forever
+    try:  # a byte-order mark (as Windows Notepad writes) is no part of the text
+        return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise StrategyError(f"{path}: not a UTF-8 text file") from None
     except OSError as exc:

@@ -627,8 +627,10 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _read_json(path: Path, label: str) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
+    if path.exists() and not path.is_file() and not path.is_dir():
+        raise DataError(f"{label}: {str(path)!r} is a pipe, socket or device, not a file")
+    try:  # a byte-order mark (as Windows Notepad writes) is no part of the text
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DataError(f"{label}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:

@@ -746,7 +746,7 @@ def dominations_catalog(folder: str | None) -> dict[str, Any]:
         files = {}
         for name, where in sorted(data.origins.items()):
             path = Path(where) / name
-            files[Path(name).stem] = json.loads(path.read_text(encoding="utf-8"))
+            files[Path(name).stem] = json.loads(path.read_text(encoding="utf-8-sig"))
         cached = _CATALOGS[folder] = {"game": "dominations", "files": files}
     return cached
 

@@ -427,8 +427,10 @@ class HeldFolder:
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a record file; :class:`RecordError` says what is wrong with it."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
+    if p.exists() and not p.is_file() and not p.is_dir():
+        raise RecordError(f"{str(p)!r} is a pipe, socket or device, not a record file")
+    try:  # a byte-order mark (as Windows Notepad writes) is no part of the text
+        text = p.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise RecordError(f"record file {str(p)!r} not found") from None
     except IsADirectoryError:
