@@ -529,7 +529,7 @@ def check_by_card(options: GameOptions) -> None:
     if fixed_kingdom(options.kingdom) is not None:
         raise ConfigError("results by Kingdom card need kingdoms that differ between games, "
                           f"and the kingdom {describe_kingdom(options.kingdom)} is the same "
-                          "in every game: give --kingdom random, or fewer than 10 cards")
+                          "in every game: give a random kingdom, or fewer than 10 cards")
 
 
 def write_record(target: Path, state: GameState, seats: list[dict[str, Any]]) -> None:

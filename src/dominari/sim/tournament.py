@@ -1002,7 +1002,8 @@ def _runs(done: Iterable[int], games: int, size: int) -> list[tuple[int, int]]:
 
 
 def title(result: TournamentResult) -> str:
-    """A one-line title: ``Dominion tournament: 4 players, 6 match-ups × 40 games``."""
+    """A one-line title: ``Dominion tournament: 4 players, 6 match-ups × 40 games at 2
+    seats``."""
     return (f"{GAME_TITLES.get(result.game, result.game)} tournament: "
             f"{len(result.players)} players, {len(result.matchups)} match-up"
             f"{'s' if len(result.matchups) != 1 else ''} × {result.games_per_matchup:,} "
