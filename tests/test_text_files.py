@@ -61,3 +61,19 @@ def test_a_pipe_given_for_a_text_file_is_refused_at_once(tmp_path: Path) -> None
     os.mkfifo(data / "roles.json")
     with pytest.raises(DataError, match="is a pipe, socket or device, not a file"):
         load_data(data)
+
+
+@pytest.mark.parametrize("games", [0, 2])
+def test_a_tournament_journal_given_for_a_record_is_named_so(tmp_path: Path,
+                                                             games: int) -> None:
+    """``dominari replay`` reads game records; a journal (a header line, then a line a
+    game) is said to be one, not 'not valid JSON (line 2, column 1: Extra data)'."""
+    path = tmp_path / "t.jsonl"
+    lines = [{"dominari_journal": 2, "key": {"game": "dominion"}}]
+    lines += [{"m": 0, "g": g} for g in range(games)]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    with pytest.raises(RecordError) as caught:
+        load_record(path)
+    assert str(caught.value) == (f"{str(path)!r} is a tournament journal (a JSON line a "
+                                 "game), not a game record: a tournament writes its games' "
+                                 "records with --record-dir")

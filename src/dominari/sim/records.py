@@ -439,12 +439,19 @@ def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise RecordError(f"{str(p)!r} is not a text (UTF-8) file") from None
     except OSError as exc:
         raise RecordError(f"cannot read {str(p)!r}: {exc.strerror}") from None
+    journal = RecordError(f"{str(p)!r} is a tournament journal (a JSON line a game), not a "
+                          "game record: a tournament writes its games' records with "
+                          "--record-dir")  # fmt: skip
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        if text.startswith('{"dominari_journal"'):
+            raise journal from None
         raise RecordError(
             f"{str(p)!r} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    if isinstance(data, dict) and "dominari_journal" in data:
+        raise journal
     if not isinstance(data, dict):
         raise RecordError(f"{str(p)!r}: a record must be a JSON object")
     return data
