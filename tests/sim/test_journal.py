@@ -416,6 +416,66 @@ def test_a_damaged_line_is_refused(tmp_path: Path, line: str, message: str) -> N
     assert message in str(e.value)
 
 
+def _damage(first: dict[str, Any], kind: str) -> str:
+    """A journal line damaged as ``kind`` says, from the journal's line ``first``."""
+    game = first["games"][0]
+    if kind == "json":
+        return "garbage"
+    if kind == "shape":
+        return json.dumps({"matchup": 0})
+    if kind == "game":
+        return json.dumps({**first, "games": [game[:2]]})
+    if kind == "seats":
+        return json.dumps({**first, "games": [[game[0][::-1], *game[1:]]]})
+    if kind == "twice":  # another result for a game an earlier line holds
+        return json.dumps({**first, "games": [[game[0], game[1], [s + 1 for s in game[2]],
+                                               *game[3:]]]})
+    assert kind == "range"  # a game the journal does not hold yet, its score too large
+    seats = list(tournament_module.seating(tuple(sorted(game[0])), 2))
+    return json.dumps({"matchup": first["matchup"], "start": 2,
+                       "games": [[seats, [1, 2], [2**63, 3], "provinces"]]})
+
+
+@pytest.mark.parametrize(("kind", "message"), [
+    ("json", "damaged (Expecting value"),
+    ("shape", "not a run of games"),
+    ("game", "game 0 is not [seating, ranks, scores, reason]"),
+    ("seats", "game 0 of match-up 0 (counted from 0, as in the file): seats"),
+    ("twice", "game 0 of match-up 0 (counted from 0, as in the file) is not the game an "
+              "earlier line holds"),
+    ("range", "game 2: scores"),
+])  # fmt: skip
+def test_a_damaged_line_is_named_by_its_line_in_the_file(tmp_path: Path, kind: str,
+                                                         message: str) -> None:  # fmt: skip
+    """The line as an editor numbers it, blank lines counted (they were not: a journal
+    with blank lines named another line than the damaged one)."""
+    path = tmp_path / "bl.jsonl"
+    run(path, games=2)
+    head, first, *rest = path.read_text(encoding="utf-8").splitlines()
+    lines = [head, "", first, "", "", "", _damage(json.loads(first), kind), *rest]
+    text = "\n".join(lines) + "\n"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(JournalError) as e:
+        run(path, games=4)
+    assert f"journal {path} line 7: {message}" in str(e.value)
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_first_format_journal_with_blank_lines_is_written_in_this_one(
+        tmp_path: Path) -> None:
+    """Blank lines (even before the first line) are read past when the journal is written
+    again as format 2, as when it is read (the first line was read as the file's first)."""
+    path = tmp_path / "t.jsonl"
+    first = run(path, games=2)
+    _without_orders(path)
+    head, *rest = path.read_text(encoding="utf-8").splitlines()
+    old = json.dumps({**json.loads(head), "dominari_journal": 1})
+    path.write_text("\n".join(["", old, "", *rest, ""]) + "\n", encoding="utf-8")
+    assert run(path, games=2).to_json() == first.to_json()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["dominari_journal"] == 2 and len(lines) == 1 + len(rest)
+
+
 @pytest.mark.parametrize(("game", "message"), [
     ([[5, 6], [1, 2], [3, 4], "provinces"], "game 0 of match-up 0 (counted from 0, as in the "
                                             "file): seats [5, 6], where this tournament "

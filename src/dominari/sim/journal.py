@@ -25,7 +25,14 @@ what differs. The number of games is not part of the key: a journal of a 500-gam
 run serves the first 500 games of a 1,000-game run.
 
 A run killed while writing leaves an unfinished last line; it is dropped (and cut
-from the file) when the journal is opened again. Any other damage is refused.
+from the file) when the journal is opened again. A run killed while creating the journal
+may leave only the start of its first line: such a file holds no game, and is begun again
+as an empty file is. Any other damage is refused, naming the line as an editor numbers it
+(blank lines counted).
+
+A journal is written through the file itself (its games appended, an empty file begun in
+place), so it needs only the file to be writable; writing it again as a whole (as format 2,
+or stamped with new code) makes a new file beside it, and needs its folder writable too.
 
 A run that writes a journal holds it (``Journal.open(..., hold=True)``, an exclusive
 ``flock`` where the system has one, released by :meth:`Journal.close` or when the
@@ -43,6 +50,7 @@ games again beside it.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import hashlib
 import json
@@ -200,7 +208,7 @@ def _named_policy(spec: Path) -> Path | None:
     """The buy policy file that the strategy file ``spec`` names, if it names a readable
     one (a bad file is the bot loader's to report)."""
     try:
-        value = tomllib.loads(spec.read_text(encoding="utf-8")).get("policy")
+        value = tomllib.loads(spec.read_text(encoding="utf-8-sig")).get("policy")
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
     if not isinstance(value, str):
@@ -220,29 +228,67 @@ class Journal:
         self.path = path
         self.known = known
         self.created = False
-        """Whether :meth:`open` made the file (it held no games before)."""
+        """Whether :meth:`open` began the journal (it held no games before): made the file,
+        or wrote the first line into a file that held no game (empty, or its first line cut
+        off)."""
+        self._in_place = False  # begun in a file that was there: emptied, not removed
         self.format = FORMAT
         """The format the file is written in (:data:`READS`)."""
         self._held: int | None = None  # the descriptor whose lock holds the file
 
-    def _swap(self, data: bytes | Iterable[bytes], keep: tuple[int, int] | None = None) -> None:
-        """Replace the file at once (:func:`_replace`); a held journal stays held, the new
-        file locked before it takes the old one's place, so no other run comes between."""
-        fd = _replace(self.path, data, keep, hold=self._held is not None)
+    def _swap(self, data: bytes | Iterable[bytes], keep: tuple[int, int] | None = None,
+              doing: str = "rewritten") -> None:  # fmt: skip
+        """Replace the file at once (:func:`_replace`, ``doing`` saying what for its
+        message); a held journal stays held, the new file locked before it takes the old
+        one's place, so no other run comes between."""
+        fd = _replace(self.path, data, keep, hold=self._held is not None, doing=doing)
         if fd is not None:
             self.close()
             self._held = fd
 
     def _hold(self) -> None:
         """Hold the file for this run (a lock on it); :class:`JournalError` if another
-        run holds it now."""
+        run holds it now, or if it cannot be written (this run would write it): refused
+        before any game is played, rather than when the first ones are to be kept."""
         self.close()
         lock = lock_file(self.path, create=False)  # read-write: a lock NFS grants too
         if lock is BUSY:
             raise JournalError(f"journal {self.path}: another run is writing it now; wait "
                                "for that run to end, or give another file")
-        if isinstance(lock, int):  # (None: a system or file system without locks)
+        if isinstance(lock, int):
             self._held = lock
+            return
+        # None: a system or file system without locks (written unheld), or a file that
+        # cannot be opened to be written (read-only), which would fail the run later.
+        try:
+            os.close(os.open(self.path, os.O_WRONLY))
+        except OSError as e:
+            raise _cannot_write(self.path, e) from e
+
+    def _begin(self, head: bytes) -> None:
+        """Write the first line ``head`` into the file, which holds no game (empty, or its
+        first line cut off), through the file itself (a held journal's own descriptor):
+        nothing is made or removed in its folder, which may be one this run cannot write
+        in. A failure leaves the file empty, which holds no game either."""
+        try:
+            fd = (os.dup(self._held) if self._held is not None
+                  else os.open(self.path, os.O_WRONLY))  # fmt: skip
+            try:
+                os.ftruncate(fd, 0)
+                os.lseek(fd, 0, os.SEEK_SET)
+                view = memoryview(head)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            except OSError:
+                with contextlib.suppress(OSError):  # no half line left behind
+                    os.ftruncate(fd, 0)
+                raise
+            finally:
+                os.close(fd)
+        except OSError as e:
+            raise _cannot_write(self.path, e) from e
+        self.created = self._in_place = True
 
     def close(self) -> None:
         """Let go of the file (another run may then write it); nothing to do when it was
@@ -254,11 +300,21 @@ class Journal:
 
     def discard_if_unused(self) -> bool:
         """Remove the file if :meth:`open` made it and no game was written to it (a run
-        that fails before its first game leaves nothing behind); whether it did."""
-        if self.created and not len(self.known):
+        that fails before its first game leaves nothing behind), or empty it again if it
+        was there holding no game (as :meth:`open` found it, give or take the start of a
+        first line cut off, which held nothing); whether it did."""
+        if not self.created or len(self.known):
+            return False
+        if not self._in_place:
             self.path.unlink(missing_ok=True)
-            return True
-        return False
+        else:
+            with contextlib.suppress(OSError):  # (it was writable a moment ago)
+                fd = os.open(self.path, os.O_WRONLY)
+                try:
+                    os.ftruncate(fd, 0)
+                finally:
+                    os.close(fd)
+        return True
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], key: Mapping[str, Any],
@@ -297,16 +353,15 @@ class Journal:
         if p.is_symlink() and not p.exists():
             raise JournalError(f"journal {p}: is a link to {os.readlink(p)}, which does not "
                                f"exist; give the file's own path")
-        if p.is_file() and p.stat().st_size == 0:  # made empty (touch): nothing to lose
-            p.unlink()
+        head = (json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n").encode()
         if not p.exists():
             if not p.parent.is_dir():  # a typo in the path, not a folder to make
                 what = "is a file, not a folder" if p.parent.exists() else "does not exist"
                 raise JournalError(f"journal {p}: cannot be created (folder {p.parent} "
                                    f"{what})")  # fmt: skip
             try:
-                with p.open("x", encoding="utf-8") as f:
-                    f.write(json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n")
+                with p.open("xb") as f:
+                    f.write(head)
             except OSError as e:
                 parent = p.parent
                 while not parent.exists() and parent != parent.parent:
@@ -324,7 +379,10 @@ class Journal:
         if hold:  # before anything is read: another run may be writing it
             book._hold()
         try:
-            book._read(key, recheck, check)
+            if _holds_no_game(p):  # made empty (touch), or cut off while made: begun again
+                book._begin(head)
+            else:
+                book._read(key, recheck, check)
         except BaseException:
             book.close()
             raise
@@ -389,11 +447,16 @@ class Journal:
             recheck(known)  # raises if the games are not this code's
             # Its first line stamped with this code, its games kept (an unfinished line not).
             self._swap((json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n").encode(),
-                       (body, end))  # fmt: skip
+                       (body, end), doing="stamped with this code")  # fmt: skip
             self.format = FORMAT  # games without a turn order are format 2's too
         elif unfinished:  # only now, when the file is known to be this tournament's journal
-            with p.open("r+b") as cut:
-                cut.truncate(end)
+            try:
+                with p.open("r+b") as cut:
+                    cut.truncate(end)
+            except OSError as e:  # (a run that writes it has been refused a read-only file)
+                raise JournalError(f"journal {p}: cannot be written ({e.strerror}) to cut off "
+                                   "its unfinished last line (a run stopped while writing "
+                                   "it): make it writable, or give another file") from e
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Journal:
@@ -433,16 +496,19 @@ class Journal:
         known = self.known
 
         def lines(f: BinaryIO) -> Iterator[bytes]:
-            head = json.loads(f.readline())
+            rows = _lines(f)
+            head = json.loads(next(rows)[1])
             yield (json.dumps({**head, "dominari_journal": FORMAT}) + "\n").encode()
-            for n, line in _lines(f):
+            for n, line in rows:
                 entry = json.loads(line)
                 m, start = entry["matchup"], entry["start"]
                 games = [known.get(at, game) for at, game in _games(self.path, n, entry)]
                 yield (_run_line(m, start, games) + "\n").encode()
 
+        doing = (f"upgraded from format {self.format} to format {FORMAT}"
+                 if self.format < FORMAT else "written again")  # fmt: skip
         with self.path.open("rb") as f:
-            self._swap(lines(f))
+            self._swap(lines(f), doing=doing)
         self.format = FORMAT
 
     def record(self, matchup: int, start: int, games: Sequence[GameResult]) -> None:
@@ -480,9 +546,15 @@ def _run_line(matchup: int, start: int, games: Sequence[GameResult]) -> str:
 
 
 def _lines(f: BinaryIO) -> Iterator[tuple[int, bytes]]:
-    """The whole lines of a journal open at its start that are not blank, numbered from 1
-    as they count (blank lines do not), up to its last whole line: an unfinished last
-    line (a run killed while writing it) is left unread, and ``f`` at its start."""
+    """The whole lines of a journal open at its start that are not blank, each with its
+    number in the file (from 1, blank lines counted, as an editor shows it), up to its
+    last whole line: an unfinished last line (a run killed while writing it) is left
+    unread, and ``f`` at its start.
+
+    >>> import io
+    >>> list(_lines(io.BytesIO(b'{"a": 1}\\n\\n  \\n{"b": 2}\\n{"c"')))
+    [(1, b'{"a": 1}\\n'), (4, b'{"b": 2}\\n')]
+    """
     n = 0
     while True:
         at = f.tell()
@@ -490,9 +562,54 @@ def _lines(f: BinaryIO) -> Iterator[tuple[int, bytes]]:
         if not line.endswith(b"\n"):  # the end of the file, or an unfinished line
             f.seek(at)
             return
+        n += 1
         if line.strip():
-            n += 1
             yield n, line
+
+
+_HEAD = b'{"dominari_journal": '
+"""How a journal's first line begins, as every version writes it."""
+
+
+def _holds_no_game(path: Path) -> bool:
+    """Whether the file at ``path`` holds no game and nothing else: it is empty (made by
+    ``touch``), or all it holds is the start of a journal's first line, unfinished (a run
+    killed while creating the journal, before any game could be written; no line ends in
+    it, so it is a last line and unfinished, the kind a journal drops). A file that cannot
+    be read is not (:meth:`Journal.open` says why).
+
+    >>> import tempfile
+    >>> f = Path(tempfile.mkdtemp()) / "j.jsonl"
+    >>> [(f.write_bytes(text), _holds_no_game(f))[1] for text in (
+    ...     b"", b'{"domi', b'{"dominari_journal": 2, "key": {"se', b'{"dominari_journal": 2}',
+    ...     b'{"dominari_journal": 2}\\n', b"notes", b" ")]
+    [True, True, True, True, False, False, False]
+    """
+    try:
+        if path.stat().st_size == 0:
+            return True
+        with path.open("rb") as f:
+            start = f.read(len(_HEAD))
+            if not _HEAD.startswith(start):
+                return False
+            while block := f.read(1 << 16):
+                if b"\n" in block:
+                    return False
+    except OSError:
+        return False
+    return True
+
+
+def _cannot_write(path: Path, e: OSError) -> JournalError:
+    """The error for a journal that cannot be opened (or begun) to be written: before any
+    game, so nothing is lost."""
+    fix = ("make it writable, or give another file" if e.errno in _DENIED
+           else "give another file")  # fmt: skip
+    return JournalError(f"journal {path}: cannot be written ({e.strerror}): {fix}")
+
+
+_DENIED = (errno.EACCES, errno.EPERM, errno.EROFS)
+"""The errors of a file or folder that may not be written (rather than one that failed)."""
 
 
 def _unfinished(f: BinaryIO) -> bool:
@@ -504,17 +621,21 @@ def _unfinished(f: BinaryIO) -> bool:
 
 
 def _replace(path: Path, data: bytes | Iterable[bytes], keep: tuple[int, int] | None = None,
-             hold: bool = False) -> int | None:  # fmt: skip
+             hold: bool = False, doing: str = "rewritten") -> int | None:  # fmt: skip
     """Write ``data`` (bytes, or pieces of them in order) to ``path`` at once, then bytes
     ``keep = (start, stop)`` of the file as it was (copied a block at a time: a journal's
     games, behind a new first line): a new file moved over the old one, so that a stop
     halfway leaves the old file whole (and no part file). With ``hold``, the new file is
     locked before it takes the old one's place, and the descriptor holding the lock is
-    returned (None where the system has no ``flock``)."""
+    returned (None where the system has no ``flock``). A failure is a
+    :class:`JournalError` saying that the journal cannot be ``doing`` and why (the new
+    file needs a folder this run may write in)."""
     part = path.with_name(path.name + ".part")
     held: int | None = None
+    in_folder = True  # making the new file, or moving it: what the folder must allow
     try:
         with part.open("wb") as f:
+            in_folder = False
             if hold and fcntl is not None:  # a new file: nobody else holds it
                 held = os.dup(f.fileno())
                 fcntl.flock(held, fcntl.LOCK_EX)
@@ -531,15 +652,29 @@ def _replace(path: Path, data: bytes | Iterable[bytes], keep: tuple[int, int] | 
                         left -= len(block)
             f.flush()
             os.fsync(f.fileno())
+        in_folder = True
         os.replace(part, path)
     except BaseException as e:  # a stop too: the old file whole, and no part file left
-        part.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # (none made where the folder is read-only)
+            part.unlink(missing_ok=True)
         if held is not None:
             os.close(held)
         if isinstance(e, OSError):
-            raise JournalError(f"journal {path}: cannot be rewritten ({e.strerror})") from e
+            raise JournalError(_replace_failed(path, doing, e, in_folder)) from e
         raise
     return held
+
+
+def _replace_failed(path: Path, doing: str, e: OSError, in_folder: bool) -> str:
+    """The message of :func:`_replace` failing with ``e`` (``in_folder``: while making or
+    moving the new file, where a folder that may not be written fails it)."""
+    text = f"journal {path}: cannot be {doing} ({e.strerror})"
+    if not (in_folder and e.errno in _DENIED):
+        return text + "; it is left as it was"
+    folder = path.parent if str(path.parent) != "." else path.parent.resolve()
+    return text + (f": that needs its folder {folder} writable, not only the file (a new "
+                   "file is written there to take its place); it is left as it was: make the "
+                   "folder writable, or copy the journal to a folder you can write in")
 
 
 def _load_line(path: Path, n: int, line: bytes) -> Any:
