@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import dominari.cli as cli
+from dominari.bots.learned import FEATURES, FORMAT
 from dominari.bots.mcts import MCTSBot
 from dominari.cli import main
 from dominari.dominations.data import builtin_folder
@@ -37,9 +38,26 @@ def test_a_record_never_replaces_a_strategy_file_the_game_is_played_with(
     code, out, err = run(capsys, "play", "dominion", "--players", f"{mine},bm", "--seed", "1",
                          "--record", str(mine))
     assert code == 2 and out == ""
-    assert err == (f"dominari: error: --record: {str(mine)!r} is a player's strategy file, "
-                   "which this run reads: write to another file\n")
+    assert err == (f"dominari: error: --record: {str(mine)!r} is a file a player plays "
+                   "with, which this run reads: write to another file\n")
     assert mine.read_text(encoding="utf-8") == MINE
+
+
+def test_a_record_never_replaces_the_buy_policy_a_strategy_file_names(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A buy policy begins ``{"format": "dominari-buy-policy-1"``, like a record's format:
+    it is a file the player reads, whatever it looks like."""
+    policy = tmp_path / "pol.json"
+    policy.write_text(json.dumps({"format": FORMAT, "features": list(FEATURES), "bonus": 0.0,
+                                  "weights": {"Silver": [1.0] * len(FEATURES)}}),
+                      encoding="utf-8")  # fmt: skip
+    kept = policy.read_bytes()
+    strategy = tmp_path / "strat.toml"
+    strategy.write_text('policy = "pol.json"\n' + MINE, encoding="utf-8")
+    code, _, err = run(capsys, "play", "dominion", "--players", f"{strategy},bm", "--seed",
+                       "1", "--record", str(policy))
+    assert code == 2 and "is a file a player plays with, which this run reads" in err
+    assert policy.read_bytes() == kept and kept.startswith(b'{"format": "dominari-')
 
 
 def test_a_record_replaces_an_earlier_record_or_an_empty_file_but_nothing_else(
@@ -80,6 +98,7 @@ def test_a_read_only_file_is_not_replaced(capsys: pytest.CaptureFixture[str], tm
     assert game.read_bytes() == before
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX symbolic links")
 def test_a_record_through_a_symbolic_link_keeps_the_link(capsys: pytest.CaptureFixture[str],
                                                         tmp_path: Path) -> None:
     game, link = tmp_path / "game.json", tmp_path / "link.json"
@@ -149,10 +168,10 @@ def test_a_record_that_cannot_be_written_at_the_end_goes_to_the_temporary_folder
     game, elsewhere = tmp_path / "gone" / "game.json", tmp_path / "tmp"
     game.parent.mkdir()
     elsewhere.mkdir()
-    monkeypatch.setattr(cli.tempfile, "gettempdir", lambda: str(elsewhere))
+    monkeypatch.setattr(cli.tempfile, "tempdir", str(elsewhere))
     _fail_writing(monkeypatch, game)
     code, out, err = run(capsys, *BOTS, "--record", str(game))
-    kept = elsewhere / f"dominari-dominion-3-{os.getpid()}.json"
+    (kept,) = elsewhere.glob("dominari-dominion-3-*.json")
     assert code == 0 and "Record written" not in out
     assert err == (f"dominari: --record: cannot write {str(game)!r} (No such file or "
                    f"directory); the game is in {kept} instead\n")
@@ -162,15 +181,14 @@ def test_a_record_that_cannot_be_written_at_the_end_goes_to_the_temporary_folder
 def test_a_record_written_nowhere_says_the_game_was_not_saved(
         capsys: pytest.CaptureFixture[str], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    game, elsewhere = tmp_path / "game.json", tmp_path / "tmp"
-    monkeypatch.setattr(cli.tempfile, "gettempdir", lambda: str(elsewhere))
-    kept = elsewhere / f"dominari-dominion-3-{os.getpid()}.json"
-    _fail_writing(monkeypatch, game, kept)
+    game, elsewhere = tmp_path / "game.json", tmp_path / "tmp"  # (no such folder)
+    monkeypatch.setattr(cli.tempfile, "tempdir", str(elsewhere))
+    _fail_writing(monkeypatch, game)
     code, _, err = run(capsys, *BOTS, "--record", str(game))
     assert code == 2
     assert err == (f"dominari: error: --record: cannot write {str(game)!r} (No such file or "
-                   f"directory), nor {str(kept)!r} (No such file or directory): the game "
-                   "was not saved\n")
+                   f"directory), nor a file in {elsewhere} (No such file or directory): the "
+                   "game was not saved\n")
 
 
 def test_ctrl_c_with_a_record_that_cannot_be_written_says_where_the_game_went(
@@ -187,19 +205,19 @@ def test_ctrl_c_with_a_record_that_cannot_be_written_says_where_the_game_went(
 
     monkeypatch.setattr(MCTSBot, "act", interrupted)
     game, elsewhere = tmp_path / "game.json", tmp_path / "tmp"
-    monkeypatch.setattr(cli.tempfile, "gettempdir", lambda: str(elsewhere))
-    kept = elsewhere / f"dominari-dominion-3-{os.getpid()}.json"
+    monkeypatch.setattr(cli.tempfile, "tempdir", str(elsewhere))
     argv = ["play", "dominion", "--players", "mcts-easy:iterations=8,bm", "--seed", "3",
             "--record", str(game)]  # fmt: skip
     _fail_writing(monkeypatch, game)
     elsewhere.mkdir()
     code, _, err = run(capsys, *argv)
+    (kept,) = elsewhere.glob("dominari-dominion-3-*.json")
     assert code == 130 and err.rstrip().endswith("interrupted")
     assert f"cannot write {str(game)!r} (No such file or directory); the game is in {kept} " \
         "instead" in err
     assert json.loads(kept.read_text(encoding="utf-8"))["outcome"] is None
     seen["n"] = 0
-    _fail_writing(monkeypatch, game, kept)
+    elsewhere.rename(tmp_path / "gone")  # the temporary folder gone too
     code, _, err = run(capsys, *argv)
     assert code == 130 and err.rstrip().endswith("interrupted")
     assert "the game was not saved" in err
@@ -212,3 +230,46 @@ def test_a_dangling_link_is_written_through(capsys: pytest.CaptureFixture[str],
     link.symlink_to("made.json")
     code, _, _ = run(capsys, *BOTS, "--record", str(link))
     assert code == 0 and link.is_symlink() and (tmp_path / "made.json").is_file()
+
+
+@pytest.mark.skipif(sys.platform == "win32" or not hasattr(os, "mkfifo"), reason="pipes")
+def test_a_pipe_given_for_an_output_is_refused_at_once(capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Path) -> None:
+    """Looking at what it holds would wait forever."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    code, _, err = run(capsys, *BOTS, "--record", str(pipe))
+    assert code == 2
+    assert err == (f"dominari: error: --record: {str(pipe)!r} is a pipe, socket or device, "
+                   "not a file: give a file's name\n")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX symbolic links")
+def test_a_loop_of_links_given_for_a_record_is_replaced_as_a_link_would_be(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A loop has no file at its end: the link named is replaced, as before links were
+    written through, never a traceback."""
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    one.symlink_to(two.name)
+    two.symlink_to(one.name)
+    code, _, err = run(capsys, *BOTS, "--record", str(one))
+    assert code == 0 and err == ""
+    assert one.is_file() and not one.is_symlink() and two.is_symlink()
+
+
+def test_a_board_drawing_replaces_only_a_drawing(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    notes, board = tmp_path / "notes.svg", tmp_path / "board.svg"
+    notes.write_text("my notes\n", encoding="utf-8")
+    game = ["play", "dominations", "--players", "greedy,random", "--seed", "1"]
+    code, _, err = run(capsys, *game, "--svg", str(notes))
+    assert code == 2
+    assert err == (f"dominari: error: --svg: {str(notes)!r} is already there and is not an SVG "
+                   "drawing: give another file name, or remove it\n")
+    board.write_text('<?xml version="1.0"?>\n<!-- mine -->\n<svg xmlns="x"></svg>\n',
+                     encoding="utf-8")
+    assert run(capsys, *game, "--svg", str(board))[0] == 0
+    assert board.read_text(encoding="utf-8").startswith("<svg")
+    both = str(tmp_path / "both.json")
+    code, _, err = run(capsys, "show", "dominations", "--svg", both, "--record", both)
+    assert code == 2 and "--svg and --record both name" in err

@@ -1304,13 +1304,24 @@ def _note_old_journal(path: str, notes: list[str]) -> None:
 
 def _reads(specs: Sequence[str], data: str | None = None) -> list[tuple[str, str]]:
     """The files a game of ``specs`` (and the Dominations ``data`` folder) reads, each with
-    what it is, for :func:`check_writable_file` to refuse writing over one."""
-    out = [(spec, "a player's strategy file") for spec in specs
-           if spec.strip().lower() != HUMAN and Path(spec).is_file()]  # fmt: skip
+    what it is, for :func:`check_writable_file` to refuse writing over one: a player's
+    strategy file, the buy policy it names, a search's opening book (:func:`spec_paths`),
+    the data folder's files."""
+    from dominari.sim.journal import spec_paths
+
+    out = [(str(path), "a file a player plays with") for spec in specs
+           if spec.strip().lower() != HUMAN for path in spec_paths(spec)]  # fmt: skip
     if data is not None and Path(data).is_dir():
         out += [(str(f), f"a file of the --data folder {data!r}")
                 for f in sorted(Path(data).iterdir()) if f.is_file()]  # fmt: skip
     return out
+
+
+def _check_svg_and_record(svg: str | None, record: str | None) -> None:
+    """:class:`ConfigError` where ``--svg`` and ``--record`` name one file."""
+    if svg and record and _same_file(svg, record):
+        raise ConfigError(f"--svg and --record both name {record!r}: the board would "
+                          "replace the record")  # fmt: skip
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -1537,7 +1548,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     _note_clock_bots(seats, notes)
     names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
     record_path = (check_writable_file(args.record, "--record", reads=_reads(specs),
-                                       record=True)
+                                       kind="record")
                    if args.record is not None else None)  # fmt: skip
     seed = args.seed if args.seed is not None else _random_seed()
     max_turns = DEFAULT_MAX_TURNS if args.max_turns is None else args.max_turns
@@ -1606,12 +1617,13 @@ def _write_record(record_path: Path, state: DominionState | DominationsState,
         write_json_atomic(record_path, data)
     except OSError as exc:
         why = f"cannot write {str(record_path)!r} ({exc.strerror or exc})"
-        fallback = Path(tempfile.gettempdir()) / (
-            f"dominari-{state.game_name}-{state.config.seed}-{os.getpid()}.json")
-        try:
-            write_json_atomic(fallback, data)
+        try:  # a new file of its own (mkstemp): never one another user put there
+            fd, fallback = tempfile.mkstemp(prefix=f"dominari-{state.game_name}-"
+                                            f"{state.config.seed}-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
         except OSError as again:
-            raise ConfigError(f"--record: {why}, nor {str(fallback)!r} ("
+            raise ConfigError(f"--record: {why}, nor a file in {tempfile.gettempdir()} ("
                               f"{again.strerror or again}): the game was not saved") from None
         sys.stderr.write(f"{PROG}: --record: {why}; the game is in {fallback} instead\n")
         return
@@ -1763,13 +1775,11 @@ def _play_dominations(args: argparse.Namespace) -> int:
     _note_clock_bots(seats, notes)
     names = [HUMAN if b is None else b.name for b in seats]  # a capped search says so
     reads = _reads(specs, args.data)
-    svg_path = (check_writable_file(args.svg, "--svg", reads=reads)
+    _check_svg_and_record(args.svg, args.record)
+    svg_path = (check_writable_file(args.svg, "--svg", reads=reads, kind="svg")
                 if args.svg is not None else None)  # fmt: skip
-    record_path = (check_writable_file(args.record, "--record", reads=reads, record=True)
+    record_path = (check_writable_file(args.record, "--record", reads=reads, kind="record")
                    if args.record is not None else None)  # fmt: skip
-    if svg_path is not None and record_path is not None and _same_file(args.svg, args.record):
-        raise ConfigError(f"--svg and --record both name {args.record!r}: the board would "
-                          "replace the record")  # fmt: skip
     seed = args.seed if args.seed is not None else _random_seed()
     config = DominationsConfig(players=len(specs), seed=seed, names=seat_names(names),
                                rules=rules, data=args.data, log=True)  # fmt: skip
@@ -2382,9 +2392,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.game.strip().lower() != "dominations":
         raise ConfigError(f"'show' draws Dominations positions; unknown game {args.game!r}")
     reads = _reads((), args.data)
+    _check_svg_and_record(args.svg, args.record)
     for path, flag in ((args.svg, "--svg"), (args.record, "--record")):
         if path:
-            check_writable_file(path, flag, reads=reads, record=flag == "--record")
+            check_writable_file(path, flag, reads=reads, kind=flag.removeprefix("--"))
     seed = args.seed if args.seed is not None else _random_seed()
     monuments = tuple(m.strip() for m in args.monuments.split(",")) if args.monuments else ()
     config = DominationsConfig(players=args.players, seed=seed, rules=Rules.parse(args.rule),

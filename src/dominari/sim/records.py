@@ -63,9 +63,7 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename; the file
     keeps the permissions of the one it replaces, or gets a new file's. A symbolic link
     is written through: the file it points to is replaced, the link kept."""
-    target = Path(path)
-    if target.is_symlink():
-        target = target.resolve()
+    target = _through_link(Path(path))
     fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.",
                                suffix=".tmp")  # fmt: skip
     try:
@@ -79,22 +77,39 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
+def _through_link(path: Path) -> Path:
+    """The file a symbolic link ``path`` points to (the path itself for any other, and for
+    a link in a loop, which is then replaced as it is)."""
+    if not path.is_symlink():
+        return path
+    try:
+        return path.resolve(strict=False)
+    except (RuntimeError, OSError):  # a loop of links (RuntimeError before Python 3.13)
+        return path
+
+
+_KINDS = {"record": (rb'\{\s*"format"\s*:\s*"dominari-record"', "a game record"),
+          "svg": (rb"(<\?xml[^>]*>\s*)?(<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>]",
+                  "an SVG drawing")}
+"""The kinds of file :func:`check_writable_file` replaces only one of: how such a file
+begins (after a byte-order mark and white space), and its name in words."""
+
+
 def check_writable_file(path: str | os.PathLike[str], flag: str | None = None, *,
                         reads: Sequence[tuple[str | os.PathLike[str], str]] = (),
-                        record: bool = False) -> Path:
+                        kind: str | None = None) -> Path:
     """Check before any work that a file could be written at ``path`` (given with the
     command-line ``flag``, which the messages then name first).
 
     Raises :class:`ConfigError` if it names a folder, its folder is missing or is a
     file, or no file can be created in its folder (a file is made there and removed);
-    and, for a file already there, if it is one the run reads (``reads``: paths and what
-    each is, a strategy file, a journal …), if it is read-only, or, with ``record``, if
-    it is something else than a game record (an empty file is taken for none), so that
-    nothing a user keeps is replaced by a typo.
+    and, for a file already there, if it is no regular file (a pipe, a device), one the
+    run reads (``reads``: paths and what each is, a strategy file, a journal …), a
+    read-only one, or, with a ``kind`` (``record``, ``svg``), a file of another kind (an
+    empty file is of none), so that nothing a user keeps is replaced by a slip.
     """
-    given = target = Path(path)
-    if target.is_symlink():  # the file it points to is written
-        target = target.resolve()
+    given = Path(path)
+    target = _through_link(given)  # the file it points to is written
     lead = f"{flag} " if flag else ""
     if target.is_dir():
         raise ConfigError(f"{lead}{str(target)!r} is a folder, not a file name")
@@ -112,15 +127,18 @@ def check_writable_file(path: str | os.PathLike[str], flag: str | None = None, *
         raise ConfigError(f"{lead}cannot write {str(target)!r}: no file can be made in folder "
                           f"{str(parent)!r} ({exc.strerror})") from None
     if target.exists():
-        _check_replaceable(target, str(path), lead, reads, record)
+        _check_replaceable(target, str(path), lead, reads, kind)
     return given
 
 
 def _check_replaceable(target: Path, given: str, lead: str,
                        reads: Sequence[tuple[str | os.PathLike[str], str]],
-                       record: bool) -> None:
+                       kind: str | None) -> None:
     """:class:`ConfigError` unless the file ``target`` (named ``given``) may be replaced:
     see :func:`check_writable_file`."""
+    if not target.is_file():  # reading it to see what it is might wait forever
+        raise ConfigError(f"{lead}{given!r} is a pipe, socket or device, not a file: give "
+                          "a file's name")  # fmt: skip
     for read, what in reads:
         with contextlib.suppress(OSError):
             if os.path.samefile(target, read):
@@ -129,21 +147,21 @@ def _check_replaceable(target: Path, given: str, lead: str,
     if not os.access(target, os.W_OK):
         raise ConfigError(f"{lead}cannot write {given!r}: the file is read-only (make it "
                           "writable, or give another file)")  # fmt: skip
-    if record and not _is_record(target):
-        raise ConfigError(f"{lead}{given!r} is already there and is not a game record: give "
-                          "another file name, or remove it")  # fmt: skip
+    if kind is not None and not _is_kind(target, kind):
+        raise ConfigError(f"{lead}{given!r} is already there and is not {_KINDS[kind][1]}: "
+                          "give another file name, or remove it")  # fmt: skip
 
 
-def _is_record(path: Path) -> bool:
-    """Whether the file ``path`` is empty or begins as a game record (or a Dominari record
-    of any kind) does: a JSON object whose first key is its format."""
+def _is_kind(path: Path, kind: str) -> bool:
+    """Whether the regular file ``path`` is empty or begins as a file of ``kind``
+    (:data:`_KINDS`) does."""
     try:
         with path.open("rb") as f:
-            head = f.read(256)
+            head = f.read(4096)
     except OSError:
         return False
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    return not text or re.match(rb'\{\s*"format"\s*:\s*"dominari-', text) is not None
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    return not text or re.match(_KINDS[kind][0], text, re.DOTALL) is not None
 
 
 def _probe(folder: Path, prefix: str) -> None:
