@@ -240,11 +240,24 @@ def test_a_read_only_journal_is_refused_before_any_game(
     assert len(Journal.read(path).known) == 2
 
 
+def test_a_read_only_journal_holding_every_game_serves_the_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, counted: list[int]) -> None:
+    """A run whose games the journal holds all writes nothing: it is served, as before."""
+    path = tmp_path / "done.jsonl"
+    first = run(path)
+    before = path.read_bytes()
+    read_only_file(monkeypatch, path)
+    counted.clear()
+    again = run(path)
+    assert counted == [] and path.read_bytes() == before
+    assert again.to_json() == first.to_json()
+
+
 @pytest.mark.skipif(journal_module.fcntl is None, reason="no flock on this system")
 def test_a_file_system_without_locks_is_written_unheld_but_a_read_only_file_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where ``flock`` is not supported, a journal that can be written is written (unheld);
-    one that cannot is refused when opened to be written, as where locks are."""
+    one that cannot is refused before a run writes it, as where locks are."""
     from dominari.sim import records
 
     def no_locks(fd: int, how: int) -> None:
@@ -262,7 +275,7 @@ def test_a_file_system_without_locks_is_written_unheld_but_a_read_only_file_refu
     read_only_file(monkeypatch, path)
     with pytest.raises(JournalError, match=r"cannot be written \(Permission denied\): make it "
                                            r"writable, or give another file"):
-        Journal.open(path, {"seed": 1}, hold=True)
+        Journal.open(path, {"seed": 1}, hold=True).check_writable()
 
 
 def test_the_command_refuses_a_read_only_journal_in_one_line(

@@ -235,6 +235,7 @@ class Journal:
         self.format = FORMAT
         """The format the file is written in (:data:`READS`)."""
         self._held: int | None = None  # the descriptor whose lock holds the file
+        self._unwritable: JournalError | None = None  # why a held file cannot be written
 
     def _swap(self, data: bytes | Iterable[bytes], keep: tuple[int, int] | None = None,
               doing: str = "rewritten") -> None:  # fmt: skip
@@ -248,8 +249,9 @@ class Journal:
 
     def _hold(self) -> None:
         """Hold the file for this run (a lock on it); :class:`JournalError` if another
-        run holds it now, or if it cannot be written (this run would write it): refused
-        before any game is played, rather than when the first ones are to be kept."""
+        run holds it now. A file that cannot be written is noted: a run that has games to
+        play asks :meth:`check_writable` before the first, and one that has none (the
+        journal holds them all) only reads it."""
         self.close()
         lock = lock_file(self.path, create=False)  # read-write: a lock NFS grants too
         if lock is BUSY:
@@ -261,9 +263,15 @@ class Journal:
         # None: a system or file system without locks (written unheld), or a file that
         # cannot be opened to be written (read-only), which would fail the run later.
         try:
-            os.close(os.open(self.path, os.O_WRONLY))
+            os.close(os.open(self.path, os.O_WRONLY | _BINARY))
         except OSError as e:
-            raise _cannot_write(self.path, e) from e
+            self._unwritable = _cannot_write(self.path, e)
+
+    def check_writable(self) -> None:
+        """:class:`JournalError` if the file cannot be written (read-only), said before a
+        run plays the games it would keep there."""
+        if self._unwritable is not None:
+            raise self._unwritable
 
     def _begin(self, head: bytes) -> None:
         """Write the first line ``head`` into the file, which holds no game (empty, or its
@@ -272,7 +280,7 @@ class Journal:
         in. A failure leaves the file empty, which holds no game either."""
         try:
             fd = (os.dup(self._held) if self._held is not None
-                  else os.open(self.path, os.O_WRONLY))  # fmt: skip
+                  else os.open(self.path, os.O_WRONLY | _BINARY))  # fmt: skip
             try:
                 os.ftruncate(fd, 0)
                 os.lseek(fd, 0, os.SEEK_SET)
@@ -309,7 +317,7 @@ class Journal:
             self.path.unlink(missing_ok=True)
         else:
             with contextlib.suppress(OSError):  # (it was writable a moment ago)
-                fd = os.open(self.path, os.O_WRONLY)
+                fd = os.open(self.path, os.O_WRONLY | _BINARY)
                 try:
                     os.ftruncate(fd, 0)
                 finally:
@@ -515,7 +523,7 @@ class Journal:
         """Append games ``start``… of match-up ``matchup`` and make sure they are on disk."""
         data = (_run_line(matchup, start, games) + "\n").encode()
         try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _BINARY)
             try:
                 size = os.fstat(fd).st_size
                 try:
@@ -579,10 +587,11 @@ def _holds_no_game(path: Path) -> bool:
     be read is not (:meth:`Journal.open` says why).
 
     >>> import tempfile
-    >>> f = Path(tempfile.mkdtemp()) / "j.jsonl"
-    >>> [(f.write_bytes(text), _holds_no_game(f))[1] for text in (
-    ...     b"", b'{"domi', b'{"dominari_journal": 2, "key": {"se', b'{"dominari_journal": 2}',
-    ...     b'{"dominari_journal": 2}\\n', b"notes", b" ")]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     f = Path(folder) / "j.jsonl"
+    ...     [(f.write_bytes(text), _holds_no_game(f))[1] for text in (
+    ...         b"", b'{"domi', b'{"dominari_journal": 2, "key": {"se',
+    ...         b'{"dominari_journal": 2}', b'{"dominari_journal": 2}\\n', b"notes", b" ")]
     [True, True, True, True, False, False, False]
     """
     try:
@@ -608,6 +617,8 @@ def _cannot_write(path: Path, e: OSError) -> JournalError:
     return JournalError(f"journal {path}: cannot be written ({e.strerror}): {fix}")
 
 
+_BINARY = getattr(os, "O_BINARY", 0)
+"""Windows' flag for a file opened without newline translation (0 elsewhere)."""
 _DENIED = (errno.EACCES, errno.EPERM, errno.EROFS)
 """The errors of a file or folder that may not be written (rather than one that failed)."""
 

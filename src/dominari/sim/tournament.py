@@ -329,8 +329,7 @@ def rate_games(games: Iterable[GameResult], entries: int,
     if model not in known:
         raise ConfigError(f"no OpenSkill model {model!r}: the models are "
                           f"{', '.join(sorted(known))}")
-    rater = known[model](mu=RATING_MU, sigma=RATING_SIGMA, beta=RATING_SIGMA / 2,
-                                   tau=0.0)
+    rater = known[model](mu=RATING_MU, sigma=RATING_SIGMA, beta=RATING_SIGMA / 2, tau=0.0)
     ratings = [rater.rating() for _ in range(entries)]
     rated = 0
     for g in games:
@@ -773,6 +772,8 @@ def tournament(
 
     try:  # from here, the journal and the folder are let go of whatever happens
         missing = games * len(combos) - reused
+        if missing and book is not None:
+            book.check_writable()  # a read-only journal: said before the first game
         size = min(games, chunk_size(missing or 1, workers))
         if book is not None:
             size = max(1, min(size, math.ceil(games * len(combos) / 100)))
