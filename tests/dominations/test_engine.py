@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 
 from dominari.core.errors import IllegalActionError, ParseError, RecordError
 from dominari.dominations.board import LINK_LOCUS
-from dominari.dominations.data import Modifier
+from dominari.dominations.data import Modifier, builtin_folder
 from dominari.dominations.engine import (
     ASSIGN,
     BUILD,
@@ -66,6 +68,20 @@ def test_a_game_may_be_set_up_from_keyword_options_as_dominions_is() -> None:
         plain.players[0].hand
     with pytest.raises(TypeError, match="give either a config or keyword options"):
         DominationsState.new(DominationsConfig(), players=3)
+
+
+@pytest.mark.rule("D-SET-1")
+def test_a_data_folder_given_with_keyword_options_is_the_configs(tmp_path: Path) -> None:
+    """``data=`` is the loaded component data beside a config, and the config's folder
+    among keyword options (a path string or object)."""
+    shutil.copy(builtin_folder() / "roles.json", tmp_path / "roles.json")
+    for folder in (str(tmp_path), tmp_path):
+        s = DominationsState.new(players=2, seed=4, data=folder)
+        assert s.config.data == str(tmp_path) and s.data.origins["roles.json"] == tmp_path
+    data = new(2).data
+    assert DominationsState.new(DominationsConfig(players=2, seed=4), data).data is data
+    with pytest.raises(TypeError, match="with a config, data is its loaded component data"):
+        DominationsState.new(DominationsConfig(), str(tmp_path))
 
 
 @pytest.mark.rule("D-GROW-1")

@@ -36,6 +36,7 @@ import functools
 import hashlib
 import itertools
 import json
+import os
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
@@ -555,7 +556,8 @@ class DominationsState(GameState):
     # -- setup ------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, config: DominationsConfig | None = None, data: GameData | None = None,
+    def new(cls, config: DominationsConfig | None = None,
+            data: GameData | str | os.PathLike[str] | None = None,
             **kwargs: Any) -> DominationsState:
         """Set up a game (D-SET-1 … D-SET-6): the drafts and first mulligans are the first
         pending decisions, in initiative order. The config may be given as its keyword
@@ -564,17 +566,26 @@ class DominationsState(GameState):
 
         >>> DominationsState.new(players=3, seed=5).config == DominationsConfig(3, 5)
         True
+
+        ``data`` is the loaded component data (a :class:`GameData`); given with keyword
+        options, a folder's path there is the config's ``data`` folder.
         """
+        loaded = data if isinstance(data, GameData) else None
         if config is None:
+            if isinstance(data, str | os.PathLike):  # the config's folder
+                kwargs["data"] = os.fspath(data)
             config = DominationsConfig(**kwargs)
         elif kwargs:
             raise TypeError("give either a config or keyword options, not both")
+        elif data is not None and loaded is None:
+            raise TypeError("with a config, data is its loaded component data (a GameData); "
+                            "a folder is the config's data")
         s = cls()
         s.config = config
         s.rules = config.rules
-        if data is None:
-            data = load_data(config.data) if config.data is not None else default_data()
-        s.data = data
+        if loaded is None:
+            loaded = load_data(config.data) if config.data is not None else default_data()
+        s.data = data = loaded
         s.catalog = cat = Catalog.of(data)
         s._tile_index = {t.id.upper(): i for i, t in enumerate(data.tiles)}
         s.num_players = config.players
