@@ -61,7 +61,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 try:  # the dev extra's client (as Starlette's test client imports it); else the older name
     import httpx2 as httpx
 except ImportError:  # pragma: no cover
-    import httpx  # type: ignore[no-redef]
+    import httpx  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import machine, publish

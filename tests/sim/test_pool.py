@@ -53,6 +53,7 @@ from dominari.sim.pool import (
     RAY_MISSING,
     PoolError,
     _check_reachable,
+    blocked,
     each_result,
     init_ray,
     run_tasks,
@@ -1008,3 +1009,24 @@ def test_a_worker_stopped_while_idle_does_not_wedge_the_run(tmp_path: Path) -> N
             break
         time.sleep(0.01)
     assert multiprocessing.active_children() == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks here")
+def test_signals_blocked_for_a_block_come_after_it_and_the_mask_is_as_it_was() -> None:
+    """``blocked`` (a worker started meanwhile is born deaf to them): a signal sent during
+    the block is held, and handled as the block ends; the mask is then the one before."""
+    got: list[int] = []
+    old = signal.signal(signal.SIGUSR1, lambda sig, frame: got.append(sig))
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        with blocked([signal.SIGUSR1]):
+            assert signal.SIGUSR1 in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+            # to this thread (a signal to the process may go to another, unblocked one)
+            signal.pthread_kill(threading.get_ident(), signal.SIGUSR1)
+            time.sleep(0.05)
+            assert got == []
+        time.sleep(0.05)  # (Python runs the handler at its next check)
+        assert got == [signal.SIGUSR1]
+        assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
+    finally:
+        signal.signal(signal.SIGUSR1, old)

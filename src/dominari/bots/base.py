@@ -101,8 +101,9 @@ def misuse(state: object, game: str | None, name: str) -> DominariError | None:
     where ``state`` is a game in play of its own (the bot's own failure): a
     :class:`ConfigError` for a state of another game than ``game`` (None: a bot of any
     game, given something that is no game's state), an :class:`IllegalActionError` for a
-    finished game. A bot asks it only once its own code has failed, so that a decision
-    pays nothing for the check.
+    finished game. A rule bot asks it only once its own code has failed, so that a
+    decision pays nothing for the check; a search bot asks it before each search, whose
+    cost it is nothing beside.
 
     >>> from dominari.dominion.engine import DominionConfig, DominionState
     >>> s = DominionState.new(DominionConfig(seed=1))
