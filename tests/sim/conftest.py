@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import importlib
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -60,3 +61,39 @@ def no_cluster(monkeypatch: pytest.MonkeyPatch) -> Any:
 
     monkeypatch.setattr(runner, "each_result", fail)
     return runner
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of games actually played by each tournament shard from now on."""
+    return count_games(monkeypatch)
+
+
+def count_games(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of games played by each tournament shard (in this process) from now on:
+    a list that grows as they are played."""
+    tournament = importlib.import_module("dominari.sim.tournament")  # not the function
+    played: list[int] = []
+    real = tournament.play_shard
+
+    def play(shard: Any) -> Any:
+        played.append(shard.stop - shard.start)
+        return real(shard)
+
+    monkeypatch.setattr(tournament, "play_shard", play)
+    return played
+
+
+def fill_disk(monkeypatch: pytest.MonkeyPatch, room: int = 10) -> Callable[[int, Any], int]:
+    """The disk fills up at the next ``os.write``: it writes ``room`` bytes of its data,
+    and every write after it fails with ENOSPC (a half line, then a full disk). Returns
+    the real ``os.write``, to put back."""
+    real = os.write
+
+    def half_then_full(fd: int, data: Any) -> int:
+        monkeypatch.setattr(os, "write", lambda fd, data: (_ for _ in ()).throw(
+            OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))))
+        return real(fd, bytes(data)[:room])
+
+    monkeypatch.setattr(os, "write", half_then_full)
+    return real

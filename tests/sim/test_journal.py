@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from conftest import fill_disk
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import GameResult, Journal, JournalError
 from dominari.sim.stats import t95
@@ -26,20 +27,6 @@ def run(path: Path | None, games: int = 6, seed: int = 5, players: list[str] = P
         **kw: Any) -> TournamentResult:
     return tournament(players, games, seed, workers=1, kingdom="first-game", journal=path,
                       **kw)  # fmt: skip
-
-
-@pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The number of games actually played by each shard from now on."""
-    played: list[int] = []
-    real = tournament_module.play_shard
-
-    def play(shard: tournament_module.Shard) -> tuple[GameResult, ...]:
-        played.append(shard.stop - shard.start)
-        return real(shard)
-
-    monkeypatch.setattr(tournament_module, "play_shard", play)
-    return played
 
 
 def test_a_journaled_run_is_the_plain_run(tmp_path: Path, counted: list[int]) -> None:
@@ -837,21 +824,13 @@ def test_the_command_refuses_a_pipe_for_a_journal_rather_than_wait_on_it(
 def test_a_journal_that_cannot_be_written_says_which_and_keeps_its_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A full disk: one error naming the journal, and no half line left in it."""
-    import errno
     import os
 
     path = tmp_path / "t.jsonl"
     j = Journal.open(path, {"seed": 1})
     j.record(0, 0, [GameResult((0, 1), (1, 2), (5, 4), "provinces")])
     before = path.read_bytes()
-    real = os.write
-
-    def half_then_full(fd: int, data: Any) -> int:
-        monkeypatch.setattr(os, "write", lambda fd, data: (_ for _ in ()).throw(
-            OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))))
-        return real(fd, bytes(data)[:10])
-
-    monkeypatch.setattr(os, "write", half_then_full)
+    real = fill_disk(monkeypatch)
     with pytest.raises(JournalError, match=r"journal .*t\.jsonl: cannot be written \(No space"):
         j.record(0, 1, [GameResult((1, 0), (1, 2), (5, 4), "provinces")])
     monkeypatch.setattr(os, "write", real)

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from conftest import fill_disk
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import GameResult, Journal, JournalError
 from dominari.sim.tournament import TournamentResult, tournament
@@ -35,20 +36,6 @@ needs_modes = pytest.mark.skipif(ROOT, reason="root ignores file modes")
 
 def run(path: Path | None, games: int = 2, **kw: Any) -> TournamentResult:
     return tournament(PLAYERS, games, 5, workers=1, kingdom="first-game", journal=path, **kw)
-
-
-@pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The number of games actually played by each shard from now on."""
-    played: list[int] = []
-    real = tournament_module.play_shard
-
-    def play(shard: tournament_module.Shard) -> tuple[GameResult, ...]:
-        played.append(shard.stop - shard.start)
-        return real(shard)
-
-    monkeypatch.setattr(tournament_module, "play_shard", play)
-    return played
 
 
 def _denied(path: Any) -> PermissionError:
@@ -191,14 +178,7 @@ def test_an_empty_journal_that_cannot_be_begun_is_left_empty(
     half line left (an empty file, as it was)."""
     path = tmp_path / "e.jsonl"
     path.touch()
-    real = os.write
-
-    def half_then_full(fd: int, data: Any) -> int:
-        monkeypatch.setattr(os, "write", lambda fd, data: (_ for _ in ()).throw(
-            OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))))
-        return real(fd, bytes(data)[:10])
-
-    monkeypatch.setattr(os, "write", half_then_full)
+    fill_disk(monkeypatch)
     with pytest.raises(JournalError) as e:
         Journal.open(path, {"seed": 1}, hold=True)
     assert str(e.value) == (f"journal {path}: cannot be written (No space left on device): "

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from conftest import count_games
 from dominari.core.errors import ConfigError
 from dominari.dominations.engine import DominationsState
 from dominari.dominion.engine import DominionState
@@ -271,15 +272,7 @@ def _other_code(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The tournament's code stamped otherwise (an upgrade), and a count of the games it
     plays in this process."""
     monkeypatch.setattr(tournament_module, "code_fingerprint", lambda game=None: "f" * 64)
-    played: list[int] = []
-    real = tournament_module.play_shard
-
-    def counted(shard: Any) -> Any:
-        played.append(shard.stop - shard.start)
-        return real(shard)
-
-    monkeypatch.setattr(tournament_module, "play_shard", counted)
-    return played
+    return count_games(monkeypatch)
 
 
 def test_a_recheck_plays_no_game_for_a_folder_that_cannot_serve(

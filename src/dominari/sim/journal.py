@@ -284,14 +284,7 @@ class Journal:
             try:
                 os.ftruncate(fd, 0)
                 os.lseek(fd, 0, os.SEEK_SET)
-                view = memoryview(head)
-                while view:
-                    view = view[os.write(fd, view):]
-                os.fsync(fd)
-            except OSError:
-                with contextlib.suppress(OSError):  # no half line left behind
-                    os.ftruncate(fd, 0)
-                raise
+                _write_whole(fd, head, 0)
             finally:
                 os.close(fd)
         except OSError as e:
@@ -525,16 +518,7 @@ class Journal:
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _BINARY)
             try:
-                size = os.fstat(fd).st_size
-                try:
-                    view = memoryview(data)
-                    while view:
-                        view = view[os.write(fd, view):]
-                    os.fsync(fd)
-                except OSError:
-                    with contextlib.suppress(OSError):  # no half line left behind
-                        os.ftruncate(fd, size)
-                    raise
+                _write_whole(fd, data, os.fstat(fd).st_size)
             finally:
                 os.close(fd)
         except OSError as e:
@@ -543,6 +527,20 @@ class Journal:
                                f"them when run again") from e
         for k, g in enumerate(games):
             self.known[(matchup, start + k)] = g
+
+
+def _write_whole(fd: int, data: bytes, size: int) -> None:
+    """Write all of ``data`` at ``fd``'s place and make it durable; on a failure, cut the
+    file back to ``size`` bytes (no half line left behind) and raise it again."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, size)
+        raise
 
 
 def _run_line(matchup: int, start: int, games: Sequence[GameResult]) -> str:
