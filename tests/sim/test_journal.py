@@ -939,6 +939,24 @@ def test_a_journal_is_held_where_only_a_file_open_for_writing_can_be_locked(
 
 
 @pytest.mark.skipif(journal_module.fcntl is None, reason="no flock on this system")
+def test_a_reader_leaves_the_line_a_run_is_writing_now(tmp_path: Path) -> None:
+    """The last line of a journal a run holds may be one it is writing this moment: a
+    reader drops it from what it reads but does not cut it from the file (that would
+    break the run's line in two); once no run holds the journal, a reader cuts it."""
+    path = tmp_path / "t.jsonl"
+    run_ = Journal.open(path, {"seed": 1}, hold=True)
+    run_.record(0, 0, [GameResult((0, 1), (1, 2), (30, 20), "provinces")])
+    writing = path.read_bytes() + b'{"matchup": 0, "start": 1, "ga'
+    path.write_bytes(writing)  # the run's next line, half written
+    assert Journal.open(path, {"seed": 1}).known == run_.known
+    assert Journal.read(path).known == run_.known
+    assert path.read_bytes() == writing
+    run_.close()  # (a run killed as it wrote: the line is unfinished for good)
+    assert Journal.read(path).known == run_.known
+    assert path.read_bytes() == writing[:writing.rindex(b"\n") + 1]
+
+
+@pytest.mark.skipif(journal_module.fcntl is None, reason="no flock on this system")
 def test_a_journal_a_run_writes_is_refused_to_a_second_run_meanwhile(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two runs on one journal at once would both play the missing games and both append

@@ -25,7 +25,8 @@ what differs. The number of games is not part of the key: a journal of a 500-gam
 run serves the first 500 games of a 1,000-game run.
 
 A run killed while writing leaves an unfinished last line; it is dropped (and cut
-from the file) when the journal is opened again. A run killed while creating the journal
+from the file, by a reader only while no run holds the journal: a run's last line may be
+one it is writing) when the journal is opened again. A run killed while creating the journal
 may leave only the start of its first line: such a file holds no game, and is begun again
 as an empty file is. Any other damage is refused, naming the line as an editor numbers it
 (blank lines counted).
@@ -451,6 +452,11 @@ class Journal:
                        (body, end), doing="stamped with this code")  # fmt: skip
             self.format = FORMAT  # games without a turn order are format 2's too
         elif unfinished:  # only now, when the file is known to be this tournament's journal
+            # A reader that does not hold the file cuts the line only while no run holds it:
+            # a run writing it now is writing that line, not leaving it unfinished.
+            lock = None if self._held is not None else lock_file(p, create=False)
+            if lock is BUSY:
+                return
             try:
                 with p.open("r+b") as cut:
                     cut.truncate(end)
@@ -458,6 +464,9 @@ class Journal:
                 raise JournalError(f"journal {p}: cannot be written ({e.strerror}) to cut off "
                                    "its unfinished last line (a run stopped while writing "
                                    "it): make it writable, or give another file") from e
+            finally:
+                if isinstance(lock, int):
+                    os.close(lock)
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Journal:
