@@ -55,6 +55,21 @@ def stage(
     return s
 
 
+def moat_wins() -> DominionState:
+    """Two Supply piles are empty and a third holds one Moat; the player to buy leads and
+    has 3 coins: a money bot buys a Silver, and the Moat ends the game on three empty
+    piles, won in every world (the search tests' position)."""
+    s = stage({0: ["Silver", "Copper", "Estate", "Estate", "Estate"], 1: ["Copper"] * 5},
+              decks={0: ["Province"] * 2 + ["Gold"] * 3 + ["Silver"] * 4,
+                     1: ["Province"] + ["Gold"] * 4 + ["Silver"] * 4})  # fmt: skip
+    for pile in ("Village", "Woodcutter"):
+        s.supply[C.card_id(pile)] = 0
+    s.empty_piles = 2
+    s.supply[C.MOAT] = 1
+    s.phase, s.coins = 1, 3
+    return s
+
+
 def bot(text: str | None = None, builtin: str = "bm") -> StrategyBot:
     if text is None:
         return StrategyBot(builtin_strategy(builtin))

@@ -189,16 +189,9 @@ def test_the_search_finds_a_win_its_policy_does_not_see() -> None:
     and has 3 coins. Its policy (the rule bot that models its seat) buys a Silver, as
     every money bot would; the search plays each candidate on and sees that the Moat
     ends the game on three empty piles, won in every world."""
-    from test_bot_decisions import stage
+    from test_bot_decisions import moat_wins
 
-    s = stage({0: ["Silver", "Copper", "Estate", "Estate", "Estate"], 1: ["Copper"] * 5},
-              decks={0: ["Province"] * 2 + ["Gold"] * 3 + ["Silver"] * 4,
-                     1: ["Province"] + ["Gold"] * 4 + ["Silver"] * 4})  # fmt: skip
-    for pile in ("Village", "Woodcutter"):
-        s.supply[C.card_id(pile)] = 0
-    s.empty_piles = 2
-    s.supply[C.MOAT] = 1
-    s.phase, s.coins = 1, 3
+    s = moat_wins()
     me = s.current_player()
     assert s.score(me) > s.score(1 - me)
     bot = mcts_bot("mcts:book=no", "dominion")  # the book would play its opening here

@@ -19,20 +19,11 @@ from dominari.dominion.kingdoms import RECOMMENDED
 
 
 def _moat_wins() -> DominionState:
-    """The position of ``test_the_search_finds_a_win_its_policy_does_not_see``: two Supply
-    piles are empty, a third holds one Moat, the player to buy leads with 3 coins. Its
-    policy buys a Silver; the Moat ends the game on three piles, won in every world."""
-    from test_bot_decisions import stage
+    """The position of ``test_the_search_finds_a_win_its_policy_does_not_see``: its policy
+    buys a Silver; the Moat ends the game on three piles, won in every world."""
+    from test_bot_decisions import moat_wins
 
-    s = stage({0: ["Silver", "Copper", "Estate", "Estate", "Estate"], 1: ["Copper"] * 5},
-              decks={0: ["Province"] * 2 + ["Gold"] * 3 + ["Silver"] * 4,
-                     1: ["Province"] + ["Gold"] * 4 + ["Silver"] * 4})  # fmt: skip
-    for pile in ("Village", "Woodcutter"):
-        s.supply[C.card_id(pile)] = 0
-    s.empty_piles = 2
-    s.supply[C.MOAT] = 1
-    s.phase, s.coins = 1, 3
-    return s
+    return moat_wins()
 
 
 def _policy_buys_silver(bot: MCTSBot, s: DominionState) -> Any:

@@ -108,6 +108,12 @@ def modes(tmp_path: Path) -> Iterator[list[Path]]:
         p.chmod(p.stat().st_mode | stat.S_IWUSR)
 
 
+def _journal_in(folder: Path, name: str) -> tuple[Path, Path]:
+    """A new folder, and the path of a journal ``name`` in it (not made)."""
+    folder.mkdir()
+    return folder, folder / name
+
+
 def _format_1(path: Path) -> None:
     """Make ``path`` a journal as written before turn orders were kept (format 1)."""
     head, *rest = path.read_text(encoding="utf-8").splitlines()
@@ -143,9 +149,7 @@ def test_an_empty_journal_in_a_folder_that_cannot_be_written_is_used(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, counted: list[int]) -> None:
     """The file is writable, so it serves: the folder is not written in (removing the file
     and making it again needed the folder writable)."""
-    folder = tmp_path / "rod3"
-    folder.mkdir()
-    path = folder / "e.jsonl"
+    folder, path = _journal_in(tmp_path / "rod3", "e.jsonl")
     path.touch()
     read_only_folder(monkeypatch, folder)
     first = run(path)
@@ -189,9 +193,7 @@ def test_an_empty_journal_that_cannot_be_begun_is_left_empty(
 @needs_modes
 def test_an_empty_journal_in_a_read_only_folder_is_used(tmp_path: Path,
                                                         modes: list[Path]) -> None:
-    folder = tmp_path / "rod3"
-    folder.mkdir()
-    path = folder / "e.jsonl"
+    folder, path = _journal_in(tmp_path / "rod3", "e.jsonl")
     path.touch()
     folder.chmod(0o555)
     modes.append(folder)
@@ -311,9 +313,7 @@ def test_a_journal_of_mode_444_is_refused_before_any_game(
 
 def test_a_first_format_journal_in_a_folder_that_cannot_be_written_says_why(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = tmp_path / "rod4"
-    folder.mkdir()
-    path = folder / "f1.jsonl"
+    folder, path = _journal_in(tmp_path / "rod4", "f1.jsonl")
     run(path)
     _format_1(path)
     before = path.read_bytes()
@@ -368,9 +368,7 @@ def test_a_failure_that_is_not_the_folders_does_not_blame_it(
 @needs_modes
 def test_a_first_format_journal_in_a_read_only_folder_says_why(tmp_path: Path,
                                                                modes: list[Path]) -> None:
-    folder = tmp_path / "rod4"
-    folder.mkdir()
-    path = folder / "f1.jsonl"
+    folder, path = _journal_in(tmp_path / "rod4", "f1.jsonl")
     run(path)
     _format_1(path)
     before = path.read_bytes()
