@@ -230,10 +230,9 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    fault = seconds_fault(value)
+    fault = seconds_fault(value, text)
     if fault:
-        raise argparse.ArgumentTypeError(f"must be {fault[0]}, not {text}"
-                                         + (f"; {fault[1]}" if fault[1] else ""))
+        raise argparse.ArgumentTypeError(f"must be {fault}")
     return value
 
 
@@ -1617,11 +1616,11 @@ def _write_record(record_path: Path, state: DominionState | DominationsState,
         write_json_atomic(record_path, data)
     except OSError as exc:
         why = f"cannot write {str(record_path)!r} ({exc.strerror or exc})"
-        try:  # a new file of its own (mkstemp): never one another user put there
+        try:  # a new file of its own (mkstemp, private): never one another user put there
             fd, fallback = tempfile.mkstemp(prefix=f"dominari-{state.game_name}-"
                                             f"{state.config.seed}-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+            os.close(fd)
+            write_json_atomic(fallback, data)  # replaced as any record, keeping its mode
         except OSError as again:
             raise ConfigError(f"--record: {why}, nor a file in {tempfile.gettempdir()} ("
                               f"{again.strerror or again}): the game was not saved") from None

@@ -1072,35 +1072,39 @@ def check_seconds(seconds: object) -> float:
 a longer search takes steps or iterations instead, the same on any machine
     """
     number = real(seconds, "seconds per decision")
-    fault = seconds_fault(number)
+    fault = seconds_fault(number, f"{number:g}")
     if fault:
-        raise ConfigError(f"seconds per decision must be {fault[0]}, not {number:g}"
-                          + (f"; {fault[1]}" if fault[1] else ""))
+        raise ConfigError(f"seconds per decision must be {fault}")
     return number
 
 
-def seconds_fault(seconds: float) -> tuple[str, str] | None:
-    """What a number of seconds a decision must be instead, and advice (or ``""``);
-    ``None`` for a good one: the one wording of a spec's ``seconds=``, :class:`MCTSBot`'s
-    ``seconds`` and the command line's ``--bot-seconds``.
+def seconds_fault(seconds: float, given: str | None = None) -> str | None:
+    """What a number of seconds a decision must be instead (``not`` the ``given`` text of
+    it, where given), with advice where there is some; ``None`` for a good one: the one
+    wording of a spec's ``seconds=``, :class:`MCTSBot`'s ``seconds`` and the command
+    line's ``--bot-seconds``.
 
-    >>> seconds_fault(0.5), seconds_fault(0)
-    (None, ('more than 0', ''))
+    >>> seconds_fault(0.5), seconds_fault(0), seconds_fault(90, "90")
+    (None, 'more than 0', 'at most 60, not 90; a longer search takes steps or iterations \
+instead, the same on any machine')
     """
+    advice = ""
     if not math.isfinite(seconds):
-        return "a finite number", ""
-    if seconds <= 0.0:
-        return "more than 0", ""
-    if seconds > MAX_SECONDS:
-        return f"at most {MAX_SECONDS:g}", _LONGER
-    return None
+        need = "a finite number"
+    elif seconds <= 0.0:
+        need = "more than 0"
+    elif seconds > MAX_SECONDS:
+        need, advice = f"at most {MAX_SECONDS:g}", f"; {_LONGER}"
+    else:
+        return None
+    return need + (f", not {given}" if given is not None else "") + advice
 
 
 def _spec_seconds(text: str) -> float | None:
     seconds = _real_or_none(text)
     fault = None if seconds is None else seconds_fault(seconds)
     if fault:  # the spec parser names the value given itself
-        raise ValueError(fault[0] + (f"; {fault[1]}" if fault[1] else ""))
+        raise ValueError(fault)
     return seconds
 
 
