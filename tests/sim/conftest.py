@@ -64,14 +64,19 @@ def no_cluster(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 @pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def counted(count_games: Callable[[], list[int]]) -> list[int]:
     """The number of games actually played by each tournament shard from now on."""
-    return count_games(monkeypatch)
+    return count_games()
 
 
-def count_games(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The number of games played by each tournament shard (in this process) from now on:
-    a list that grows as they are played."""
+@pytest.fixture
+def count_games(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[int]]:
+    """``count_games()``: the number of games played by each tournament shard (in this
+    process) from then on, a list that grows as they are played."""
+    return lambda: _count_games(monkeypatch)
+
+
+def _count_games(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     tournament = importlib.import_module("dominari.sim.tournament")  # not the function
     played: list[int] = []
     real = tournament.play_shard
@@ -84,10 +89,15 @@ def count_games(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return played
 
 
-def fill_disk(monkeypatch: pytest.MonkeyPatch, room: int = 10) -> Callable[[int, Any], int]:
-    """The disk fills up at the next ``os.write``: it writes ``room`` bytes of its data,
-    and every write after it fails with ENOSPC (a half line, then a full disk). Returns
-    the real ``os.write``, to put back."""
+@pytest.fixture
+def fill_disk(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Callable[[int, Any], int]]:
+    """``fill_disk(room=10)``: the disk fills up at the next ``os.write``: it writes
+    ``room`` bytes of its data, and every write after it fails with ENOSPC (a half line,
+    then a full disk). Returns the real ``os.write``, to put back."""
+    return lambda room=10: _fill_disk(monkeypatch, room)
+
+
+def _fill_disk(monkeypatch: pytest.MonkeyPatch, room: int) -> Callable[[int, Any], int]:
     real = os.write
 
     def half_then_full(fd: int, data: Any) -> int:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import importlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import fill_disk
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import GameResult, Journal, JournalError
 from dominari.sim.stats import t95
@@ -62,8 +62,7 @@ def test_a_game_written_twice_must_be_the_same_game(tmp_path: Path) -> None:
     assert run(path).to_json() == plain
     entry = json.loads(first)
     game = entry["games"][0]
-    game[1] = game[1][::-1] if game[1][0] != game[1][1] else [1, 2]  # another winner
-    game[2] = [s + 1 for s in game[2]]
+    game[1:3] = ([2, 1], [40, 50]) if game[1] == [1, 2] else ([1, 2], [50, 40])  # another
     text = "\n".join([head, first, *rest, json.dumps(entry)]) + "\n"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(JournalError, match=rf"line {len(rest) + 3}: game {entry['start']} of "
@@ -166,7 +165,7 @@ def test_a_journal_whose_games_do_not_replay_is_refused(
     run(path, games=2)
     head, first, *rest = path.read_text(encoding="utf-8").splitlines()
     line = json.loads(first)
-    line["games"][0][2] = [99, 98]  # a result this code does not play
+    line["games"][0][1:3] = [1, 2], [99, 98]  # a result this code does not play
     path.write_text("\n".join([head, json.dumps(line), *rest]) + "\n", encoding="utf-8")
     before = path.read_bytes()
     _new_code(monkeypatch)
@@ -471,14 +470,19 @@ def test_a_first_format_journal_with_blank_lines_is_written_in_this_one(
     ([[0, 1, 2], [1, 2, 3], [3, 4, 5], "provinces"], "seats [0, 1, 2]"),
     ([[0, 1], [7, 0], [3, 4], "provinces"], "ranks [7, 0] are not places 1 to 2"),
     ([[0, 1], [2, 2], [3, 4], "provinces"], "ranks [2, 2]"),
-    ([[0, 1], [1, 2], [3, 4], "bogus\u001b[2J"], "ended by 'bogus\\x1b[2J', not by one of "
+    ([[0, 1], [1, 3], [3, 4], "provinces"], "ranks [1, 3] are not places 1 to 2"),
+    ([[0, 1], [1, 1], [3, 4], "provinces"], "ranks [1, 1] do not follow the scores [3, 4]: "
+                                            "more points always place better"),
+    ([[0, 1], [1, 2], [3, 4], "provinces"], "ranks [1, 2] do not follow the scores [3, 4]"),
+    ([[0, 1], [1, 2], [4, 3], "bogus\u001b[2J"], "ended by 'bogus\\x1b[2J', not by one of "
                                                  "provinces, three-piles, turn-limit"),
-    ([[0, 1], [1, 2], [3, 4], "x" * 10_000], f"ended by '{'x' * 40}…', not by one of"),
+    ([[0, 1], [1, 2], [4, 3], "x" * 10_000], f"ended by '{'x' * 40}…', not by one of"),
 ])  # fmt: skip
 def test_games_that_are_not_this_tournaments_are_refused(tmp_path: Path, game: list[Any],
                                                          message: str) -> None:
     """A well-formed line whose games cannot be this tournament's (another seating, ranks
-    that are not places, an end no game has) is damage, not results to count."""
+    that are not places or contradict the scores, an end no game has) is damage, not
+    results to count."""
     path = tmp_path / "t.jsonl"
     run(path, games=2)
     with path.open("a", encoding="utf-8") as f:
@@ -822,7 +826,8 @@ def test_the_command_refuses_a_pipe_for_a_journal_rather_than_wait_on_it(
 
 
 def test_a_journal_that_cannot_be_written_says_which_and_keeps_its_games(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        fill_disk: Callable[[], Callable[[int, Any], int]]) -> None:
     """A full disk: one error naming the journal, and no half line left in it."""
     import os
 
@@ -830,7 +835,7 @@ def test_a_journal_that_cannot_be_written_says_which_and_keeps_its_games(
     j = Journal.open(path, {"seed": 1})
     j.record(0, 0, [GameResult((0, 1), (1, 2), (5, 4), "provinces")])
     before = path.read_bytes()
-    real = fill_disk(monkeypatch)
+    real = fill_disk()
     with pytest.raises(JournalError, match=r"journal .*t\.jsonl: cannot be written \(No space"):
         j.record(0, 1, [GameResult((1, 0), (1, 2), (5, 4), "provinces")])
     monkeypatch.setattr(os, "write", real)
@@ -850,8 +855,9 @@ def test_a_long_tournament_keeps_a_few_bytes_a_game(tmp_path: Path,
         out = []
         for j in range(shard.start, shard.stop):
             ranks = (1, 2) if j % 3 else (2, 1) if j % 5 else (1, 1)
+            low, high = 20 + j % 13, 20 + j % 13 + (ranks[0] != ranks[1]) * (1 + j % 7)
             out.append(GameResult(tournament_module.seating(shard.entries, j), ranks,
-                                  (30 + j % 7, 20 + j % 13),
+                                  (high, low) if ranks[0] == 1 else (low, high),
                                   "provinces" if j % 4 else "three-piles", (j % 2, 1 - j % 2)))
         return tuple(out)
 

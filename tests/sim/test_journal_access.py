@@ -15,13 +15,12 @@ import io
 import json
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import fill_disk
 from dominari.core.errors import ConfigError
 from dominari.sim.journal import GameResult, Journal, JournalError
 from dominari.sim.tournament import TournamentResult, tournament
@@ -177,12 +176,12 @@ def test_an_empty_journal_of_a_run_that_fails_at_once_is_left_empty(
 
 
 def test_an_empty_journal_that_cannot_be_begun_is_left_empty(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, fill_disk: Callable[[], object]) -> None:
     """A full disk while its first line is written: one error naming the journal, and no
     half line left (an empty file, as it was)."""
     path = tmp_path / "e.jsonl"
     path.touch()
-    fill_disk(monkeypatch)
+    fill_disk()
     with pytest.raises(JournalError) as e:
         Journal.open(path, {"seed": 1}, hold=True)
     assert str(e.value) == (f"journal {path}: cannot be written (No space left on device): "

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from conftest import count_games
 from dominari.core.errors import ConfigError
 from dominari.dominations.engine import DominationsState
 from dominari.dominion.engine import DominionState
@@ -268,21 +267,23 @@ def test_replaying_the_index_says_what_it_is(tmp_path: Path,
         "game's record" in capsys.readouterr().err
 
 
-def _other_code(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def _other_code(monkeypatch: pytest.MonkeyPatch,
+                count_games: Callable[[], list[int]]) -> list[int]:
     """The tournament's code stamped otherwise (an upgrade), and a count of the games it
     plays in this process."""
     monkeypatch.setattr(tournament_module, "code_fingerprint", lambda game=None: "f" * 64)
-    return count_games(monkeypatch)
+    return count_games()
 
 
 def test_a_recheck_plays_no_game_for_a_folder_that_cannot_serve(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        count_games: Callable[[], list[int]]) -> None:
     """A records folder that would be refused is refused before a journal's recheck plays
     any game, and before ``started``; journal and folder are left as they were."""
     journal, folder, other = tmp_path / "t.jsonl", tmp_path / "recs", tmp_path / "other"
     run(folder, games=2, journal=journal)
     tournament(PLAYERS, 2, 6, workers=1, kingdom="first-game", record_dir=other)  # another
-    played = _other_code(monkeypatch)
+    played = _other_code(monkeypatch, count_games)
     before = journal.read_bytes(), sorted(f.name for f in other.iterdir())
     index = (other / RECORDS_INDEX).read_bytes()
     said: list[int] = []
@@ -294,7 +295,8 @@ def test_a_recheck_plays_no_game_for_a_folder_that_cannot_serve(
 
 
 def test_a_recheck_that_fails_leaves_the_records_folder_as_it_was(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        count_games: Callable[[], list[int]]) -> None:
     """The folder is checked before the recheck, and its index is written only after the
     recheck keeps the journal: a recheck that comes out otherwise changes no file, and a
     new folder made for the run is removed."""
@@ -302,7 +304,7 @@ def test_a_recheck_that_fails_leaves_the_records_folder_as_it_was(
 
     journal, folder = tmp_path / "t.jsonl", tmp_path / "recs"
     run(folder, games=2, journal=journal)
-    played = _other_code(monkeypatch)
+    played = _other_code(monkeypatch, count_games)
     real = tournament_module.play_shard
 
     def otherwise(shard: Any) -> Any:  # the upgraded code plays the games otherwise
@@ -356,7 +358,8 @@ def test_a_refused_folder_leaves_a_journal_of_the_first_format_as_it_was(
 
 
 def test_a_run_stopped_before_its_first_game_lets_go_of_what_it_made(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        count_games: Callable[[], list[int]]) -> None:
     """Ctrl-C at any point before the first game (while a recheck starts, while the games
     reused are counted) leaves no index or folder the run made, and lets go of the folder
     and the journal: the same command then runs."""
@@ -364,7 +367,7 @@ def test_a_run_stopped_before_its_first_game_lets_go_of_what_it_made(
     run(None, games=2, journal=journal)
     head = journal.read_text(encoding="utf-8").splitlines()[0]
     journal.write_text(head + "\n", encoding="utf-8")  # a journal of other code, no games
-    _other_code(monkeypatch)
+    _other_code(monkeypatch, count_games)
 
     def stop(*_: Any) -> None:
         raise KeyboardInterrupt

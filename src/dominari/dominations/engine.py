@@ -585,20 +585,20 @@ class DominationsState(GameState):
         s.rules = config.rules
         if loaded is None:
             loaded = load_data(config.data) if config.data is not None else default_data()
-        s.data = data = loaded
-        s.catalog = cat = Catalog.of(data)
-        s._tile_index = {t.id.upper(): i for i, t in enumerate(data.tiles)}
+        s.data = loaded
+        s.catalog = cat = Catalog.of(loaded)
+        s._tile_index = {t.id.upper(): i for i, t in enumerate(loaded.tiles)}
         s.num_players = config.players
         s.rng = random.Random(config.seed)
-        s.board = Board.with_cradle(data.cradle)
+        s.board = Board.with_cradle(loaded.cradle)
         vpairs = s.rules.variant == "prototype"
         s.players = []
         for p in range(config.players):
-            fire = data.campfires[p % len(data.campfires)]
+            fire = loaded.campfires[p % len(loaded.campfires)]
             tree = Tree(fire.sides, root_id=fire.id, vestigium_pairs=vpairs)
             s.players.append(PlayerState(tree, compile_effects(tree, cat)))
         s.taken = [-1] * len(cat.copy_ids)
-        s.supply = list(range(len(data.tiles)))
+        s.supply = list(range(len(loaded.tiles)))
         shuffle(s.rng, s.supply)
         s.order = list(range(config.players))
         shuffle(s.rng, s.order)
@@ -607,17 +607,17 @@ class DominationsState(GameState):
         s.phase = SETUP
         drafts: list[list[Any]] = []
         if config.objectives:
-            known = {o.id.upper(): i for i, o in enumerate(data.objectives)}
+            known = {o.id.upper(): i for i, o in enumerate(loaded.objectives)}
             for p, oid in enumerate(config.objectives):
                 if oid.upper() not in known:
                     raise ConfigError(f"unknown objective {oid!r}: known are "
-                                      f"{', '.join(o.id for o in data.objectives)}")
+                                      f"{', '.join(o.id for o in loaded.objectives)}")
                 s.objectives[p] = known[oid.upper()]
         else:
-            if len(data.objectives) < 2 * config.players:
-                raise ConfigError(f"{len(data.objectives)} objectives cannot give "
+            if len(loaded.objectives) < 2 * config.players:
+                raise ConfigError(f"{len(loaded.objectives)} objectives cannot give "
                                   f"{config.players} players 2 each (D-SET-3)")
-            deck = s.rng.sample(range(len(data.objectives)), 2 * config.players)
+            deck = s.rng.sample(range(len(loaded.objectives)), 2 * config.players)
             drafts.extend([F_CHOOSE, p, OBJECTIVE, sorted(deck[2 * i:2 * i + 2])]
                           for i, p in enumerate(s.order))
         if config.monuments:
@@ -625,15 +625,15 @@ class DominationsState(GameState):
                 index = cat.monument_index.get(mid.upper())
                 if index is None:
                     raise ConfigError(f"unknown monument {mid!r}: known are "
-                                      f"{', '.join(m.id for m in data.monuments)}")
+                                      f"{', '.join(m.id for m in loaded.monuments)}")
                 s.monuments.append(index)
         elif s.rules.variant == "prototype":  # §14: drawn, no draft
-            s.monuments = sorted(s.rng.sample(range(len(data.monuments)), config.players))
+            s.monuments = sorted(s.rng.sample(range(len(loaded.monuments)), config.players))
         else:
-            if len(data.monuments) < 2 * config.players:
-                raise ConfigError(f"{len(data.monuments)} monuments cannot give "
+            if len(loaded.monuments) < 2 * config.players:
+                raise ConfigError(f"{len(loaded.monuments)} monuments cannot give "
                                   f"{config.players} players 2 each (D-SET-3)")
-            deck = s.rng.sample(range(len(data.monuments)), 2 * config.players)
+            deck = s.rng.sample(range(len(loaded.monuments)), 2 * config.players)
             drafts.extend([F_CHOOSE, p, MONUMENT_CARD, sorted(deck[2 * i:2 * i + 2])]
                           for i, p in enumerate(s.order))
         for _, p, what, options in drafts:  # what each drew, for determinize

@@ -280,17 +280,23 @@ class Journal:
         nothing is made or removed in its folder, which may be one this run cannot write
         in. A failure leaves the file empty, which holds no game either."""
         try:
-            fd = (os.dup(self._held) if self._held is not None
-                  else os.open(self.path, os.O_WRONLY | _BINARY))  # fmt: skip
-            try:
-                os.ftruncate(fd, 0)
-                os.lseek(fd, 0, os.SEEK_SET)
-                _write_whole(fd, head, 0)
-            finally:
-                os.close(fd)
+            self._empty(head)
         except OSError as e:
             raise _cannot_write(self.path, e) from e
         self.created = self._in_place = True
+
+    def _empty(self, head: bytes = b"") -> None:
+        """Cut the file to nothing, then write ``head`` (if any) into it, through the file
+        itself (a held journal's own descriptor); ``OSError`` if that fails."""
+        fd = (os.dup(self._held) if self._held is not None
+              else os.open(self.path, os.O_WRONLY | _BINARY))  # fmt: skip
+        try:
+            os.ftruncate(fd, 0)
+            if head:
+                os.lseek(fd, 0, os.SEEK_SET)
+                _write_whole(fd, head, 0)
+        finally:
+            os.close(fd)
 
     def close(self) -> None:
         """Let go of the file (another run may then write it); nothing to do when it was
@@ -311,11 +317,7 @@ class Journal:
             self.path.unlink(missing_ok=True)
         else:
             with contextlib.suppress(OSError):  # (it was writable a moment ago)
-                fd = os.open(self.path, os.O_WRONLY | _BINARY)
-                try:
-                    os.ftruncate(fd, 0)
-                finally:
-                    os.close(fd)
+                self._empty()
         return True
 
     @classmethod

@@ -583,13 +583,11 @@ def check_request(players: object, options: object, keywords: dict[str, object],
     for spec in specs:
         if isinstance(spec, str):
             continue
-        if callable(getattr(spec, "act", None)):
-            raise ConfigError(f"players are named by their specs (a bot's name or a strategy "
-                              f"file's path, as load_bot takes), not {type(spec).__name__} "
-                              "objects: every game needs its own bots, made in its worker")
-        raise ConfigError(f"players are named by their specs (a bot's name or a strategy "
-                          f"file's path, as load_bot takes), not {type(spec).__name__} "
-                          f"{spec!r}")
+        shown = (f"{type(spec).__name__} objects: every game needs its own bots, made in "
+                 "its worker" if callable(getattr(spec, "act", None))
+                 else f"{type(spec).__name__} {spec!r}")
+        raise ConfigError("players are named by their specs (a bot's name or a strategy "
+                          f"file's path, as load_bot takes), not {shown}")
     if options is not None:
         if not isinstance(options, (DominionOptions, DominationsOptions)):
             raise ConfigError(f"options must be game_options(...), not {options!r}")

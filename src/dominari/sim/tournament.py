@@ -700,8 +700,15 @@ def tournament(
             if game.seating != want:
                 return (f"seats {list(game.seating)}, where this tournament seats "
                         f"{list(want)}")  # fmt: skip
-            if min(game.ranks) != 1 or max(game.ranks) > seats:
-                return f"ranks {list(game.ranks)} are not places 1 to {seats}"
+            ranks, scores = game.ranks, game.scores
+            # places as a game gives them: each one behind those better placed, shared
+            # places side by side (1, 1, 3), and more points never a worse place
+            if any(r != 1 + sum(o < r for o in ranks) for r in ranks):
+                return f"ranks {list(ranks)} are not places 1 to {seats}"
+            if any(a > b and ranks[p] >= ranks[q] for p, a in enumerate(scores)
+                   for q, b in enumerate(scores)):  # fmt: skip
+                return (f"ranks {list(ranks)} do not follow the scores {list(scores)}: "
+                        "more points always place better")  # fmt: skip
             if game.reason not in options.end_reasons:
                 shown = game.reason if len(game.reason) <= 40 else game.reason[:40] + "…"
                 return (f"ended by '{escaped(shown)}', not by one of "
