@@ -369,18 +369,21 @@ def test_stopping_the_workers_ends_a_stopped_worker_too() -> None:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def test_a_worker_ends_when_the_process_that_started_it_is_gone() -> None:
+@pytest.mark.parametrize("method", ["spawn", "fork", "forkserver"])
+def test_a_worker_ends_when_the_process_that_started_it_is_gone(method: str) -> None:
     """A pool's workers watch their parent: killed with SIGKILL, it leaves no orphan that
-    waits on its task queue forever."""
-    code = textwrap.dedent("""
+    waits on its task queue forever, whichever way the workers were started (a fork
+    server's workers are not its children)."""
+    code = textwrap.dedent(f"""
         import os, sys
         from dominari.sim import simulate
         def report(k):
             print(*(c.pid for c in __import__("multiprocessing").active_children()),
                   flush=True)
             os.kill(os.getpid(), 9)
-        simulate(["bm", "bm"], 2000, seed=1, workers=2, kingdom="first-game",
-                 progress=report)
+        if __name__ == "__main__":
+            simulate(["bm", "bm"], 2000, seed=1, workers=2, kingdom="first-game",
+                     progress=report, start_method={method!r})
     """)
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, check=False)  # fmt: skip
@@ -393,6 +396,16 @@ def test_a_worker_ends_when_the_process_that_started_it_is_gone() -> None:
             break
         time.sleep(0.01)
     assert alive == []
+
+
+def test_every_start_method_plays_the_same_games() -> None:
+    """Workers started by fork, spawn or a fork server play the same games; a fork
+    server's workers, whose parent is the server, do not take it for their parent gone
+    (they all ended at once, and the run failed)."""
+    results = {method: simulate(["bmu", "smithy"], 12, seed=3, workers=2,
+                                kingdom="first-game", start_method=method).to_json()
+               for method in ("spawn", "fork", "forkserver")}  # fmt: skip
+    assert results["fork"] == results["spawn"] == results["forkserver"]
 
 
 def _alive(pid: int) -> bool:

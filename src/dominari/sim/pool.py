@@ -480,10 +480,17 @@ def start_worker(parent: int, deaf_to: Iterable[int] = ()) -> None:
 def watch_parent(parent: int) -> None:
     """In a worker process: end it once the process ``parent`` that started it is gone
     (killed with SIGKILL, say): an orphan would wait on its task queue forever, holding
-    the terminal. A daemon thread checks every :data:`_WATCH_EVERY` seconds."""
+    the terminal. A daemon thread checks every :data:`_WATCH_EVERY` seconds that the
+    process that forked this one is still its parent and, where multiprocessing keeps a
+    pipe to ``parent`` (with the ``forkserver`` start method, not the process that
+    forked this one), that the pipe is still open."""
+    origin = multiprocessing.parent_process()
+    if origin is not None and origin.pid != parent:
+        origin = None
+    forked_by = os.getppid() if origin is not None else parent
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == forked_by and (origin is None or origin.is_alive()):
             time.sleep(_WATCH_EVERY)
         os._exit(1)
 

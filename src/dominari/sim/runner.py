@@ -20,6 +20,7 @@ with the core protocol (:class:`~dominari.core.game.GameState`), which
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import os
 from array import array
@@ -333,6 +334,8 @@ class Chunk:
     record_dir: str | None = None
     by_card: bool = False
     """Count each seat's results by the Kingdom cards of each game (Dominion)."""
+    stamp: str = ""
+    """What the run's files hold (:func:`begin_run`), for :func:`use_stamp`."""
 
     @property
     def game(self) -> str:
@@ -355,11 +358,65 @@ def game_range(start: int, stop: int) -> str:
 
 _BOTS: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}
 
+_STAMP = [""]
+"""The :func:`run_stamp` of the files whose bots and data this process keeps loaded
+(:data:`_BOTS`, :data:`_DATA`)."""
+
+CHANGED = ("the files this run plays with (a strategy file, the buy policy or opening "
+           "book it names, the data folder) changed after it began, or name other files "
+           "where this worker runs (a relative path on another machine): its games would "
+           "not all be played alike; run it again once they stay as they are")
+
+
+def run_stamp(specs: Iterable[str], options: GameOptions) -> str:
+    """A SHA-256 over what the files a run plays with hold (every strategy file, buy
+    policy and opening book its bot specs name, and the data folder: where it is and its
+    files); ``""`` for a run that reads no file."""
+    from dominari.sim.journal import folder_files, spec_files
+
+    files = spec_files(specs)
+    folder = getattr(options, "data", None)
+    if not files and folder is None:
+        return ""
+    data = None if folder is None else [os.path.realpath(folder), folder_files(folder)]
+    text = json.dumps([sorted(files.items()), data], ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def begin_run(specs: Iterable[str], options: GameOptions) -> str:
+    """The :func:`run_stamp` of a run that begins in this process: the bots and data that
+    earlier runs loaded here are let go if their files now hold something else (an
+    edited strategy file or data folder, a relative path from another folder), so the
+    run plays with what the files hold now, as its workers do."""
+    stamp = run_stamp(specs, options)
+    _take_stamp(stamp)
+    return stamp
+
+
+def use_stamp(stamp: str, specs: Iterable[str], options: GameOptions) -> None:
+    """In a worker, before the games of a run stamped ``stamp`` (:func:`begin_run`): the
+    bots and data an earlier run loaded in this process (a Ray worker serves many runs)
+    are let go, and :class:`ConfigError` if the files no longer hold what the run began
+    with (:data:`CHANGED`)."""
+    if stamp == _STAMP[0]:
+        return
+    if run_stamp(specs, options) != stamp:
+        raise ConfigError(CHANGED)
+    _take_stamp(stamp)
+
+
+def _take_stamp(stamp: str) -> None:
+    if stamp != _STAMP[0]:
+        _BOTS.clear()
+        _DATA.clear()
+        _STAMP[0] = stamp
+
 
 def bots_for(game: str, specs: tuple[str, ...],
              loaded: list[GameBot] | None = None) -> list[GameBot]:
-    """One bot per spec, loaded once per process (worker processes reuse them);
-    ``loaded`` gives bots already loaded for these specs, to keep."""
+    """One bot per spec, loaded once per process (worker processes reuse them, for the
+    run :func:`use_stamp` says); ``loaded`` gives bots already loaded for these specs,
+    to keep."""
     if loaded is not None:
         _BOTS[game, specs] = loaded
     bots = _BOTS.get((game, specs))
@@ -455,6 +512,7 @@ def turn_order(state: GameState) -> list[int]:
 
 def run_chunk(chunk: Chunk) -> Tally:
     """Play the chunk's games and count their results (runs in a worker process)."""
+    use_stamp(chunk.stamp, chunk.specs, chunk.options)
     bots = bots_for(chunk.game, chunk.specs)
     n = len(bots)
     tally = Tally(n)
@@ -649,11 +707,12 @@ class _Chunks(Sequence[Chunk]):
 
     def __init__(self, specs: tuple[str, ...], names: tuple[str, ...], options: GameOptions,
                  seed: int, starts: array[int], record_dir: str | None,
-                 by_card: bool = False) -> None:  # fmt: skip
+                 by_card: bool = False, stamp: str = "") -> None:  # fmt: skip
         self.specs, self.names, self.options, self.seed = specs, names, options, seed
         self.starts = starts
         self.record_dir = record_dir
         self.by_card = by_card
+        self.stamp = stamp
 
     def __len__(self) -> int:
         return len(self.starts) - 1
@@ -669,7 +728,8 @@ class _Chunks(Sequence[Chunk]):
             raise IndexError("chunk index out of range")
         k %= len(self)
         return Chunk(self.specs, self.names, self.options, self.seed, self.starts[k],
-                     self.starts[k + 1], self.record_dir, self.by_card)  # fmt: skip
+                     self.starts[k + 1], self.record_dir, self.by_card,
+                     self.stamp)  # fmt: skip
 
 
 class _InOrder:
@@ -759,6 +819,7 @@ def simulate(
                           f"not {len(specs)}")  # fmt: skip
     bots = load_bots(specs, options.game)
     names = seat_names([b.name for b in bots])
+    stamp = begin_run(specs, options)  # what was loaded for files since edited is let go
     options.check(len(specs), names, seed)  # an unknown card, a bad data folder …
     if not isinstance(by_card, bool):
         raise ConfigError(f"by_card must be True or False, not {by_card!r}")
@@ -768,7 +829,7 @@ def simulate(
     rdir = str(held.path) if held is not None else None
 
     starts = chunk_starts(games, workers)
-    chunks = _Chunks(specs, names, options, seed, starts, rdir, by_card)
+    chunks = _Chunks(specs, names, options, seed, starts, rdir, by_card, stamp)
     if workers == 1 and backend == "local":
         bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
     total = _InOrder(Tally(len(specs)))

@@ -98,6 +98,7 @@ from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
     GameOptions,
+    begin_run,
     bots_for,
     check_game,
     check_request,
@@ -110,6 +111,7 @@ from dominari.sim.runner import (
     play_game,
     seat_names,
     turn_order,
+    use_stamp,
     write_record,
 )
 from dominari.sim.seats import SeatRecorder
@@ -256,6 +258,9 @@ class Shard:
     record_dir: str | None = None
     """The folder each game's record is written to (:func:`tournament_record_name`), if
     any."""
+    stamp: str = ""
+    """What the run's files hold (:func:`~dominari.sim.runner.begin_run`), for
+    :func:`~dominari.sim.runner.use_stamp`."""
 
     def describe(self) -> str:
         """The shard in words, for messages: ``games 1-10 of bm vs smithy, seed 1``."""
@@ -276,6 +281,7 @@ def check_size(players: int, seats: int, games: int) -> None:
 
 def play_shard(shard: Shard) -> tuple[GameResult, ...]:
     """Play the shard's games (runs in a worker process); their results in game order."""
+    use_stamp(shard.stamp, shard.specs, shard.options)
     bots = bots_for(shard.options.game, shard.specs)  # one per entry, loaded once a process
     recorder = SeatRecorder(bots, shard.specs, shard.options.game)
     out: list[GameResult] = []
@@ -666,6 +672,7 @@ def tournament(
     bots = load_bots(specs, options.game)  # an unknown bot fails here
     names = seat_names([b.name for b in bots])
     combos = matchups(len(specs), seats)
+    stamp = begin_run(specs, options)  # what was loaded for files since edited is let go
     options.check(seats, tuple(names[e] for e in combos[0]), seed)
     if workers == 1 and backend == "local":
         bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
@@ -724,7 +731,7 @@ def tournament(
             open_records()  # a folder that cannot serve is refused before any game
             begin()
             again = run_tasks(play_shard, [Shard(specs, names, options, seed, m, combos[m],
-                                                 j, j + 1) for m, j in picked],
+                                                 j, j + 1, stamp=stamp) for m, j in picked],
                               workers=workers, backend=backend,
                               start_method=start_method, stall=stall)  # fmt: skip
             for (m, j), (game,) in zip(picked, again, strict=True):
@@ -784,7 +791,7 @@ def tournament(
         size = min(games, chunk_size(missing or 1, workers))
         if book is not None:
             size = max(1, min(size, math.ceil(games * len(combos) / 100)))
-        shards.extend(Shard(specs, names, options, seed, m, entries, start, stop, rdir)
+        shards.extend(Shard(specs, names, options, seed, m, entries, start, stop, rdir, stamp)
                       for m, entries in enumerate(combos)
                       for start, stop in _runs(table.matchups[m].present(), games, size))
         if reused and progress is not None:
@@ -874,8 +881,10 @@ class _Records:
             old = json.loads(data) if data.strip() else None
         except ValueError:
             old = {}
-        ours = (isinstance(old, dict) and comparable_key(json.loads(json.dumps(identity)))
-                == comparable_key(old.get("tournament")))  # fmt: skip
+        # Its paths as the files they name (as a journal keeps them): the same command
+        # run again from another folder goes on into the folder.
+        mine = comparable_key(json.loads(json.dumps(identity)))
+        ours = isinstance(old, dict) and mine == comparable_key(old.get("tournament"))
         simulated = min((f.name for f in self.path.glob(SIMULATION_RECORDS)), default=None)
         if simulated is not None:
             raise ConfigError(f"{self.where}: holds the records of a simulation ({simulated} "
@@ -907,7 +916,7 @@ class _Records:
                                   "run goes on into its folder with the journal that holds "
                                   "its games)")  # fmt: skip
         self._text = json.dumps({
-            "dominari_tournament_records": 1, "tournament": identity,
+            "dominari_tournament_records": 1, "tournament": mine,
             "games_per_matchup": games,
             "matchups": [{"matchup": m + 1, "players": [names[e] for e in entries],
                           "files": f"matchup-{m + 1:03d}-game-*.json"}

@@ -1,0 +1,135 @@
+"""A run plays with what its files hold when it begins: strategy files and data folders
+edited between runs of one process (a notebook, a Ray cluster's long-lived workers) are
+read again, a file changed under a running run is refused, and a tournament's records go
+on from another folder as its journal does."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dominari.core.errors import ConfigError
+from dominari.sim import simulate
+from dominari.sim.runner import (
+    CHANGED,
+    Chunk,
+    DominionOptions,
+    game_options,
+    run_chunk,
+    run_stamp,
+)
+from dominari.sim.tournament import RECORDS_INDEX, tournament
+
+STRATEGIES = Path(importlib.import_module("dominari.bots").__file__ or "").parent / "strategies"
+DATA = Path(importlib.import_module("dominari.dominations").__file__ or "").parent / "datafiles"
+
+
+def _play(folder: str) -> list[float]:
+    """Mean VP by seat of one Dominations game of ``greedy`` on the data ``folder``."""
+    r = simulate(["greedy", "greedy"], 1, seed=4, workers=1, game="dominations", data=folder)
+    return [p.mean_vp for p in r.players]
+
+
+def _edit(folder: Path) -> None:
+    """Deal the tiles otherwise: their order in the file reversed, each id kept in place."""
+    f = folder / "tiles.json"
+    tiles = json.loads(f.read_text(encoding="utf-8"))
+    ids = [t["id"] for t in tiles]
+    tiles.reverse()
+    for t, i in zip(tiles, ids, strict=True):
+        t["id"] = i
+    f.write_text(json.dumps(tiles), encoding="utf-8")
+
+
+def test_a_data_folder_edited_between_runs_is_read_again(tmp_path: Path) -> None:
+    """A run of one process plays the data folder as it is when the run begins,
+    not as an earlier run of the process loaded it (one worker plays in this process)."""
+    folder, fresh = tmp_path / "data", tmp_path / "fresh"
+    shutil.copytree(DATA, folder)
+    before = _play(str(folder))
+    _edit(folder)
+    shutil.copytree(folder, fresh)
+    assert _play(str(fresh)) != before  # the edit changes the game
+    assert _play(str(folder)) == _play(str(fresh))
+
+
+def test_a_relative_data_folder_is_the_one_it_names_now(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same relative path from another folder names another data folder: each run
+    plays the one it names when it begins."""
+    for where in ("a", "b"):
+        shutil.copytree(DATA, tmp_path / where / "data")
+    _edit(tmp_path / "b" / "data")
+    monkeypatch.chdir(tmp_path / "a")
+    first = _play("data")
+    monkeypatch.chdir(tmp_path / "b")
+    assert _play("data") == _play(str(tmp_path / "b" / "data")) != first
+
+
+def _chunk(specs: tuple[str, ...], stamp: str) -> Chunk:
+    return Chunk(specs, ("Mine", "Smithy"), DominionOptions("first-game"), 2, 0, 12,
+                 stamp=stamp)  # fmt: skip
+
+
+def test_a_worker_serving_many_runs_plays_each_with_its_files(tmp_path: Path) -> None:
+    """A worker process that outlives a run (a Ray cluster's) plays the next run's games
+    with the strategy file as that run found it, not with the bots it loaded before; a
+    file changed under a run is refused, not played in part."""
+    mine, other = tmp_path / "mine.toml", tmp_path / "other.toml"
+    options = DominionOptions("first-game")
+    shutil.copy(STRATEGIES / "bmu.toml", mine)
+    specs = (str(mine), "smithy")
+    first = run_chunk(_chunk(specs, run_stamp(specs, options)))
+    shutil.copy(STRATEGIES / "bm.toml", mine)  # between runs: the file now plays BM
+    now = run_stamp(specs, options)
+    again = run_chunk(_chunk(specs, now))
+    shutil.copy(STRATEGIES / "bm.toml", other)
+    as_bm = run_chunk(_chunk((str(other), "smithy"), run_stamp((str(other), "smithy"),
+                                                               options)))
+    assert again == as_bm != first
+    shutil.copy(STRATEGIES / "smithy.toml", mine)  # under the run stamped ``now``
+    with pytest.raises(ConfigError) as e:
+        run_chunk(_chunk(specs, now))
+    assert str(e.value) == CHANGED
+
+
+def test_a_run_stamp_covers_the_files_a_run_reads(tmp_path: Path) -> None:
+    """Runs of built-in bots on the built-in data read no file; a strategy file's
+    contents and a data folder's place change the stamp."""
+    dominion = DominionOptions("first-game")
+    assert run_stamp(("bm", "mcts-easy"), dominion) == ""
+    assert run_stamp(("greedy", "random"), game_options("dominations")) == ""
+    mine = tmp_path / "mine.toml"
+    shutil.copy(STRATEGIES / "bm.toml", mine)
+    stamp = run_stamp((str(mine), "bm"), dominion)
+    assert stamp and run_stamp((str(mine), "bm"), dominion) == stamp
+    mine.write_text(mine.read_text(encoding="utf-8") + "\n# a note\n", encoding="utf-8")
+    assert run_stamp((str(mine), "bm"), dominion) != stamp
+    for where in ("a", "b"):
+        shutil.copytree(DATA, tmp_path / where)
+    stamps = {run_stamp(("greedy", "greedy"), game_options("dominations", data=tmp_path / w))
+              for w in ("a", "b")}  # fmt: skip
+    assert len(stamps) == 2  # the same files in two places: each its own folder
+
+
+def test_a_tournaments_records_go_on_from_another_folder(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same tournament run again from another folder (its strategy file, journal and
+    records folder named from there) goes on into the records folder, as the journal
+    does: the index keeps the files it names, not the paths as typed."""
+    shutil.copy(STRATEGIES / "bmu.toml", tmp_path / "mine.toml")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path)
+    tournament(["mine.toml", "smithy"], 2, 3, workers=1, kingdom="first-game",
+               journal="j.jsonl", record_dir="recs")  # fmt: skip
+    index = json.loads((tmp_path / "recs" / RECORDS_INDEX).read_text(encoding="utf-8"))
+    assert index["tournament"]["players"] == [str(tmp_path / "mine.toml"), "smithy"]
+    monkeypatch.chdir(tmp_path / "sub")
+    r = tournament(["../mine.toml", "smithy"], 3, 3, workers=1, kingdom="first-game",
+                   journal="../j.jsonl", record_dir="../recs")  # fmt: skip
+    assert r.reused == 2 and r.games == 3
+    assert len(list((tmp_path / "recs").glob("matchup-*.json"))) == 3
