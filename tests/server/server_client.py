@@ -6,9 +6,10 @@ collected, server first)."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -28,7 +29,15 @@ class Api:
         return self.c.app.state.service  # type: ignore[attr-defined]
 
     def create(self, **body: Any) -> dict[str, Any]:
-        r = self.c.post("/api/games", json=body)
+        """Create a game; a ``seed`` for a game of two or more people (which the server
+        refuses to take from a client) deals it all the same (:func:`dealt`)."""
+        seed = body.get("seed")
+        people = sum(s.get("kind", "human") == "human" for s in body.get("seats", ()))
+        with contextlib.ExitStack() as deal:
+            if seed is not None and people >= 2:
+                del body["seed"]
+                deal.enter_context(dealt(seed))
+            r = self.c.post("/api/games", json=body)
         assert r.status_code == 201, r.text
         return dict(r.json())
 
@@ -45,6 +54,21 @@ class Api:
     def settle(self) -> None:
         """Let every bot that is thinking finish (bots run in threads here)."""
         self.c.portal.call(self.service.idle)  # type: ignore[union-attr]
+
+
+@contextlib.contextmanager
+def dealt(seed: int) -> Iterator[None]:
+    """Deal every game created meanwhile without a seed with ``seed``, as the server
+    deals a game of several people (a client may not choose its seed): tests play known
+    deals."""
+    from dominari.server import service as service_module
+
+    real = service_module.deal_seed
+    service_module.deal_seed = lambda: seed
+    try:
+        yield
+    finally:
+        service_module.deal_seed = real
 
 
 def auth(token: str) -> dict[str, str]:

@@ -60,8 +60,8 @@ GAMES: list[tuple[str, str, list[dict[str, Any]], dict[str, Any]]] = [
      {"seed": 11, "kingdom": "first-game", "max_turns": 30}),
     ("dominations human v greedy", "dominations", [HUMAN, {"kind": "bot", "bot": "greedy"}],
      {"seed": 12}),
-    ("dominion human v human", "dominion", [HUMAN, HUMAN],
-     {"seed": 13, "kingdom": "first-game", "max_turns": 30}),
+    ("dominion human v human", "dominion", [HUMAN, HUMAN],  # dealt at random: no seed
+     {"kingdom": "first-game", "max_turns": 30}),
 ]
 BOTS_ONLY = ("dominations greedy v random", "dominations",
              [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], {"seed": 14})
@@ -194,7 +194,8 @@ class Game:
     finished: bool = False
     final: dict[str, Any] | None = None
     rng: random.Random = field(default_factory=random.Random)
-    """The human seats' choices (seeded with the game's seed: each game plays the same
+    """The human seats' choices (seeded with the game's seed, or a seed of their own in a
+    game of people, which the server deals at random: each game's choices are the same
     every run, whatever the timing of the others)."""
 
     @property
@@ -224,7 +225,7 @@ def create(base: str, name: str, game: str, seats: list[dict[str, Any]],
     made = call(base, "POST", "/api/games", {"game": game, "seats": seats, **options})
     tokens = {s["seat"]: s["token"] for s in made["seats"] if s["kind"] == "human"}
     return Game(name, game, made["game_id"], made["spectator"], len(seats), tokens,
-                seen=made["version"], rng=random.Random(options["seed"]))
+                seen=made["version"], rng=random.Random(options.get("seed", 13)))
 
 
 PREFERRED = ("buy Province", "buy Gold", "buy Silver")

@@ -575,3 +575,49 @@ def test_a_best_seats_record_says_which_rule_bot_it_played_as(
     assert record["seats"][0]["bot"] == "best"
     assert record["seats"][0]["played_as"] == played_as == KingdomBestBot().for_game(t.state).name
     assert all("played_as" not in s for s in record["seats"][1:])
+
+
+def test_a_game_of_several_people_takes_no_chosen_seed(api: Api) -> None:
+    """Whoever chooses a game's seed knows its deal: every hidden card of the other
+    people (Dominion's hands and decks, Dominations' tile supply). A game with two or
+    more human seats is refused one, saying why; a game against bots keeps it."""
+    person, bot = {"kind": "human"}, {"kind": "bot", "bot": "greedy"}
+    for game, seats in (("dominion", [person, person]), ("dominations", [person, bot, person])):
+        r = api.c.post("/api/games", json={"game": game, "seed": 7, "seats": seats})
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] == {
+            "code": "bad_request",
+            "message": "a game with two or more human seats cannot have a chosen seed: a "
+                       "chosen deal would let whoever chose it know the other players' "
+                       "hidden cards"}
+    assert not api.service.tables
+    for seats in ([person, bot], [bot, bot]):
+        g = api.c.post("/api/games", json={"game": "dominations", "seed": 7, "seats": seats})
+        assert g.status_code == 201, g.text
+        assert api.service.table(g.json()["game_id"]).config["seed"] == 7
+    g = api.c.post("/api/games", json={"game": "dominations", "seats": [person, person]})
+    assert g.status_code == 201, g.text  # dealt at random
+
+
+def test_a_stale_or_out_of_turn_submission_over_http_gets_the_current_view(api: Api) -> None:
+    """As over the WebSocket, an action or an undo refused as stale (a duplicate among
+    them) or as another seat's decision carries the seat's current view beside the
+    error: the client sees where the game stands without asking again."""
+    gid, tokens = _two_humans(api)
+    v = api.view(gid, tokens[0])
+    seat = v["current_seat"]
+    action = api.view(gid, tokens[seat])["view"]["legal_actions"][0]
+    assert api.act(gid, tokens[seat], action, v["version"]).status_code == 200
+    for token in tokens:
+        now = api.view(gid, token)
+        for r in (api.act(gid, token, action, v["version"]),
+                  api.c.post(f"/api/games/{gid}/undo", headers=auth(token),
+                             json={"version": v["version"]})):
+            assert r.status_code == 409 and r.json()["error"]["code"] == "stale"
+            assert r.json()["view"] == now
+    idle = 1 - api.view(gid, tokens[0])["current_seat"]
+    now = api.view(gid, tokens[idle])
+    r = api.act(gid, tokens[idle], "end", now["version"])
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
+    assert r.json()["view"] == now
+    assert api.view(gid, tokens[idle]) == now  # nothing changed

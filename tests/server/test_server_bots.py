@@ -10,6 +10,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from server_client import hold_decisions, make_client, until
 
 from dominari.bots import load_bot
@@ -112,33 +113,36 @@ def test_a_view_pushed_when_a_bot_starts_thinking_says_so() -> None:
             assert view["current_seat"] == 1 and view["bot_thinking"] is True
 
 
+def _bots_game() -> list[str]:
+    """The actions of a First Game of BM against Smithy (seed 5) on a new server, played
+    to its end (bots asked again after ``BOT_RETRY`` included)."""
+    import time
+
+    body = {"game": "dominion", "kingdom": "first-game", "seed": 5,
+            "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "smithy"}]}
+    with make_client() as client:
+        gid = client.post("/api/games", json=body).json()["game_id"]
+        svc = client.app.state.service  # type: ignore[attr-defined]
+        for _ in range(3000):  # retries come after BOT_RETRY: wait for the end
+            client.portal.call(svc.idle)  # type: ignore[union-attr]
+            if svc.tables[gid].finished:
+                break
+            time.sleep(0.002)
+        t = svc.tables[gid]
+        assert t.finished
+        return list(t.actions)
+
+
 def test_a_lost_worker_is_asked_again_not_answered_for(monkeypatch: Any) -> None:
     """A bot whose worker dies (killed, a server stopping) decides again, however often
     it dies: the game stores the bot's own choices, the same as a game whose workers
     never died. (After 3 lost workers the server used to play the first legal action
     for it: a search bot bought Copper.)"""
-    import time
     from concurrent.futures.process import BrokenProcessPool
 
     from dominari.server import service as service_module
 
-    body = {"game": "dominion", "kingdom": "first-game", "seed": 5,
-            "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "smithy"}]}
-
-    def play() -> list[str]:
-        with make_client() as client:
-            gid = client.post("/api/games", json=body).json()["game_id"]
-            svc = client.app.state.service  # type: ignore[attr-defined]
-            for _ in range(3000):  # retries come after BOT_RETRY: wait for the end
-                client.portal.call(svc.idle)  # type: ignore[union-attr]
-                if svc.tables[gid].finished:
-                    break
-                time.sleep(0.002)
-            t = svc.tables[gid]
-            assert t.finished
-            return list(t.actions)
-
-    plain = play()
+    plain = _bots_game()
     real = service_module.choose
     calls = {"n": 0}
 
@@ -150,7 +154,7 @@ def test_a_lost_worker_is_asked_again_not_answered_for(monkeypatch: Any) -> None
 
     monkeypatch.setattr(service_module, "choose", dies_five_times_on_its_third_decision)
     monkeypatch.setattr(service_module, "BOT_RETRY", 0.001)
-    assert play() == plain
+    assert _bots_game() == plain
     assert calls["n"] == len(plain) + 5  # asked 5 times more, nothing stored for it
 
 
@@ -495,3 +499,47 @@ def test_a_bot_worker_still_starting_outlives_a_stop_signal() -> None:
         assert first.result(timeout=60) == workers[0].pid
     finally:
         stop_executor(pool)
+
+
+@pytest.mark.parametrize("failure", ["memory", "spawn"])
+def test_a_decision_cut_short_by_the_machine_is_asked_again(monkeypatch: Any,
+                                                            failure: str) -> None:
+    """A worker that runs out of memory, or a pool that cannot start a worker (an
+    ``OSError`` from ``submit``), cut the decision short: the bot is asked again on fresh
+    workers and the game stores its own choices. (Before, they were taken for the bot's
+    own failure and its first legal action, buying Copper, was played for it.)"""
+
+    from dominari.server import service as service_module
+
+    plain = _bots_game()
+    calls = {"n": 0}
+    if failure == "memory":
+        real = service_module.choose
+
+        def short_of_memory(*args: Any) -> str:
+            calls["n"] += 1
+            if calls["n"] in (3, 4):  # the third decision, and its first retry
+                raise MemoryError
+            return str(real(*args))
+
+        monkeypatch.setattr(service_module, "choose", short_of_memory)
+    else:
+        real_make = service_module.make_executor
+
+        def make_executor(kind: str, workers: int) -> Any:
+            pool = real_make(kind, workers)
+            submit = pool.submit
+
+            def no_worker(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+                calls["n"] += 1
+                if calls["n"] in (3, 4):
+                    raise OSError(11, "Resource temporarily unavailable")
+                return submit(fn, *args, **kwargs)
+
+            pool.submit = no_worker  # type: ignore[method-assign]
+            return pool
+
+        monkeypatch.setattr(service_module, "make_executor", make_executor)
+    monkeypatch.setattr(service_module, "BOT_RETRY", 0.001)
+    assert _bots_game() == plain
+    assert calls["n"] == len(plain) + 2  # asked twice more, nothing played for it

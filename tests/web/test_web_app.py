@@ -93,6 +93,36 @@ def test_lobby_refuses_a_kingdom_of_other_than_ten_cards(live_server: LiveServer
         "choose exactly 10 kingdom cards (3 chosen)")
 
 
+def test_the_lobby_offers_no_seed_for_a_game_of_several_people(live_server: LiveServer,
+                                                               page: Page) -> None:
+    """The server refuses a chosen seed for a game with two or more human seats (whoever
+    chose the deal would know the others' hidden cards): the lobby's seed field is off
+    for such a game, says why, and sends none; a game against bots keeps it."""
+    page.goto(live_server.url + "/")
+    page.select_option("#f-game", "dominion")
+    seed, note = page.locator("#f-seed"), page.locator("#f-seed-note")
+    page.fill("#f-seed", "7")
+    expect(seed).to_be_enabled()
+    expect(note).to_be_hidden()
+    page.select_option("select[name=seat1]", "human")
+    expect(seed).to_be_disabled()
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("know the other players' hidden cards")
+    page.get_by_role("button", name="Create game").click()
+    box = page.get_by_test_id("invitations")
+    expect(box).to_be_visible()
+    gid = box.locator("input").nth(0).input_value().split("/#/play/")[1].split("/")[0]
+    assert live_server.service.table(gid).config["seed"] != 7  # dealt at random
+    page.goto(live_server.url + "/")
+    page.select_option("#f-game", "dominion")
+    page.select_option("#f-players", "3")
+    page.select_option("select[name=seat1]", "human")
+    expect(seed).to_be_disabled()
+    page.select_option("select[name=seat1]", "bot:bmu")
+    expect(seed).to_be_enabled()
+    expect(note).to_be_hidden()
+
+
 def test_quick_game_against_a_bot_and_my_games(live_server: LiveServer, page: Page) -> None:
     page.goto(live_server.url + "/")
     page.get_by_test_id("quick-dominion").click()

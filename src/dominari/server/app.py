@@ -25,7 +25,9 @@ socket's first view its last lines, in every later view on the socket only the l
 changed since the one before (see :meth:`dominari.server.tables.Table.message`).
 
 Every error is one JSON object ``{"error": {"code": …, "message": …}}`` with a 4xx status
-(5xx only when the store is down); no stack trace is ever sent.
+(5xx only when the store is down); no stack trace is ever sent. An action or an undo over
+HTTP refused as ``stale`` (a duplicate among them) or ``not_your_turn`` carries the seat's
+current view message beside it (``"view"``), as the socket's error does.
 """
 
 from __future__ import annotations
@@ -258,6 +260,10 @@ class ErrorBody(BaseModel):
 
 class ErrorOut(BaseModel):
     error: ErrorBody
+    view: dict[str, Any] | None = Field(
+        None, description="the seat's current view message, beside an action's or an "
+                          "undo's error when the game has moved on (stale) or another seat "
+                          "decides (not_your_turn)")
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -266,9 +272,18 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def error(code: str, message: str, status: int | None = None,
-          headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}},
-                        status_code=status or STATUS.get(code, 400), headers=headers)
+          headers: dict[str, str] | None = None, view: dict[str, Any] | None = None
+          ) -> JSONResponse:
+    body: dict[str, Any] = {"error": {"code": code, "message": message}}
+    if view is not None:
+        body["view"] = view
+    return JSONResponse(body, status_code=status or STATUS.get(code, 400), headers=headers)
+
+
+WITH_VIEW = frozenset({"stale", "not_your_turn"})
+"""Errors of an action or an undo over HTTP that carry the seat's current view beside
+them (``view``): the game has moved on since the view the submission answered (a client's
+retry among them), so the client sees where it stands without asking again."""
 
 
 # -- rate limits ---------------------------------------------------------------------------
@@ -488,14 +503,14 @@ def create_app(settings: Settings) -> FastAPI:
     async def catalog(game_id: GameId) -> dict[str, Any]:
         """The game's components (Dominion cards; the Dominations data set it uses).
         Nothing in it is secret."""
-        return service.catalog(service.table(game_id))
+        return service.catalog(await service.game(game_id))
 
     @app.get("/api/games/{game_id}/log", responses=ERRORS)
     async def game_log(game_id: GameId) -> dict[str, Any]:
         """The whole log in words (a view carries its last lines, or on a socket the
         lines since the last view). Every line is public: Dominion's log shows draws as
         counts only, and Dominations hides only the order of the tile supply."""
-        t = service.table(game_id)
+        t = await service.game(game_id)
         return {"version": t.version, "log": t.log_lines()}
 
     @app.post("/api/games/{game_id}/preview", responses=ERRORS)
@@ -503,7 +518,7 @@ def create_app(settings: Settings) -> FastAPI:
                       ) -> dict[str, Any]:
         """Dominations: what a placement would produce, item by item, for the seat that
         decides now; nothing changes."""
-        t = service.table(game_id)
+        t = await service.game(game_id)
         seat = service.seat_of(t, bearer(authorization))
         if not acts.take((game_id, seat)):
             raise ActionError("too_many", "too many submissions; slow down")
@@ -518,7 +533,7 @@ def create_app(settings: Settings) -> FastAPI:
     ) -> dict[str, Any]:
         """A finished game at ``step`` (0: the start) as ``seat`` saw it (default:
         spectators), with its list of moves."""
-        return service.replay(spectator, step, seat)
+        return await service.replay(spectator, step, seat)
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -546,7 +561,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def seat_view(game_id: GameId, authorization: Auth = None) -> dict[str, Any]:
         """The view of the seat whose token is given: only what that seat may see, with
         its legal actions when it decides."""
-        t = service.table(game_id)
+        t = await service.game(game_id)
         return t.message(service.seat_of(t, bearer(authorization)))
 
     @app.get("/api/spectate/{spectator}", response_model=ViewMessage, responses=ERRORS)
@@ -555,38 +570,49 @@ def create_app(settings: Settings) -> FastAPI:
                                        pattern=r"^[A-Za-z0-9_-]+$")],
     ) -> dict[str, Any]:
         """What a spectator sees: public information only."""
-        return service.spectated(spectator).message(None)
+        return (await service.spectated(spectator)).message(None)
 
     @app.post("/api/games/{game_id}/actions", response_model=ViewMessage, responses=ERRORS)
     async def act(game_id: GameId, body: ActIn, authorization: Auth = None
-                  ) -> dict[str, Any]:
+                  ) -> dict[str, Any] | JSONResponse:
         """Play an action for the token's seat. ``version`` (required) is the version of
         the view the action answers: a stale one is refused (409) with nothing changed,
-        so a retried submission never plays twice."""
-        t = service.table(game_id)
+        so a retried submission never plays twice; the error carries the seat's current
+        view (``view``), as one of another seat's decision does."""
+        t = await service.game(game_id)
         seat = service.seat_of(t, bearer(authorization))
         if not acts.take((game_id, seat)):
             raise ActionError("too_many", "too many submissions; slow down")
-        service.act(t, seat, body.action, body.version)
+        try:
+            service.act(t, seat, body.action, body.version)
+        except ActionError as exc:
+            if exc.code not in WITH_VIEW:
+                raise
+            return error(exc.code, exc.message, view=t.message(seat))
         return t.message(seat)
 
     @app.post("/api/games/{game_id}/undo", response_model=ViewMessage, responses=ERRORS)
     async def undo(game_id: GameId, body: Annotated[UndoIn, Body()],
-                   authorization: Auth = None) -> dict[str, Any]:
+                   authorization: Auth = None) -> dict[str, Any] | JSONResponse:
         """Take back the seat's last action, if it is still their decision and the
         action revealed nothing and used no chance. ``version`` (required) is the version
         of the view it answers, as for an action."""
-        t = service.table(game_id)
+        t = await service.game(game_id)
         seat = service.seat_of(t, bearer(authorization))
         if not acts.take((game_id, seat)):
             raise ActionError("too_many", "too many submissions; slow down")
-        service.undo(t, seat, body.version)
+        try:
+            service.undo(t, seat, body.version)
+        except ActionError as exc:
+            if exc.code not in WITH_VIEW:
+                raise
+            return error(exc.code, exc.message, view=t.message(seat))
         return t.message(seat)
 
     @app.post("/api/my-games", responses=ERRORS)
     async def my_games(body: TokensIn) -> dict[str, Any]:
         """The games whose seats these tokens hold (unknown tokens are left out)."""
-        return {"games": service.games_of(body.tokens)}
+        return {"games": await service.games_of(body.tokens)}
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS)
     async def record(game_id: GameId) -> dict[str, Any]:
@@ -601,11 +627,11 @@ def create_app(settings: Settings) -> FastAPI:
         not how to play its moves again: the server seeds each decision from the game's
         seed, seat and move, and the clock stops its searches; the record's actions
         replay the game exactly."""
-        t = service.table(game_id)
+        t = await service.game(game_id)
         if not t.finished:
             raise ActionError("in_progress", "the record is available when the game is "
                                              "over (its seed would reveal hidden cards)")
-        record = t.record()
+        record = await service.off_loop(t.record)  # a finished game never changes
         if t.config.get("data_set") is not None:  # the set's name, not the server's path
             record["config"]["data"] = t.config["data_set"]
         seconds = service.bot_seconds(t)
@@ -648,14 +674,14 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
                                              "{\"type\": \"join\", ...}")
         spectator = msg.get("spectator")
         if isinstance(spectator, str):
-            t = service.spectated(spectator)
+            t = await service.spectated(spectator)
             seat: int | None = None
         else:
             gid = msg.get("game_id")
             if not isinstance(gid, str):
                 raise ActionError("bad_request", "join needs a game_id and a token, or a "
                                                  "spectator id")
-            t = service.table(gid)
+            t = await service.game(gid)
             token = msg.get("token")
             seat = service.seat_of(t, token if isinstance(token, str) else None)
         sub = Subscriber(seat)

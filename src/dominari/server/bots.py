@@ -153,6 +153,12 @@ def _cards_bought(game: str, name: str) -> tuple[int, ...]:
     return tuple(sorted(strategy_needs(bot.strategy))) if isinstance(bot, StrategyBot) else ()
 
 
+def buys_kingdom_cards(game: str, name: str) -> bool:
+    """Whether ``name`` is a Dominion rule bot that buys Kingdom cards (which a game's
+    kingdom may lack: :func:`missing_cards`)."""
+    return bool(_cards_bought(game, name))
+
+
 def missing_cards(game: str, name: str, state: Any) -> list[str]:
     """The Kingdom cards (names) that the Dominion rule bot ``name`` buys and the kingdom
     of ``state`` (the game's) lacks: the bot plays without them, as a money bot where it

@@ -24,11 +24,11 @@ import hmac
 import logging
 import pickle
 import secrets
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from concurrent.futures import BrokenExecutor
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -45,8 +45,15 @@ from dominari.server.bots import (
     server_bot_names,
     stop_executor,
 )
-from dominari.server.store import SeatRow, Store, StoreError
-from dominari.server.tables import ActionError, LogCursor, Table, new_state, replay
+from dominari.server.store import SeatGame, SeatRow, Store, StoredGame, StoreError
+from dominari.server.tables import (
+    ActionError,
+    LogCursor,
+    Table,
+    new_state,
+    replay,
+    seat_facts,
+)
 from dominari.sim.runner import derive_seed
 
 log = logging.getLogger("dominari.server")
@@ -79,9 +86,17 @@ after :data:`BOT_RETRY` (and twice as long each time, the bot not deciding again
 need not wait, and a lock held for minutes never holds up the other games for more than
 this per try."""
 KEEP_FINISHED = 200
-"""Finished games kept in memory (older ones are reloaded from the store on demand)."""
+"""Finished games kept in memory (older ones are reloaded from the store on demand); one
+that is watched when its turn comes stays until its last watcher leaves."""
+LOADERS = 2
+"""Threads that rebuild a game not in memory from its log (some 100 ms for a long game),
+and that replay finished games and make their records, so that the event loop serves
+every other request meanwhile (:meth:`GameService.game`)."""
 QUEUE_LIMIT = 256
 """Messages waiting for one socket; a client that falls further behind is disconnected."""
+
+
+R = TypeVar("R")
 
 
 class WorkerGate:
@@ -142,14 +157,39 @@ class WorkerGate:
             self.release()
 
 
+SEED_REFUSED = ("a game with two or more human seats cannot have a chosen seed: a chosen "
+                "deal would let whoever chose it know the other players' hidden cards")
+"""Why a game of several people is refused a ``seed`` (a game against bots keeps it)."""
+
 WITH_A_PERSON, BOTS_ONLY = 0, 1
 """The priorities of bot decisions for a worker (:class:`WorkerGate`): a game with a
 human seat, whose player waits for the bot, first; a game of bots only after."""
 
 
+def machine_failure(exc: BaseException) -> bool:
+    """Whether a bot's decision that ended with ``exc`` was cut short by the machine, not
+    by the bot: its worker died or hung (:class:`BrokenExecutor`, :class:`TimeoutError`),
+    ran out of memory (:class:`MemoryError`), or could not be started or reached
+    (:class:`OSError`), or the process is stopping (not an :class:`Exception`). Such a
+    decision is asked again, never played for the bot; any other error is the bot's own.
+
+    >>> machine_failure(MemoryError()), machine_failure(OSError(11, "no process"))
+    (True, True)
+    >>> machine_failure(DominariError("no legal answer")), machine_failure(KeyError(3))
+    (False, False)
+    """
+    return isinstance(exc, (BrokenExecutor, OSError, MemoryError)) or not isinstance(
+        exc, Exception)
+
+
 def bots_only(kinds: Iterable[str]) -> bool:
     """Whether seats of these kinds (``human`` or ``bot``) make a game of bots only."""
     return all(kind == "bot" for kind in kinds)
+
+
+def deal_seed() -> int:
+    """The seed of a game created without one: nobody can know it."""
+    return secrets.randbits(63)
 
 
 def token_hash(token: str) -> str:
@@ -250,6 +290,8 @@ class GameService:
         self._slots: WorkerGate | None = None  # free workers
         self._tasks: set[asyncio.Task[None]] = set()
         self._finished: dict[str, None] = {}  # finished games in memory, oldest first
+        self._loader: ThreadPoolExecutor | None = None  # see LOADERS
+        self._loading: dict[str, asyncio.Future[Table]] = {}  # games being loaded
         self._closing = False
 
     # -- life cycle --------------------------------------------------------------------
@@ -259,6 +301,8 @@ class GameService:
         self.store = Store(self.settings.db_url)
         self._executor = make_executor(self.settings.bot_executor, self.settings.bot_workers)
         self._slots = WorkerGate(self.settings.bot_workers, levels=BOTS_ONLY + 1)
+        self._loader = ThreadPoolExecutor(max_workers=LOADERS,
+                                          thread_name_prefix="dominari-load")
         for gid in self.store.active_games():  # no game is played yet: the usual wait
             try:
                 self._load(gid, None)
@@ -280,6 +324,9 @@ class GameService:
         if self._executor is not None:
             stop_executor(self._executor)
             self._executor = None
+        if self._loader is not None:
+            self._loader.shutdown(wait=False, cancel_futures=True)
+            self._loader = None
         if self.store is not None:
             self.store.close()
             self.store = None
@@ -322,9 +369,12 @@ class GameService:
             if first != i:  # the log and the tables name players by these names
                 raise ConfigError(f"seats {first + 1} and {i + 1} are both named {name!r}: "
                                   f"give each seat a name of its own")
+        people = sum(kind == "human" for kind, _, _ in names)
+        if spec.seed is not None and people >= 2:
+            raise ConfigError(SEED_REFUSED)
         if bots_only(kind for kind, _, _ in names):
             self._check_bot_games()
-        seed = spec.seed if spec.seed is not None else secrets.randbits(63)
+        seed = spec.seed if spec.seed is not None else deal_seed()
         config = self._config(spec, n, seed, tuple(x[2] for x in names))
         state = new_state(game, config, self.settings.data_sets)
         data_set = config.get("data_set")
@@ -406,28 +456,87 @@ class GameService:
         return config
 
     def table(self, game_id: str) -> Table:
+        """The table of ``game_id``, loaded now if it is not in memory (which blocks the
+        event loop while its log is replayed: requests use :meth:`game`)."""
         t = self.tables.get(game_id)
         if t is None:
-            t = self._load(game_id)
+            t = self._install(self._rebuild(self._stored(game_id)))
+            with contextlib.suppress(RuntimeError):  # no loop yet: start_bots starts them
+                asyncio.get_running_loop()
+                self._schedule_bot(t)
         return t
 
-    def _load(self, game_id: str, wait: float | None = STORE_WAIT) -> Table:
-        """Load ``game_id`` from the store, waiting ``wait`` seconds for a locked database
+    async def game(self, game_id: str) -> Table:
+        """The table of ``game_id``: in memory, or read from the store and rebuilt from its
+        log in a loader thread (:data:`LOADERS`) while the event loop serves everything
+        else. Requests for a game that is being loaded wait for that load: a game is
+        loaded once. A game loaded while it is its bot's turn has its bot think."""
+        t = self.tables.get(game_id)
+        if t is not None:
+            return t
+        pending = self._loading.get(game_id)
+        if pending is None:
+            pending = self._loading[game_id] = asyncio.ensure_future(self._load_apart(game_id))
+
+            def done(f: asyncio.Future[Table]) -> None:
+                if self._loading.get(game_id) is f:
+                    del self._loading[game_id]
+                if not f.cancelled():
+                    f.exception()  # seen: every waiter gets it (and a load nobody awaits)
+
+            pending.add_done_callback(done)
+        # a waiter that gives up (its client gone) leaves the load to the others
+        return await asyncio.shield(pending)
+
+    async def _load_apart(self, game_id: str) -> Table:
+        stored = self._stored(game_id)  # on the loop, as every use of the store
+        t = await self.off_loop(self._rebuild, stored, True)
+        if game_id in self.tables:  # (never: a game not in memory changes only once loaded)
+            return self.tables[game_id]
+        self._install(t)
+        self._schedule_bot(t)  # a game that failed to load when the server started
+        return t
+
+    async def off_loop(self, fn: Callable[..., R], *args: Any) -> R:
+        """``fn(*args)`` in a loader thread (:data:`LOADERS`): work on a finished or
+        unpublished game that would hold up every other game on the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._loader, fn, *args)
+
+    def _stored(self, game_id: str, wait: float | None = STORE_WAIT) -> StoredGame:
+        """The stored game ``game_id``, waiting ``wait`` seconds for a locked database
         (``None``: the store's usual wait)."""
         if not _plausible_id(game_id):
             raise ActionError("no_game", f"no game {game_id!r}")
         stored = self.db.load(game_id, wait=wait)
         if stored is None:
             raise ActionError("no_game", f"no game {game_id!r}")
+        return stored
+
+    def _rebuild(self, stored: StoredGame, warm: bool = False) -> Table:
+        """The table of ``stored`` (with ``warm``, its log in words made too, which every
+        view and the game's log need); touches nothing of the service, so it runs in any
+        thread."""
         try:
             t = Table.load(stored, self.settings.data_sets)
         except DominariError as exc:
-            raise ActionError("unloadable", f"game {game_id} cannot be loaded: {exc}") from None
-        self.tables[game_id] = t
+            raise ActionError("unloadable", f"game {stored.id} cannot be loaded: "
+                                            f"{exc}") from None
+        if warm:
+            t.log_lines()
+        return t
+
+    def _install(self, t: Table) -> Table:
+        """Keep the loaded ``t`` in memory (a finished game among the last ones)."""
+        self.tables[t.id] = t
         if t.finished:
-            self._finished[game_id] = None
+            self._finished[t.id] = None
             self._evict()
         return t
+
+    def _load(self, game_id: str, wait: float | None = STORE_WAIT) -> Table:
+        """Load ``game_id`` from the store now, waiting ``wait`` seconds for a locked
+        database (``None``: the store's usual wait)."""
+        return self._install(self._rebuild(self._stored(game_id, wait)))
 
     def seat_of(self, t: Table, token: str | None) -> int:
         """The seat ``token`` holds in ``t``; raises ``ActionError`` (no detail about
@@ -443,7 +552,8 @@ class GameService:
             raise ActionError("bad_token", "this token holds no seat in this game")
         return seat
 
-    def spectated(self, spectator: str) -> Table:
+    async def spectated(self, spectator: str) -> Table:
+        """The table that ``spectator`` watches (see :meth:`game`)."""
         if not _plausible_id(spectator, 64):
             raise ActionError("no_game", "no game for this spectator id")
         for t in self.tables.values():
@@ -452,26 +562,53 @@ class GameService:
         gid = self.db.game_of_spectator(spectator, wait=STORE_WAIT)
         if gid is None:
             raise ActionError("no_game", "no game for this spectator id")
-        return self.table(gid)
+        return await self.game(gid)
 
-    def games_of(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
-        """The games the holder of ``tokens`` takes part in (unknown tokens are skipped)."""
+    async def games_of(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
+        """The games the holder of ``tokens`` takes part in (unknown tokens are skipped).
+        A finished game not in memory is answered from its rows in the store, never
+        rebuilt: it is nobody's turn."""
         out = []
-        for gid, seat in self.db.seats_of_tokens((token_hash(t) for t in tokens if t),
-                                                 wait=STORE_WAIT):
-            t = self.table(gid)
-            cur = t.current_seat()
-            out.append({"game_id": gid, "game": t.game, "seat": seat,
+        for row in self.db.games_of_tokens((token_hash(t) for t in tokens if t),
+                                           wait=STORE_WAIT):
+            t = self.tables.get(row.id)
+            if t is None and row.status != "finished":  # it failed to load at the start
+                t = await self.game(row.id)
+            if t is None:
+                out.append(self._stored_entry(row))
+                continue
+            seat = row.seat
+            out.append({"game_id": t.id, "game": t.game, "seat": seat,
                         "name": t.seats[seat].name,
                         "status": "finished" if t.finished else "active",
-                        "version": t.version, "your_turn": cur == seat,
+                        "version": t.version, "your_turn": t.current_seat() == seat,
                         "spectator": t.spectator,
                         "seats": t.seat_list()})
         return out
 
-    def replay(self, spectator: str, step: int, seat: int | None) -> dict[str, Any]:
-        """A finished game at ``step`` seen by ``seat`` (see :func:`tables.replay`)."""
-        return replay(self.spectated(spectator), step, seat, self.settings.data_sets)
+    def _stored_entry(self, row: SeatGame) -> dict[str, Any]:
+        """:meth:`games_of`'s entry of a finished game that is not in memory."""
+        data = self.settings.data_sets
+
+        def start() -> Any:  # the game's first state: its kingdom, for missing_cards
+            return new_state(row.game, row.config, data)
+
+        try:
+            seats = seat_facts(row.game, row.seats, start)
+        except DominariError:  # a game that no longer loads: its seats all the same
+            seats = seat_facts(row.game, row.seats, None)
+        return {"game_id": row.id, "game": row.game, "seat": row.seat,
+                "name": row.seats[row.seat].name, "status": "finished",
+                "version": row.version, "your_turn": False, "spectator": row.spectator,
+                "seats": seats}
+
+    async def replay(self, spectator: str, step: int, seat: int | None) -> dict[str, Any]:
+        """A finished game at ``step`` seen by ``seat`` (see :func:`tables.replay`), made
+        in a loader thread (it plays the game again from its start)."""
+        t = await self.spectated(spectator)
+        if not t.finished:  # (a game in play changes on the loop: never read elsewhere)
+            return replay(t, step, seat, self.settings.data_sets)
+        return await self.off_loop(replay, t, step, seat, self.settings.data_sets)
 
     def catalog(self, t: Table) -> dict[str, Any]:
         """The components of ``t``'s game: Dominion's cards, or the Dominations data set
@@ -540,13 +677,19 @@ class GameService:
 
     def _evict(self) -> None:
         """Forget the oldest finished games beyond :data:`KEEP_FINISHED` that nobody
-        watches: memory stays bounded however many games a server has served."""
-        while len(self._finished) > KEEP_FINISHED:
-            gid = next(iter(self._finished))
-            del self._finished[gid]
+        watches: memory stays bounded however many games a server has served. A watched
+        game keeps its place, and goes once its last watcher leaves (:meth:`unsubscribe`)
+        if it is still among the oldest."""
+        excess = len(self._finished) - KEEP_FINISHED
+        for gid in list(self._finished):
+            if excess <= 0:
+                return
             t = self.tables.get(gid)
-            if t is not None and not t.subscribers:
-                del self.tables[gid]
+            if t is not None and t.subscribers:
+                continue
+            del self._finished[gid]
+            self.tables.pop(gid, None)
+            excess -= 1
 
     def broadcast(self, t: Table) -> None:
         """Push every subscriber its seat's view of ``t`` now: the views are built once
@@ -591,6 +734,8 @@ class GameService:
 
     def unsubscribe(self, t: Table, sub: Subscriber) -> None:
         t.subscribers.discard(sub)
+        if not t.subscribers and t.id in self._finished:
+            self._evict()  # it may have been kept only for its watchers
 
     # -- bots --------------------------------------------------------------------------
 
@@ -643,8 +788,7 @@ class GameService:
             t.bot_busy = False
             raise
         except BaseException as exc:  # a crashed or stuck worker must not stall the game
-            lost = isinstance(exc, (BrokenExecutor, TimeoutError)) or not isinstance(
-                exc, Exception)
+            lost = machine_failure(exc)
             if isinstance(exc, TimeoutError):
                 log.error("game %s: bot %s (seat %d) took more than %.0f s; workers "
                           "restarted", t.id, name, seat + 1,
@@ -655,7 +799,10 @@ class GameService:
             else:
                 log.error("game %s: bot %s (seat %d) failed: %s: %s", t.id, name, seat + 1,
                           exc.__class__.__name__, exc)
-            if isinstance(exc, BrokenExecutor):
+            if isinstance(exc, (BrokenExecutor, OSError, MemoryError)) and not isinstance(
+                    exc, TimeoutError):  # (a stuck worker's are restarted already)
+                # a pool that died, failed to start a worker, or whose worker ran out of
+                # memory starts afresh
                 self._restart_workers(executor)
         if self._closing:  # a stopping server stores nothing the bot did not choose
             t.bot_busy = False

@@ -174,7 +174,9 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class StoredGame:
+class GameFacts:
+    """A game as its rows say, without its log."""
+
     id: str
     game: str
     config: dict[str, Any]
@@ -182,8 +184,19 @@ class StoredGame:
     status: str
     version: int
     seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True)
+class StoredGame(GameFacts):
     log: tuple[Entry, ...]
     created: dt.datetime
+
+
+@dataclass(frozen=True)
+class SeatGame(GameFacts):
+    """A game as its rows say (no log), and the seat that a token holds in it."""
+
+    seat: int
 
 
 def default_url(data_dir: str | Path) -> str:
@@ -407,6 +420,32 @@ class Store:
         order = {h: i for i, h in enumerate(keys)}
         rows = sorted(rows, key=lambda r: order.get(r[2] or "", 0))
         return [(r[0], r[1]) for r in rows]
+
+    def games_of_tokens(self, hashes: Iterable[str], wait: float | None = None
+                        ) -> list[SeatGame]:
+        """The game of each token hash that belongs to a seat, as its rows say (no log),
+        in the order of ``hashes``; ``wait`` as for :meth:`load`."""
+        keys = list(hashes)
+        if not keys:
+            return []
+        with self._session(wait) as s:
+            held = s.execute(select(SeatTable.game_id, SeatTable.seat, SeatTable.token_hash)
+                             .where(SeatTable.token_hash.in_(keys))).all()
+            ids = sorted({r[0] for r in held})
+            games = {g.id: g for g in s.scalars(select(GameRow).where(GameRow.id.in_(ids)))}
+            seats: dict[str, list[SeatRow]] = {}
+            for r in s.scalars(select(SeatTable).where(SeatTable.game_id.in_(ids))
+                               .order_by(SeatTable.game_id, SeatTable.seat)):
+                seats.setdefault(r.game_id, []).append(
+                    SeatRow(r.seat, r.kind, r.bot, escaped(r.name), r.token_hash))
+        order = {h: i for i, h in enumerate(keys)}
+        out = []
+        for gid, seat, _ in sorted(held, key=lambda r: order.get(r[2] or "", 0)):
+            g = games[gid]
+            out.append(SeatGame(id=g.id, game=g.game, config=dict(g.config),
+                                spectator=g.spectator, status=g.status, version=g.version,
+                                seat=seat, seats=tuple(seats.get(gid, ()))))
+        return out
 
     def active_games(self, wait: float | None = None) -> list[str]:
         """The ids of the games not finished, oldest first; ``wait`` as for :meth:`load`."""

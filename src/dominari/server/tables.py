@@ -21,7 +21,7 @@ empties the stack.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,6 +93,29 @@ def new_state(game: str, config: Mapping[str, Any], data: Mapping[str, str]) -> 
     raise ConfigError(f"unknown game {game!r}: dominion or dominations")
 
 
+def seat_facts(game: str, seats: Iterable[SeatRow],
+               state: Callable[[], GameState] | None) -> list[dict[str, Any]]:
+    """The public facts of ``seats`` (see :meth:`Table.seat_list`); ``state`` gives a
+    state of the game (any: the kingdom is the game's from its start), asked only for a
+    Dominion rule bot that buys Kingdom cards (None: such a seat's ``missing_cards`` are
+    left out). It may raise what making the state raises."""
+    from dominari.server.bots import buys_kingdom_cards, missing_cards
+
+    made: GameState | None = None
+    out = []
+    for x in seats:
+        facts: dict[str, Any] = {"seat": x.seat, "kind": x.kind, "bot": x.bot,
+                                 "name": x.name}
+        if x.bot and state is not None and buys_kingdom_cards(game, x.bot):
+            if made is None:
+                made = state()
+            lacking = missing_cards(game, x.bot, made)
+            if lacking:
+                facts["missing_cards"] = lacking
+        out.append(facts)
+    return out
+
+
 class LogCursor:
     """What one client holds of a table's log in words: the lines as of the last view
     message it was sent (None: no message yet). See :meth:`Table.message`."""
@@ -138,16 +161,7 @@ class Table:
     """The public facts of the seats (see :meth:`seat_list`), made once."""
 
     def __post_init__(self) -> None:
-        from dominari.server.bots import missing_cards
-
-        for x in self.seats:
-            facts: dict[str, Any] = {"seat": x.seat, "kind": x.kind, "bot": x.bot,
-                                     "name": x.name}
-            # the kingdom is the game's from its start: what a rule bot lacks stays so
-            lacking = missing_cards(self.game, x.bot, self.state) if x.bot else []
-            if lacking:
-                facts["missing_cards"] = lacking
-            self._seat_list.append(facts)
+        self._seat_list.extend(seat_facts(self.game, self.seats, lambda: self.state))
 
     @classmethod
     def load(cls, stored: StoredGame, data: Mapping[str, str]) -> Table:

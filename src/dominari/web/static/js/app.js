@@ -127,8 +127,21 @@ function buildLobby(page, opts) {
   const optionsBox = el("div", { class: "stack" });
   const seedIn = el("input", { id: "f-seed", type: "number", min: 0, placeholder: "random",
                                inputmode: "numeric",
+                               "aria-describedby": "f-seed-note",
                                title: "The same seed deals the same game. Search bots think "
                                  + "for a set time, so their moves may differ from game to game." });
+  // The server refuses a seed for a game of several people: whoever chose the deal would
+  // know the others' hidden cards.
+  const seedNote = el("p", { id: "f-seed-note", class: "muted", hidden: true },
+    "A game with two or more human seats is dealt at random: a chosen seed would let "
+    + "whoever chose it know the other players' hidden cards.");
+
+  function seedRule() {
+    const people = [...seatsBox.querySelectorAll(".seat-row select")]
+      .filter((s) => s.value === "human").length;
+    seedIn.disabled = people >= 2;
+    seedNote.hidden = people < 2;
+  }
 
   function seatRows() {
     const g = gameSel.value;
@@ -147,12 +160,14 @@ function buildLobby(page, opts) {
       const fallback = i === 0 ? "human" : `bot:${games[g].default_bot}`;
       const want = prev && [...kind.options].some((o) => o.value === prev.kind) ? prev.kind : fallback;
       kind.value = want;
+      kind.addEventListener("change", seedRule);
       const name = el("input", { type: "text", maxlength: 40, "aria-label": `Seat ${i + 1} name`,
                                  placeholder: i === 0 ? "You" : "name (optional)",
                                  value: prev ? prev.name : "" });
       seatsBox.append(el("div", { class: `seat-row p${i}` },
         el("span", {}, el("span", { class: "dot" }), `Seat ${i + 1}`), kind, name));
     }
+    seedRule();
   }
 
   function gameOptions() {
@@ -193,7 +208,7 @@ function buildLobby(page, opts) {
       body.seats.push(v === "human" ? { kind: "human", name }
                                     : { kind: "bot", bot: v.slice(4), name });
     }
-    if (seedIn.value !== "") body.seed = seedValue(seedIn.value);
+    if (seedIn.value !== "" && !seedIn.disabled) body.seed = seedValue(seedIn.value);
     if (body.game === "dominations") {
       body.variant = form.querySelector("#f-variant").value;
       const data = form.querySelector("#f-data");
@@ -223,6 +238,7 @@ function buildLobby(page, opts) {
       el("label", { for: "f-game" }, "Game"), gameSel,
       el("label", { for: "f-players" }, "Players"), countSel,
       el("label", { for: "f-seed" }, "Seed"), seedIn),
+    seedNote,
     el("h3", {}, "Seats"), seatsBox,
     el("h3", {}, "Options"), optionsBox,
     error,
