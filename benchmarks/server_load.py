@@ -10,7 +10,8 @@ WebSocket connections per game (one per seat) from this one asyncio process, and
 every game play at once. Each socket's "client bot" answers every view in which its seat
 decides with one action from the view's legal actions: in Dominion it mostly buys
 Province, then Gold, then Silver, plays its actions and otherwise ends the phase, with one
-decision in ten taken at random; in Dominations every choice is random. Both are seeded.
+decision in ten taken at random; in Dominations every choice is random. Both are seeded;
+the deals are random (the server takes no chosen seed for a game of two people).
 A client keeps under the server's per-socket message limit (20/s) on its own. The clients
 share the cores with the server, so they are kept lean: they run on uvloop (when it is
 installed, as the server does) and read the messages with orjson.
@@ -320,15 +321,15 @@ async def play_seat(ws: ClientConnection, g: GameRun, seat: int, stats: Stats,
         await ws.close()
 
 
-async def create_games(base: str, games: int, first_seed: int) -> tuple[list[GameRun], float]:
-    """Create ``games`` games (alternately Dominion and Dominations); (games, seconds)."""
+async def create_games(base: str, games: int) -> tuple[list[GameRun], float]:
+    """Create ``games`` games (alternately Dominion and Dominations); (games, seconds).
+    They are dealt at random: the server takes no chosen seed for a game of two people."""
     out: list[GameRun] = []
     t = time.perf_counter()
     async with httpx.AsyncClient(base_url=base, timeout=30.0) as client:
         for i in range(games):
             game = "dominion" if i % 2 == 0 else "dominations"
-            body: dict[str, Any] = {"game": game, "seats": [{"kind": "human"}] * 2,
-                                    "seed": first_seed + i}
+            body: dict[str, Any] = {"game": game, "seats": [{"kind": "human"}] * 2}
             if game == "dominion":
                 body.update(kingdom="first-game", max_turns=30)
             r = await client.post("/api/games", json=body)
@@ -344,7 +345,7 @@ async def load_run(server: Server, games: int, think: float, first_seed: int,
                    timeout: float) -> dict[str, Any]:
     """Play ``games`` games at once; the measurements."""
     stats = Stats()
-    played, create_s = await create_games(server.base, games, first_seed)
+    played, create_s = await create_games(server.base, games)
     t = time.perf_counter()
     sockets = await asyncio.gather(*(open_seat(server.ws_url, g, seat, stats)
                                      for g in played for seat in (0, 1)))

@@ -543,3 +543,30 @@ def test_a_decision_cut_short_by_the_machine_is_asked_again(monkeypatch: Any,
     monkeypatch.setattr(service_module, "BOT_RETRY", 0.001)
     assert _bots_game() == plain
     assert calls["n"] == len(plain) + 2  # asked twice more, nothing played for it
+
+
+@pytest.mark.parametrize("failure", ["memory", "own"])
+def test_a_decision_that_cannot_succeed_is_played_for_the_bot(monkeypatch: Any,
+                                                               failure: str) -> None:
+    """A decision whose worker runs out of memory on every try (a search that needs more
+    than a worker has) is asked again up to ``MEMORY_TRIES`` times, then has its first
+    legal action played, and the game goes on; an ``OSError`` of the bot's own (a file
+    it cannot read) is its own failure at once, not the machine's."""
+    from dominari.server import service as service_module
+
+    plain = _bots_game()
+    real = service_module.choose
+    calls = {"n": 0}
+
+    def fails(*args: Any) -> str:
+        calls["n"] += 1
+        if 3 <= calls["n"] < 3 + (service_module.MEMORY_TRIES if failure == "memory" else 1):
+            raise MemoryError if failure == "memory" else PermissionError("book.toml")
+        return str(real(*args))
+
+    monkeypatch.setattr(service_module, "choose", fails)
+    monkeypatch.setattr(service_module, "BOT_RETRY", 0.001)
+    played = _bots_game()
+    assert played[:2] == plain[:2] and played[2] == "buy Copper" != plain[2]
+    tries = service_module.MEMORY_TRIES if failure == "memory" else 1
+    assert calls["n"] == len(played) + tries - 1  # the third decision tried that often

@@ -244,3 +244,35 @@ def test_a_game_loaded_after_failing_to_load_at_the_start_has_its_bot_play(
         assert first["version"] == 0 and first["current_seat"] == 0
         api.settle()
         assert api.view(gid, token)["current_seat"] == 1  # the bot played
+
+
+def test_my_games_lists_a_game_that_cannot_be_loaded(db_file: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that cannot be loaded (a store that fails for it) is listed from its rows,
+    as active and nobody's turn, beside the others: one such game does not fail the
+    whole list (before, the answer was an error)."""
+    with _client(db_file) as client:
+        api = Api(client)
+        g = api.create(game="dominion", kingdom="first-game",
+                       seats=[{"kind": "human"}, {"kind": "bot", "bot": "bm"}])
+        other = api.create(game="dominion", kingdom="first-game",
+                           seats=[{"kind": "human"}, {"kind": "bot", "bot": "bm"}])
+        api.settle()
+        tokens = [g["seats"][0]["token"], other["seats"][0]["token"]]
+        before = client.post("/api/my-games", json={"tokens": tokens}).json()["games"]
+    real = Table.load.__func__  # type: ignore[attr-defined]
+
+    def broken(cls: type[Table], stored: Any, data: Any) -> Table:
+        if stored.id == g["game_id"]:
+            raise DominariError("the store failed")
+        return real(cls, stored, data)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Table, "load", classmethod(broken))
+    with _client(db_file) as client:
+        r = client.post("/api/my-games", json={"tokens": tokens})
+        assert r.status_code == 200, r.text
+        games = r.json()["games"]
+    assert [x["game_id"] for x in games] == [g["game_id"], other["game_id"]]
+    assert games[1] == before[1]
+    assert games[0] == {**before[0], "your_turn": False}
+    assert games[0]["status"] == "active"

@@ -41,7 +41,8 @@ def test_entries_are_appended_in_order_and_never_twice(tmp_path: Path) -> None:
     assert g.version == 3 and g.status == "finished"
     assert store.active_games() == []
     assert store.game_of_spectator("spectator-id") == gid
-    assert store.seats_of_tokens(["h" * 64, "nope"]) == [(gid, 0)]
+    assert [(g.id, g.seat, g.status) for g in store.games_of_tokens(["h" * 64, "nope"])] == [
+        (gid, 0, "finished")]
     store.close()
 
 

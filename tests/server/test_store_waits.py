@@ -74,7 +74,7 @@ def test_a_read_of_a_locked_database_waits_only_as_long_as_asked(tmp_path: Path)
     calls: list[tuple[str, Any]] = [
         ("load", lambda: store.load(gid, wait=0.05)),
         ("spectator", lambda: store.game_of_spectator("spect", wait=0.05)),
-        ("tokens", lambda: store.seats_of_tokens(["h" * 64], wait=0.05)),
+        ("tokens", lambda: store.games_of_tokens(["h" * 64], wait=0.05)),
         ("active", lambda: store.active_games(wait=0.05)),
         ("create", lambda: store.create_game("dominion", {"players": 2, "seed": 2}, "other",
                                              [], wait=0.05)),
@@ -94,7 +94,7 @@ def test_a_read_of_a_locked_database_waits_only_as_long_as_asked(tmp_path: Path)
     assert g is not None and [e.seq for e in g.log] == [1]  # nothing written
     assert store.game_of_spectator("other") is None and store.active_games() == [gid]
     store.append(gid, 2, "act", 0, "end", wait=0.05)
-    assert store.seats_of_tokens(["h" * 64], wait=0.05) == [(gid, 0)]
+    assert [(g.id, g.seat) for g in store.games_of_tokens(["h" * 64], wait=0.05)] == [(gid, 0)]
     store.close()
 
 

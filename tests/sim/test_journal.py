@@ -600,7 +600,8 @@ def test_each_game_fingerprints_only_the_code_it_plays_with(tmp_path: Path) -> N
 
 def test_edited_data_files_are_refused(tmp_path: Path) -> None:
     """A Dominations data folder plays the games as much as the code does: editing one of
-    its files voids the journal (the folder's name alone would not)."""
+    its component files voids the journal (the folder's name alone would not; nor do other
+    files kept in it)."""
     import shutil
 
     data = tmp_path / "data"
@@ -614,6 +615,10 @@ def test_edited_data_files_are_refused(tmp_path: Path) -> None:
 
     first = play()
     assert play().reused == 1 and play().to_json() == first.to_json()
+    (data / "notes.txt").write_text("mine", encoding="utf-8")  # not component files
+    (data / "recs").mkdir()
+    (data / "recs" / "game-000001.json").write_text("{}", encoding="utf-8")
+    assert play().reused == 1
     monuments = data / "monuments.json"
     monuments.write_text(monuments.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     with pytest.raises(JournalError, match="the data folder's files have changed"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -18,9 +19,11 @@ from dominari.sim.runner import (
     CHANGED,
     Chunk,
     DominionOptions,
+    begin_run,
     game_options,
     run_chunk,
     run_stamp,
+    use_stamp,
 )
 from dominari.sim.tournament import RECORDS_INDEX, tournament
 
@@ -114,6 +117,41 @@ def test_a_run_stamp_covers_the_files_a_run_reads(tmp_path: Path) -> None:
     stamps = {run_stamp(("greedy", "greedy"), game_options("dominations", data=tmp_path / w))
               for w in ("a", "b")}  # fmt: skip
     assert len(stamps) == 2  # the same files in two places: each its own folder
+    options = game_options("dominations", data=tmp_path / "a")
+    stamp = run_stamp(("greedy", "greedy"), options)
+    (tmp_path / "a" / "notes.txt").write_text("mine", encoding="utf-8")
+    (tmp_path / "a" / "recs").mkdir()  # records written into the folder: not components
+    (tmp_path / "a" / "recs" / "game-000001.json").write_text("{}", encoding="utf-8")
+    assert run_stamp(("greedy", "greedy"), options) == stamp
+
+
+def test_a_forked_worker_checks_the_files_once(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker forked from the process that began the run holds its stamp, but not the
+    files' contents: it checks them (once), as a spawned worker does."""
+    mine = tmp_path / "mine.toml"
+    shutil.copy(STRATEGIES / "bmu.toml", mine)
+    specs, options = (str(mine), "smithy"), DominionOptions("first-game")
+    stamp = begin_run(specs, options)
+    use_stamp(stamp, specs, options)  # the process that began it: nothing to check
+    shutil.copy(STRATEGIES / "bm.toml", mine)
+    use_stamp(stamp, specs, options)
+    with monkeypatch.context() as m:
+        m.setattr(os, "getpid", lambda: -7)  # a forked worker, after the edit
+        with pytest.raises(ConfigError, match="edited since"):
+            use_stamp(stamp, specs, options)
+
+
+def test_a_chunk_made_by_hand_plays_with_what_is_loaded(tmp_path: Path) -> None:
+    """A chunk without a stamp (played apart from a run) is not checked against the run
+    that came before in the process."""
+    mine = tmp_path / "mine.toml"
+    shutil.copy(STRATEGIES / "bmu.toml", mine)
+    simulate([str(mine), "smithy"], 2, seed=1, workers=1, kingdom="first-game")
+    shutil.copy(STRATEGIES / "bm.toml", mine)
+    tally = run_chunk(Chunk((str(mine), "smithy"), ("Mine", "Smithy"),
+                            DominionOptions("first-game"), 2, 0, 2))  # fmt: skip
+    assert tally.games == 2
 
 
 def test_a_tournaments_records_go_on_from_another_folder(tmp_path: Path,

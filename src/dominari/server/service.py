@@ -166,20 +166,33 @@ WITH_A_PERSON, BOTS_ONLY = 0, 1
 human seat, whose player waits for the bot, first; a game of bots only after."""
 
 
+MEMORY_TRIES = 3
+"""A bot decision that has failed this many times in a row, the last by its worker
+running out of memory, has its first legal action played (and the log says why): the
+machine may be short of memory for a moment, but a search that needs more than a worker
+has would wait forever."""
+
+
+class NoWorker(Exception):
+    """No worker could be started or reached to take a bot's decision (the pool's
+    ``submit`` failed: out of processes, out of memory): a fresh pool is started."""
+
+
 def machine_failure(exc: BaseException) -> bool:
     """Whether a bot's decision that ended with ``exc`` was cut short by the machine, not
     by the bot: its worker died or hung (:class:`BrokenExecutor`, :class:`TimeoutError`),
-    ran out of memory (:class:`MemoryError`), or could not be started or reached
-    (:class:`OSError`), or the process is stopping (not an :class:`Exception`). Such a
-    decision is asked again, never played for the bot; any other error is the bot's own.
+    ran out of memory (:class:`MemoryError`, see :data:`MEMORY_TRIES`), or none could be
+    had (:class:`NoWorker`), or the process is stopping (not an :class:`Exception`). Such
+    a decision is asked again, never played for the bot; any other error, an
+    :class:`OSError` of the bot's own (a file it cannot read) included, is the bot's.
 
-    >>> machine_failure(MemoryError()), machine_failure(OSError(11, "no process"))
+    >>> machine_failure(MemoryError()), machine_failure(NoWorker(OSError(11, "no process")))
     (True, True)
-    >>> machine_failure(DominariError("no legal answer")), machine_failure(KeyError(3))
+    >>> machine_failure(DominariError("no legal answer")), machine_failure(PermissionError())
     (False, False)
     """
-    return isinstance(exc, (BrokenExecutor, OSError, MemoryError)) or not isinstance(
-        exc, Exception)
+    return isinstance(exc, (BrokenExecutor, TimeoutError, MemoryError, NoWorker)) or (
+        not isinstance(exc, Exception))
 
 
 def bots_only(kinds: Iterable[str]) -> bool:
@@ -327,6 +340,8 @@ class GameService:
         if self._loader is not None:
             self._loader.shutdown(wait=False, cancel_futures=True)
             self._loader = None
+        for pending in list(self._loading.values()):  # their waiters are told, not left
+            pending.cancel()
         if self.store is not None:
             self.store.close()
             self.store = None
@@ -500,6 +515,8 @@ class GameService:
     async def off_loop(self, fn: Callable[..., R], *args: Any) -> R:
         """``fn(*args)`` in a loader thread (:data:`LOADERS`): work on a finished or
         unpublished game that would hold up every other game on the event loop."""
+        if self._loader is None:  # closed (or not started): no thread takes work now
+            raise StoreError("the server is not running")
         return await asyncio.get_running_loop().run_in_executor(self._loader, fn, *args)
 
     def _stored(self, game_id: str, wait: float | None = STORE_WAIT) -> StoredGame:
@@ -573,7 +590,8 @@ class GameService:
                                            wait=STORE_WAIT):
             t = self.tables.get(row.id)
             if t is None and row.status != "finished":  # it failed to load at the start
-                t = await self.game(row.id)
+                with contextlib.suppress(ActionError):  # still: its rows all the same
+                    t = await self.game(row.id)
             if t is None:
                 out.append(self._stored_entry(row))
                 continue
@@ -587,7 +605,8 @@ class GameService:
         return out
 
     def _stored_entry(self, row: SeatGame) -> dict[str, Any]:
-        """:meth:`games_of`'s entry of a finished game that is not in memory."""
+        """:meth:`games_of`'s entry of a game that is not in memory: finished, or one that
+        cannot be loaded (nobody's turn can be said)."""
         data = self.settings.data_sets
 
         def start() -> Any:  # the game's first state: its kingdom, for missing_cards
@@ -598,7 +617,7 @@ class GameService:
         except DominariError:  # a game that no longer loads: its seats all the same
             seats = seat_facts(row.game, row.seats, None)
         return {"game_id": row.id, "game": row.game, "seat": row.seat,
-                "name": row.seats[row.seat].name, "status": "finished",
+                "name": row.seats[row.seat].name, "status": row.status,
                 "version": row.version, "your_turn": False, "spectator": row.spectator,
                 "seats": seats}
 
@@ -777,10 +796,14 @@ class GameService:
             async with self._slots.slot(self.bot_level(t)):
                 executor = self._executor
                 try:
+                    pending = loop.run_in_executor(executor, choose, t.game, payload, name,
+                                                   seed, seconds, self.bot_settings(t, name))
+                except OSError as exc:  # no worker to be had: a fresh pool, and again
+                    self._restart_workers(executor)
+                    raise NoWorker(f"{exc.__class__.__name__}: {exc}") from exc
+                try:
                     text = await asyncio.wait_for(
-                        loop.run_in_executor(executor, choose, t.game, payload, name, seed,
-                                             seconds, self.bot_settings(t, name)),
-                        timeout=BOT_LIMIT + BOT_LIMIT_PER_SECOND * seconds)
+                        pending, timeout=BOT_LIMIT + BOT_LIMIT_PER_SECOND * seconds)
                 except TimeoutError:
                     self._restart_workers(executor)  # a cancelled job runs on regardless
                     raise
@@ -789,6 +812,10 @@ class GameService:
             raise
         except BaseException as exc:  # a crashed or stuck worker must not stall the game
             lost = machine_failure(exc)
+            if isinstance(exc, MemoryError) and t.bot_crashes + 1 >= MEMORY_TRIES:
+                lost = False  # its search needs more memory than a worker has
+                log.error("game %s: bot %s (seat %d) ran out of memory in %d tries of its "
+                          "decision", t.id, name, seat + 1, MEMORY_TRIES)
             if isinstance(exc, TimeoutError):
                 log.error("game %s: bot %s (seat %d) took more than %.0f s; workers "
                           "restarted", t.id, name, seat + 1,
@@ -799,10 +826,7 @@ class GameService:
             else:
                 log.error("game %s: bot %s (seat %d) failed: %s: %s", t.id, name, seat + 1,
                           exc.__class__.__name__, exc)
-            if isinstance(exc, (BrokenExecutor, OSError, MemoryError)) and not isinstance(
-                    exc, TimeoutError):  # (a stuck worker's are restarted already)
-                # a pool that died, failed to start a worker, or whose worker ran out of
-                # memory starts afresh
+            if isinstance(exc, BrokenExecutor):  # a pool whose worker died starts afresh
                 self._restart_workers(executor)
         if self._closing:  # a stopping server stores nothing the bot did not choose
             t.bot_busy = False

@@ -407,20 +407,6 @@ class Store:
         with self._session(wait) as s:
             return s.scalar(select(GameRow.id).where(GameRow.spectator == spectator))
 
-    def seats_of_tokens(self, hashes: Iterable[str], wait: float | None = None
-                        ) -> list[tuple[str, int]]:
-        """``(game id, seat)`` for each token hash that belongs to a seat; ``wait`` as for
-        :meth:`load`."""
-        keys = list(hashes)
-        if not keys:
-            return []
-        with self._session(wait) as s:
-            rows = s.execute(select(SeatTable.game_id, SeatTable.seat, SeatTable.token_hash)
-                             .where(SeatTable.token_hash.in_(keys))).all()
-        order = {h: i for i, h in enumerate(keys)}
-        rows = sorted(rows, key=lambda r: order.get(r[2] or "", 0))
-        return [(r[0], r[1]) for r in rows]
-
     def games_of_tokens(self, hashes: Iterable[str], wait: float | None = None
                         ) -> list[SeatGame]:
         """The game of each token hash that belongs to a seat, as its rows say (no log),

@@ -143,11 +143,12 @@ def tree_fingerprint(root: Path, game: str | None = None) -> str:
         and rel.parts[0] in _PLAYING and not rel.as_posix().startswith(skip)))
 
 
-def _hash_tree(root: Path, keep: Callable[[Path], bool]) -> str:
+def _hash_tree(root: Path, keep: Callable[[Path], bool], pattern: str | None = None) -> str:
     """A SHA-256 over the path (relative to ``root``) and the contents of every file under
-    ``root`` whose relative path ``keep`` accepts, in path order."""
+    ``root`` (or, with ``pattern``, in ``root`` and matching it) whose relative path
+    ``keep`` accepts, in path order."""
     h = hashlib.sha256()
-    for f in sorted(root.rglob("*")):
+    for f in sorted(root.rglob("*") if pattern is None else root.glob(pattern)):
         rel = f.relative_to(root)
         if keep(rel) and f.is_file():
             h.update(rel.as_posix().encode())
@@ -200,9 +201,12 @@ def _book_file(spec: str) -> Path | None:
 
 
 def folder_files(folder: str | os.PathLike[str]) -> str:
-    """A SHA-256 over the names and contents of every file under ``folder`` (a data
-    folder of corrected components): it changes whenever one of them is edited."""
-    return _hash_tree(Path(folder), lambda rel: True)
+    """A SHA-256 over the names and contents of the component files in ``folder`` (a data
+    folder of corrected components: its ``*.json`` files, which the loader reads or
+    refuses): it changes whenever one of them is edited, and not for other files kept
+    there (notes, records, a journal)."""
+    return _hash_tree(Path(folder), lambda rel: len(rel.parts) == 1 and rel.suffix == ".json",
+                      "*.json")
 
 
 def _named_policy(spec: Path) -> Path | None:

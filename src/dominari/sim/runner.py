@@ -334,7 +334,7 @@ class Chunk:
     record_dir: str | None = None
     by_card: bool = False
     """Count each seat's results by the Kingdom cards of each game (Dominion)."""
-    stamp: str = ""
+    stamp: str | None = None
     """What the run's files hold (:func:`begin_run`), for :func:`use_stamp`."""
 
     @property
@@ -358,20 +358,21 @@ def game_range(start: int, stop: int) -> str:
 
 _BOTS: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}
 
-_STAMP = [""]
+_STAMP: list[Any] = ["", 0]
 """The :func:`run_stamp` of the files whose bots and data this process keeps loaded
-(:data:`_BOTS`, :data:`_DATA`)."""
+(:data:`_BOTS`, :data:`_DATA`), and the process that checked it (a forked worker checks
+again)."""
 
 CHANGED = ("the files this run plays with (a strategy file, the buy policy or opening "
-           "book it names, the data folder) changed after it began, or name other files "
-           "where this worker runs (a relative path on another machine): its games would "
-           "not all be played alike; run it again once they stay as they are")
+           "book it names, the data folder's component files) do not hold in this worker "
+           "what they held when the run began: edited since (run it again), or other files "
+           "under the same paths where this worker runs (give paths every worker shares)")
 
 
 def run_stamp(specs: Iterable[str], options: GameOptions) -> str:
     """A SHA-256 over what the files a run plays with hold (every strategy file, buy
     policy and opening book its bot specs name, and the data folder: where it is and its
-    files); ``""`` for a run that reads no file."""
+    component files); ``""`` for a run that reads no file."""
     from dominari.sim.journal import folder_files, spec_files
 
     files = spec_files(specs)
@@ -393,12 +394,13 @@ def begin_run(specs: Iterable[str], options: GameOptions) -> str:
     return stamp
 
 
-def use_stamp(stamp: str, specs: Iterable[str], options: GameOptions) -> None:
+def use_stamp(stamp: str | None, specs: Iterable[str], options: GameOptions) -> None:
     """In a worker, before the games of a run stamped ``stamp`` (:func:`begin_run`): the
     bots and data an earlier run loaded in this process (a Ray worker serves many runs)
     are let go, and :class:`ConfigError` if the files no longer hold what the run began
-    with (:data:`CHANGED`)."""
-    if stamp == _STAMP[0]:
+    with (:data:`CHANGED`), checked once in each process. ``None``: games played apart
+    from a run (a chunk made by hand), with what is loaded."""
+    if stamp is None or (stamp == _STAMP[0] and _STAMP[1] == os.getpid()):
         return
     if run_stamp(specs, options) != stamp:
         raise ConfigError(CHANGED)
@@ -409,7 +411,7 @@ def _take_stamp(stamp: str) -> None:
     if stamp != _STAMP[0]:
         _BOTS.clear()
         _DATA.clear()
-        _STAMP[0] = stamp
+    _STAMP[:] = [stamp, os.getpid()]
 
 
 def bots_for(game: str, specs: tuple[str, ...],
@@ -707,7 +709,7 @@ class _Chunks(Sequence[Chunk]):
 
     def __init__(self, specs: tuple[str, ...], names: tuple[str, ...], options: GameOptions,
                  seed: int, starts: array[int], record_dir: str | None,
-                 by_card: bool = False, stamp: str = "") -> None:  # fmt: skip
+                 by_card: bool = False, stamp: str | None = None) -> None:  # fmt: skip
         self.specs, self.names, self.options, self.seed = specs, names, options, seed
         self.starts = starts
         self.record_dir = record_dir

@@ -258,7 +258,7 @@ class Shard:
     record_dir: str | None = None
     """The folder each game's record is written to (:func:`tournament_record_name`), if
     any."""
-    stamp: str = ""
+    stamp: str | None = None
     """What the run's files hold (:func:`~dominari.sim.runner.begin_run`), for
     :func:`~dominari.sim.runner.use_stamp`."""
 
