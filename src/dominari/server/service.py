@@ -475,7 +475,7 @@ class GameService:
         event loop while its log is replayed: requests use :meth:`game`)."""
         t = self.tables.get(game_id)
         if t is None:
-            t = self._install(self._rebuild(self._stored(game_id)))
+            t = self._load(game_id)
             with contextlib.suppress(RuntimeError):  # no loop yet: start_bots starts them
                 asyncio.get_running_loop()
                 self._schedule_bot(t)
@@ -506,7 +506,7 @@ class GameService:
     async def _load_apart(self, game_id: str) -> Table:
         stored = self._stored(game_id)  # on the loop, as every use of the store
         t = await self.off_loop(self._rebuild, stored, True)
-        if game_id in self.tables:  # (never: a game not in memory changes only once loaded)
+        if game_id in self.tables:  # loaded meanwhile by a direct table() call
             return self.tables[game_id]
         self._install(t)
         self._schedule_bot(t)  # a game that failed to load when the server started
