@@ -643,3 +643,21 @@ def test_a_corrected_record_loads(tmp_path: Path) -> None:
     write_mutated(tmp_path, "skills.json", fix)
     markets = load_data(tmp_path).skill_by_id["T3c"]
     assert markets.name == "Marketplace" and markets.prov.known == ("name",)
+
+
+def test_a_catalog_goes_with_its_data(tmp_path: Path) -> None:
+    """The engine's index of a data set is made once and kept with it, not in a cache
+    of its own: a long-lived worker that loads many edited folders keeps none it let go."""
+    import gc
+
+    from dominari.dominations.cards import Catalog
+
+    shutil.copy(builtin_folder() / "tiles.json", tmp_path / "tiles.json")
+    data = load_data(tmp_path)
+    catalog = Catalog.of(data)
+    assert Catalog.of(data) is catalog and catalog.data is data
+    assert Catalog.of(load_data(tmp_path)) is not catalog  # each load its own
+    made = id(catalog)
+    del data, catalog
+    gc.collect()
+    assert not any(id(o) == made for o in gc.get_objects() if isinstance(o, Catalog))

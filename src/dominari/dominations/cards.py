@@ -20,7 +20,6 @@ those codes and the ids of the data files, and holds each card's effects by side
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from dominari.dominations.data import (
     Effect,
@@ -64,16 +63,14 @@ class Catalog:
     """Per skill, what affordability reads on the hot path: (domain, cost, prerequisite
     domain or -1, prerequisite value, copy codes)."""
 
-    _cache: ClassVar[dict[int, Catalog]] = {}
-
     @classmethod
     def of(cls, data: GameData) -> Catalog:
-        """The catalog of ``data`` (built once and kept while ``data`` lives)."""
-        cat = cls._cache.get(id(data))
-        if cat is not None and cat.data is data:
-            return cat
-        cat = cls._build(data)
-        cls._cache[id(data)] = cat
+        """The catalog of ``data``, built once and kept with it (:attr:`GameData.catalog`),
+        so that it goes when ``data`` does."""
+        cat = data.catalog
+        if cat is None:
+            cat = cls._build(data)
+            object.__setattr__(data, "catalog", cat)  # frozen data: its one cache
         return cat
 
     @classmethod

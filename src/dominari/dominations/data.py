@@ -184,6 +184,8 @@ from dominari.core.errors import ConfigError
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from dominari.dominations.cards import Catalog
+
 __all__ = [
     "ANY", "CITY_DOMAIN", "COLOURS", "CORNER_KEYS", "CORRUPTIO", "DOMAINS", "DOMAIN_NAMES",
     "FILES", "VESTIGIUM", "Action", "CampfireDef", "CardCopy", "CardRequirement",
@@ -540,6 +542,10 @@ class GameData:
     monument_by_id: Mapping[str, MonumentDef] = field(init=False)
     level_by_id: Mapping[str, LevelDef] = field(init=False)
     objective_by_id: Mapping[str, ObjectiveDef] = field(init=False)
+    catalog: Catalog | None = field(init=False, default=None, repr=False)
+    """The engine's index of these components
+    (:meth:`~dominari.dominations.cards.Catalog.of`), made on first use and kept as long
+    as they are."""
 
     def __post_init__(self) -> None:
         put = object.__setattr__

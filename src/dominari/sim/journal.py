@@ -205,8 +205,7 @@ def folder_files(folder: str | os.PathLike[str]) -> str:
     folder of corrected components: its ``*.json`` files, which the loader reads or
     refuses): it changes whenever one of them is edited, and not for other files kept
     there (notes, records, a journal)."""
-    return _hash_tree(Path(folder), lambda rel: len(rel.parts) == 1 and rel.suffix == ".json",
-                      "*.json")
+    return _hash_tree(Path(folder), lambda _: True, "*.json")
 
 
 def _named_policy(spec: Path) -> Path | None:

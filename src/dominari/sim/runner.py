@@ -358,39 +358,72 @@ def game_range(start: int, stop: int) -> str:
 
 _BOTS: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}
 
-_STAMP: list[Any] = ["", 0]
-"""The :func:`run_stamp` of the files whose bots and data this process keeps loaded
-(:data:`_BOTS`, :data:`_DATA`), and the process that checked it (a forked worker checks
-again)."""
+
+class _Loaded:
+    """The :func:`run_stamp` of the files whose bots and data this process keeps loaded
+    (:data:`_BOTS`, :data:`_DATA`), and the process that checked it (a forked worker checks
+    again)."""
+
+    stamp = ""
+    pid = 0
+
 
 CHANGED = ("the files this run plays with (a strategy file, the buy policy or opening "
            "book it names, the data folder's component files) do not hold in this worker "
            "what they held when the run began: edited since (run it again), or other files "
            "under the same paths where this worker runs (give paths every worker shares)")
 
+RunFiles = tuple[dict[str, str], str | None]
+"""What the files a run plays with hold (:func:`run_files`)."""
 
-def run_stamp(specs: Iterable[str], options: GameOptions) -> str:
-    """A SHA-256 over what the files a run plays with hold (every strategy file, buy
-    policy and opening book its bot specs name, and the data folder: where it is and its
-    component files); ``""`` for a run that reads no file."""
+
+def run_files(specs: Iterable[str], options: GameOptions) -> RunFiles:
+    """The SHA-256 of every bot spec that names files (its strategy file, buy policy and
+    opening book: :func:`~dominari.sim.journal.spec_files`), and of the data folder's
+    component files (:func:`~dominari.sim.journal.folder_files`; ``None`` without a data
+    folder): what a journal's key and a run's stamp say of them, read once."""
     from dominari.sim.journal import folder_files, spec_files
 
-    files = spec_files(specs)
     folder = getattr(options, "data", None)
-    if not files and folder is None:
+    return spec_files(specs), None if folder is None else folder_files(folder)
+
+
+def run_stamp(specs: Iterable[str], options: GameOptions, files: RunFiles | None = None) -> str:
+    """A SHA-256 over what the files a run plays with hold (every strategy file, buy
+    policy and opening book its bot specs name, and the data folder: where it is and its
+    component files; ``files`` if they were read already); ``""`` for a run that reads no
+    file."""
+    specs_held, folder_held = run_files(specs, options) if files is None else files
+    folder = getattr(options, "data", None)
+    if not specs_held and folder is None:
         return ""
-    data = None if folder is None else [os.path.realpath(folder), folder_files(folder)]
-    text = json.dumps([sorted(files.items()), data], ensure_ascii=False)
+    data = None if folder is None else [os.path.realpath(folder), folder_held]
+    text = json.dumps([sorted(specs_held.items()), data], ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def begin_run(specs: Iterable[str], options: GameOptions) -> str:
+def begin_run(specs: Iterable[str], options: GameOptions, files: RunFiles | None = None) -> str:
     """The :func:`run_stamp` of a run that begins in this process: the bots and data that
     earlier runs loaded here are let go if their files now hold something else (an
     edited strategy file or data folder, a relative path from another folder), so the
     run plays with what the files hold now, as its workers do."""
-    stamp = run_stamp(specs, options)
+    stamp = run_stamp(specs, options, files)
     _take_stamp(stamp)
+    return stamp
+
+
+def start_run(specs: tuple[str, ...], options: GameOptions, bots: list[GameBot],
+              seated: tuple[str, ...], seed: int, *, reuse: bool,
+              files: RunFiles | None = None) -> str:
+    """What a run does once its bots are loaded (``bots``, one per spec), before its
+    first game: :func:`begin_run` (its stamp, returned), the options checked for a first
+    game's seats (``seated``, their names: an unknown card, a bad data folder …), and,
+    where its games are played in this process by one worker (``reuse``), the bots
+    kept for them."""
+    stamp = begin_run(specs, options, files)  # what was loaded for files since edited is let go
+    options.check(len(seated), seated, seed)
+    if reuse:
+        bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
     return stamp
 
 
@@ -400,7 +433,7 @@ def use_stamp(stamp: str | None, specs: Iterable[str], options: GameOptions) -> 
     are let go, and :class:`ConfigError` if the files no longer hold what the run began
     with (:data:`CHANGED`), checked once in each process. ``None``: games played apart
     from a run (a chunk made by hand), with what is loaded."""
-    if stamp is None or (stamp == _STAMP[0] and _STAMP[1] == os.getpid()):
+    if stamp is None or (stamp == _Loaded.stamp and _Loaded.pid == os.getpid()):
         return
     if run_stamp(specs, options) != stamp:
         raise ConfigError(CHANGED)
@@ -408,10 +441,10 @@ def use_stamp(stamp: str | None, specs: Iterable[str], options: GameOptions) -> 
 
 
 def _take_stamp(stamp: str) -> None:
-    if stamp != _STAMP[0]:
+    if stamp != _Loaded.stamp:
         _BOTS.clear()
         _DATA.clear()
-    _STAMP[:] = [stamp, os.getpid()]
+    _Loaded.stamp, _Loaded.pid = stamp, os.getpid()
 
 
 def bots_for(game: str, specs: tuple[str, ...],
@@ -821,8 +854,8 @@ def simulate(
                           f"not {len(specs)}")  # fmt: skip
     bots = load_bots(specs, options.game)
     names = seat_names([b.name for b in bots])
-    stamp = begin_run(specs, options)  # what was loaded for files since edited is let go
-    options.check(len(specs), names, seed)  # an unknown card, a bad data folder …
+    stamp = start_run(specs, options, bots, names, seed,
+                      reuse=workers == 1 and backend == "local")  # fmt: skip
     if not isinstance(by_card, bool):
         raise ConfigError(f"by_card must be True or False, not {by_card!r}")
     if by_card:
@@ -832,8 +865,6 @@ def simulate(
 
     starts = chunk_starts(games, workers)
     chunks = _Chunks(specs, names, options, seed, starts, rdir, by_card, stamp)
-    if workers == 1 and backend == "local":
-        bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
     total = _InOrder(Tally(len(specs)))
 
     def done(k: int, tally: Tally) -> None:

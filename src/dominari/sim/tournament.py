@@ -81,8 +81,6 @@ from dominari.sim.journal import (
     JournalError,
     code_fingerprint,
     comparable_key,
-    folder_files,
-    spec_files,
 )
 from dominari.sim.pool import beat, check_stall, each_result, init_ray, run_tasks
 from dominari.sim.records import (
@@ -98,7 +96,6 @@ from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
     GameOptions,
-    begin_run,
     bots_for,
     check_game,
     check_request,
@@ -109,7 +106,9 @@ from dominari.sim.runner import (
     game_range,
     load_bots,
     play_game,
+    run_files,
     seat_names,
+    start_run,
     turn_order,
     use_stamp,
     write_record,
@@ -672,10 +671,9 @@ def tournament(
     bots = load_bots(specs, options.game)  # an unknown bot fails here
     names = seat_names([b.name for b in bots])
     combos = matchups(len(specs), seats)
-    stamp = begin_run(specs, options)  # what was loaded for files since edited is let go
-    options.check(seats, tuple(names[e] for e in combos[0]), seed)
-    if workers == 1 and backend == "local":
-        bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
+    files = run_files(specs, options)  # for the stamp, and a journal's key
+    stamp = start_run(specs, options, bots, tuple(names[e] for e in combos[0]), seed,
+                      reuse=workers == 1 and backend == "local", files=files)  # fmt: skip
 
     # Every game's result, kept as it arrives (the journal's as they are read), a few
     # bytes a game (see dominari.sim.table).
@@ -695,10 +693,9 @@ def tournament(
     if journal is not None:
         key = {"game": options.game, "players": list(specs), "seats": seats, "seed": seed,
                "options": options.to_json(), "code": code_fingerprint(options.game),
-               "files": spec_files(specs)}  # fmt: skip
-        folder = options.to_json().get("data")
-        if folder:  # a data folder's files play the games as much as the code
-            key["data_files"] = folder_files(folder)
+               "files": files[0]}  # fmt: skip
+        if options.to_json().get("data"):  # a data folder's files play the games as much
+            key["data_files"] = files[1]  # as the code
 
         def fits(m: int, j: int, game: GameResult) -> str | None:
             if m >= len(combos):
