@@ -171,3 +171,18 @@ def test_a_tournaments_records_go_on_from_another_folder(tmp_path: Path,
                    journal="../j.jsonl", record_dir="../recs")  # fmt: skip
     assert r.reused == 2 and r.games == 3
     assert len(list((tmp_path / "recs").glob("matchup-*.json"))) == 3
+
+
+def test_runs_at_once_in_threads_play_as_they_do_one_by_one() -> None:
+    """Two runs of the same bots at once, from two threads of one process (each playing
+    its games in its own thread), play the games each plays alone: a search bot keeps
+    state while it plays, so each thread has its own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def run(seed: int) -> dict[str, object]:
+        result = simulate(["mcts-easy", "smithy"], 3, seed, 1, kingdom="first-game")
+        return result.to_json()
+
+    alone = [run(seed) for seed in (1, 2)]
+    with ThreadPoolExecutor(2) as threads:
+        assert list(threads.map(run, (1, 2))) == alone

@@ -90,7 +90,7 @@ def test_every_seat_of_a_tournament_game_resets_its_bot_with_its_own_seed(
     there as the seats rotate."""
     import dominari.sim.runner as runner
 
-    monkeypatch.setattr(runner, "_BOTS", {})  # the bots below, not those of other tests
+    monkeypatch.setattr(runner._LOADED, "bots", {})  # the bots below, not those of other tests
     specs = ("bm", "bmu")
     bots = [load_bot(spec, "dominion") for spec in specs]
     resets: list[tuple[int, int]] = []  # (entry, seed), in the order of the resets

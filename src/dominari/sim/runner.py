@@ -23,6 +23,7 @@ import hashlib
 import json
 import math
 import os
+import threading
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -356,16 +357,20 @@ def game_range(start: int, stop: int) -> str:
     return f"game {start + 1}" if stop == start + 1 else f"games {start + 1}-{stop}"
 
 
-_BOTS: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}
+class _Loaded(threading.local):
+    """What a thread keeps loaded for the runs it plays: one bot per spec (:func:`bots_for`;
+    a bot keeps state while it plays, so two runs at once in one process, from two
+    threads, must not share one), and the :func:`run_stamp` of the files they and
+    :data:`_DATA` were loaded from, with the process that checked it (a forked worker
+    checks again)."""
+
+    def __init__(self) -> None:
+        self.bots: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}
+        self.stamp = ""
+        self.pid = 0
 
 
-class _Loaded:
-    """The :func:`run_stamp` of the files whose bots and data this process keeps loaded
-    (:data:`_BOTS`, :data:`_DATA`), and the process that checked it (a forked worker checks
-    again)."""
-
-    stamp = ""
-    pid = 0
+_LOADED = _Loaded()
 
 
 CHANGED = ("the files this run plays with (a strategy file, the buy policy or opening "
@@ -433,7 +438,7 @@ def use_stamp(stamp: str | None, specs: Iterable[str], options: GameOptions) -> 
     are let go, and :class:`ConfigError` if the files no longer hold what the run began
     with (:data:`CHANGED`), checked once in each process. ``None``: games played apart
     from a run (a chunk made by hand), with what is loaded."""
-    if stamp is None or (stamp == _Loaded.stamp and _Loaded.pid == os.getpid()):
+    if stamp is None or (stamp == _LOADED.stamp and _LOADED.pid == os.getpid()):
         return
     if run_stamp(specs, options) != stamp:
         raise ConfigError(CHANGED)
@@ -441,22 +446,23 @@ def use_stamp(stamp: str | None, specs: Iterable[str], options: GameOptions) -> 
 
 
 def _take_stamp(stamp: str) -> None:
-    if stamp != _Loaded.stamp:
-        _BOTS.clear()
+    if stamp != _LOADED.stamp:
+        _LOADED.bots.clear()
         _DATA.clear()
-    _Loaded.stamp, _Loaded.pid = stamp, os.getpid()
+    _LOADED.stamp, _LOADED.pid = stamp, os.getpid()
 
 
 def bots_for(game: str, specs: tuple[str, ...],
              loaded: list[GameBot] | None = None) -> list[GameBot]:
-    """One bot per spec, loaded once per process (worker processes reuse them, for the
-    run :func:`use_stamp` says); ``loaded`` gives bots already loaded for these specs,
-    to keep."""
+    """One bot per spec, loaded once per process and thread (worker processes reuse them,
+    for the run :func:`use_stamp` says); ``loaded`` gives bots already loaded for these
+    specs, to keep."""
+    cache = _LOADED.bots
     if loaded is not None:
-        _BOTS[game, specs] = loaded
-    bots = _BOTS.get((game, specs))
+        cache[game, specs] = loaded
+    bots = cache.get((game, specs))
     if bots is None:
-        bots = _BOTS[game, specs] = load_bots(specs, game)
+        bots = cache[game, specs] = load_bots(specs, game)
     return bots
 
 
