@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 import socket
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +82,26 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> 
         Store(f"sqlite:///{tmp_path}/missing/folder/x.db")
     with pytest.raises(StoreError, match="cannot use the database"):
         Store("nosuchdialect://x")
+
+
+def test_a_database_whose_driver_is_missing_names_the_extra(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if not installed
+    with pytest.raises(StoreError) as err:
+        Store("postgresql+psycopg://ann:s3cret@127.0.0.1:1/x")
+    assert str(err.value) == (
+        "cannot use the database 'postgresql+psycopg://ann:***@127.0.0.1:1/x': its driver is "
+        "not installed (psycopg is missing): pip install 'dominari[postgres]'")
+
+
+def test_the_app_without_the_web_extra_says_how_to_install_it() -> None:
+    code = ("import sys; sys.modules['fastapi'] = None\n"
+            "try:\n    import dominari.server.app\n"
+            "except ImportError as exc:\n    print(exc, exc.name)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True, timeout=60)  # fmt: skip
+    assert result.stdout == ("dominari.server.app needs the web extra: pip install "
+                             "'dominari[web]' (fastapi is missing) fastapi\n")
 
 
 @pytest.mark.parametrize(("argv", "fragment"), [

@@ -32,6 +32,14 @@ current view message beside it (``"view"``), as the socket's error does.
 
 from __future__ import annotations
 
+try:  # the web extra, said as the envs extra is when it is missing
+    import fastapi  # noqa: F401
+    import orjson  # noqa: F401
+    import sqlalchemy  # noqa: F401
+except ImportError as exc:
+    raise ImportError("dominari.server.app needs the web extra: pip install 'dominari[web]' "
+                      f"({exc.name or 'a dependency'} is missing)", name=exc.name) from exc
+
 import asyncio
 import contextlib
 import gc

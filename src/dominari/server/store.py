@@ -250,7 +250,12 @@ def make_engine(url: str) -> Engine:
             event.listen(engine, "connect", _sqlite_pragmas)
         else:
             engine = create_engine(url, pool_pre_ping=True)
-    except (SQLAlchemyError, ImportError, ValueError) as exc:
+    except ImportError as exc:  # the database's driver
+        why = f"{exc.name} is missing" if exc.name else str(exc)
+        hint = ": pip install 'dominari[postgres]'" if exc.name == "psycopg" else ""
+        raise StoreError(f"cannot use the database {redact(url)!r}: its driver is not "
+                         f"installed ({why}){hint}") from None
+    except (SQLAlchemyError, ValueError) as exc:
         raise StoreError(f"cannot use the database {redact(url)!r}: {exc}") from None
     return engine
 
