@@ -9,6 +9,7 @@ import importlib
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -186,3 +187,32 @@ def test_runs_at_once_in_threads_play_as_they_do_one_by_one() -> None:
     alone = [run(seed) for seed in (1, 2)]
     with ThreadPoolExecutor(2) as threads:
         assert list(threads.map(run, (1, 2))) == alone
+
+
+def test_a_run_in_another_thread_does_not_reload_a_runs_data(tmp_path: Path) -> None:
+    """A run plays its data folder as it was when the run began, even when a run of
+    another folder begins meanwhile in another thread of the process (which loads its
+    own data, not this run's again)."""
+    import threading
+
+    mine, other = tmp_path / "mine", tmp_path / "other"
+    shutil.copytree(DATA, mine)
+    shutil.copytree(DATA, other)
+
+    def run(progress: Callable[[int], None] | None = None) -> list[float]:
+        r = simulate(["greedy", "random"], 4, seed=4, workers=1, game="dominations",
+                     data=str(mine), progress=progress)  # fmt: skip
+        return [p.mean_vp for p in r.players]
+
+    before = run()
+    edited = []
+
+    def edit_then_run_another(done: int) -> None:
+        if not edited:
+            edited.append(done)
+            _edit(mine)  # the edit changes the game (the test above), not this run
+            thread = threading.Thread(target=_play, args=(str(other),))
+            thread.start()
+            thread.join()
+
+    assert run(edit_then_run_another) == before and edited

@@ -275,15 +275,20 @@ class DominationsOptions:
 GameOptions = DominionOptions | DominationsOptions
 
 _DATA: dict[str | None, GameData] = {}
+"""The component data of each folder, loaded once per process for what plays apart from
+a run (the server's games, a game made by hand); a run's own are :attr:`_Loaded.data`."""
 
 
 def dominations_data(folder: str | None) -> GameData:
-    """The component data of ``folder``, loaded once per process."""
-    data = _DATA.get(folder)
+    """The component data of ``folder``: in a run, as its files held when the run began
+    in this thread (:func:`begin_run`, :func:`use_stamp`; another thread's runs neither
+    share nor reload them), else loaded once per process."""
+    cache = _LOADED.data if _LOADED.stamp and folder is not None else _DATA
+    data = cache.get(folder)
     if data is None:
         from dominari.dominations.data import load_data
 
-        data = _DATA[folder] = load_data(folder)
+        data = cache[folder] = load_data(folder)
     return data
 
 
@@ -358,14 +363,15 @@ def game_range(start: int, stop: int) -> str:
 
 
 class _Loaded(threading.local):
-    """What a thread keeps loaded for the runs it plays: one bot per spec (:func:`bots_for`;
-    a bot keeps state while it plays, so two runs at once in one process, from two
-    threads, must not share one), and the :func:`run_stamp` of the files they and
-    :data:`_DATA` were loaded from, with the process that checked it (a forked worker
-    checks again)."""
+    """What a thread keeps loaded for the runs it plays, so that two runs at once in one
+    process, from two threads, neither share nor reload each other's: one bot per spec
+    (:func:`bots_for`; a bot keeps state while it plays), the component data of each
+    data folder (:func:`dominations_data`), the :func:`run_stamp` of the files they were
+    loaded from, and the process that checked it (a forked worker checks again)."""
 
     def __init__(self) -> None:
         self.bots: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}
+        self.data: dict[str | None, GameData] = {}
         self.stamp = ""
         self.pid = 0
 
@@ -448,7 +454,7 @@ def use_stamp(stamp: str | None, specs: Iterable[str], options: GameOptions) -> 
 def _take_stamp(stamp: str) -> None:
     if stamp != _LOADED.stamp:
         _LOADED.bots.clear()
-        _DATA.clear()
+        _LOADED.data.clear()
     _LOADED.stamp, _LOADED.pid = stamp, os.getpid()
 
 
