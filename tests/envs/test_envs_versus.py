@@ -13,6 +13,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from dominari.bots import load_bot
+from dominari.bots.mcts import MCTSBot
 from dominari.core.errors import ConfigError, IllegalActionError, UnknownBotError
 from dominari.dominations.engine import DominationsConfig, DominationsState
 from dominari.dominion.actions import Action as DominionAction
@@ -466,3 +467,102 @@ def test_a_strategy_file_opponent_may_be_named_by_a_path(tmp_path: Path) -> None
     assert histories[0] == histories[1]
     with pytest.raises(ConfigError, match="an opponent is a bot name or a strategy file"):
         dominion_versus(opponents=[3])
+
+
+def _first_legal_episode(env: VersusEnv, seed: int) -> list[Any]:
+    """The game of an episode whose agent always plays its first legal index."""
+    obs, _ = env.reset(seed=seed)
+    done = False
+    while not done:
+        obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        done = terminated or truncated
+    return list(env.game.history)
+
+
+def test_envs_made_with_one_bot_object_play_their_own_episodes() -> None:
+    """Each environment plays its own copy of a bot object: two made with one search bot,
+    stepped in turn (as a vector of environments steps them), play each seed's episode as
+    an environment alone does, and the caller's bot is left as it was (not advanced)."""
+    bot = load_bot("mcts-easy")
+    assert isinstance(bot, MCTSBot)
+    state = bot._rng.getstate()
+    alone = [_first_legal_episode(dominion_versus(opponents=["mcts-easy"],
+                                                  kingdom="first-game", raw_view=False), s)
+             for s in (1, 2)]  # fmt: skip
+    envs = [dominion_versus(opponents=[bot], kingdom="first-game", raw_view=False)
+            for _ in range(2)]
+    masks = [env.reset(seed=s)[0]["action_mask"] for env, s in zip(envs, (1, 2), strict=True)]
+    live = [0, 1]
+    while live:
+        for i in list(live):
+            obs, _, terminated, truncated, _ = envs[i].step(int(np.flatnonzero(masks[i])[0]))
+            masks[i] = obs["action_mask"]
+            if terminated or truncated:
+                live.remove(i)
+    assert [list(env.game.history) for env in envs] == alone
+    assert bot._rng.getstate() == state and bot.last_root is None
+    assert envs[0]._bots[0] is not bot and envs[1]._bots[0] is not envs[0]._bots[0]
+
+
+def test_a_vector_of_envs_made_with_one_bot_object_holds_a_copy_each() -> None:
+    """``gymnasium.make_vec(..., opponents=[bot])`` gives every sub-environment the same
+    arguments: each plays its own copy of the bot, of the same settings."""
+    bot = load_bot("mcts-easy")
+    assert isinstance(bot, MCTSBot)
+    vec = gymnasium.make_vec("dominari/DominionVersus-v0", num_envs=3,
+                             vectorization_mode="sync", opponents=[bot],
+                             kingdom="first-game", raw_view=False)
+    try:
+        bots = [e.unwrapped._bots[0] for e in vec.envs]  # type: ignore[attr-defined]
+    finally:
+        vec.close()
+    assert len({id(b) for b in (bot, *bots)}) == 4
+    assert all(isinstance(b, MCTSBot) and b.settings() == bot.settings()
+               and b.name == bot.name for b in bots)
+
+
+def test_a_stateful_bot_object_is_copied_and_a_policy_shared() -> None:
+    """A bot object's state is the environment's own copy's (the caller's stays as it
+    was), also across ``copy.deepcopy`` of the environment; a policy is one object for
+    every environment and copy given it. A bot that cannot be copied is refused."""
+    import copy
+    import threading
+
+    class Counting:
+        name = "counting"
+
+        def __init__(self) -> None:
+            self.moves = 0
+
+        def reset(self, seed: int) -> None:
+            pass
+
+        def act(self, state: Any) -> Any:
+            self.moves += 1
+            return state.legal_actions()[0]
+
+    def policy(obs: dict[str, Any]) -> int:
+        return int(np.flatnonzero(obs["action_mask"])[0])
+
+    counting = Counting()
+    envs = [dominion_versus(opponents=[counting, policy], kingdom="first-game",
+                            raw_view=False) for _ in range(2)]
+    _first_legal_episode(envs[0], 4)
+    twin = copy.deepcopy(envs[0])
+    own = envs[0]._bots[0]
+    assert isinstance(own, Counting) and own.moves > 0 and counting.moves == 0
+    mine = twin._bots[0]
+    assert isinstance(mine, Counting) and mine is not own and mine.moves == own.moves
+    policies = [e._bots[1] for e in (*envs, twin)]
+    assert all(isinstance(p, PolicyOpponent) and p.policy is policy for p in policies)
+    assert policies[2] is policies[0]  # the copy plays the original's policy opponent
+    assert _first_legal_episode(twin, 5) == _first_legal_episode(envs[1], 5)
+
+    class Locked(Counting):
+        def __init__(self) -> None:
+            super().__init__()
+            self.lock = threading.Lock()
+
+    with pytest.raises(ConfigError, match=r"bot 'counting' cannot be copied, and each "
+                                          r"environment plays its own copy"):
+        dominion_versus(opponents=[Locked()])

@@ -53,7 +53,10 @@ Policy opponents
     the mask, seats relative to that seat), and its index is stepped as the agent's is:
     a level 1 monument's second step is asked for again. An illegal index, or an
     exception, raises :class:`~dominari.sim.runner.BotError` and ends the episode. Its
-    randomness is its own: the seeds do not reach it.
+    randomness is its own: the seeds do not reach it. A policy is *shared*, never copied
+    (not by the environment, nor by ``copy.deepcopy`` of it): the environments given one
+    policy (a vector of them, the copies of one) all play that object, so that a model's
+    weights are one, and a learner that updates them updates every opponent made of them.
 
 Registered ids
     ``gymnasium.make("dominari/DominionVersus-v0", opponents=["smithy"], ...)`` and
@@ -63,7 +66,15 @@ Registered ids
 Bots
     Each bot is reset for each game with a seed drawn from the game's seed and its seat,
     so an episode with a seed is the same episode every time (a search bot with a time
-    budget, ``mcts:seconds=…``, excepted: its work depends on the clock). A bot that
+    budget, ``mcts:seconds=…``, excepted: its work depends on the clock). Each environment
+    plays its own bots: a bot given by name is loaded for it, and a bot object given is
+    *copied* (``copy.deepcopy``) when the environment is made, so that the environments
+    made with one bot object (``gymnasium.make_vec(..., opponents=[bot])``, or one per
+    thread) do not play on one bot's state (a search bot's random generator), and the
+    object given is left as it was. A bot that cannot be copied is refused
+    (:class:`~dominari.core.errors.ConfigError`); one whose ``__deepcopy__`` returns
+    itself is shared, at its owner's risk. ``copy.deepcopy`` of the environment copies
+    its bots too (the copy plays on as the original would, on its own). A bot that
     chooses an action the engine rejects, or fails while beginning a game or deciding (a
     bot of the other game fails at one or the other), raises
     :class:`~dominari.sim.runner.BotError` naming it and the game's seed; the episode is
@@ -89,6 +100,7 @@ Rendering
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
 import operator
@@ -113,9 +125,10 @@ ILLEGAL = ("raise", "lose")
 
 
 class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
-    """The agent of one seat of ``env`` against ``opponents`` (bot names or bot objects,
-    one per other seat: they fill the seats other than the agent's in the order given).
-    See the module docstring."""
+    """The agent of one seat of ``env`` against ``opponents`` (bot names, bot objects, of
+    which the environment plays its own copies, or policies, which it shares: one per
+    other seat, filling the seats other than the agent's in the order given). See the
+    module docstring."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (as gymnasium.Env declares it)
         "render_modes": ["ansi", "human"], "render_fps": 1}
@@ -257,6 +270,24 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def render(self) -> str | None:
         return self.aec.render()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> VersusEnv:
+        """An independent copy (its game environment and bots copied), but for its policy
+        opponents and their policies, which the copy shares (see the module docstring)."""
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        # The policies are shared for this copy alone: they leave the memo after it, so
+        # that a policy the caller copies beside the environment is a copy.
+        shared = {id(o): o for b in self._bots if isinstance(b, PolicyOpponent)
+                  for o in (b, b.policy) if id(o) not in memo}  # fmt: skip
+        memo.update(shared)
+        try:
+            for name, value in self.__dict__.items():
+                new.__dict__[name] = copy.deepcopy(value, memo)
+        finally:
+            for key in shared:
+                del memo[key]
+        return new
+
     def close(self) -> None:
         self.aec.close()
 
@@ -329,7 +360,8 @@ class PolicyOpponent:
     observation (the ``{"observation", "action_mask"}`` of the AEC environment, a Dominations
     level 1 monument's second step included) and returns a legal index. For self-play,
     a frozen copy of the agent's policy; a plain callable among the opponents is taken as
-    one (named after it). It handles its own randomness: ``reset`` does nothing."""
+    one (named after it). It handles its own randomness: ``reset`` does nothing. The
+    environments given one policy share it (it is not copied, as a bot object is)."""
 
     def __init__(self, policy: Callable[[dict[str, np.ndarray[Any, Any]]], Any],
                  name: str | None = None) -> None:
@@ -356,8 +388,9 @@ def _check_list(opponents: Any) -> None:
 
 
 def _opponent(spec: Any, game: str) -> GameBot | PolicyOpponent:
-    """A bot by name (a strategy file's path, a string or a path object), a bot object, a
-    :class:`PolicyOpponent`, or a callable policy."""
+    """A bot by name (a strategy file's path, a string or a path object), loaded; a bot
+    object, copied (the environment's own); a :class:`PolicyOpponent`, or a callable
+    policy (wrapped in one), shared."""
     if isinstance(spec, str | os.PathLike):
         return load_bot(spec, game)
     if isinstance(spec, PolicyOpponent):
@@ -366,7 +399,14 @@ def _opponent(spec: Any, game: str) -> GameBot | PolicyOpponent:
         raise ConfigError(f"an opponent is a bot, not a class: {spec.__name__}() makes one")
     if callable(getattr(spec, "act", None)) and callable(getattr(spec, "reset", None)) \
             and isinstance(getattr(spec, "name", None), str):
-        return cast(GameBot, spec)
+        try:
+            return cast(GameBot, copy.deepcopy(spec))
+        except MemoryError:
+            raise
+        except Exception as exc:  # a lock, a connection, a generator ... in the bot
+            raise ConfigError(f"bot {spec.name!r} cannot be copied, and each environment "
+                              f"plays its own copy of a bot object: {type(exc).__name__}: "
+                              f"{exc} (give the bot by name, or make it copyable)") from exc
     if callable(spec) and not hasattr(spec, "act"):
         return PolicyOpponent(spec)
     raise ConfigError(f"an opponent is a bot name or a strategy file, a bot with a name, "
