@@ -216,3 +216,47 @@ def test_a_run_in_another_thread_does_not_reload_a_runs_data(tmp_path: Path) -> 
             thread.join()
 
     assert run(edit_then_run_another) == before and edited
+
+
+def test_a_run_keeps_its_folders_when_the_working_folder_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Relative records folders and journals are where they were when the run began,
+    whatever the working folder becomes meanwhile (another thread's ``os.chdir``, a
+    notebook's ``%cd``)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.chdir(tmp_path / "a")
+
+    def move(done: int) -> None:
+        os.chdir(tmp_path / "b")
+
+    simulate(["bm", "smithy"], 6, seed=1, record_dir="recs", progress=move)
+    assert len(list((tmp_path / "a" / "recs").glob("game-*.json"))) == 6
+    os.chdir(tmp_path / "a")
+    tournament(["bm", "smithy"], 4, seed=1, journal="j.jsonl", record_dir="trecs",
+               progress=move)  # fmt: skip
+    assert not list((tmp_path / "b").iterdir())
+    assert (tmp_path / "a" / "j.jsonl").is_file()
+    assert len(list((tmp_path / "a" / "trecs").glob("*.json"))) > 4  # the games, an index
+
+
+def test_a_run_is_played_by_one_version_of_the_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of a process whose code changed on disk since it loaded it (an upgrade or a
+    git pull under a notebook) is refused, not played by the old code here and the new in
+    its workers; and a worker whose code is not the code that began the run (another
+    version installed on a Ray node) refuses its games."""
+    from dominari.sim import runner
+
+    options = DominionOptions("first-game")
+    stamp = begin_run(("bm", "smithy"), options)
+    with monkeypatch.context() as m:
+        m.setattr(runner, "LOADED_CODE", "0" * 64)  # loaded before the files changed
+        with pytest.raises(ConfigError) as e:
+            simulate(["bm", "smithy"], 2, seed=1, kingdom="first-game")
+        assert str(e.value) == runner.CODE_CHANGED
+        assert "start the process again" in runner.CODE_CHANGED
+    other = "f" * 64 + stamp[stamp.index(":"):]  # the files as they are, other code
+    with pytest.raises(ConfigError) as e:
+        run_chunk(_chunk(("bm", "smithy"), other))
+    assert str(e.value) == runner.CODE_DIFFERS
+    assert sum(run_chunk(_chunk(("bm", "smithy"), stamp)).wins) > 0  # this code: played

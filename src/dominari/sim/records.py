@@ -367,7 +367,9 @@ class HeldFolder:
     def __init__(self, path: str | os.PathLike[str], fresh: str | Sequence[str] | None = None,
                  where: str | None = None) -> None:  # fmt: skip
         self.where = where or f"folder {str(path)!r}"
-        self.path = Path(path)
+        self.path = Path(path).absolute()
+        """The folder, from the working folder when the run began (the run is not moved
+        by a change of it meanwhile: another thread's ``os.chdir``, a notebook's ``%cd``)."""
         self._file = self.path / LOCK_FILE
         self._fd: int | None = None
         self._unheld = False

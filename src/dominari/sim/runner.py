@@ -44,6 +44,7 @@ from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import describe as describe_kingdom
 from dominari.dominion.kingdoms import fixed as fixed_kingdom
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
+from dominari.sim.journal import tree_fingerprint
 from dominari.sim.pool import beat, check_backend, check_stall, each_result, init_ray
 from dominari.sim.records import (
     ANY_RECORDS,
@@ -341,7 +342,7 @@ class Chunk:
     by_card: bool = False
     """Count each seat's results by the Kingdom cards of each game (Dominion)."""
     stamp: str | None = None
-    """What the run's files hold (:func:`begin_run`), for :func:`use_stamp`."""
+    """The run's code and what its files hold (:func:`begin_run`), for :func:`use_stamp`."""
 
     @property
     def game(self) -> str:
@@ -366,8 +367,9 @@ class _Loaded(threading.local):
     """What a thread keeps loaded for the runs it plays, so that two runs at once in one
     process, from two threads, neither share nor reload each other's: one bot per spec
     (:func:`bots_for`; a bot keeps state while it plays), the component data of each
-    data folder (:func:`dominations_data`), the :func:`run_stamp` of the files they were
-    loaded from, and the process that checked it (a forked worker checks again)."""
+    data folder (:func:`dominations_data`), the stamp (:func:`begin_run`) of the code and
+    files they were loaded from, and the process that checked it (a forked worker checks
+    again)."""
 
     def __init__(self) -> None:
         self.bots: dict[tuple[str, tuple[str, ...]], list[GameBot]] = {}
@@ -383,6 +385,20 @@ CHANGED = ("the files this run plays with (a strategy file, the buy policy or op
            "book it names, the data folder's component files) do not hold in this worker "
            "what they held when the run began: edited since (run it again), or other files "
            "under the same paths where this worker runs (give paths every worker shares)")
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+LOADED_CODE = tree_fingerprint(_PACKAGE)
+"""The :func:`~dominari.sim.journal.code_fingerprint` of the code that plays games (every
+game's), as this process loaded it: its files when this module was imported."""
+
+CODE_CHANGED = ("Dominari's code has changed on disk since this process loaded it (an "
+                "upgrade, a git pull, an edit): start the process again, so that one version "
+                "of the code plays the run")
+CODE_DIFFERS = ("Dominari's code in this worker is not the code of the process that began "
+                "the run: its files changed since that process loaded them (start it again), "
+                "or another version is installed where this worker runs (install one version "
+                "everywhere)")
 
 RunFiles = tuple[dict[str, str], str | None]
 """What the files a run plays with hold (:func:`run_files`)."""
@@ -414,11 +430,16 @@ def run_stamp(specs: Iterable[str], options: GameOptions, files: RunFiles | None
 
 
 def begin_run(specs: Iterable[str], options: GameOptions, files: RunFiles | None = None) -> str:
-    """The :func:`run_stamp` of a run that begins in this process: the bots and data that
-    earlier runs loaded here are let go if their files now hold something else (an
+    """The stamp of a run that begins in this process: Dominari's code as this process
+    loaded it (:data:`LOADED_CODE`) and the :func:`run_stamp` of its files, for its
+    workers to check (:func:`use_stamp`). :class:`ConfigError` if the code's files have
+    changed since this process loaded them (:data:`CODE_CHANGED`). The bots and data
+    that earlier runs loaded here are let go if their files now hold something else (an
     edited strategy file or data folder, a relative path from another folder), so the
     run plays with what the files hold now, as its workers do."""
-    stamp = run_stamp(specs, options, files)
+    if tree_fingerprint(_PACKAGE) != LOADED_CODE:
+        raise ConfigError(CODE_CHANGED)
+    stamp = f"{LOADED_CODE}:{run_stamp(specs, options, files)}"
     _take_stamp(stamp)
     return stamp
 
@@ -441,12 +462,17 @@ def start_run(specs: tuple[str, ...], options: GameOptions, bots: list[GameBot],
 def use_stamp(stamp: str | None, specs: Iterable[str], options: GameOptions) -> None:
     """In a worker, before the games of a run stamped ``stamp`` (:func:`begin_run`): the
     bots and data an earlier run loaded in this process (a Ray worker serves many runs)
-    are let go, and :class:`ConfigError` if the files no longer hold what the run began
-    with (:data:`CHANGED`), checked once in each process. ``None``: games played apart
-    from a run (a chunk made by hand), with what is loaded."""
+    are let go, and :class:`ConfigError` if this worker's code is not the code that
+    began the run (:data:`CODE_DIFFERS`) or the files no longer hold what they held then
+    (:data:`CHANGED`), checked once in each process. ``None``: games played apart from a
+    run (a chunk made by hand), with what is loaded; a bare :func:`run_stamp` checks the
+    files alone."""
     if stamp is None or (stamp == _LOADED.stamp and _LOADED.pid == os.getpid()):
         return
-    if run_stamp(specs, options) != stamp:
+    code, _, files = stamp.rpartition(":")
+    if code and code != LOADED_CODE:
+        raise ConfigError(CODE_DIFFERS)
+    if run_stamp(specs, options) != files:
         raise ConfigError(CHANGED)
     _take_stamp(stamp)
 

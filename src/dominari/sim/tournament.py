@@ -258,8 +258,8 @@ class Shard:
     """The folder each game's record is written to (:func:`tournament_record_name`), if
     any."""
     stamp: str | None = None
-    """What the run's files hold (:func:`~dominari.sim.runner.begin_run`), for
-    :func:`~dominari.sim.runner.use_stamp`."""
+    """The run's code and what its files hold (:func:`~dominari.sim.runner.begin_run`),
+    for :func:`~dominari.sim.runner.use_stamp`."""
 
     def describe(self) -> str:
         """The shard in words, for messages: ``games 1-10 of bm vs smithy, seed 1``."""
@@ -753,8 +753,8 @@ def tournament(
 
     try:
         if journal is not None:
-            book = Journal.open(journal, key, check if recheck else None, fits,
-                                into=table, hold=True)  # fmt: skip
+            book = Journal.open(Path(journal).absolute(), key, check if recheck else None,
+                                fits, into=table, hold=True)  # (chdir-proof)
         open_records()  # (opened by a recheck already) before anything is written
         if records is not None:
             records.write_index()  # before the journal is written (a format-1 journal)
