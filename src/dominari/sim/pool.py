@@ -53,6 +53,7 @@ import logging
 import math
 import multiprocessing
 import os
+import queue
 import signal
 import socket
 import sys
@@ -733,6 +734,8 @@ def init_ray(num_cpus: int | None = None) -> Any:
     that cluster (``auto`` finds one started on this machine with ``ray start``); else
     start a local cluster of ``num_cpus`` CPUs (None: one per core) for this process,
     which Ray stops when the process exits. No dashboard, no worker logs forwarded.
+    Threads share the session: it is begun once, under :data:`_RAY_LOCK`, by the main
+    thread or one that lasts as long as the process (:func:`_in_lasting_thread`).
 
     Raises :class:`ConfigError` if Ray is not installed and :class:`PoolError` if no
     cluster can be started or reached.
@@ -741,59 +744,128 @@ def init_ray(num_cpus: int | None = None) -> Any:
         import ray
     except ImportError:
         raise ConfigError(RAY_MISSING) from None
-    if not ray.is_initialized():
-        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                   "logging_level": logging.ERROR}  # fmt: skip
-        address = os.environ.get("RAY_ADDRESS", "").strip()
-        if not address:
-            options.update(address="local", num_cpus=num_cpus)
-        reached = bool(address) and _check_reachable(address)
-        handlers = _signal_handlers()
-        try:
-            try:
-                ray.init(**options)
-            except BaseException as exc:  # whatever Ray began is stopped, a stop too
-                with contextlib.suppress(Exception):
-                    ray.shutdown()
-                term = handlers.get(signal.SIGTERM)
-                if isinstance(exc, SystemExit) and exc.code == signal.SIGTERM and \
-                        callable(term):  # Ray's SIGTERM handler, set while it starts
-                    term(signal.SIGTERM, None)  # the run stops as on any backend
-                raise
-            _RAY_SESSION["ours"] = True
-        except Exception as exc:  # a bad RAY_ADDRESS, a cluster that cannot start
-            if not address:
-                raise PoolError(f"could not start a local Ray cluster: "
-                                f"{_on_one_line(exc)}") from exc  # fmt: skip
-            why = _on_one_line(exc).split(" Please specify the one to connect to", 1)[0]
-            if reached and not os.environ.get("RAY_AUTH_MODE", "").strip():
-                raise PoolError(f"RAY_ADDRESS={address}: a server answers there, but Ray "
-                                f"could not join it as a cluster ({why}); {_RAY_AUTH}") \
-                    from exc  # fmt: skip
-            raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} ({why}); "
-                            f"{_RAY_FIX}") from exc  # fmt: skip
-        finally:
-            _restore_signal_handlers(handlers)
+    with _RAY_LOCK:  # another thread's ray.init would fail, and its clean-up end this one
+        if not ray.is_initialized():
+            if threading.current_thread() is threading.main_thread():
+                _begin_ray(ray, num_cpus)
+            else:
+                _in_lasting_thread(lambda: _begin_ray(ray, num_cpus))
     return ray
 
 
-_RAY_SESSION = {"ours": False}
+_STARTER: list[queue.SimpleQueue[Any]] = []
+"""The queue of :func:`_in_lasting_thread`'s thread, once it is started."""
+
+
+def _in_lasting_thread(job: Callable[[], None]) -> None:
+    """Do ``job`` in a thread that lasts as long as this process (started the first time),
+    raising what it raises. Ray binds the processes of a local cluster it starts to the
+    thread that starts them (Linux's parent-death signal, which follows the thread, not
+    the process): a cluster begun by a run's own thread was killed as that thread ended,
+    under any other run on it; Ray then ended this process, its agents left running."""
+    if not _STARTER:
+        jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        threading.Thread(target=_do_jobs, args=(jobs,), name="dominari-ray-start",
+                         daemon=True).start()  # fmt: skip
+        _STARTER.append(jobs)
+    done: queue.SimpleQueue[BaseException | None] = queue.SimpleQueue()
+    _STARTER[0].put((job, done))
+    error = done.get()
+    if error is not None:
+        raise error
+
+
+def _do_jobs(jobs: queue.SimpleQueue[Any]) -> None:
+    """:func:`_in_lasting_thread`'s thread: each job done, what it raised (or None) put on
+    its own queue."""
+    while True:
+        job, done = jobs.get()
+        try:
+            job()
+        except BaseException as exc:  # handed over to the thread that waits for it
+            done.put(exc)
+        else:
+            done.put(None)
+
+
+def _begin_ray(ray: Any, num_cpus: int | None) -> None:
+    """:func:`init_ray`'s start of a session, under :data:`_RAY_LOCK`."""
+    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                               "logging_level": logging.ERROR}  # fmt: skip
+    address = os.environ.get("RAY_ADDRESS", "").strip()
+    if not address:
+        options.update(address="local", num_cpus=num_cpus)
+    reached = bool(address) and _check_reachable(address)
+    handlers = _signal_handlers()
+    try:
+        try:
+            ray.init(**options)
+        except BaseException as exc:  # whatever Ray began is stopped, a stop too
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+            term = handlers.get(signal.SIGTERM)
+            if isinstance(exc, SystemExit) and exc.code == signal.SIGTERM and \
+                    callable(term):  # Ray's SIGTERM handler, set while it starts
+                term(signal.SIGTERM, None)  # the run stops as on any backend
+            raise
+        _RAY_SESSION["ours"] = True
+    except Exception as exc:  # a bad RAY_ADDRESS, a cluster that cannot start
+        if not address:
+            raise PoolError(f"could not start a local Ray cluster: "
+                            f"{_on_one_line(exc)}") from exc  # fmt: skip
+        why = _on_one_line(exc).split(" Please specify the one to connect to", 1)[0]
+        if reached and not os.environ.get("RAY_AUTH_MODE", "").strip():
+            raise PoolError(f"RAY_ADDRESS={address}: a server answers there, but Ray "
+                            f"could not join it as a cluster ({why}); {_RAY_AUTH}") \
+                from exc  # fmt: skip
+        raise PoolError(f"no Ray cluster answers at RAY_ADDRESS={address} ({why}); "
+                        f"{_RAY_FIX}") from exc  # fmt: skip
+    finally:
+        _restore_signal_handlers(handlers)
+
+
+_RAY_SESSION = {"ours": False, "runs": 0}
 """Whether this process's Ray session is one :func:`init_ray` began (a run stopped short
-ends it), not its caller's."""
+ends it), not its caller's; how many runs (of any thread) use it now."""
+_RAY_LOCK = threading.RLock()
+"""Held while this process's Ray session is begun or ended, and while a run joins or
+leaves it (:data:`_RAY_SESSION`): runs of several threads share one session."""
 
 
 def end_own_ray() -> None:
     """End the Ray session :func:`init_ray` began in this process, if any (a caller's own
-    session is left alone). Ray's threads print what its cluster reports, such as a lost
-    worker, to standard output, some of it late (repeated messages are held back and
-    summed): a command ends the session before it prints its results, so that nothing
-    of Ray's follows them."""
-    if _RAY_SESSION["ours"]:
-        import ray
+    session is left alone), unless a run of this process (another thread's) still uses
+    it. Ray's threads print what its cluster reports, such as a lost worker, to
+    standard output, some of it late (repeated messages are held back and summed): a
+    command ends the session before it prints its results, so that nothing of Ray's
+    follows them."""
+    with _RAY_LOCK:
+        if _RAY_SESSION["ours"] and not _RAY_SESSION["runs"]:
+            import ray
 
-        with contextlib.suppress(Exception):
-            ray.shutdown()
-        _RAY_SESSION["ours"] = False
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+            _RAY_SESSION["ours"] = False
+
+
+def _join_ray(workers: int) -> Any:
+    """The ``ray`` module (:func:`init_ray`), its session counted as used by one more run
+    until :func:`_leave_ray`: no other run ends it before then."""
+    with _RAY_LOCK:
+        ray = init_ray(workers)
+        _RAY_SESSION["runs"] += 1
+    return ray
+
+
+def _leave_ray(stopped: bool) -> None:
+    """A run no longer uses the session; if it was ``stopped`` short and was the last run
+    of Dominari's own session, the session ends (:func:`end_own_ray`)."""
+    with _RAY_LOCK:
+        _RAY_SESSION["runs"] -= 1
+        if stopped:
+            end_own_ray()
+
+
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, *HANG_UP)
 """The signals that stop a run (Ctrl-C, SIGTERM, a hang-up): they reach a whole process
 group, whose workers ignore them (their parent stops them)."""
@@ -1031,17 +1103,19 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     """Run the tasks as Ray tasks, ``workers`` at a time, retrying lost ones here
     (Ray's own retries are off, so that every failure is counted in one place). With
     ``stall``, a task that shows no progress for that long is cancelled and lost."""
-    ray = init_ray(workers)
-    lost_types = tuple(getattr(ray.exceptions, name) for name in _RAY_LOST
-                       if hasattr(ray.exceptions, name))  # fmt: skip
-    task_error = ray.exceptions.RayTaskError
-    cancelled = ray.exceptions.TaskCancelledError
-    remote = ray.remote(_apply).options(max_retries=0, retry_exceptions=False)
     todo = _Queue(len(out.tasks))
     pending: dict[Any, tuple[int, int]] = {}  # a try's ref: its task, its key
-    watch = _RayWatch(ray, stall) if stall is not None else None
+    watch: _RayWatch | None = None
     tries = 0
+    left = False  # _leave_ray done
+    ray = _join_ray(workers)
     try:
+        lost_types = tuple(getattr(ray.exceptions, name) for name in _RAY_LOST
+                           if hasattr(ray.exceptions, name))  # fmt: skip
+        task_error = ray.exceptions.RayTaskError
+        cancelled = ray.exceptions.TaskCancelledError
+        remote = ray.remote(_apply).options(max_retries=0, retry_exceptions=False)
+        watch = _RayWatch(ray, stall) if stall is not None else None
         while todo or pending:
             while todo and len(pending) < workers:
                 k = todo.popleft()
@@ -1090,13 +1164,19 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     except BaseException:
         if watch is not None:
             watch.close()
-        if _RAY_SESSION["ours"]:  # Dominari's own session: stopped with its tasks
-            end_own_ray()  # cancelling them raced with their replies: Ray crashed
-        else:  # the caller's own Ray session: only this run's tasks are stopped
-            for ref in pending:
+        left = True
+        with _RAY_LOCK:  # Dominari's own session, no other run on it: ended with this
+            shared = not _RAY_SESSION["ours"] or _RAY_SESSION["runs"] > 1  # run's tasks
+            if not shared:  # (cancelling them raced with their replies: Ray crashed)
+                _leave_ray(stopped=True)
+        if shared:  # the caller's own session, or another thread's run on it: only
+            for ref in pending:  # this run's tasks are stopped
                 with contextlib.suppress(Exception):  # already finished or gone
                     ray.cancel(ref)
+            _leave_ray(stopped=True)  # the last run out of Dominari's own session ends it
         raise
     finally:
         if watch is not None:
             watch.close()
+        if not left:
+            _leave_ray(stopped=False)
