@@ -648,6 +648,7 @@ def test_a_corrected_record_loads(tmp_path: Path) -> None:
 def test_a_catalog_goes_with_its_data(tmp_path: Path) -> None:
     """The engine's index of a data set is made once and kept with it, not in a cache
     of its own: a long-lived worker that loads many edited folders keeps none it let go."""
+    import copy
     import gc
 
     from dominari.dominations.cards import Catalog
@@ -657,6 +658,7 @@ def test_a_catalog_goes_with_its_data(tmp_path: Path) -> None:
     catalog = Catalog.of(data)
     assert Catalog.of(data) is catalog and catalog.data is data
     assert Catalog.of(load_data(tmp_path)) is not catalog  # each load its own
+    assert copy.deepcopy(data) is data and copy.copy(data) is data  # unchanging: shared
     made = id(catalog)
     del data, catalog
     gc.collect()

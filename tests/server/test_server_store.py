@@ -92,6 +92,10 @@ def test_a_database_whose_driver_is_missing_names_the_extra(
     assert str(err.value) == (
         "cannot use the database 'postgresql+psycopg://ann:***@127.0.0.1:1/x': its driver is "
         "not installed (psycopg is missing): pip install 'dominari[postgres]'")
+    monkeypatch.setitem(sys.modules, "psycopg2", None)
+    with pytest.raises(StoreError, match=r"\(psycopg2 is missing\): name the driver Dominari "
+                       r"installs, postgresql\+psycopg://…, and pip install"):
+        Store("postgresql+psycopg2://ann@127.0.0.1:1/x")
 
 
 def test_the_app_without_the_web_extra_says_how_to_install_it() -> None:

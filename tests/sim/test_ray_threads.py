@@ -1,7 +1,7 @@
 """Ray runs from several threads of one process: they share the one Ray session Dominari
 begins for the process (begun once, under a lock, from a thread that lasts as long as
 the process: Ray kills a local cluster's processes as the thread that started them
-ends), and a run stopped short cancels only its own tasks while another thread's run
+ends), and a run stopped short lets its own tasks run out while another thread's run
 is on that session (the session ends with the last run out, as with a run alone).
 
 Each test begins Dominari's own local cluster (a few seconds) and ends it; they are
@@ -11,8 +11,10 @@ skipped when Ray is not installed or already runs in this process.
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -94,7 +96,7 @@ def test_two_ray_runs_at_once_from_two_threads_give_the_local_results(own_ray: A
 
 def test_a_ray_run_stopped_short_leaves_another_threads_run_going(own_ray: Any) -> None:
     """A run whose progress callback raises (the library's way to stop one) while another
-    thread's run is on the session cancels its own tasks only; the other run, held in
+    thread's run is on the session stops only itself (its tasks run out); the other run, held in
     its first progress call until then, goes on to its full result."""
     local = simulate(PLAYERS, 40, seed=2, workers=1).to_json()
     going, stopped = threading.Event(), threading.Event()
@@ -127,3 +129,30 @@ def test_a_ray_run_stopped_short_leaves_another_threads_run_going(own_ray: Any) 
     with pytest.raises(RuntimeError, match="stopped by the user"):
         simulate(PLAYERS, 6, seed=1, workers=2, backend="ray", progress=stop)
     assert not own_ray.is_initialized() and not pool._RAY_SESSION["ours"]
+
+
+def test_a_run_stopped_twice_is_counted_out_of_the_session(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run stopped again while it stops (a second Ctrl-C) still leaves Dominari's session:
+    the last run out ends it as ever (a stand-in for Ray, whose calls are interrupted)."""
+    class Failed(Exception):
+        pass
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    task = SimpleNamespace(remote=lambda *args: object())
+    fake = SimpleNamespace(exceptions=SimpleNamespace(RayTaskError=Failed,
+                                                      TaskCancelledError=Failed),
+                           remote=lambda fn: SimpleNamespace(options=lambda **kw: task),
+                           wait=interrupted, cancel=interrupted, shutdown=lambda: None)
+    monkeypatch.setattr(pool, "init_ray", lambda workers=None: fake)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    for ours in (True, False):  # Dominari's own session, or the caller's (cancelled)
+        monkeypatch.setattr(pool, "_RAY_SESSION", {"ours": ours, "runs": 1})  # another's
+        with pytest.raises(KeyboardInterrupt):
+            pool.each_result(abs, [1, 2], lambda k, v: None, workers=2, backend="ray")
+        session = pool._RAY_SESSION
+        assert session["runs"] == 1 and session["ours"] is ours  # the other run's alone
+        pool._leave_ray(stopped=True)  # the other run, stopped too: the last out
+        assert session["runs"] == 0 and session["ours"] is False  # ours: ended

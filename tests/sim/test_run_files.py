@@ -205,7 +205,7 @@ def test_a_run_in_another_thread_does_not_reload_a_runs_data(tmp_path: Path) -> 
         return [p.mean_vp for p in r.players]
 
     before = run()
-    edited = []
+    edited: list[int] = []
 
     def edit_then_run_another(done: int) -> None:
         if not edited:
@@ -220,9 +220,9 @@ def test_a_run_in_another_thread_does_not_reload_a_runs_data(tmp_path: Path) -> 
 
 def test_a_run_keeps_its_folders_when_the_working_folder_changes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Relative records folders and journals are where they were when the run began,
-    whatever the working folder becomes meanwhile (another thread's ``os.chdir``, a
-    notebook's ``%cd``)."""
+    """Relative records folders are where they were when the run began, whatever the
+    working folder becomes meanwhile (another thread's ``os.chdir``, a notebook's ``%cd``),
+    and a message names the folder as given."""
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     monkeypatch.chdir(tmp_path / "a")
@@ -233,11 +233,12 @@ def test_a_run_keeps_its_folders_when_the_working_folder_changes(
     simulate(["bm", "smithy"], 6, seed=1, record_dir="recs", progress=move)
     assert len(list((tmp_path / "a" / "recs").glob("game-*.json"))) == 6
     os.chdir(tmp_path / "a")
-    tournament(["bm", "smithy"], 4, seed=1, journal="j.jsonl", record_dir="trecs",
-               progress=move)  # fmt: skip
+    tournament(["bm", "smithy"], 4, seed=1, record_dir="trecs", progress=move)
     assert not list((tmp_path / "b").iterdir())
-    assert (tmp_path / "a" / "j.jsonl").is_file()
     assert len(list((tmp_path / "a" / "trecs").glob("*.json"))) > 4  # the games, an index
+    os.chdir(tmp_path / "a")
+    with pytest.raises(ConfigError, match=r"^folder 'recs' already holds 6 game records"):
+        simulate(["bm", "smithy"], 6, seed=1, record_dir="recs")
 
 
 def test_a_run_is_played_by_one_version_of_the_code(monkeypatch: pytest.MonkeyPatch) -> None:

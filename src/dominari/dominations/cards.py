@@ -67,7 +67,7 @@ class Catalog:
     def of(cls, data: GameData) -> Catalog:
         """The catalog of ``data``, built once and kept with it (:attr:`GameData.catalog`),
         so that it goes when ``data`` does."""
-        cat = data.catalog
+        cat = getattr(data, "catalog", None)  # (None in data pickled before it was kept)
         if cat is None:
             cat = cls._build(data)
             object.__setattr__(data, "catalog", cat)  # frozen data: its one cache

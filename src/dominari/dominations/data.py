@@ -547,6 +547,12 @@ class GameData:
     (:meth:`~dominari.dominations.cards.Catalog.of`), made on first use and kept as long
     as they are."""
 
+    def __copy__(self) -> GameData:
+        return self  # unchanging: a copy (of a state, a bot) shares it, and its catalog
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameData:
+        return self
+
     def __post_init__(self) -> None:
         put = object.__setattr__
         put(self, "tile_by_id", {t.id: t for t in self.tiles})

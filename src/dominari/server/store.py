@@ -252,7 +252,9 @@ def make_engine(url: str) -> Engine:
             engine = create_engine(url, pool_pre_ping=True)
     except ImportError as exc:  # the database's driver
         why = f"{exc.name} is missing" if exc.name else str(exc)
-        hint = ": pip install 'dominari[postgres]'" if exc.name == "psycopg" else ""
+        hint = (": pip install 'dominari[postgres]'" if exc.name == "psycopg" else
+                ": name the driver Dominari installs, postgresql+psycopg://…, and pip "
+                "install 'dominari[postgres]'" if exc.name == "psycopg2" else "")
         raise StoreError(f"cannot use the database {redact(url)!r}: its driver is not "
                          f"installed ({why}){hint}") from None
     except (SQLAlchemyError, ValueError) as exc:

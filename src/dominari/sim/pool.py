@@ -832,6 +832,18 @@ _RAY_LOCK = threading.RLock()
 leaves it (:data:`_RAY_SESSION`): runs of several threads share one session."""
 
 
+def _forget_ray_threads() -> None:
+    """In a forked child: the lock and the starting thread were its parent's (a lock held
+    by a thread that is not there, a queue no thread reads)."""
+    global _RAY_LOCK
+    _RAY_LOCK = threading.RLock()
+    _STARTER.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_ray_threads)
+
+
 def end_own_ray() -> None:
     """End the Ray session :func:`init_ray` began in this process, if any (a caller's own
     session is left alone), unless a run of this process (another thread's) still uses
@@ -1165,15 +1177,18 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
         if watch is not None:
             watch.close()
         left = True
-        with _RAY_LOCK:  # Dominari's own session, no other run on it: ended with this
-            shared = not _RAY_SESSION["ours"] or _RAY_SESSION["runs"] > 1  # run's tasks
-            if not shared:  # (cancelling them raced with their replies: Ray crashed)
-                _leave_ray(stopped=True)
-        if shared:  # the caller's own session, or another thread's run on it: only
-            for ref in pending:  # this run's tasks are stopped
-                with contextlib.suppress(Exception):  # already finished or gone
-                    ray.cancel(ref)
-            _leave_ray(stopped=True)  # the last run out of Dominari's own session ends it
+        with _RAY_LOCK:
+            ours = _RAY_SESSION["ours"]
+            try:
+                if not ours:  # the caller's own session: only this run's tasks are stopped
+                    for ref in pending:
+                        with contextlib.suppress(Exception):  # already finished or gone
+                            ray.cancel(ref)
+                # Dominari's own: ended with this run's tasks if no other run uses it, else
+                # its tasks are let run out (cancelling them raced with their replies:
+                # Ray crashed, and would take the other runs with it)
+            finally:
+                _leave_ray(stopped=True)  # counted out whatever stops the stopping
         raise
     finally:
         if watch is not None:

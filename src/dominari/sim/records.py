@@ -376,9 +376,9 @@ class HeldFolder:
         """Whether the folder is written without a lock (a file system without them)."""
         self.made = missing_folders(path)
         """The folders the hold made, the deepest first (:meth:`discard` removes them)."""
-        try:
-            self._hold(self.path)
-            check_fresh(self.path, fresh, held=True)
+        try:  # (said of the folder as named: the working folder is still the run's)
+            self._hold(Path(path))
+            check_fresh(Path(path), fresh, held=True)
         except BaseException:
             self.discard()
             raise

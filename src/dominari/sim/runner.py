@@ -44,7 +44,7 @@ from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import describe as describe_kingdom
 from dominari.dominion.kingdoms import fixed as fixed_kingdom
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
-from dominari.sim.journal import tree_fingerprint
+from dominari.sim.journal import code_fingerprint, tree_fingerprint
 from dominari.sim.pool import beat, check_backend, check_stall, each_result, init_ray
 from dominari.sim.records import (
     ANY_RECORDS,
@@ -276,14 +276,15 @@ class DominationsOptions:
 GameOptions = DominionOptions | DominationsOptions
 
 _DATA: dict[str | None, GameData] = {}
-"""The component data of each folder, loaded once per process for what plays apart from
-a run (the server's games, a game made by hand); a run's own are :attr:`_Loaded.data`."""
+"""The component data of each folder, loaded once per process for what plays in threads
+that begin no run (the server's games, games made by hand); those of a thread that
+begins runs are its own (:attr:`_Loaded.data`)."""
 
 
 def dominations_data(folder: str | None) -> GameData:
-    """The component data of ``folder``: in a run, as its files held when the run began
-    in this thread (:func:`begin_run`, :func:`use_stamp`; another thread's runs neither
-    share nor reload them), else loaded once per process."""
+    """The component data of ``folder``: in a thread that has begun a run (:func:`begin_run`,
+    :func:`use_stamp`), as its files held when that thread's latest run began (another
+    thread's runs neither share nor reload them); else loaded once per process."""
     cache = _LOADED.data if _LOADED.stamp and folder is not None else _DATA
     data = cache.get(folder)
     if data is None:
@@ -323,7 +324,10 @@ base-set cards
                           "Dominion's")
     found = DominationsOptions(rules if rules is not None else _default_rules(),
                                None if data is None else os.fspath(data))
-    dominations_data(found.data)  # loaded once: a later load of the folder is a lookup
+    if found.data is not None:  # said now, not when a run starts (which loads it as it
+        from dominari.dominations.data import load_data  # is then)
+
+        load_data(found.data)
     return found
 
 
@@ -388,7 +392,7 @@ CHANGED = ("the files this run plays with (a strategy file, the buy policy or op
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
-LOADED_CODE = tree_fingerprint(_PACKAGE)
+LOADED_CODE = code_fingerprint()
 """The :func:`~dominari.sim.journal.code_fingerprint` of the code that plays games (every
 game's), as this process loaded it: its files when this module was imported."""
 

@@ -281,7 +281,7 @@ def check_size(players: int, seats: int, games: int) -> None:
 def play_shard(shard: Shard) -> tuple[GameResult, ...]:
     """Play the shard's games (runs in a worker process); their results in game order."""
     use_stamp(shard.stamp, shard.specs, shard.options)
-    bots = bots_for(shard.options.game, shard.specs)  # one per entry, loaded once a process
+    bots = bots_for(shard.options.game, shard.specs)  # one per entry, loaded once a thread
     recorder = SeatRecorder(bots, shard.specs, shard.options.game)
     out: list[GameResult] = []
     # One tuple for each distinct seating and ranking of the shard: its games share them,
@@ -753,8 +753,8 @@ def tournament(
 
     try:
         if journal is not None:
-            book = Journal.open(Path(journal).absolute(), key, check if recheck else None,
-                                fits, into=table, hold=True)  # (chdir-proof)
+            book = Journal.open(journal, key, check if recheck else None, fits,
+                                into=table, hold=True)  # fmt: skip
         open_records()  # (opened by a recheck already) before anything is written
         if records is not None:
             records.write_index()  # before the journal is written (a format-1 journal)
