@@ -252,6 +252,7 @@ def test_a_run_is_played_by_one_version_of_the_code(monkeypatch: pytest.MonkeyPa
     stamp = begin_run(("bm", "smithy"), options)
     with monkeypatch.context() as m:
         m.setattr(runner, "LOADED_CODE", "0" * 64)  # loaded before the files changed
+        m.setattr(runner, "_LOADED_FILES", [])  # (their sizes and times then)
         with pytest.raises(ConfigError) as e:
             simulate(["bm", "smithy"], 2, seed=1, kingdom="first-game")
         assert str(e.value) == runner.CODE_CHANGED

@@ -1119,7 +1119,7 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     pending: dict[Any, tuple[int, int]] = {}  # a try's ref: its task, its key
     watch: _RayWatch | None = None
     tries = 0
-    left = False  # _leave_ray done
+    stopped = False
     ray = _join_ray(workers)
     try:
         lost_types = tuple(getattr(ray.exceptions, name) for name in _RAY_LOST
@@ -1174,24 +1174,18 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                     out.charge(k, _hung(watch.stall))
                     todo.appendleft(k)
     except BaseException:
+        stopped = True
         if watch is not None:
             watch.close()
-        left = True
-        with _RAY_LOCK:
-            ours = _RAY_SESSION["ours"]
-            try:
-                if not ours:  # the caller's own session: only this run's tasks are stopped
-                    for ref in pending:
-                        with contextlib.suppress(Exception):  # already finished or gone
-                            ray.cancel(ref)
-                # Dominari's own: ended with this run's tasks if no other run uses it, else
-                # its tasks are let run out (cancelling them raced with their replies:
-                # Ray crashed, and would take the other runs with it)
-            finally:
-                _leave_ray(stopped=True)  # counted out whatever stops the stopping
+        if not _RAY_SESSION["ours"]:  # the caller's own session: only this run's tasks are
+            for ref in pending:  # stopped
+                with contextlib.suppress(Exception):  # already finished or gone
+                    ray.cancel(ref)
+        # Dominari's own (counted in, so not ended meanwhile): ended with this run's tasks
+        # if no other run uses it, else they run out (cancelling them raced with their
+        # replies: Ray crashed, and would take the other runs with it)
         raise
     finally:
         if watch is not None:
             watch.close()
-        if not left:
-            _leave_ray(stopped=False)
+        _leave_ray(stopped)  # counted out whatever stops the stopping

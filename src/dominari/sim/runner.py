@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, overload
 
 from dominari.bots.base import GameBot, playing
 from dominari.bots.kingdom import KingdomBestBot
@@ -44,7 +44,14 @@ from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import describe as describe_kingdom
 from dominari.dominion.kingdoms import fixed as fixed_kingdom
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
-from dominari.sim.journal import code_fingerprint, tree_fingerprint
+from dominari.sim.journal import (
+    PACKAGE,
+    code_files,
+    code_fingerprint,
+    folder_files,
+    spec_files,
+    tree_fingerprint,
+)
 from dominari.sim.pool import beat, check_backend, check_stall, each_result, init_ray
 from dominari.sim.records import (
     ANY_RECORDS,
@@ -390,11 +397,11 @@ CHANGED = ("the files this run plays with (a strategy file, the buy policy or op
            "what they held when the run began: edited since (run it again), or other files "
            "under the same paths where this worker runs (give paths every worker shares)")
 
-_PACKAGE = Path(__file__).resolve().parent.parent
-
+_LOADED_FILES = code_files()
 LOADED_CODE = code_fingerprint()
 """The :func:`~dominari.sim.journal.code_fingerprint` of the code that plays games (every
-game's), as this process loaded it: its files when this module was imported."""
+game's), as this process loaded it: its files when this module was imported (hashed
+again only once their :func:`~dominari.sim.journal.code_files` differ)."""
 
 CODE_CHANGED = ("Dominari's code has changed on disk since this process loaded it (an "
                 "upgrade, a git pull, an edit): start the process again, so that one version "
@@ -404,8 +411,13 @@ CODE_DIFFERS = ("Dominari's code in this worker is not the code of the process t
                 "or another version is installed where this worker runs (install one version "
                 "everywhere)")
 
-RunFiles = tuple[dict[str, str], str | None]
-"""What the files a run plays with hold (:func:`run_files`)."""
+class RunFiles(NamedTuple):
+    """What the files a run plays with hold (:func:`run_files`)."""
+
+    specs: dict[str, str]
+    """The SHA-256 of each bot spec that names files, by spec."""
+    data: str | None
+    """The SHA-256 of the data folder's component files; ``None`` without a data folder."""
 
 
 def run_files(specs: Iterable[str], options: GameOptions) -> RunFiles:
@@ -413,10 +425,8 @@ def run_files(specs: Iterable[str], options: GameOptions) -> RunFiles:
     opening book: :func:`~dominari.sim.journal.spec_files`), and of the data folder's
     component files (:func:`~dominari.sim.journal.folder_files`; ``None`` without a data
     folder): what a journal's key and a run's stamp say of them, read once."""
-    from dominari.sim.journal import folder_files, spec_files
-
     folder = getattr(options, "data", None)
-    return spec_files(specs), None if folder is None else folder_files(folder)
+    return RunFiles(spec_files(specs), None if folder is None else folder_files(folder))
 
 
 def run_stamp(specs: Iterable[str], options: GameOptions, files: RunFiles | None = None) -> str:
@@ -441,7 +451,7 @@ def begin_run(specs: Iterable[str], options: GameOptions, files: RunFiles | None
     that earlier runs loaded here are let go if their files now hold something else (an
     edited strategy file or data folder, a relative path from another folder), so the
     run plays with what the files hold now, as its workers do."""
-    if tree_fingerprint(_PACKAGE) != LOADED_CODE:
+    if code_files() != _LOADED_FILES and tree_fingerprint(PACKAGE) != LOADED_CODE:
         raise ConfigError(CODE_CHANGED)
     stamp = f"{LOADED_CODE}:{run_stamp(specs, options, files)}"
     _take_stamp(stamp)

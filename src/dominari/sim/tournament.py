@@ -693,9 +693,9 @@ def tournament(
     if journal is not None:
         key = {"game": options.game, "players": list(specs), "seats": seats, "seed": seed,
                "options": options.to_json(), "code": code_fingerprint(options.game),
-               "files": files[0]}  # fmt: skip
-        if options.to_json().get("data"):  # a data folder's files play the games as much
-            key["data_files"] = files[1]  # as the code
+               "files": files.specs}  # fmt: skip
+        if getattr(options, "data", None):  # a data folder's files play the games as much as
+            key["data_files"] = files.data  # the code
 
         def fits(m: int, j: int, game: GameResult) -> str | None:
             if m >= len(combos):
