@@ -72,7 +72,7 @@ from dominari.core.errors import ConfigError, DominariError
 from dominari.server.bots import played_seat
 from dominari.server.service import GameService, GameSpec, SeatSpec, Settings, Subscriber
 from dominari.server.store import StoreError
-from dominari.server.tables import MAX_ACTION_TEXT, ActionError
+from dominari.server.tables import MAX_ACTION_TEXT, ActionError, Table
 from dominari.web import INDEX, STATIC
 
 log = logging.getLogger("dominari.server")
@@ -580,6 +580,22 @@ def create_app(settings: Settings) -> FastAPI:
         """What a spectator sees: public information only."""
         return (await service.spectated(spectator)).message(None)
 
+    async def submitted(game_id: str, authorization: str | None,
+                        submit: Callable[[Table, int], None]) -> dict[str, Any] | JSONResponse:
+        """The seat's view once ``submit`` (an action or an undo) is done for the token's
+        seat; a refusal of :data:`WITH_VIEW` carries that view, as over a socket."""
+        t = await service.game(game_id)
+        seat = service.seat_of(t, bearer(authorization))
+        if not acts.take((game_id, seat)):
+            raise ActionError("too_many", "too many submissions; slow down")
+        try:
+            submit(t, seat)
+        except ActionError as exc:
+            if exc.code not in WITH_VIEW:
+                raise
+            return error(exc.code, exc.message, view=t.message(seat))
+        return t.message(seat)
+
     @app.post("/api/games/{game_id}/actions", response_model=ViewMessage, responses=ERRORS)
     async def act(game_id: GameId, body: ActIn, authorization: Auth = None
                   ) -> dict[str, Any] | JSONResponse:
@@ -587,17 +603,8 @@ def create_app(settings: Settings) -> FastAPI:
         the view the action answers: a stale one is refused (409) with nothing changed,
         so a retried submission never plays twice; the error carries the seat's current
         view (``view``), as one of another seat's decision does."""
-        t = await service.game(game_id)
-        seat = service.seat_of(t, bearer(authorization))
-        if not acts.take((game_id, seat)):
-            raise ActionError("too_many", "too many submissions; slow down")
-        try:
-            service.act(t, seat, body.action, body.version)
-        except ActionError as exc:
-            if exc.code not in WITH_VIEW:
-                raise
-            return error(exc.code, exc.message, view=t.message(seat))
-        return t.message(seat)
+        return await submitted(game_id, authorization,
+                               lambda t, seat: service.act(t, seat, body.action, body.version))
 
     @app.post("/api/games/{game_id}/undo", response_model=ViewMessage, responses=ERRORS)
     async def undo(game_id: GameId, body: Annotated[UndoIn, Body()],
@@ -605,17 +612,8 @@ def create_app(settings: Settings) -> FastAPI:
         """Take back the seat's last action, if it is still their decision and the
         action revealed nothing and used no chance. ``version`` (required) is the version
         of the view it answers, as for an action."""
-        t = await service.game(game_id)
-        seat = service.seat_of(t, bearer(authorization))
-        if not acts.take((game_id, seat)):
-            raise ActionError("too_many", "too many submissions; slow down")
-        try:
-            service.undo(t, seat, body.version)
-        except ActionError as exc:
-            if exc.code not in WITH_VIEW:
-                raise
-            return error(exc.code, exc.message, view=t.message(seat))
-        return t.message(seat)
+        return await submitted(game_id, authorization,
+                               lambda t, seat: service.undo(t, seat, body.version))
 
     @app.post("/api/my-games", responses=ERRORS)
     async def my_games(body: TokensIn) -> dict[str, Any]:

@@ -700,6 +700,8 @@ class GameService:
         game keeps its place, and goes once its last watcher leaves (:meth:`unsubscribe`)
         if it is still among the oldest."""
         excess = len(self._finished) - KEEP_FINISHED
+        if excess <= 0:  # (the usual case: no copy of the list made)
+            return
         for gid in list(self._finished):
             if excess <= 0:
                 return

@@ -262,6 +262,12 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+def _seat_row(r: SeatTable) -> SeatRow:
+    """A seat as stored; a name stored before names were checked, as its escapes (as the
+    config's)."""
+    return SeatRow(r.seat, r.kind, r.bot, escaped(r.name), r.token_hash)
+
+
 def redact(url: str) -> str:
     """``url`` without its password (for messages)."""
     head, sep, tail = url.partition("://")
@@ -402,9 +408,7 @@ class Store:
             return StoredGame(
                 id=g.id, game=g.game, config=dict(g.config), spectator=g.spectator,
                 status=g.status, version=g.version,
-                # a name stored before names were checked, as its escapes (as the config's)
-                seats=tuple(SeatRow(r.seat, r.kind, r.bot, escaped(r.name), r.token_hash)
-                            for r in seats),
+                seats=tuple(_seat_row(r) for r in seats),
                 log=tuple(Entry(e.seq, e.kind, e.seat, e.text) for e in log),
                 created=g.created,
             )
@@ -429,8 +433,7 @@ class Store:
             seats: dict[str, list[SeatRow]] = {}
             for r in s.scalars(select(SeatTable).where(SeatTable.game_id.in_(ids))
                                .order_by(SeatTable.game_id, SeatTable.seat)):
-                seats.setdefault(r.game_id, []).append(
-                    SeatRow(r.seat, r.kind, r.bot, escaped(r.name), r.token_hash))
+                seats.setdefault(r.game_id, []).append(_seat_row(r))
         order = {h: i for i, h in enumerate(keys)}
         out = []
         for gid, seat, _ in sorted(held, key=lambda r: order.get(r[2] or "", 0)):
