@@ -663,3 +663,31 @@ def test_a_catalog_goes_with_its_data(tmp_path: Path) -> None:
     del data, catalog
     gc.collect()
     assert not any(id(o) == made for o in gc.get_objects() if isinstance(o, Catalog))
+
+
+def test_a_placement_names_a_tile_of_its_own_games_data(tmp_path: Path) -> None:
+    """D-GROW-1: a placement names a tile of the game's own data, by the id its file gives
+    (any case); the index from ids is made once with the data's catalog, and every game
+    on that data reads the same one."""
+    from dominari.core import ParseError
+    from dominari.dominations.cards import Catalog
+    from dominari.dominations.engine import PLACE, DominationsState
+
+    def renamed(tiles: list[dict[str, object]]) -> None:
+        for tile in tiles:
+            tile["id"] = "Q" + str(tile["id"])[1:]
+
+    data = load_data(write_mutated(tmp_path, "tiles.json", renamed))
+    state = DominationsState.new(data=data, players=2, seed=3)
+    while not any(a.kind == PLACE for a in state.legal_actions()):
+        state.apply(state.legal_actions()[0])
+    place = next(a for a in state.legal_actions() if a.kind == PLACE)
+    text = state.format_action(place)
+    assert text.startswith("Q")
+    assert state.parse_action(text) == place
+    assert state.parse_action(text.lower()) == place
+    with pytest.raises(ParseError, match="L" + text[1:3]):
+        state.parse_action("L" + text[1:])
+    other = DominationsState.new(data=data, players=3, seed=4)
+    assert other.parse_action(text) == place
+    assert Catalog.of(data).tile_index[text.split()[0]] == place.a

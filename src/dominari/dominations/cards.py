@@ -19,7 +19,7 @@ those codes and the ids of the data files, and holds each card's effects by side
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dominari.dominations.data import (
     Effect,
@@ -62,13 +62,16 @@ class Catalog:
     skill_rows: tuple[tuple[int, int, int, int, tuple[int, ...]], ...] = ()
     """Per skill, what affordability reads on the hot path: (domain, cost, prerequisite
     domain or -1, prerequisite value, copy codes)."""
+    tile_index: dict[str, int] = field(default_factory=dict)
+    """Tile id (upper case) -> index into :attr:`GameData.tiles`: what a placement's
+    notation names."""
 
     @classmethod
     def of(cls, data: GameData) -> Catalog:
         """The catalog of ``data``, built once and kept with it (:attr:`GameData.catalog`),
         so that it goes when ``data`` does."""
-        cat = getattr(data, "catalog", None)  # (None in data pickled before it was kept)
-        if cat is None:
+        cat = getattr(data, "catalog", None)  # (None in data pickled before it was kept,
+        if cat is None or not hasattr(cat, "tile_index"):  # or older than its tile index)
             cat = cls._build(data)
             object.__setattr__(data, "catalog", cat)  # frozen data: its one cache
         return cat
@@ -122,6 +125,7 @@ class Catalog:
                  -1 if sk.prerequisite is None else sk.prerequisite.domain,
                  0 if sk.prerequisite is None else sk.prerequisite.value, skill_copies[s])
                 for s, sk in enumerate(data.skills)),
+            tile_index={t.id.upper(): i for i, t in enumerate(data.tiles)},
         )
 
     def source_id(self, code: int) -> str:

@@ -587,7 +587,7 @@ class DominationsState(GameState):
             loaded = load_data(config.data) if config.data is not None else default_data()
         s.data = loaded
         s.catalog = cat = Catalog.of(loaded)
-        s._tile_index = {t.id.upper(): i for i, t in enumerate(loaded.tiles)}
+        s._tile_index = cat.tile_index
         s.num_players = config.players
         s.rng = random.Random(config.seed)
         s.board = Board.with_cradle(loaded.cradle)

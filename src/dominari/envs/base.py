@@ -72,11 +72,12 @@ Seeding
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
 import operator
 import random
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -280,14 +281,11 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         bounds of the spaces) shared, and the spaces' random generators copied."""
         new = object.__new__(type(self))
         memo[id(self)] = new
-        # The spaces' bounds are shared for this copy alone: they leave the memo after it,
-        # so that a bound the caller copies beside the environment is a copy.
-        shared = {id(array): array for space in self._spaces() for box in _boxes(space)
-                  for array in _bounds(box) if id(array) not in memo}  # fmt: skip
-        for key, array in shared.items():
+        bounds = [array for space in self._spaces() for box in _boxes(space)
+                  for array in _bounds(box)]  # fmt: skip
+        for array in bounds:
             array.flags.writeable = False  # (an unpickled environment's are writeable)
-            memo[key] = array
-        try:
+        with shared_in_copy(memo, bounds):
             for name, value in self.__dict__.items():
                 if name in self._shared_on_copy or name in self._unchanged:
                     new.__dict__[name] = value
@@ -298,9 +296,6 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
                     twin.setstate(value.getstate())
                 else:
                     new.__dict__[name] = copy.deepcopy(value, memo)
-        finally:
-            for key in shared:
-                del memo[key]
         return new
 
     def _spaces(self) -> tuple[spaces.Space[Any], ...]:
@@ -598,6 +593,22 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 def _copy_node(node: Node) -> dict[int, Any]:
     """``node`` and the nodes below it copied (their actions, immutable, shared)."""
     return {i: _copy_node(c) if isinstance(c, dict) else c for i, c in node.items()}
+
+
+@contextlib.contextmanager
+def shared_in_copy(memo: dict[int, Any], objects: Iterable[Any]) -> Iterator[None]:
+    """Within it, ``copy.deepcopy(..., memo)`` shares ``objects`` instead of copying them.
+    They are shared for this one copy alone: they leave ``memo`` after it, so that the same
+    objects copied beside it in one ``copy.deepcopy`` call (a caller's list of the
+    environment and its bounds, say) are copies. Objects already in ``memo`` stay as the
+    memo has them."""
+    shared = {id(o): o for o in objects if id(o) not in memo}
+    memo.update(shared)
+    try:
+        yield
+    finally:
+        for key in shared:
+            del memo[key]
 
 
 def _boxes(space: spaces.Space[Any]) -> list[spaces.Box]:

@@ -115,7 +115,7 @@ import numpy as np
 from dominari.bots import load_bot
 from dominari.bots.base import GameBot, check_seed, playing
 from dominari.core.errors import ConfigError, DominariError, IllegalActionError
-from dominari.envs.base import GameEnv, check_options
+from dominari.envs.base import GameEnv, check_options, shared_in_copy
 from dominari.envs.dominations import DominationsEnv
 from dominari.envs.dominion import DominionEnv
 from dominari.sim.runner import BotError, derive_seed
@@ -275,17 +275,11 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         opponents and their policies, which the copy shares (see the module docstring)."""
         new = object.__new__(type(self))
         memo[id(self)] = new
-        # The policies are shared for this copy alone: they leave the memo after it, so
-        # that a policy the caller copies beside the environment is a copy.
-        shared = {id(o): o for b in self._bots if isinstance(b, PolicyOpponent)
-                  for o in (b, b.policy) if id(o) not in memo}  # fmt: skip
-        memo.update(shared)
-        try:
+        policies = [o for b in self._bots if isinstance(b, PolicyOpponent)
+                    for o in (b, b.policy)]  # fmt: skip
+        with shared_in_copy(memo, policies):
             for name, value in self.__dict__.items():
                 new.__dict__[name] = copy.deepcopy(value, memo)
-        finally:
-            for key in shared:
-                del memo[key]
         return new
 
     def close(self) -> None:
