@@ -94,16 +94,21 @@ def test_simulate_by_card(capsys: pytest.CaptureFixture[str]) -> None:
         assert f"{name}: win % with each Kingdom card, and without it" in out
     assert "With [95% CI]" in out and "Δ alike [95% CI]" in out
     assert "Δ: with minus without, in points. A kingdom always has 10 cards" in out
-    assert "Δ alike: no rule bot here buys Kingdom cards, so it is Δ." in out
+    assert "Δ alike: the same among games alike in the rule bot best played" in out
+    _, plain, _ = run(capsys, "simulate", "dominion", "--players", "random,bmu", "-n", "12",
+                      "--seed", "4", "--workers", "1", "--no-progress", "--by-card")
+    assert "Δ alike: no rule bot here buys Kingdom cards, so it is Δ, with a score " \
+        "interval (Mee's)." in plain
     _, witch, _ = run(capsys, "simulate", "dominion", "--players", "witch,bmu", "-n", "12",
                       "--seed", "4", "--workers", "1", "--no-progress", "--by-card")
-    assert "Δ alike: the same among games alike in the cards the rule bots here buy " \
+    assert "Δ alike: the same among games alike in the cards the strategies here buy " \
         "(Witch)" in witch
     # with key cards, each seat's results by which of them the kingdom had
-    assert "Win % by which of the rule bots' cards the kingdom had" in witch
-    groups = witch.split("Win % by which of the rule bots' cards the kingdom had")[1]
+    assert "Win % by which of the strategies' cards the kingdom had" in witch
+    groups = witch.split("Win % by which of the strategies' cards the kingdom had")[1]
     assert " Witch " in groups and " none of them " in groups
-    assert "Win % by which" not in out  # no rule bot's cards: no such table
+    assert "Win % by which" not in out  # no strategy's cards: no such table, but best's
+    assert "Win % by the rule bot best played" in out and " Best as " in out
     # five key cards of four rule bots: 32 groups at most; the table shows the 8 with the
     # most games (a row a seat), and says where the others are
     four = ["simulate", "dominion", "--players", "witch,smithy,militia,workshop-gardens",
@@ -124,7 +129,11 @@ def test_simulate_by_card(capsys: pytest.CaptureFixture[str]) -> None:
     assert [(s["seat"], s["name"]) for s in data["by_card"][0]["with"]] == [(0, "Best"),
                                                                              (1, "BMU")]
     assert sum(a["games"] for a in data["players"][0]["played_as"]) == 12
-    assert data["by_key_cards"] == []  # best and BMU: no rule bot buys a Kingdom card
+    # best and BMU: no strategy buys a card by which to group games, but best plays as
+    # the rule bot of each kingdom, and games are grouped by that
+    assert data["by_card_key_cards"] == [] and data["by_card_key_played_as"] is True
+    played = {a["strategy"]: a["games"] for a in data["players"][0]["played_as"]}
+    assert {g["played_as"]: g["games"] for g in data["by_key_cards"]} == played
     code, out, err = run(capsys, *args)
     assert "Kingdom card" not in out and "Best: win % by the rule bot it played" in out
     code, out, err = run(capsys, *args, "--by-card", "--kingdom", "first-game")

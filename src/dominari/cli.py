@@ -129,7 +129,7 @@ from dominari.sim.runner import (
     simulate,
 )
 from dominari.sim.seats import record_with_seats, rerun, seat_entries
-from dominari.sim.stats import PlayerResult, SimResult, TurnPlace
+from dominari.sim.stats import PlayerResult, SimResult, TurnPlace, WinShare
 from dominari.sim.tournament import (
     RATING_MU,
     RATING_NAME,
@@ -1001,8 +1001,9 @@ def card_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
     table = Table(title=Text(f"{p.name}: win % with each Kingdom card, and without it"),
                   title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
                   collapse_padding=True)  # fmt: skip
+    alike_too = not result.unadjusted  # (else the note says why there is none)
     for col in ("Card", "Games", _rate_head("With", stacked), "Without", "Δ",
-                _rate_head("Δ alike", stacked)):  # fmt: skip
+                *((_rate_head("Δ alike", stacked),) if alike_too else ())):  # fmt: skip
         table.add_column(col, justify="left" if col == "Card" else "right", no_wrap=True)
     for card in result.by_card:
         have, lack = card.present[at], card.absent[at]
@@ -1012,8 +1013,9 @@ def card_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
         table.add_row(card.card, f"{have.games:,}",
                       _interval(have.win_rate, have.ci95, stacked) if have.games else "-",
                       _percent(lack.win_rate) if lack.games else "-", delta,
-                      "-" if alike is None else
-                      _interval(alike[0], (alike[1], alike[2]), stacked, _points))  # fmt: skip
+                      *(("-" if alike is None else
+                         _interval(alike[0], (alike[1], alike[2]), stacked, _points),)
+                        if alike_too else ()))  # fmt: skip
     return table
 
 
@@ -1024,16 +1026,21 @@ KEY_CARD_ROWS = 32
 
 def key_card_table(result: SimResult, layout: _Layout = _WIDE) -> Table:
     """Every seat's outright win rate in the games of each group alike in the key cards
-    (which of the cards the rule bots here buy the kingdom had), the groups with the most
-    key cards first; of more groups than :data:`KEY_CARD_ROWS` rows hold, those with the
-    most games (none without key cards: see ``result.by_key_cards``); laid out as
-    ``layout`` says."""
+    (which of the cards the strategies here buy the kingdom had) and in the rule bot
+    ``best`` played, the groups with the most key cards first; of more groups than
+    :data:`KEY_CARD_ROWS` rows hold, those with the most games (none without key cards or
+    ``best``: see ``result.by_key_cards``); laid out as ``layout`` says."""
     names, stacked = layout
-    table = Table(title=Text("Win % by which of the rule bots' cards the kingdom had"),
-                  title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
-                  collapse_padding=True)  # fmt: skip
+    keyed, played = bool(result.key_cards), result.key_played_as
+    title = ("Win % by which of the strategies' cards the kingdom had" if not played else
+             "Win % by the rule bot best played" if not keyed else
+             "Win % by the strategies' cards the kingdom had, and the rule bot best played")
+    table = Table(title=Text(title), title_style="bold", box=box.SIMPLE_HEAVY,
+                  pad_edge=False, collapse_padding=True)  # fmt: skip
     rates = _rate_head("Win %", stacked)
-    for col in ("Key cards", "Games", "Player", rates):
+    heads = (*(("Key cards",) if keyed else ()), *(("Best as",) if played else ()),
+             "Games", "Player", rates)
+    for col in heads:
         table.add_column(col, justify="right" if col in ("Games", rates) else
                          "left", no_wrap=col != "Key cards", overflow="fold")  # fmt: skip
     room = max(1, KEY_CARD_ROWS // len(result.players))
@@ -1042,7 +1049,9 @@ def key_card_table(result: SimResult, layout: _Layout = _WIDE) -> Table:
     groups = [result.by_key_cards[g] for g in sorted(biggest)]
     for g, group in enumerate(groups):
         for at, (p, share) in enumerate(zip(result.players, group.shares, strict=True)):
-            table.add_row(Text(", ".join(group.cards) or "none of them") if at == 0 else "",
+            lead = [*([Text(", ".join(group.cards) or "none of them")] if keyed else []),
+                    *([Text(group.played_as)] if played else [])]
+            table.add_row(*(lead if at == 0 else [""] * len(lead)),
                           f"{group.games:,}" if at == 0 else "", _name_text(p.name, names),
                           _interval(share.win_rate, share.ci95, stacked),
                           end_section=at == len(group.shares) - 1 and g < len(groups) - 1)
@@ -1056,11 +1065,20 @@ def key_card_table(result: SimResult, layout: _Layout = _WIDE) -> Table:
 def card_note(result: SimResult) -> str:
     """The footnote of :func:`card_table`: what the two differences measure."""
     keys = ", ".join(result.key_cards)
-    alike = (f"Δ alike: the same among games alike in the cards the rule bots here buy "
-             f"({keys}), so that a card displaces only cards no rule bot here buys: its own "
-             "effect (groups weighted as Mantel-Haenszel's; none for those cards "
-             "themselves), with a stratified score interval (Mee's)." if keys else
-             "Δ alike: no rule bot here buys Kingdom cards, so it is Δ.")  # fmt: skip
+    alike_in = " and ".join(
+        ([f"the cards the strategies here buy ({keys})"] if keys else [])
+        + (["the rule bot best played (the first of its order the kingdom fits)"]
+           if result.key_played_as else []))  # fmt: skip
+    if result.unadjusted:
+        alike = f"Δ alike: not given, since {result.unadjusted}."
+    elif alike_in:
+        alike = (f"Δ alike: the same among games alike in {alike_in}, so that a card "
+                 "displaces only cards that change no rule bot's play here: its own effect "
+                 "(groups weighted as Mantel-Haenszel's; none for a card every such game "
+                 "has or lacks), with a stratified score interval (Mee's).")
+    else:
+        alike = ("Δ alike: no rule bot here buys Kingdom cards, so it is Δ, with a score "
+                 "interval (Mee's).")
     return ("Δ: with minus without, in points. A kingdom always has 10 cards, so Δ is a "
             "card's worth against the average card it displaces, a card a strategy needs "
             f"among them. {alike} Of 25 cards, about one in 20 shows a difference that "
@@ -1110,6 +1128,8 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
     _print_fitted(console, partial(sim_table, result), result.players)
     _print_same_names(console, result.players)
     _print_by_turn(console, result.by_turn, result.game)
+    _print_seats_by_turn(console, result)
+    _print_win_share(console, [(p.name, p) for p in result.players])
     for p in result.players:  # best: which rule bot it played, and how it did as each
         if p.played_as:
             _print_fitted(console, partial(played_as_table, p))
@@ -1172,6 +1192,30 @@ def _print_by_turn(console: Console, by_turn: Sequence[TurnPlace], game: str) ->
                            for t in by_turn)  # fmt: skip
         console.print(f"win % by {_TURN_ORDER[game]}, whoever sat there (drawn per game): "
                       f"{places}", markup=False)
+
+
+def _print_seats_by_turn(console: Console, result: SimResult) -> None:
+    """A line a seat: its win rate by its place in the turn order, of how many games (the
+    engines draw who begins, so a seat began about as often as not, not exactly)."""
+    for p in result.players:
+        if p.by_turn:
+            places = ", ".join(
+                f"{_ORDINALS[t.place - 1]} {_interval(t.win_rate, t.ci95)} of {t.games:,}"
+                if t.games else f"{_ORDINALS[t.place - 1]} - of 0" for t in p.by_turn)
+            console.print(Text(f"{p.name}, win % by {_TURN_ORDER[result.game]}: {places}"))
+
+
+def _print_win_share(console: Console, players: Sequence[tuple[str, WinShare]]) -> None:
+    """With shared wins: every player's share of the wins, a win shared ``k`` ways counted
+    ``1/k`` (with 2 players, a shared win as ½), with its 95% interval (Student's t)."""
+    if any(p.ties for _, p in players):
+        shares = ", ".join(
+            f"{name} {_percent(p.win_share)}" + (
+                "" if (ci := p.win_share_ci95) is None else f" [{_percent(ci[0])}, "
+                                                            f"{_percent(ci[1])}]")
+            for name, p in players)  # fmt: skip
+        console.print(Text("win share, a shared win split among its winners (Student's t "
+                           f"95% CI): {shares}"))
 
 
 _TURN_ORDER = {"dominion": "turn order", "dominations": "initiative order in age 1"}
@@ -1442,6 +1486,7 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         _print_fitted(console, partial(turn_order_table, result), result.players)
     _print_same_names(console, result.players)
     _print_by_turn(console, result.by_turn, result.game)
+    _print_win_share(console, [(p.name, p) for p in result.leaderboard])
     if result.game == "dominations":
         rules = result.options.get("rules") or {}
         data = result.options.get("data")

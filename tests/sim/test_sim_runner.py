@@ -584,7 +584,9 @@ def test_results_by_kingdom_card_and_by_the_bot_best_played_are_the_records_own(
     data = r.to_json()
     assert data["by_card"][0]["card"] == r.by_card[0].card
     assert set(data["by_card"][0]) == {"card", "games", "with", "without", "adjusted"}
-    assert data["by_card_key_cards"] == []  # BMU buys no Kingdom card; best is no rule bot
+    assert data["by_card_key_cards"] == []  # BMU buys no Kingdom card; best is no strategy,
+    assert data["by_card_key_played_as"] is True  # but plays as one: its games are grouped
+    assert data["by_card_unadjusted"] is None
     assert data["intervals"]["by_card.adjusted.ci95"].startswith("stratified Mee score")
     assert data["players"][0]["played_as"][0]["strategy"] == best.played_as[0].strategy
     assert simulate(["best", "bmu"], games, seed=3, workers=1, kingdom="witch",
@@ -671,6 +673,87 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
         (0, "Witch", expected[0][2][0]), (1, "Smithy", expected[0][2][1])]
 
 
+@pytest.mark.rule("N-SET-3")
+def test_with_best_at_the_table_games_are_alike_in_the_rule_bot_it_played(
+        tmp_path: Path) -> None:
+    """N-SET-3: ``best`` plays each kingdom as the first rule bot of its order that fits
+    it, so a card changes its play only through which one that is: the adjusted
+    difference compares games alike in it (and in the cards the other strategies buy,
+    here Smithy), recomputed here from the records. Before, best's games were taken for
+    games of a bot that buys no Kingdom card, and Witch's own effect on best showed as
+    every card's that displaces Witch."""
+    from dominari.bots import builtin_strategy
+    from dominari.bots.kingdom import best_rule_bot
+    from dominari.sim.stats import _adjusted
+
+    games = 80
+    r = simulate(["best", "smithy"], games, seed=5, workers=2, record_dir=tmp_path,
+                 by_card=True)  # fmt: skip
+    assert r.key_cards == ("Smithy",) and r.key_played_as and not r.unadjusted
+    rows = []
+    for i in range(games):
+        record = json.loads((tmp_path / record_name(i)).read_text(encoding="utf-8"))
+        ranks, kingdom = record["outcome"]["ranks"], set(record["kingdom"])
+        played = builtin_strategy(best_rule_bot(record["kingdom"], 2)).name
+        rows.append((kingdom, ("Smithy" in kingdom, played),
+                     [int(ranks[p] == 1 and ranks.count(1) == 1) for p in range(2)]))
+    groups = {g for _, g, _ in rows}
+    checked = 0
+    for c in r.by_card:
+        for seat in range(2):
+            tables = []
+            for g in groups:
+                alike = [(c.card in k, won[seat]) for k, at, won in rows if at == g]
+                have = [w for present, w in alike if present]
+                lack = [w for present, w in alike if not present]
+                if have and lack:
+                    tables.append(([len(have), sum(have)],
+                                   [len(alike), sum(have) + sum(lack)]))
+            got = c.adjusted[seat]
+            if not tables:  # every group has the card, or none does
+                assert got is None
+                continue
+            assert got == pytest.approx(_adjusted(tables, 0, 1))
+            checked += 1
+    assert checked > 20
+    expected = sorted(((-int(smithy), 0 if smithy else 1, played),
+                       sum(1 for _, at, _ in rows if at == (smithy, played)))
+                      for smithy, played in groups)  # fmt: skip
+    assert [((-len(g.cards), 0 if g.cards else 1, g.played_as), g.games)
+            for g in r.by_key_cards] == expected  # fmt: skip
+    assert all(g.cards in ((), ("Smithy",)) for g in r.by_key_cards)
+
+
+def test_no_difference_alike_where_the_bots_buys_cannot_be_grouped(tmp_path: Path) -> None:
+    """A search bot chooses its buys by searching, and strategies may buy more Kingdom
+    cards than games can be grouped by (8, so 256 groups): then no games are alike in what
+    the bots buy, and the results say why rather than give a difference adjusted for
+    some of it (the 9th card on was dropped, and a search bot was taken for one that buys
+    no Kingdom card)."""
+    from dominari.sim.runner import key_cards, load_bots
+
+    r = simulate(["mcts:iterations=2", "smithy"], 3, seed=1, workers=1, by_card=True)
+    assert r.unadjusted == ("mcts:iterations=2 chooses what it buys by searching the game, "
+                            "not from a list of cards")
+    assert all(c.adjusted == () for c in r.by_card) and r.by_key_cards == ()
+    data = r.to_json()
+    assert data["by_card_unadjusted"] == r.unadjusted
+    assert "adjusted" not in data["by_card"][0]
+    assert "by_card.adjusted.ci95" not in data["intervals"]
+    many = tmp_path / "many.toml"
+    cards = ["Witch", "Smithy", "Militia", "Market", "Laboratory", "Festival", "Village",
+             "Library", "Mine"]
+    many.write_text('name = "Many"\n' + "".join(
+        f'[[buy]]\ncard = "{c}"\nwhen = "count(\'{c}\') < 1"\n' for c in cards)
+        + '[[buy]]\ncard = "Silver"\n', encoding="utf-8")
+    r = simulate([str(many), "bmu"], 4, seed=2, workers=1, by_card=True)
+    assert r.unadjusted == (
+        "the strategies here buy 9 Kingdom cards (Festival, Laboratory, Library, Market, "
+        "Militia, Mine, Smithy, Village, Witch), and games are grouped alike in at most 8")
+    assert all(c.adjusted == () for c in r.by_card) and r.key_cards == ()
+    assert key_cards(load_bots(["random", "bmu"], "dominion")) == ((), False, "")
+
+
 def test_more_local_workers_than_the_machine_can_use_are_refused() -> None:
     """A typo such as 200 for 20 would start 200 processes on a laptop: the local backend
     starts at most 4 a CPU (at least 16), and says so before any game; a cluster's
@@ -743,3 +826,81 @@ def test_a_run_taking_a_folder_waits_out_another_process_probing_it(
         HeldFolder(folder)
     other.close()
     assert len(waits) == 1 + records._PROBE_WAITS
+
+
+@pytest.mark.rule("N-END-2")
+def test_a_shared_win_is_split_among_its_winners_in_the_win_share(tmp_path: Path) -> None:
+    """N-END-2: still tied, the win is shared. A seat's win share counts a win 1 and a win
+    shared ``k`` ways ``1/k`` (with 2 players, a shared win as ½), so every game's shares
+    add up to 1; its interval is Student's t over the games' shares, recomputed here from
+    the records, as a tournament's is from its games."""
+    import statistics
+
+    from dominari.sim.stats import t95
+    from dominari.sim.tournament import tournament
+
+    games = 160
+    r = simulate(["bm", "bm", "bmu", "bmu"], games, seed=2, workers=2, kingdom="first-game",
+                 record_dir=tmp_path)  # fmt: skip
+    shares: list[list[float]] = [[] for _ in range(4)]
+    ways = set()
+    for i in range(games):
+        ranks = json.loads((tmp_path / record_name(i)).read_text(encoding="utf-8"))[
+            "outcome"]["ranks"]
+        k = ranks.count(1)
+        ways.add(k)
+        for p in range(4):
+            shares[p].append(1 / k if ranks[p] == 1 else 0.0)
+    assert len(ways - {1}) >= 2  # shared two ways and more, here
+    assert sum(p.win_share for p in r.players) == pytest.approx(1.0)
+    data = r.to_json()
+    for p, mine in enumerate(shares):
+        mean = statistics.fmean(mine)
+        half = t95(games - 1) * statistics.stdev(mine) / games ** 0.5
+        assert r.players[p].win_share == pytest.approx(mean)
+        assert r.players[p].win_share_ci95 == pytest.approx((max(0.0, mean - half),
+                                                             min(1.0, mean + half)))
+        assert data["players"][p]["win_share"] == pytest.approx(mean)
+        assert data["players"][p]["win_share_ci95"] == pytest.approx(
+            list(r.players[p].win_share_ci95 or ()))
+    assert data["intervals"]["win_share_ci95"] == "Student's t"
+    two = simulate(["smithy", "bm"], 300, seed=3, workers=1, kingdom="first-game")
+    smithy = two.players[0]
+    assert smithy.ties > 0
+    assert smithy.win_share == pytest.approx((smithy.wins + smithy.ties / 2) / 300)
+    t = tournament(["bm", "bmu"], 300, 3, kingdom="first-game", workers=1)
+    board = {s.name: s for s in t.players}
+    assert board["BM"].win_share + board["BMU"].win_share == pytest.approx(1.0)
+    assert board["BM"].win_share == pytest.approx(
+        (board["BM"].wins + board["BM"].ties / 2) / 300)
+    assert t.to_json()["players"][0]["win_share_ci95"] is not None
+
+
+def test_results_say_which_version_and_code_played_them() -> None:
+    """A result's JSON says what made it: Dominari's version and the fingerprint of the
+    code that plays the game, the one a tournament's journal is keyed by, so that results
+    of other code can be told apart (the record format's own version is a record's)."""
+    from dominari import __version__
+    from dominari.sim.journal import code_fingerprint
+
+    for game, players in (("dominion", ["bm", "bmu"]), ("dominations", ["greedy", "random"])):
+        data = simulate(players, 2, seed=1, workers=1, game=game).to_json()
+        assert data["dominari"] == {"version": __version__, "code": code_fingerprint(game)}
+    assert code_fingerprint("dominion") != code_fingerprint("dominations")
+
+
+def test_each_seats_win_rate_by_turn_order_is_printed(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Who begins is drawn per game: each seat's win rate as the first to play and as the
+    second is printed, with its games, not only in ``--json``."""
+    code = main(["simulate", "dominion", "--players", "smithy,bm", "-n", "40", "--seed", "3",
+                 "--kingdom", "first-game", "--workers", "1", "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0
+    r = simulate(["smithy", "bm"], 40, seed=3, workers=1, kingdom="first-game")
+    for p in r.players:
+        first, second = p.by_turn
+        assert (f"{p.name}, win % by turn order: 1st to play {100 * first.win_rate:.1f} "
+                f"[{100 * first.ci95[0]:.1f}, {100 * first.ci95[1]:.1f}] of {first.games}, "
+                f"2nd {100 * second.win_rate:.1f}") in out
+        assert first.games + second.games == 40

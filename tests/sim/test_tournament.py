@@ -270,7 +270,12 @@ def test_json_keys() -> None:
                 "options", "matchups", "rating_model", "end_reasons", "intervals"):
         assert key in data
     assert data["intervals"] == {"ci95": "Wilson score", "tie_ci95": "Wilson score",
+                                 "win_share_ci95": "Student's t",
                                  "mean_score_ci95": "Student's t"}
+    from dominari import __version__
+    from dominari.sim.journal import code_fingerprint
+
+    assert data["dominari"] == {"version": __version__, "code": code_fingerprint("dominion")}
     assert data["rating_model"]["model"] == "BradleyTerryFull"
     assert data["options"] == {"kingdom": "first-game", "max_turns": 100}
     names = [p["name"] for p in data["players"]]

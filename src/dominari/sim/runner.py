@@ -467,10 +467,26 @@ def start_run(specs: tuple[str, ...], options: GameOptions, bots: list[GameBot],
     where its games are played in this process by one worker (``reuse``), the bots
     kept for them."""
     stamp = begin_run(specs, options, files)  # what was loaded for files since edited is let go
+    game_code(options.game)  # (now, while the files are the code loaded)
     options.check(len(seated), seated, seed)
     if reuse:
         bots_for(options.game, specs, bots)  # reuse the bots loaded for the checks
     return stamp
+
+
+_GAME_CODE: dict[str, str] = {}
+
+
+def game_code(game: str) -> str:
+    """:func:`~dominari.sim.journal.code_fingerprint` of ``game`` for the code this process
+    loaded: worked out at its first run of the game (:func:`start_run`, once
+    :func:`begin_run` has found the files still that code), then kept. A result names it
+    (``dominari.code`` in its JSON), as a tournament's journal does, so that results of
+    the same code can be told from others."""
+    code = _GAME_CODE.get(game)
+    if code is None:
+        code = _GAME_CODE[game] = code_fingerprint(game)
+    return code
 
 
 def use_stamp(stamp: str | None, specs: Iterable[str], options: GameOptions) -> None:
@@ -611,8 +627,10 @@ def run_chunk(chunk: Chunk) -> Tally:
                 if isinstance(bot, KingdomBestBot)]  # fmt: skip
     cards = _CARD_FEATURES if chunk.by_card else None
     keys = key_cards(bots)  # the games are also grouped by which of them they have
-    bits = [(c, 1 << k) for k, c in enumerate(keys)]
-    grouped: dict[tuple[int, int], str] = {}  # (card, group): its feature, made once
+    bits = [(c, 1 << k) for k, c in enumerate(keys.cards)]
+    best = next((b for b in bots if isinstance(b, KingdomBestBot)), None)
+    alike = not keys.unknown
+    grouped: dict[tuple[int, object], str] = {}  # (card, group): its feature, made once
     for i in range(chunk.start, chunk.stop):
         state = chunk.options.new_game(n, game_seed(chunk.seed, i), chunk.names)
         order = turn_order(state)
@@ -627,14 +645,20 @@ def run_chunk(chunk: Chunk) -> Tally:
                     for lead, bot in as_seats]  # Dominion: only it has best
         if cards is not None:
             kingdom = state.kingdom  # type: ignore[attr-defined]
-            group = sum(bit for c, bit in bits if c in kingdom)
             features.extend(cards[c] for c in kingdom)
-            features.append(_GROUP_FEATURES[group])
-            for c in kingdom:
-                feature = grouped.get((c, group))
-                if feature is None:
-                    feature = grouped[c, group] = f"card@{group}:{NAME[c]}"
-                features.append(feature)
+            if alike:
+                group: object = sum(bit for c, bit in bits if c in kingdom)
+                if best is not None:
+                    group = (group, best.for_game(state).name)  # type: ignore[arg-type]
+                name = grouped.get((-1, group))
+                if name is None:
+                    name = grouped[-1, group] = _group_feature(group)
+                features.append(name)
+                for c in kingdom:
+                    feature = grouped.get((c, group))
+                    if feature is None:
+                        feature = grouped[c, group] = f"card@{name[6:]}:{NAME[c]}"
+                    features.append(feature)
         tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"),
                   order, features)
         if record_dir is not None:
@@ -645,23 +669,64 @@ def run_chunk(chunk: Chunk) -> Tally:
 
 _CARD_FEATURES = {c: f"card:{NAME[c]}" for c in range(len(NAME))}
 """Each card's feature for :attr:`Tally.split` (``card:Witch``), made once."""
-_GROUP_FEATURES = [f"group@{g}" for g in range(1 << 8)]
-"""The feature of a game's group by the key cards it has (``group@3``: the first two)."""
 
 
-def key_cards(bots: Sequence[object]) -> tuple[int, ...]:
-    """The Kingdom cards the rule bots among ``bots`` buy, sorted (at most 8: a game's
-    group by which of them it has is a byte): the cards by which the results by card
-    group the games, so that a card is compared with and without it among games alike in
-    them (see :class:`~dominari.sim.stats.CardSplit`)."""
+def _group_feature(group: object) -> str:
+    """The feature of a game's group: by the key cards it has (``group@3``: the first
+    two), and by the rule bot ``best`` played (``group@3/Smithy``)."""
+    if isinstance(group, tuple):
+        return f"group@{group[0]}/{group[1]}"
+    return f"group@{group}"
+
+
+MAX_KEY_CARDS = 8
+"""The most key cards games are grouped by (up to 256 groups of them): more groups hold
+too few games each to compare a card within them (:class:`~dominari.sim.stats.CardSplit`)."""
+
+
+class KeyCards(NamedTuple):
+    """What the results by card group games by (:func:`key_cards`), so that a card is
+    compared with and without it among games alike in them."""
+
+    cards: tuple[int, ...]
+    """The Kingdom cards the strategy bots at the table buy, sorted."""
+    played_as: bool = False
+    """``best`` is at the table: games are also grouped by the rule bot it played, the
+    first of its order that fits the kingdom (which of the cards of all its strategies the
+    kingdom has changes its play only through that)."""
+    unknown: str = ""
+    """Why games cannot be grouped alike in what the bots buy ('' when they can): a bot
+    chooses its buys by search, or the strategies buy more than :data:`MAX_KEY_CARDS`
+    cards. No difference among games alike is then given."""
+
+
+def key_cards(bots: Sequence[object]) -> KeyCards:
+    """What the rule bots among ``bots`` buy (a strategy bot the cards of its strategy;
+    ``best`` as the rule bot it plays in a game; a random bot none, whatever the
+    kingdom): what the results by card group the games by, so that a card is compared
+    with and without it among games alike in it (see
+    :class:`~dominari.sim.stats.CardSplit`)."""
     from dominari.bots.kingdom import strategy_needs
+    from dominari.bots.random_bot import RandomBot
     from dominari.bots.strategy import StrategyBot
 
     found: set[int] = set()
+    played_as = False
     for bot in bots:
         if isinstance(bot, StrategyBot):
             found |= strategy_needs(bot.strategy)
-    return tuple(sorted(found))[:8]
+        elif isinstance(bot, KingdomBestBot):
+            played_as = True
+        elif not isinstance(bot, RandomBot):
+            name = getattr(bot, "name", type(bot).__name__)
+            return KeyCards((), unknown=f"{name} chooses what it buys by searching the "
+                                        "game, not from a list of cards")  # fmt: skip
+    if len(found) > MAX_KEY_CARDS:
+        cards = ", ".join(sorted(NAME[c] for c in found))
+        return KeyCards((), unknown=f"the strategies here buy {len(found)} Kingdom cards "
+                                    f"({cards}), and games are grouped alike in at most "
+                                    f"{MAX_KEY_CARDS}")  # fmt: skip
+    return KeyCards(tuple(sorted(found)), played_as)
 
 
 def check_by_card(options: GameOptions) -> None:
@@ -946,8 +1011,11 @@ def simulate(
         if held is not None:
             held.close()  # another run may write there now
     assert total.next == len(chunks) and not total.waiting
+    keys = key_cards(bots) if by_card else KeyCards(())
     return SimResult.from_tally(total.total, names=names, specs=specs, seed=seed,
                                 game=options.game, options=options.to_json(),
-                                key_cards=tuple(NAME[c] for c in key_cards(bots))
-                                if by_card else ())  # fmt: skip
+                                key_cards=tuple(NAME[c] for c in keys.cards),
+                                key_played_as=keys.played_as,
+                                unadjusted=keys.unknown,
+                                code=game_code(options.game))  # fmt: skip
 

@@ -25,6 +25,7 @@ Z95 = 1.959963984540054
 INTERVALS: dict[str, str] = {
     "ci95": "Wilson score", "tie_ci95": "Wilson score",
     "mean_vp_ci95": "Student's t", "mean_score_ci95": "Student's t",
+    "win_share_ci95": "Student's t",
     "by_card.adjusted.ci95": "stratified Mee score, Mantel-Haenszel weights"}  # fmt: skip
 """How each kind of 95% interval of a result's JSON is computed, as its ``intervals``
 say (each result names those it has)."""
@@ -58,9 +59,9 @@ class Tally:
     """Integer totals over some games between ``players`` seats.
 
     ``wins[p]`` counts games seat ``p`` won alone, ``ties[p]`` games it shared
-    the win; ``vp[p]`` and ``turns[p]`` are sums over games, ``vp_sq[p]`` the sum of the
-    squared VP (for the spread of the mean); ``rounds`` sums
-    each game's longest turn count; ``reasons`` counts how games ended.
+    the win, ``shared[p][k]`` those it shared ``k`` ways; ``vp[p]`` and ``turns[p]`` are
+    sums over games, ``vp_sq[p]`` the sum of the squared VP (for the spread of the mean);
+    ``rounds`` sums each game's longest turn count; ``reasons`` counts how games ended.
     ``breakdown[source][p]`` sums seat ``p``'s VP from ``source`` (games whose
     outcome itemises VP, such as Dominations; sources in the order first seen).
     ``places`` counts each seat's games, outright and shared wins by its place in the
@@ -88,11 +89,14 @@ class Tally:
     breakdown: dict[str, list[int]] = field(default_factory=dict)
     places: Places | None = None
     split: dict[str, list[int]] = field(default_factory=dict)
+    shared: list[list[int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for name in ("wins", "ties", "vp", "turns", "vp_sq"):
             if not getattr(self, name):
                 setattr(self, name, [0] * self.players)
+        if not self.shared:
+            self.shared = [[0] * (self.players + 1) for _ in range(self.players)]
         if self.places is None:
             self.places = Places(self.players, self.players)
 
@@ -121,6 +125,7 @@ class Tally:
             if ranks[p] == 1:
                 if shared:
                     self.ties[p] += 1
+                    self.shared[p][ranks.count(1)] += 1
                 else:
                     self.wins[p] += 1
             self.vp[p] += scores[p]
@@ -150,6 +155,8 @@ class Tally:
             self.vp[p] += other.vp[p]
             self.vp_sq[p] += other.vp_sq[p]
             self.turns[p] += other.turns[p]
+            for k, count in enumerate(other.shared[p]):
+                self.shared[p][k] += count
         assert self.places is not None and other.places is not None
         self.places.merge(other.places)
         self.rounds += other.rounds
@@ -222,6 +229,13 @@ class Places:
         """The results by place, whoever took it (every game counted has each place)."""
         return tuple(TurnPlace(k + 1, self.counted, sum(w[k] for w in self.wins),
                                sum(t[k] for t in self.ties)) for k in range(self.places))
+
+
+def _share(wins: int, shared_ways: Sequence[int]) -> tuple[float, float]:
+    """The sum over games of a seat's share of the win (1 alone, ``1/k`` shared ``k``
+    ways), and of its square."""
+    return (wins + sum(count / k for k, count in enumerate(shared_ways) if count),
+            wins + sum(count / (k * k) for k, count in enumerate(shared_ways) if count))
 
 
 def mean_ci95(total: float, total_sq: float, n: int) -> tuple[float, float] | None:
@@ -328,6 +342,41 @@ class WinCounts:
                 "tie_rate": self.tie_rate, "tie_ci95": list(self.tie_ci95)}  # fmt: skip
 
 
+class WinShare(WinCounts):
+    """:class:`WinCounts` with the games whose win was shared ``k`` ways
+    (``shared_ways[k]``), for the seat's share of the wins (a mixin of the result records
+    of simulations and tournaments)."""
+
+    shared_ways: tuple[int, ...]
+    """Per ``k``, the games whose win was shared ``k`` ways (they add up to :attr:`ties`)."""
+
+    @property
+    def win_share(self) -> float:
+        """The seat's share of the wins: a win counts 1, a win shared ``k`` ways ``1/k``,
+        a loss 0 (so every game's shares add up to 1; with 2 players, the score with a
+        shared win as ½).
+
+        >>> r = PlayerResult(0, "a", "a", games=4, wins=2, ties=2, total_vp=0,
+        ...                  total_turns=0, shared_ways=(0, 0, 1, 0, 1))
+        >>> r.win_share  # 1 + 1 + 1/2 + 1/4 over 4 games
+        0.6875
+        """
+        return _share(self.wins, self.shared_ways)[0] / self.games if self.games else 0.0
+
+    @property
+    def win_share_ci95(self) -> tuple[float, float] | None:
+        """A 95% interval of :attr:`win_share` (Student's t, from the games' spread, within
+        [0, 1]; a share is not a yes or no, so Wilson's does not apply): ``None`` for
+        fewer than 2 games."""
+        total, total_sq = _share(self.wins, self.shared_ways)
+        interval = mean_ci95(total, total_sq, self.games)
+        return None if interval is None else (max(0.0, interval[0]), min(1.0, interval[1]))
+
+    def share_json(self) -> dict[str, Any]:
+        """The share of the wins and its interval as JSON keys."""
+        return {"win_share": self.win_share, "win_share_ci95": _pair(self.win_share_ci95)}
+
+
 class EndReasons:
     """Games by how they ended (``end_reasons``), with the games the turn limit stopped
     apart (a mixin of the results of simulations and tournaments)."""
@@ -341,7 +390,7 @@ class EndReasons:
 
 
 @dataclass(frozen=True)
-class PlayerResult(WinCounts):
+class PlayerResult(WinShare):
     """One seat's results over a simulation."""
 
     seat: int
@@ -361,6 +410,7 @@ class PlayerResult(WinCounts):
     played_as: tuple[PlayedAs, ...] = ()
     """For ``best``: its results by the rule bot it played (the kingdom's best), most
     games first."""
+    shared_ways: tuple[int, ...] = ()
 
     @property
     def mean_vp(self) -> float:
@@ -394,6 +444,7 @@ class PlayerResult(WinCounts):
             "name": self.name,
             "spec": self.spec,
             **self.counts_json(),
+            **self.share_json(),
             "mean_vp": self.mean_vp,
             "mean_vp_ci95": _pair(self.mean_vp_ci95),
             "mean_turns": self.mean_turns,
@@ -449,9 +500,10 @@ class CardSplit:
     """Every seat's results in the ``games`` whose kingdom had ``card`` (``present``) and
     in the others (``absent``), seat by seat; and per seat ``adjusted``, the difference of
     its outright win rate with the card and without it among games alike in the key cards
-    (the cards the rule bots at the table buy: :attr:`SimResult.key_cards`), as
-    ``(difference, low, high)`` with a 95% interval, or None where no such games differ
-    in the card (a key card itself).
+    (the cards the rule bots at the table buy: :attr:`SimResult.key_cards`, and the rule
+    bot ``best`` played: :attr:`SimResult.key_played_as`), as ``(difference, low, high)``
+    with a 95% interval, or None where no such games differ in the card (a key card
+    itself); empty where games cannot be grouped so (:attr:`SimResult.unadjusted`).
 
     The plain difference compares a card with the average card it displaces (a kingdom
     always has 10): where a seat's strategy needs a card, every other card displaces it
@@ -491,10 +543,13 @@ class KeyCardGroup:
     cards: tuple[str, ...]
     games: int
     shares: tuple[Share, ...]
+    played_as: str = ""
+    """The rule bot ``best`` played in these games ('' without ``best`` at the table)."""
 
     def to_json(self, names: Sequence[str]) -> dict[str, Any]:
         """The group as JSON values, each seat's named by ``names``."""
         return {"cards": list(self.cards), "games": self.games,
+                **({"played_as": self.played_as} if self.played_as else {}),
                 "players": _seats_json(self.shares, names)}
 
 
@@ -526,19 +581,31 @@ class SimResult(EndReasons):
     """Dominion, when asked for: every seat's results in the games whose kingdom had each
     card and in the others, by card name (cards never dealt are not listed)."""
     key_cards: tuple[str, ...] = ()
-    """With :attr:`by_card`: the cards the rule bots at the table buy, by which the
+    """With :attr:`by_card`: the cards the strategy bots at the table buy, by which the
     adjusted differences group the games."""
+    key_played_as: bool = False
+    """With :attr:`by_card`: ``best`` is at the table, and the adjusted differences also
+    group the games by the rule bot it played (:attr:`KeyCardGroup.played_as`)."""
+    unadjusted: str = ""
+    """With :attr:`by_card`: why no adjusted differences are given ('' when they are): a
+    bot at the table chooses its buys by search, or the strategies buy too many cards to
+    group games alike in them."""
+    code: str = ""
+    """The fingerprint of the code that played the games
+    (:func:`~dominari.sim.runner.game_code`; '' where not known)."""
     by_key_cards: tuple[KeyCardGroup, ...] = ()
-    """With :attr:`by_card` and :attr:`key_cards`: every seat's results in the games of
-    each group of them, the groups with the most key cards first (then in the order of
-    :attr:`key_cards`); groups no game fell in are not listed."""
+    """With :attr:`by_card` and :attr:`key_cards` or :attr:`key_played_as`: every seat's
+    results in the games of each group of them, the groups with the most key cards first
+    (then in the order of :attr:`key_cards`, then by the rule bot ``best`` played);
+    groups no game fell in are not listed."""
 
     @classmethod
     def from_tally(cls, tally: Tally, *, names: tuple[str, ...], specs: tuple[str, ...],
                    seed: int, kingdom: str | tuple[str, ...] | None = None,
                    max_turns: int | None = None, game: str = "dominion",
                    options: Mapping[str, Any] | None = None,
-                   key_cards: tuple[str, ...] = ()) -> SimResult:
+                   key_cards: tuple[str, ...] = (), key_played_as: bool = False,
+                   unadjusted: str = "", code: str = "") -> SimResult:
         """Rates and means from ``tally``. ``options`` default to Dominion's
         ``kingdom`` and ``max_turns``."""
         if options is None:
@@ -554,7 +621,8 @@ class SimResult(EndReasons):
                          total_breakdown=tuple((source, sums[p])
                                                for source, sums in tally.breakdown.items()),
                          by_turn=places.of(p) if counted else (),
-                         played_as=_played_as(tally, p))
+                         played_as=_played_as(tally, p),
+                         shared_ways=tuple(tally.shared[p]))
             for p in range(n)
         )  # fmt: skip
         by_turn = places.everyone() if counted else ()
@@ -562,7 +630,8 @@ class SimResult(EndReasons):
                    total_rounds=tally.rounds, end_reasons=dict(sorted(tally.reasons.items())),
                    options=dict(options), by_turn=by_turn,
                    by_card=_by_card(tally), key_cards=key_cards,
-                   by_key_cards=_by_key_cards(tally, key_cards))  # fmt: skip
+                   key_played_as=key_played_as, unadjusted=unadjusted, code=code,
+                   by_key_cards=_by_key_cards(tally, key_cards, key_played_as))  # fmt: skip
 
     @property
     def kingdom(self) -> str | tuple[str, ...] | None:
@@ -591,22 +660,35 @@ class SimResult(EndReasons):
             "game": self.game,
             "games": self.games,
             "seed": self.seed,
+            "dominari": made_by(self.code),
             **{key: _plain(value) for key, value in self.options.items()},
             "players": [p.to_json() for p in self.players],
             "mean_turns": self.mean_turns,
             "end_reasons": dict(self.end_reasons),
             "turn_limit_games": self.turn_limit_games,
-            "intervals": {k: INTERVALS[k] for k in ("ci95", "tie_ci95", "mean_vp_ci95",
+            "intervals": {k: INTERVALS[k] for k in ("ci95", "tie_ci95", "win_share_ci95",
+                                                    "mean_vp_ci95",
                                                     *(("by_card.adjusted.ci95",)
-                                                      if self.by_card else ()))},
+                                                      if self.by_card
+                                                      and not self.unadjusted else ()))},
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
             **({"by_card": [card.to_json([p.name for p in self.players])
                             for card in self.by_card],
                 "by_card_key_cards": list(self.key_cards),
+                "by_card_key_played_as": self.key_played_as,
+                "by_card_unadjusted": self.unadjusted or None,
                 "by_key_cards": [group.to_json([p.name for p in self.players])
                                  for group in self.by_key_cards]} if self.by_card else {}),
         }
+
+
+def made_by(code: str) -> dict[str, Any]:
+    """What made a result, as JSON values: Dominari's version, and the fingerprint of the
+    code that played its games (None where not known)."""
+    from dominari import __version__
+
+    return {"version": __version__, "code": code or None}
 
 
 def _row_shares(row: Sequence[int], n: int) -> tuple[Share, ...]:
@@ -647,21 +729,23 @@ def _by_card(tally: Tally) -> tuple[CardSplit, ...]:
     return tuple(out)
 
 
-def _by_key_cards(tally: Tally, key_cards: Sequence[str]) -> tuple[KeyCardGroup, ...]:
+def _by_key_cards(tally: Tally, key_cards: Sequence[str],
+                  played_as: bool = False) -> tuple[KeyCardGroup, ...]:
     """Every seat's results in each group of games alike in ``key_cards`` (features
-    ``group@G``, bit ``k`` of ``G`` for ``key_cards[k]``), the groups with the most key
-    cards first; none without key cards."""
-    if not key_cards:
+    ``group@G``, bit ``k`` of ``G`` for ``key_cards[k]``) and, with ``played_as``, in the
+    rule bot ``best`` played (``group@G/NAME``), the groups with the most key cards first;
+    none without either."""
+    if not key_cards and not played_as:
         return ()
     n, out = tally.players, []
     for feature, row in tally.split.items():
         if feature.startswith("group@"):
-            group = int(feature[6:])
-            bits = tuple(group >> k & 1 for k in range(len(key_cards)))
+            group, _, strategy = feature[6:].partition("/")
+            bits = tuple(int(group) >> k & 1 for k in range(len(key_cards)))
             cards = tuple(c for c, bit in zip(key_cards, bits, strict=True) if bit)
             shares = _row_shares(row, n)
-            out.append(((-len(cards), tuple(-b for b in bits)),
-                        KeyCardGroup(cards, row[0], shares)))
+            out.append(((-len(cards), tuple(-b for b in bits), strategy),
+                        KeyCardGroup(cards, row[0], shares, strategy)))
     return tuple(g for _, g in sorted(out, key=lambda x: x[0]))
 
 

@@ -102,6 +102,7 @@ from dominari.sim.runner import (
     check_run,
     chunk_size,
     derive_seed,
+    game_code,
     game_options,
     game_range,
     load_bots,
@@ -119,9 +120,10 @@ from dominari.sim.stats import (
     EndReasons,
     Places,
     TurnPlace,
-    WinCounts,
+    WinShare,
     _pair,
     _plain,
+    made_by,
     mean_ci95,
 )
 from dominari.sim.table import GameTable
@@ -356,7 +358,7 @@ RATED_EVERY = 1000
 
 # ---------------------------------------------------------------------- results
 @dataclass(frozen=True)
-class Standing(WinCounts):
+class Standing(WinShare):
     """One entry's results over a tournament."""
 
     entry: int
@@ -376,6 +378,7 @@ class Standing(WinCounts):
     by_turn: tuple[TurnPlace, ...] = ()
     """The entry's results by its place in the turn order (1: it began the game), over
     every match-up; empty where a game's turn order is not known."""
+    shared_ways: tuple[int, ...] = ()
 
     @property
     def mean_score(self) -> float:
@@ -399,6 +402,7 @@ class Standing(WinCounts):
             "name": self.name,
             "games": self.games,
             **self.counts_json(),
+            **self.share_json(),
             "mean_score": self.mean_score,
             "mean_score_ci95": _pair(self.mean_score_ci95),
             "rating": {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal},
@@ -455,6 +459,9 @@ class TournamentResult(EndReasons):
     by_turn: tuple[TurnPlace, ...] = ()
     """Results by place in the turn order, whoever sat there: the player who began, the
     second … (empty where a game's turn order is not known)."""
+    code: str = ""
+    """The fingerprint of the code that played the games
+    (:func:`~dominari.sim.runner.game_code`; '' where not known)."""
 
     @classmethod
     def from_games(cls, results: Sequence[Sequence[GameResult]], *, specs: tuple[str, ...],
@@ -467,6 +474,7 @@ class TournamentResult(EndReasons):
         n = len(specs)
         wins, ties, score, played = [0] * n, [0] * n, [0] * n, [0] * n
         score_sq = [0] * n
+        ways = [[0] * (seats + 1) for _ in range(n)]  # shared wins, by how many shared
         places = Places(n, seats)  # by entry and place in the turn order
         better = [[0] * n for _ in range(n)]
         met = [[0] * n for _ in range(n)]
@@ -488,6 +496,7 @@ class TournamentResult(EndReasons):
                     if g.ranks[p] == 1:
                         if shared:
                             ties[e] += 1
+                            ways[e][g.ranks.count(1)] += 1
                             mt[pos[e]] += 1
                         else:
                             wins[e] += 1
@@ -516,7 +525,7 @@ class TournamentResult(EndReasons):
             Standing(entry=e, spec=specs[e], name=names[e], games=played[e], wins=wins[e],
                      ties=ties[e], total_score=score[e], mu=rated[e][0], sigma=rated[e][1],
                      total_score_sq=score_sq[e],
-                     by_turn=places.of(e) if counted else ())
+                     by_turn=places.of(e) if counted else (), shared_ways=tuple(ways[e]))
             for e in range(n)
         )  # fmt: skip
         by_turn = places.everyone() if counted else ()
@@ -557,13 +566,15 @@ class TournamentResult(EndReasons):
         return {
             "game": self.game,
             "seed": self.seed,
+            "dominari": made_by(self.code),
             "seats": self.seats,
             "games_per_matchup": self.games_per_matchup,
             "games": self.games,
             "seat_balanced": self.seat_balanced,
             "options": _plain(self.options),
             "rating_model": dict(RATING_MODEL),
-            "intervals": {k: INTERVALS[k] for k in ("ci95", "tie_ci95", "mean_score_ci95")},
+            "intervals": {k: INTERVALS[k] for k in ("ci95", "tie_ci95", "win_share_ci95",
+                                                    "mean_score_ci95")},
             "players": [{"rank": k + 1, **s.to_json()} for k, s in enumerate(board)],
             "head_to_head": {
                 "names": names,
@@ -817,7 +828,7 @@ def tournament(
     result = TournamentResult.from_games(table.matchups, specs=specs, names=names,
                                          seats=seats, seed=seed, game=options.game,
                                          options=options.to_json(), rating=rating)  # fmt: skip
-    return dataclasses.replace(result, reused=reused)
+    return dataclasses.replace(result, reused=reused, code=game_code(options.game))
 
 
 _RECORD_TEMP = temporary_files(RECORD_GLOB)
