@@ -273,3 +273,104 @@ def test_a_board_drawing_replaces_only_a_drawing(capsys: pytest.CaptureFixture[s
     both = str(tmp_path / "both.json")
     code, _, err = run(capsys, "show", "dominations", "--svg", both, "--record", both)
     assert code == 2 and "--svg and --record both name" in err
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.rule("N-END-2", "N-SET-3")
+def test_per_game_writes_each_games_result_as_its_record_has_it(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """N-END-2, N-SET-3: ``--per-game`` writes each game's own result, a JSON line a game
+    in game order (for an analyst's own statistics, without reading thousands of records):
+    its scores, ranks (1: won; shared where several are 1), turns, how it ended, its
+    seed and turn order, its kingdom (drawn per game) and the rule bot ``best`` played.
+    The same whatever the workers, and adding up to the summary."""
+    from dominari.bots import builtin_strategy
+    from dominari.bots.kingdom import best_rule_bot
+    from dominari.sim import game_seed, record_name
+
+    args = ["simulate", "dominion", "--players", "best,bmu", "-n", "24", "--seed", "6",
+            "--no-progress"]  # fmt: skip
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    code, _, err = run(capsys, *args, "--workers", "1", "--per-game", str(one),
+                       "--record-dir", str(tmp_path / "records"))  # fmt: skip
+    assert code == 0, err
+    code, out, err = run(capsys, *args, "--workers", "2", "--per-game", str(two), "--json")
+    assert code == 0, err
+    assert one.read_bytes() == two.read_bytes()
+    rows = _lines(one)
+    assert [r["index"] for r in rows] == list(range(24))
+    for r in rows:
+        record = json.loads((tmp_path / "records" / record_name(r["index"])).read_text(
+            encoding="utf-8"))  # fmt: skip
+        assert r["seed"] == game_seed(6, r["index"]) == record["config"]["seed"]
+        assert r["scores"] == record["outcome"]["scores"]
+        assert r["ranks"] == record["outcome"]["ranks"]
+        assert sorted(r["kingdom"]) == sorted(record["kingdom"])
+        assert r["played_as"] == [builtin_strategy(best_rule_bot(r["kingdom"], 2)).name, None]
+        assert sorted(r["turn_order"]) == [0, 1] and r["ended"] in ("provinces", "three-piles")
+    summary = json.loads(out)
+    for p, player in enumerate(summary["players"]):
+        assert player["wins"] == sum(r["ranks"][p] == 1 and r["ranks"].count(1) == 1
+                                     for r in rows)  # fmt: skip
+        assert player["ties"] == sum(r["ranks"][p] == 1 and r["ranks"].count(1) > 1
+                                     for r in rows)  # fmt: skip
+    code, _, err = run(capsys, "simulate", "dominations", "--players", "greedy,random", "-n",
+                       "2", "--seed", "1", "--workers", "1", "--no-progress", "--per-game",
+                       str(one))  # a file of games is replaced by the next run's
+    assert code == 0, err
+    rows = _lines(one)
+    assert len(rows) == 2 and "kingdom" not in rows[0]
+    assert [sum(v.values()) for v in rows[0]["vp_breakdown"]] == rows[0]["scores"]
+
+
+def test_per_game_never_replaces_another_file_and_leaves_nothing_when_it_fails(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file that is not a file of games is not replaced (a slip of the keyboard); a run
+    that fails while writing (a full disk) or is stopped leaves the file as it was and no
+    temporary file, with one message."""
+    import errno
+
+    from dominari.sim.records import LinesFile
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    args = ["simulate", "dominion", "--players", "bm,bmu", "-n", "20", "--seed", "1",
+            "--workers", "1", "--no-progress", "--kingdom", "first-game"]  # fmt: skip
+    code, out, err = run(capsys, *args, "--per-game", str(notes))
+    assert code == 2 and out == ""
+    assert f"--per-game: {str(notes)!r} is already there and is not a file of games, one a " \
+        "line: give another file name, or remove it" in err
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+    games = tmp_path / "games.jsonl"
+    code, _, err = run(capsys, *args, "--per-game", str(games))
+    assert code == 0, err
+    kept = games.read_bytes()
+    real = LinesFile.write
+    written = []
+
+    def full(self: LinesFile, value: Any) -> None:
+        if len(written) == 5:
+            raise self._failed(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
+        written.append(value)
+        real(self, value)
+
+    monkeypatch.setattr(LinesFile, "write", full)
+    code, out, err = run(capsys, *args, "--seed", "2", "--per-game", str(games))
+    assert code == 2 and out == ""
+    assert err.strip().endswith(f"--per-game {str(games)!r} cannot be written (No space "
+                                "left on device); it was left as it was")
+    assert games.read_bytes() == kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl", "notes.txt"]
+    monkeypatch.setattr(LinesFile, "write", real)
+
+    def stop(self: LinesFile, value: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LinesFile, "write", stop)
+    code, out, err = run(capsys, *args, "--seed", "3", "--per-game", str(games))
+    assert code == 130 and games.read_bytes() == kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl", "notes.txt"]

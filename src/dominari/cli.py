@@ -103,6 +103,7 @@ from dominari.dominion.render import (
 from dominari.sim.pool import MEMORY_ERROR, MIN_STALL, check_backend, end_own_ray
 from dominari.sim.records import (
     ANY_RECORDS,
+    LinesFile,
     check_writable_file,
     load_record,
     missing_folders,
@@ -272,6 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
     _run_flags(sim, "simulation")
     sim.add_argument("--record-dir", type=_text, metavar="DIR",
                      help="write one record file per game here")
+    sim.add_argument("--per-game", type=_text, metavar="FILE",
+                     help="write each game's result here, a JSON line a game in game order "
+                     "(index, seed, scores, ranks, turns, how it ended, turn order, "
+                     "kingdom …), for statistics of your own")  # fmt: skip
     sim.add_argument("--by-card", action="store_true",
                      help="dominion, kingdoms that differ between games: also give each "
                      "seat's win rate in the games with each Kingdom card and without it")
@@ -823,13 +828,31 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                             bool(getattr(args, "by_card", False)))
     if args.record_dir is not None:
         _check_folder(args.record_dir, "--record-dir", fresh=ANY_RECORDS)
+    if args.per_game is not None:
+        check_writable_file(args.per_game, "--per-game", kind="games",
+                            reads=_reads(specs, getattr(args, "data", None)))  # fmt: skip
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
+    lines: list[LinesFile] = []  # made once the run has checked what it was given
+
+    def started() -> None:
+        if args.per_game is not None:
+            lines.append(LinesFile(args.per_game, "--per-game"))
+        _say(notes)
+
     run = partial(simulate, specs, args.games, seed, workers, options=options,
                   record_dir=args.record_dir, backend=backend, by_card=args.by_card,
-                  stall=args.stall_timeout, started=partial(_say, notes))  # fmt: skip
+                  stall=args.stall_timeout, started=started,
+                  each_game=None if args.per_game is None else lambda row: lines[0].write(row))
     t0 = time.perf_counter()
-    result = _run_games("simulating", args.games, not args.no_progress, run)
+    try:
+        result = _run_games("simulating", args.games, not args.no_progress, run)
+        if lines:
+            lines[0].keep()
+    except BaseException:
+        if lines:
+            lines[0].discard()
+        raise
     elapsed = time.perf_counter() - t0
     if args.json:
         sys.stdout.write(json.dumps(_with_notes(_with_data_digest(result.to_json()), timed,

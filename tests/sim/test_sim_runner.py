@@ -904,3 +904,28 @@ def test_each_seats_win_rate_by_turn_order_is_printed(
                 f"[{100 * first.ci95[0]:.1f}, {100 * first.ci95[1]:.1f}] of {first.games}, "
                 f"2nd {100 * second.win_rate:.1f}") in out
         assert first.games + second.games == 40
+
+
+def test_each_game_gets_every_games_row_in_order_and_can_stop_the_run() -> None:
+    """``each_game`` is called in this process with each game's row in game order, as
+    many workers as there are; one that is not a function is refused before any game, and
+    an exception it raises stops the run."""
+    rows: list[dict[str, Any]] = []
+    r = simulate(["bm", "bmu", "smithy"], 30, seed=4, workers=2, kingdom="first-game",
+                 each_game=rows.append)  # fmt: skip
+    assert [row["index"] for row in rows] == list(range(30))
+    assert all(set(row) == {"index", "seed", "scores", "ranks", "turns", "ended",
+                            "turn_order", "kingdom"} for row in rows)  # fmt: skip
+    assert [sum(row["ranks"][p] == 1 and row["ranks"].count(1) == 1 for row in rows)
+            for p in range(3)] == [p.wins for p in r.players]  # fmt: skip
+    assert sum(row["turns"][0] for row in rows) == r.players[0].total_turns
+    with pytest.raises(ConfigError, match="each_game must be a function of a game's row, "
+                                          "not 'rows'"):
+        simulate(["bm", "bmu"], 2, seed=1, each_game="rows")  # type: ignore[arg-type]
+
+    def fails(row: dict[str, Any]) -> None:
+        if row["index"] == 3:
+            raise RuntimeError("my statistics failed")
+
+    with pytest.raises(RuntimeError, match="my statistics failed"):
+        simulate(["bm", "bmu"], 20, seed=1, workers=2, each_game=fails)

@@ -77,6 +77,56 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
+class LinesFile:
+    """A file of JSON values, one a line (JSON Lines), written as they come through a
+    temporary file beside it, and put in its place whole (:meth:`keep`) or not at all
+    (:meth:`discard`): a run that fails or is stopped leaves the file as it was. ``flag``
+    names it first in messages (the command line's). A symbolic link is written through.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], flag: str = "") -> None:
+        self.given = str(path)
+        self.target = _through_link(Path(path))
+        self.lead = f"{flag} " if flag else ""
+        try:
+            fd, self.tmp = tempfile.mkstemp(dir=self.target.parent or Path("."),
+                                            prefix=f".{self.target.name}.", suffix=".tmp")
+        except OSError as exc:
+            raise self._failed(exc) from None
+        self.file = os.fdopen(fd, "w", encoding="utf-8")
+
+    def write(self, value: Any) -> None:
+        """Add ``value`` as a line; :class:`ConfigError` if it cannot be written (a full
+        disk …)."""
+        try:
+            self.file.write(json.dumps(value, separators=(",", ":"), allow_nan=False) + "\n")
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def keep(self) -> None:
+        """Put the file in its place, with the permissions of the one it replaces or a new
+        file's."""
+        try:
+            self.file.flush()
+            os.fchmod(self.file.fileno(), _new_file_mode(self.target))
+            self.file.close()
+            os.replace(self.tmp, self.target)
+        except OSError as exc:
+            self.discard()
+            raise self._failed(exc) from None
+
+    def discard(self) -> None:
+        """Remove what was written: the file is left as it was."""
+        with contextlib.suppress(OSError):
+            self.file.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.tmp)
+
+    def _failed(self, exc: OSError) -> ConfigError:
+        return ConfigError(f"{self.lead}{self.given!r} cannot be written ({exc.strerror}); "
+                           "it was left as it was")
+
+
 def _through_link(path: Path) -> Path:
     """The file a symbolic link ``path`` points to (the path itself for any other, and for
     a link in a loop, which is then replaced as it is)."""
@@ -89,6 +139,7 @@ def _through_link(path: Path) -> Path:
 
 
 _KINDS = {"record": (rb'\{\s*"format"\s*:\s*"dominari-record"', "a game record"),
+          "games": (rb'\{\s*"index"\s*:', "a file of games, one a line"),
           "svg": (rb"(<\?xml[^>]*>\s*)?(<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>]",
                   "an SVG drawing")}
 """The kinds of file :func:`check_writable_file` replaces only one of: how such a file

@@ -354,6 +354,9 @@ class Chunk:
     """Count each seat's results by the Kingdom cards of each game (Dominion)."""
     stamp: str | None = None
     """The run's code and what its files hold (:func:`begin_run`), for :func:`use_stamp`."""
+    rows: bool = False
+    """Keep each game's own result (:attr:`Tally.rows`), for :func:`simulate`'s
+    ``each_game``."""
 
     @property
     def game(self) -> str:
@@ -659,8 +662,16 @@ def run_chunk(chunk: Chunk) -> Tally:
                     if feature is None:
                         feature = grouped[c, group] = f"card@{name[6:]}:{NAME[c]}"
                     features.append(feature)
-        tally.add(out.scores, out.ranks, out.turns, out.reason, out.extra.get("vp_breakdown"),
-                  order, features)
+        breakdown = out.extra.get("vp_breakdown")
+        tally.add(out.scores, out.ranks, out.turns, out.reason, breakdown, order, features)
+        if chunk.rows:
+            tally.rows.append((
+                i, tuple(out.scores), tuple(out.ranks), tuple(out.turns), out.reason,
+                None if order is None else tuple(order),
+                getattr(state, "kingdom", None),  # Dominion's Kingdom cards (ids)
+                tuple(bot.for_game(state).name if isinstance(bot, KingdomBestBot)  # type: ignore[arg-type]
+                      else None for bot in bots) if as_seats else None,
+                breakdown))  # fmt: skip
         if record_dir is not None:
             write_record(record_dir / record_name(i), state,
                          recorder.entries(seats, seeds, state))  # fmt: skip
@@ -859,12 +870,14 @@ class _Chunks(Sequence[Chunk]):
 
     def __init__(self, specs: tuple[str, ...], names: tuple[str, ...], options: GameOptions,
                  seed: int, starts: array[int], record_dir: str | None,
-                 by_card: bool = False, stamp: str | None = None) -> None:  # fmt: skip
+                 by_card: bool = False, stamp: str | None = None,
+                 rows: bool = False) -> None:  # fmt: skip
         self.specs, self.names, self.options, self.seed = specs, names, options, seed
         self.starts = starts
         self.record_dir = record_dir
         self.by_card = by_card
         self.stamp = stamp
+        self.rows = rows
 
     def __len__(self) -> int:
         return len(self.starts) - 1
@@ -881,7 +894,35 @@ class _Chunks(Sequence[Chunk]):
         k %= len(self)
         return Chunk(self.specs, self.names, self.options, self.seed, self.starts[k],
                      self.starts[k + 1], self.record_dir, self.by_card,
-                     self.stamp)  # fmt: skip
+                     self.stamp, self.rows)  # fmt: skip
+
+
+def game_row(row: tuple[Any, ...], seed: int) -> dict[str, Any]:
+    """A game's own result (a row of :attr:`Tally.rows`, of a simulation of ``seed``) as
+    JSON values: its ``index`` (from 0; its record is numbered from 1) and ``seed``
+    (:func:`game_seed`), each seat's ``scores``, ``ranks`` (1: won; shared where several
+    are 1) and ``turns``, how it ``ended``, the seats in ``turn_order`` (the first began);
+    Dominion's ``kingdom`` and, with ``best`` at the table, each seat's ``played_as`` (the
+    rule bot it played, or None); Dominations' ``vp_breakdown`` (each seat's VP by
+    source).
+
+    >>> row = game_row((4, (30, 25), (1, 2), (17, 16), "provinces", (1, 0), (21, 29),
+    ...                 ("Witch", None), None), seed=1)
+    >>> row["index"], row["ranks"], row["turn_order"], row["kingdom"], row["played_as"]
+    (4, [1, 2], [1, 0], ['Moat', 'Witch'], ['Witch', None])
+    """
+    i, scores, ranks, turns, reason, order, kingdom, played, breakdown = row
+    out: dict[str, Any] = {"index": i, "seed": game_seed(seed, i), "scores": list(scores),
+                           "ranks": list(ranks), "turns": list(turns), "ended": reason}
+    if order is not None:
+        out["turn_order"] = list(order)
+    if kingdom is not None:
+        out["kingdom"] = [NAME[c] for c in kingdom]
+    if played is not None:
+        out["played_as"] = list(played)
+    if breakdown is not None:
+        out["vp_breakdown"] = [dict(sources) for sources in breakdown]
+    return out
 
 
 class _InOrder:
@@ -890,15 +931,23 @@ class _InOrder:
     before them is in. Merging in order keeps the end reasons and VP sources in the
     order first seen, so the result does not depend on which chunk finished first."""
 
-    def __init__(self, total: Tally) -> None:
+    def __init__(self, total: Tally,
+                 each: Callable[[tuple[Any, ...]], None] | None = None) -> None:
         self.total = total
         self.next = 0
         self.waiting: dict[int, Tally] = {}
+        self.each = each
+        """Called with each game's row (:attr:`Tally.rows`), in game order."""
 
     def add(self, k: int, tally: Tally) -> None:
         self.waiting[k] = tally
         while self.next in self.waiting:
-            self.total.merge(self.waiting.pop(self.next))
+            tally = self.waiting.pop(self.next)
+            if self.each is not None:
+                for row in tally.rows:
+                    self.each(row)
+            tally.rows = []
+            self.total.merge(tally)
             self.next += 1
 
 
@@ -928,6 +977,7 @@ def simulate(
     stall: float | None = None,
     by_card: bool = False,
     started: Callable[[], None] | None = None,
+    each_game: Callable[[dict[str, Any]], None] | None = None,
 ) -> SimResult:
     """Play ``games`` seeded games of ``game`` (default Dominion) between the bots named
     by ``players`` (one spec per seat: a bot's name, or a strategy file's path as a string
@@ -952,6 +1002,10 @@ def simulate(
     ``best`` always has its results by the rule bot it played (``played_as``).
     ``started()`` is called once everything given is checked, before the first game (the
     command line says its notes then, so that a refused run says only why).
+    ``each_game(row)`` is called in this process with each game's own result, in game
+    order whatever the workers (:func:`game_row`: its index, seed, scores, ranks, turns,
+    how it ended, the turn order, and its kingdom, the rule bots ``best`` played, or the
+    VP by source), for statistics of one's own; an exception it raises stops the run.
     Raises :class:`DominariError` subclasses for bad input, before any game is
     played or file written.
     """
@@ -961,6 +1015,8 @@ def simulate(
     games, workers, seed, backend = check_run(games, workers, seed, backend,
                                               "the number of games")  # fmt: skip
     stall = check_stall(stall)
+    if each_game is not None and not callable(each_game):
+        raise ConfigError(f"each_game must be a function of a game's row, not {each_game!r}")
     if options is None:
         options = game_options(game or "dominion", kingdom=kingdom, max_turns=max_turns,
                                rules=rules, data=data)  # fmt: skip
@@ -981,8 +1037,10 @@ def simulate(
     rdir = str(held.path) if held is not None else None
 
     starts = chunk_starts(games, workers)
-    chunks = _Chunks(specs, names, options, seed, starts, rdir, by_card, stamp)
-    total = _InOrder(Tally(len(specs)))
+    chunks = _Chunks(specs, names, options, seed, starts, rdir, by_card, stamp,
+                     rows=each_game is not None)  # fmt: skip
+    total = _InOrder(Tally(len(specs)), None if each_game is None else
+                     lambda row: each_game(game_row(row, seed)))  # fmt: skip
 
     def done(k: int, tally: Tally) -> None:
         total.add(k, tally)

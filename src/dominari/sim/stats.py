@@ -90,6 +90,9 @@ class Tally:
     places: Places | None = None
     split: dict[str, list[int]] = field(default_factory=dict)
     shared: list[list[int]] = field(default_factory=list)
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+    """Each game's own result, where asked for (a simulation's ``each_game``): taken by
+    the run as it arrives, never merged."""
 
     def __post_init__(self) -> None:
         for name in ("wins", "ties", "vp", "turns", "vp_sq"):
