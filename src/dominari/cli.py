@@ -2448,8 +2448,9 @@ def cmd_data_check(args: argparse.Namespace) -> int:
     console = _stdout_console()
     console.print(data_table(data, args.dir))
     own = len(data.origins) - len(data.builtin_files)
+    rest = ", the rest built-in" if data.builtin_files else ", none built-in"
     where = "the built-in set" if args.dir is None else (
-        f"{args.dir} ({own} file{'s' if own != 1 else ''} there, the rest built-in)")
+        f"{args.dir} ({own} file{'s' if own != 1 else ''} there{rest})")
     console.print(f"All {len(data.origins)} data files are valid: {where}.", markup=False)
     return 0
 

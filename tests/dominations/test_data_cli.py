@@ -38,6 +38,12 @@ def test_check_partial_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     roles = next(line for line in out.splitlines() if line.strip().startswith("roles"))
     assert roles.split()[-1] == "folder" and roles.split()[2:5] == ["6", "6", "0"]
     assert "(1 file there, the rest built-in)" in out
+    for f in builtin_folder().glob("*.json"):  # a whole set: nothing is built-in
+        shutil.copy(f, tmp_path / f.name)
+    code, out, err = run(capsys, "data", "check", str(tmp_path))
+    assert code == 0, err
+    assert f"All 8 data files are valid: {tmp_path} (8 files there, none built-in)." \
+        in out.replace("\n", "")
 
 
 def test_check_bad_folder_is_one_line_and_exit_2(tmp_path: Path,
