@@ -374,3 +374,20 @@ def test_help_previews_the_inventors_reactivation() -> None:
     assert text.startswith("you:") or "P" in text
     lines = dominations_help(s, "reactivate", s.mover)
     assert any("→" in line and "reactivate" in line for line in lines)
+
+
+def test_simulate_by_card_splits_dominations_by_the_mastery_cards_held(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--by-card`` on Dominations: each seat's win rate with each mastery card it held
+    at the end and without it, the greatest difference first, and a note that a card
+    held is a choice (it was refused: no Kingdom cards)."""
+    code = main(["simulate", "dominations", "--players", "greedy,random", "-n", "6",
+                 "--seed", "1", "--workers", "1", "--no-progress", "--by-card"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    for name in ("greedy", "random"):
+        assert f"{name}: win % with each mastery card it held at the end, and without it" \
+            in out
+    assert "A card held is the player's choice, and a player who wins takes more cards" \
+        in out.replace("\n", " ")
+    assert "Kingdom card" not in out

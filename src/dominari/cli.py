@@ -278,8 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "(index, seed, scores, ranks, turns, how it ended, turn order, "
                      "kingdom …), for statistics of your own")  # fmt: skip
     sim.add_argument("--by-card", action="store_true",
-                     help="dominion, kingdoms that differ between games: also give each "
-                     "seat's win rate in the games with each Kingdom card and without it")
+                     help="also give each seat's win rate in the games with each card and "
+                     "without it: dominion, kingdoms that differ between games, by Kingdom "
+                     "card; dominations, by the mastery cards the seat held at the end")
     sim.add_argument("--json", action="store_true", help="print the results as JSON")
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     sim.set_defaults(func=cmd_simulate)
@@ -1042,6 +1043,33 @@ def card_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
     return table
 
 
+def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
+    """Seat ``at``'s outright win rate in the games in which it held each mastery card at
+    the end and in the others, with the difference, the greatest first; ``layout``: its
+    intervals stacked or not."""
+    stacked = layout.stacked
+    p = result.players[at]
+    table = Table(title=Text(f"{p.name}: win % with each mastery card it held at the end, "
+                             "and without it"), title_style="bold", box=box.SIMPLE_HEAVY,
+                  pad_edge=False, collapse_padding=True)  # fmt: skip
+    for col in ("Card", "Games", _rate_head("With", stacked), "Without", "Δ"):
+        table.add_column(col, justify="left" if col == "Card" else "right",
+                         no_wrap=col != "Card", overflow="fold")  # fmt: skip
+    for c in result.by_mastery[at]:
+        held, lacked, delta = c.held, c.lacked, c.difference
+        table.add_row(Text(f"{c.card} {c.name}"), f"{held.games:,}",
+                      _interval(held.win_rate, held.ci95, stacked),
+                      _percent(lacked.win_rate) if lacked.games else "-",
+                      "-" if delta is None else _points(delta))  # fmt: skip
+    return table
+
+
+MASTERY_NOTE = ("Δ: with minus without, in points. A card held is the player's choice, and a "
+                "player who wins takes more cards: Δ tells which cards go with winning, not "
+                "what a card does. Of many cards, about one in 20 shows a difference that "
+                "looks significant at 95% by chance alone.")
+
+
 KEY_CARD_ROWS = 32
 """The most rows :func:`key_card_table` shows, a row a seat in each group of games
 (``--json`` has them all)."""
@@ -1162,6 +1190,10 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
         console.print(card_note(result), style="dim", markup=False)
         if result.by_key_cards:
             _print_fitted(console, partial(key_card_table, result), result.players)
+    if result.by_mastery:
+        for at in range(len(result.players)):
+            _print_fitted(console, partial(mastery_table, result, at))
+        console.print(MASTERY_NOTE, style="dim", markup=False)
     if result.game == "dominations":
         if result.sources:
             _print_fitted(console, partial(breakdown_table, result), result.players)

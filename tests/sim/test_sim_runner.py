@@ -599,7 +599,6 @@ def test_results_by_kingdom_card_and_by_the_bot_best_played_are_the_records_own(
     ({"kingdom": "first-game"}, "the kingdom first-game is the same in every game"),
     ({"kingdom": "Cellar,Chapel,Moat,Chancellor,Village,Woodcutter,Workshop,Bureaucrat,"
                  "Feast,Gardens"}, "is the same in every game"),
-    ({"game": "dominations", "players": ["greedy", "random"]}, "Dominations has no Kingdom"),
     ({"by_card": "yes"}, "by_card must be True or False, not 'yes'"),
 ])  # fmt: skip
 def test_results_by_card_need_kingdoms_that_differ(kw: dict[str, Any], message: str) -> None:
@@ -929,3 +928,46 @@ def test_each_game_gets_every_games_row_in_order_and_can_stop_the_run() -> None:
 
     with pytest.raises(RuntimeError, match="my statistics failed"):
         simulate(["bm", "bmu"], 20, seed=1, workers=2, each_game=fails)
+
+
+@pytest.mark.rule("D-DEV-4")
+def test_dominations_results_by_the_mastery_cards_each_seat_held(tmp_path: Path) -> None:
+    """D-DEV-4: a player acquires mastery cards into its tree, one copy of a
+    skill each; by card, each seat's results are split by the skills it held at the end of
+    each game (the analyst's "which mastery cards win?"), recomputed here from the
+    records. The difference is an association (a card held is a choice)."""
+    from dominari.dominations.engine import DominationsState
+
+    games = 12
+    r = simulate(["greedy", "greedy"], games, seed=2, workers=2, game="dominations",
+                 record_dir=tmp_path, by_card=True)  # fmt: skip
+    assert r.by_card == () and not r.unadjusted and len(r.by_mastery) == 2
+    held: list[dict[str, list[int]]] = [{}, {}]
+    for i in range(games):
+        record = json.loads((tmp_path / record_name(i)).read_text(encoding="utf-8"))
+        state = DominationsState.from_record(record)
+        ranks = record["outcome"]["ranks"]
+        cat = state.catalog
+        for p in range(2):
+            skills = {cat.skills[cat.copy_skill[code]].id
+                      for code, who in enumerate(state.taken) if who == p}  # fmt: skip
+            assert len(skills) == sum(1 for who in state.taken if who == p)  # one a skill
+            alone = int(ranks[p] == 1 and ranks.count(1) == 1)
+            for skill in skills:
+                counts = held[p].setdefault(skill, [0, 0])
+                counts[0] += 1
+                counts[1] += alone
+    for p, cards in enumerate(r.by_mastery):
+        assert {c.card: [c.held.games, c.held.wins] for c in cards} == held[p]
+        for c in cards:
+            assert c.held.games + c.lacked.games == games
+            assert c.held.wins + c.lacked.wins == r.players[p].wins
+        deltas = [c.difference for c in cards if c.difference is not None]
+        assert deltas == sorted(deltas, reverse=True)
+    data = r.to_json()
+    first = data["by_mastery"][1]["cards"][0]
+    assert data["by_mastery"][1]["seat"] == 1 and first["card"] == r.by_mastery[1][0].card
+    assert set(first) == {"card", "name", "held", "lacked", "difference"}
+    assert "by_card" not in data
+    assert simulate(["greedy", "greedy"], games, seed=2, workers=1, game="dominations",
+                    by_card=True) == r  # fmt: skip

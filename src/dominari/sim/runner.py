@@ -646,7 +646,9 @@ def run_chunk(chunk: Chunk) -> Tally:
         assert out is not None
         features = [lead + bot.for_game(state).name  # type: ignore[arg-type]
                     for lead, bot in as_seats]  # Dominion: only it has best
-        if cards is not None:
+        if chunk.by_card and chunk.game == "dominations":
+            features.extend(_held_features(state))
+        elif cards is not None:
             kingdom = state.kingdom  # type: ignore[attr-defined]
             features.extend(cards[c] for c in kingdom)
             if alike:
@@ -680,6 +682,15 @@ def run_chunk(chunk: Chunk) -> Tally:
 
 _CARD_FEATURES = {c: f"card:{NAME[c]}" for c in range(len(NAME))}
 """Each card's feature for :attr:`Tally.split` (``card:Witch``), made once."""
+
+
+def _held_features(state: Any) -> list[str]:
+    """A Dominations game's features for :attr:`Tally.split`: each mastery card (by skill)
+    each seat held at the end (``mastery:1:T3a:Marketplace``)."""
+    cat = state.catalog
+    return [f"mastery:{p}:{cat.skills[cat.copy_skill[code]].id}:"
+            f"{cat.skills[cat.copy_skill[code]].name}"
+            for code, p in enumerate(state.taken) if p >= 0]
 
 
 def _group_feature(group: object) -> str:
@@ -741,12 +752,11 @@ def key_cards(bots: Sequence[object]) -> KeyCards:
 
 
 def check_by_card(options: GameOptions) -> None:
-    """:class:`ConfigError` unless results can be split by Kingdom card: Dominion games
-    whose kingdoms differ (``random``, or fewer than 10 cards named)."""
+    """:class:`ConfigError` unless results can be split by card: Dominion games whose
+    kingdoms differ (``random``, or fewer than 10 cards named), or Dominations games (by
+    the mastery cards each seat held at the end)."""
     if not isinstance(options, DominionOptions):
-        raise ConfigError("results by Kingdom card are for Dominion: "
-                          f"{GAME_TITLES.get(options.game, options.game)} has no Kingdom "
-                          "cards")  # fmt: skip
+        return
     if fixed_kingdom(options.kingdom) is not None:
         raise ConfigError("results by Kingdom card need kingdoms that differ between games, "
                           f"and the kingdom {describe_kingdom(options.kingdom)} is the same "
@@ -1069,7 +1079,7 @@ def simulate(
         if held is not None:
             held.close()  # another run may write there now
     assert total.next == len(chunks) and not total.waiting
-    keys = key_cards(bots) if by_card else KeyCards(())
+    keys = key_cards(bots) if by_card and options.game == "dominion" else KeyCards(())
     return SimResult.from_tally(total.total, names=names, specs=specs, seed=seed,
                                 game=options.game, options=options.to_json(),
                                 key_cards=tuple(NAME[c] for c in keys.cards),

@@ -537,6 +537,30 @@ class CardSplit:
 
 
 @dataclass(frozen=True)
+class HeldCard:
+    """A seat's results in the games in which it held a copy of the mastery card
+    ``card`` (a skill's id; ``name`` its name) at the end (``held``) and in the others
+    (``lacked``). A card held is a choice, and a player who wins takes more cards: the
+    difference says which cards go with winning, not what a card does."""
+
+    card: str
+    name: str
+    held: Share
+    lacked: Share
+
+    @property
+    def difference(self) -> float | None:
+        """The win rate with the card minus without it (None where either has no game)."""
+        if not self.held.games or not self.lacked.games:
+            return None
+        return self.held.win_rate - self.lacked.win_rate
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "name": self.name, "held": self.held.to_json(),
+                "lacked": self.lacked.to_json(), "difference": self.difference}
+
+
+@dataclass(frozen=True)
 class KeyCardGroup:
     """Every seat's results (``shares``, seat by seat) in the ``games`` whose kingdom had
     exactly the key cards ``cards`` (:attr:`SimResult.key_cards`) of all of them: how the
@@ -596,6 +620,9 @@ class SimResult(EndReasons):
     code: str = ""
     """The fingerprint of the code that played the games
     (:func:`~dominari.sim.runner.game_code`; '' where not known)."""
+    by_mastery: tuple[tuple[HeldCard, ...], ...] = ()
+    """Dominations, when asked for: seat by seat, its results with each mastery card it
+    held at the end of some game and without it, the greatest difference first."""
     by_key_cards: tuple[KeyCardGroup, ...] = ()
     """With :attr:`by_card` and :attr:`key_cards` or :attr:`key_played_as`: every seat's
     results in the games of each group of them, the groups with the most key cards first
@@ -633,6 +660,7 @@ class SimResult(EndReasons):
                    total_rounds=tally.rounds, end_reasons=dict(sorted(tally.reasons.items())),
                    options=dict(options), by_turn=by_turn,
                    by_card=_by_card(tally), key_cards=key_cards,
+                   by_mastery=_by_mastery(tally),
                    key_played_as=key_played_as, unadjusted=unadjusted, code=code,
                    by_key_cards=_by_key_cards(tally, key_cards, key_played_as))  # fmt: skip
 
@@ -676,6 +704,11 @@ class SimResult(EndReasons):
                                                       and not self.unadjusted else ()))},
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
+            **({"by_mastery": [{"seat": p.seat, "name": p.name,
+                                "cards": [c.to_json() for c in cards]}
+                               for p, cards in zip(self.players, self.by_mastery,
+                                                   strict=True)]}
+               if self.by_mastery else {}),
             **({"by_card": [card.to_json([p.name for p in self.players])
                             for card in self.by_card],
                 "by_card_key_cards": list(self.key_cards),
@@ -730,6 +763,27 @@ def _by_card(tally: Tally) -> tuple[CardSplit, ...]:
             adjusted = tuple(_adjusted(within, p, n) for p in range(n)) if groups else ()
             out.append(CardSplit(card, row[0], present, absent, adjusted))
     return tuple(out)
+
+
+def _by_mastery(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
+    """Seat by seat, its results with each mastery card it held at the end of some game
+    (features ``mastery:SEAT:ID:NAME``) and without it, the greatest difference first
+    (then by id); empty where no game was split so."""
+    n = tally.players
+    seats: list[list[HeldCard]] = [[] for _ in range(n)]
+    for feature, row in tally.split.items():
+        if feature.startswith("mastery:"):
+            _, seat, card, name = feature.split(":", 3)
+            p = int(seat)
+            held = Share(row[0], row[1 + p], row[1 + n + p])
+            lacked = Share(tally.games - held.games, tally.wins[p] - held.wins,
+                           tally.ties[p] - held.ties)  # fmt: skip
+            seats[p].append(HeldCard(card, name, held, lacked))
+    if not any(seats):
+        return ()
+    order = [sorted(cards, key=lambda c: (-(c.difference if c.difference is not None
+                                            else -2.0), c.card)) for cards in seats]
+    return tuple(tuple(cards) for cards in order)
 
 
 def _by_key_cards(tally: Tally, key_cards: Sequence[str],
