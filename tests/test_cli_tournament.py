@@ -540,3 +540,54 @@ def test_the_dominations_breakdown_fits_and_never_splits_a_number(
     assert len(rows) == 3
     assert all(len(v) == 4 and all(re.fullmatch(r"\d+\.\d\d", x) for x in v)
                for v in rows.values()), rows
+
+
+def test_a_stopped_tournament_says_its_journal_keeps_the_games(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C on a tournament with a journal said only "interrupted", though the journal
+    kept every batch played: it now says so, and that the same command goes on from
+    them (as a full disk's message does)."""
+    import dominari.cli as cli
+
+    real = cli.tournament
+    done: list[int] = []
+
+    def stopped(*args: Any, **kw: Any) -> Any:
+        def progress(k: int) -> None:
+            done.append(k)
+            if sum(done) >= 8:
+                raise KeyboardInterrupt
+
+        kw["progress"] = progress
+        return real(*args, **kw)
+
+    monkeypatch.setattr(cli, "tournament", stopped)
+    journal = tmp_path / "j.jsonl"
+    argv = ["tournament", "dominion", "--players", "bm,bmu,smithy", "-n", "40", "--seed",
+            "1", "--workers", "1", "--no-progress", "--kingdom", "first-game", "--journal",
+            str(journal)]  # fmt: skip
+    code, out, err = main_with(capsys, *argv)
+    assert code == 130 and out == ""
+    assert f"dominari: note: the journal {journal} keeps the games played so far: the same " \
+        "command goes on from them" in err
+    assert err.rstrip().endswith("dominari: interrupted")
+    monkeypatch.setattr(cli, "tournament", real)
+    code, out, err = main_with(capsys, *argv, "--json")
+    assert code == 0, err
+    assert json.loads(out)["games"] == 120
+    code, out, err = main_with(capsys, *argv[:-2])  # without a journal: no such note
+    assert "journal" not in err
+
+
+def test_a_number_too_long_to_read_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """A seed of 5,001 digits is a whole number Python will not convert (past 4,300
+    digits): it was called no whole number, all 5,001 digits repeated. A long value that
+    is no number is cut."""
+    base = ["simulate", "dominion", "--players", "bm,bmu", "-n", "2"]
+    code, out, err = main_with(capsys, *base, "--seed", "7" * 5001)
+    assert code == 2 and out == ""
+    assert "argument --seed: a whole number of 5,001 digits is too long (at most 4,300)" in err
+    code, out, err = main_with(capsys, *base, "--seed", "x" * 500)
+    assert code == 2 and f"expected a whole number, not '{'x' * 39}…'" in err
+    assert len(err) < 200

@@ -174,7 +174,13 @@ def _integer(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        digits = text.strip().lstrip("+-").replace("_", "")
+        if digits.isascii() and digits.isdigit():  # whole, but past Python's conversion
+            raise argparse.ArgumentTypeError(
+                f"a whole number of {len(digits):,} digits is too long (at most "
+                f"{sys.get_int_max_str_digits():,})") from None
+        shown = text if len(text) <= 40 else text[:39] + "…"
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {shown!r}") from None
 
 
 def _seed(text: str) -> int:
@@ -1357,13 +1363,25 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                               "chart is a file, the records a folder")  # fmt: skip
     if args.journal is not None:
         _note_old_journal(args.journal, notes)
+    begun: list[bool] = []
+
+    def started() -> None:
+        begun.append(True)
+        _say(notes)
+
     run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
                   backend=args.backend, options=options, journal=args.journal,
                   stall=args.stall_timeout, record_dir=args.record_dir,
-                  recheck=args.recheck, started=partial(_say, notes))  # fmt: skip
+                  recheck=args.recheck, started=started)  # fmt: skip
     t0 = time.perf_counter()
     total = math.comb(len(specs), args.seats) * args.games
-    result = _run_games("tournament", total, not args.no_progress, run, rates=True)
+    try:
+        result = _run_games("tournament", total, not args.no_progress, run, rates=True)
+    except (KeyboardInterrupt, _Terminated):  # stopped: say what it kept
+        if args.journal is not None and begun and os.path.isfile(args.journal):
+            _note(f"the journal {args.journal} keeps the games played so far: the same "
+                  "command goes on from them", None)
+        raise
     elapsed = time.perf_counter() - t0
     if args.json:  # the results first: a chart that fails to draw loses none of them
         sys.stdout.write(json.dumps(_with_notes(_with_data_digest(result.to_json()), timed,

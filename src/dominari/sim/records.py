@@ -488,11 +488,24 @@ class HeldFolder:
     def discard(self, *patterns: str) -> None:
         """The end of a run that failed: remove its files matching ``patterns`` while the
         folder is held, let go, then remove the folders the hold made where they are empty
-        (and no other run holds them)."""
-        if self._fd is not None or self._unheld:
-            remove_files(self.path, *patterns)
+        (and no other run holds them). A second Ctrl-C (or a signal) while the files go
+        does not stop it: a stopped run leaves none (tens of thousands took seconds, and
+        were left, the folder then refused to the same run again); the exception that
+        ended the run is the one its caller raises."""
+        for _ in range(_DISCARD_TRIES):
+            try:
+                if self._fd is not None or self._unheld:
+                    remove_files(self.path, *patterns)
+                break
+            except BaseException:  # Ctrl-C again, SIGTERM: finish all the same
+                continue
         self.close()
         remove_folders(self.made)
+
+
+_DISCARD_TRIES = 1000
+"""How many interruptions :meth:`HeldFolder.discard` lets pass while it removes a run's
+files (bounded: a run is never kept from ending)."""
 
 
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
