@@ -591,3 +591,35 @@ def test_a_number_too_long_to_read_says_so(capsys: pytest.CaptureFixture[str]) -
     code, out, err = main_with(capsys, *base, "--seed", "x" * 500)
     assert code == 2 and f"expected a whole number, not '{'x' * 39}…'" in err
     assert len(err) < 200
+    for bad in ("+-5", "1__0", "_1", "7_", "--7"):  # short, and no whole number
+        code, out, err = main_with(capsys, *base, f"--seed={bad}")
+        assert code == 2 and f"expected a whole number, not {bad!r}" in err
+
+
+def test_the_win_share_line_counts_a_shared_win_split_among_its_winners(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Where wins were shared, simulate and tournament print each player's win share (a
+    win shared k ways counts 1/k), with its interval; with none shared, no such line."""
+    from dominari.sim import simulate, tournament
+
+    argv = ["dominion", "--players", "smithy,bm", "-n", "300", "--seed", "3", "--kingdom",
+            "first-game", "--workers", "1", "--no-progress"]  # fmt: skip
+    code, out, err = main_with(capsys, "simulate", *argv)
+    assert code == 0, err
+    r = simulate(["smithy", "bm"], 300, seed=3, workers=1, kingdom="first-game")
+    assert r.players[0].ties > 0
+    shares = ", ".join(f"{p.name} {100 * p.win_share:.1f} [{100 * p.win_share_ci95[0]:.1f}, "
+                       f"{100 * p.win_share_ci95[1]:.1f}]" for p in r.players
+                       if p.win_share_ci95 is not None)  # fmt: skip
+    assert ("win share %, a shared win split among its winners (Student's t 95% CI): "
+            f"{shares}") in out
+    code, out, err = main_with(capsys, "tournament", *argv)
+    assert code == 0, err
+    t = tournament(["smithy", "bm"], 300, 3, kingdom="first-game", workers=1)
+    board = t.leaderboard
+    assert f"win share %, a shared win split among its winners (Student's t 95% CI): " \
+        f"{board[0].name} {100 * board[0].win_share:.1f} [" in out
+    code, out, err = main_with(capsys, "simulate", "dominations", "--players",
+                               "greedy,random", "-n", "4", "--seed", "1", "--workers", "1",
+                               "--no-progress")  # fmt: skip
+    assert code == 0 and "win share" not in out  # initiative breaks every tie

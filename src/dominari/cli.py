@@ -174,13 +174,18 @@ def _integer(text: str) -> int:
     try:
         return int(text)
     except ValueError:
+        most = sys.get_int_max_str_digits()
         digits = text.strip().lstrip("+-").replace("_", "")
-        if digits.isascii() and digits.isdigit():  # whole, but past Python's conversion
-            raise argparse.ArgumentTypeError(
+        if most and len(digits) > most and _WHOLE.fullmatch(text.strip()):  # whole, but
+            raise argparse.ArgumentTypeError(  # past what Python converts
                 f"a whole number of {len(digits):,} digits is too long (at most "
-                f"{sys.get_int_max_str_digits():,})") from None
+                f"{most:,})") from None
         shown = text if len(text) <= 40 else text[:39] + "…"
         raise argparse.ArgumentTypeError(f"expected a whole number, not {shown!r}") from None
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+(_[0-9]+)*")
+"""A whole number as ``int()`` reads one (an underscore between digits)."""
 
 
 def _seed(text: str) -> int:
@@ -1072,8 +1077,8 @@ def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
 
 MASTERY_NOTE = ("Δ: with minus without, in points. A card held is the player's choice, and a "
                 "player who wins takes more cards: Δ tells which cards go with winning, not "
-                "what a card does. Of many cards, about one in 20 shows a difference that "
-                "looks significant at 95% by chance alone.")
+                "what a card does. A card held in few games has a wide interval (With): "
+                "its Δ is mostly noise.")
 
 
 KEY_CARD_ROWS = 32
@@ -1275,8 +1280,8 @@ def _print_win_share(console: Console, players: Sequence[tuple[str, WinShare]]) 
                 "" if (ci := p.win_share_ci95) is None else f" [{_percent(ci[0])}, "
                                                             f"{_percent(ci[1])}]")
             for name, p in players)  # fmt: skip
-        console.print(Text("win share, a shared win split among its winners (Student's t "
-                           f"95% CI): {shares}"))
+        console.print(Text("win share %, a shared win split among its winners (Student's "
+                           f"t 95% CI): {shares}"))
 
 
 _TURN_ORDER = {"dominion": "turn order", "dominations": "initiative order in age 1"}

@@ -690,4 +690,5 @@ def test_a_placement_names_a_tile_of_its_own_games_data(tmp_path: Path) -> None:
         state.parse_action("L" + text[1:])
     other = DominationsState.new(data=data, players=3, seed=4)
     assert other.parse_action(text) == place
+    assert other._tile_index is state._tile_index  # one index for the data, not a game
     assert Catalog.of(data).tile_index[text.split()[0]] == place.a

@@ -751,6 +751,22 @@ def test_no_difference_alike_where_the_bots_buys_cannot_be_grouped(tmp_path: Pat
         "Militia, Mine, Smithy, Village, Witch), and games are grouped alike in at most 8")
     assert all(c.adjusted == () for c in r.by_card) and r.key_cards == ()
     assert key_cards(load_bots(["random", "bmu"], "dominion")) == ((), False, "")
+    # A learned policy may buy any card its rules do not name; a condition that reads a
+    # card's supply plays otherwise where the kingdom lacks the card: a key card.
+    from dominari.bots.learned import FEATURES, NOTHING, BuyPolicy
+
+    learned = load_bots(["bm", "smithy"], "dominion")
+    learned[0].learned = BuyPolicy([[0.0] * len(FEATURES)] * (NOTHING + 1), 0.0)  # type: ignore[attr-defined]
+    assert key_cards(learned).unknown == ("BM buys by a learned policy that may overrule "
+                                          "its buy rules, not from a list of cards")
+    watch = tmp_path / "watch.toml"
+    watch.write_text('name = "Watch"\n[[buy]]\ncard = "Gold"\n[[buy]]\ncard = "Silver"\n'
+                     'when = "supply(\'Gardens\') > 0 and supply( \\"Moat\\" ) >= 0"\n',
+                     encoding="utf-8")
+    from dominari.dominion.cards import card_id
+
+    assert key_cards(load_bots([str(watch), "bmu"], "dominion")).cards == tuple(
+        sorted((card_id("Gardens"), card_id("Moat"))))
 
 
 def test_more_local_workers_than_the_machine_can_use_are_refused() -> None:
@@ -966,6 +982,7 @@ def test_dominations_results_by_the_mastery_cards_each_seat_held(tmp_path: Path)
         assert deltas == sorted(deltas, reverse=True)
     data = r.to_json()
     first = data["by_mastery"][1]["cards"][0]
+    assert first["name"] == r.by_mastery[1][0].name and " " not in first["card"]
     assert data["by_mastery"][1]["seat"] == 1 and first["card"] == r.by_mastery[1][0].card
     assert set(first) == {"card", "name", "held", "lacked", "difference"}
     assert "by_card" not in data
@@ -986,7 +1003,7 @@ def test_a_second_ctrl_c_while_a_stopped_run_removes_its_records_removes_them_al
 
     def interrupted_once(folder: Any, *patterns: str) -> None:
         calls.append(folder)
-        if len(calls) == 1:
+        if len(calls) <= 2:
             for f in sorted(Path(folder).glob("game-*.json"))[:3]:  # some gone, then ^C
                 f.unlink()
             raise KeyboardInterrupt
@@ -1003,8 +1020,24 @@ def test_a_second_ctrl_c_while_a_stopped_run_removes_its_records_removes_them_al
     folder = tmp_path / "recs"
     with pytest.raises(KeyboardInterrupt):
         simulate(["bm", "bmu"], 200, seed=1, workers=1, record_dir=folder, progress=stop)
-    assert len(calls) == 2
+    assert len(calls) == 3  # Ctrl-C twice more while the records went
     assert not folder.exists() or list(folder.iterdir()) == []
     monkeypatch.setattr(records, "remove_files", real)
     simulate(["bm", "bmu"], 20, seed=1, workers=1, record_dir=folder)  # not refused
     assert len(list(folder.glob("game-*.json"))) == 20
+
+
+def test_a_mastery_cards_id_is_read_back_whole_whatever_it_holds() -> None:
+    """A data folder's skill id may hold any character but white space (``A3:a``), and
+    its name any: the results by mastery card read both back as they were."""
+    from dominari.sim.stats import SimResult, Tally
+
+    tally = Tally(2)
+    tally.add((5, 3), (1, 2), (1, 1), "game end",
+              features=["mastery:0:A3:a Painting: the old art", "mastery:1:A9:c Diplomacy"])
+    tally.add((2, 4), (2, 1), (1, 1), "game end", features=["mastery:0:A9:a Mosaics"])
+    r = SimResult.from_tally(tally, names=("a", "b"), specs=("a", "b"), seed=1,
+                             game="dominations", options={})  # fmt: skip
+    assert [(c.card, c.name, c.held.games, c.held.wins) for c in r.by_mastery[0]] == [
+        ("A3:a", "Painting: the old art", 1, 1), ("A9:a", "Mosaics", 1, 0)]
+    assert [(c.card, c.name) for c in r.by_mastery[1]] == [("A9:c", "Diplomacy")]

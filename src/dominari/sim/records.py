@@ -497,6 +497,8 @@ class HeldFolder:
                 if self._fd is not None or self._unheld:
                     remove_files(self.path, *patterns)
                 break
+            except Exception:  # an error, not an interruption: said
+                raise
             except BaseException:  # Ctrl-C again, SIGTERM: finish all the same
                 continue
         self.close()
@@ -504,8 +506,8 @@ class HeldFolder:
 
 
 _DISCARD_TRIES = 1000
-"""How many interruptions :meth:`HeldFolder.discard` lets pass while it removes a run's
-files (bounded: a run is never kept from ending)."""
+"""How many interruptions (Ctrl-C, a signal) :meth:`HeldFolder.discard` lets pass while it
+removes a run's files (bounded: a run is never kept from ending)."""
 
 
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:

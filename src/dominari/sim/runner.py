@@ -23,6 +23,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import threading
 from array import array
 from collections import Counter
@@ -686,9 +687,10 @@ _CARD_FEATURES = {c: f"card:{NAME[c]}" for c in range(len(NAME))}
 
 def _held_features(state: Any) -> list[str]:
     """A Dominations game's features for :attr:`Tally.split`: each mastery card (by skill)
-    each seat held at the end (``mastery:1:T3a:Marketplace``)."""
+    each seat held at the end (``mastery:1:T3a Marketplace``: a skill's id has no white
+    space, its name may have any)."""
     cat = state.catalog
-    return [f"mastery:{p}:{cat.skills[cat.copy_skill[code]].id}:"
+    return [f"mastery:{p}:{cat.skills[cat.copy_skill[code]].id} "
             f"{cat.skills[cat.copy_skill[code]].name}"
             for code, p in enumerate(state.taken) if p >= 0]
 
@@ -701,6 +703,19 @@ def _group_feature(group: object) -> str:
     return f"group@{group}"
 
 
+_SUPPLY_CALL = re.compile(r"""supply\(\s*(['"])(.*?)\1\s*\)""")
+
+
+def _supply_read(strategy: Any) -> frozenset[int]:
+    """The Kingdom cards whose supply a condition of ``strategy`` reads (``supply('X')``;
+    the conditions were checked when the file was read)."""
+    from dominari.dominion.cards import KINGDOM, card_id
+
+    return frozenset(c for rule in strategy.buy if rule.when
+                     for m in _SUPPLY_CALL.finditer(rule.when)
+                     if (c := card_id(m.group(2))) in KINGDOM)  # fmt: skip
+
+
 MAX_KEY_CARDS = 8
 """The most key cards games are grouped by (up to 256 groups of them): more groups hold
 too few games each to compare a card within them (:class:`~dominari.sim.stats.CardSplit`)."""
@@ -711,15 +726,17 @@ class KeyCards(NamedTuple):
     compared with and without it among games alike in them."""
 
     cards: tuple[int, ...]
-    """The Kingdom cards the strategy bots at the table buy, sorted."""
+    """The Kingdom cards the strategy bots at the table buy, or whose supply a condition
+    of theirs reads (``supply('Gardens')``: its play differs where the kingdom lacks it),
+    sorted."""
     played_as: bool = False
     """``best`` is at the table: games are also grouped by the rule bot it played, the
     first of its order that fits the kingdom (which of the cards of all its strategies the
     kingdom has changes its play only through that)."""
     unknown: str = ""
     """Why games cannot be grouped alike in what the bots buy ('' when they can): a bot
-    chooses its buys by search, or the strategies buy more than :data:`MAX_KEY_CARDS`
-    cards. No difference among games alike is then given."""
+    chooses its buys by search or by a learned policy, or the strategies buy more than
+    :data:`MAX_KEY_CARDS` cards. No difference among games alike is then given."""
 
 
 def key_cards(bots: Sequence[object]) -> KeyCards:
@@ -736,7 +753,11 @@ def key_cards(bots: Sequence[object]) -> KeyCards:
     played_as = False
     for bot in bots:
         if isinstance(bot, StrategyBot):
-            found |= strategy_needs(bot.strategy)
+            if bot.learned is not None:
+                return KeyCards((), unknown=f"{bot.name} buys by a learned policy that may "
+                                            "overrule its buy rules, not from a list of "
+                                            "cards")  # fmt: skip
+            found |= strategy_needs(bot.strategy) | _supply_read(bot.strategy)
         elif isinstance(bot, KingdomBestBot):
             played_as = True
         elif not isinstance(bot, RandomBot):
@@ -1007,8 +1028,9 @@ def simulate(
     processes or ``ray``). With ``stall`` (seconds), a batch of games
     whose worker finishes no game for that long is taken for hung: the worker is killed
     and the batch played again (see :func:`~dominari.sim.pool.each_result`).
-    ``by_card`` (Dominion, kingdoms that differ between games) splits every seat's results
-    by the Kingdom cards of each game (:attr:`SimResult.by_card`). A seat played by
+    ``by_card`` splits every seat's results by card: Dominion (kingdoms that differ between
+    games) by the Kingdom cards of each game (:attr:`SimResult.by_card`), Dominations by
+    the mastery cards each seat held at the end (:attr:`SimResult.by_mastery`). A seat played by
     ``best`` always has its results by the rule bot it played (``played_as``).
     ``started()`` is called once everything given is checked, before the first game (the
     command line says its notes then, so that a refused run says only why).

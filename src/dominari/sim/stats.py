@@ -767,13 +767,14 @@ def _by_card(tally: Tally) -> tuple[CardSplit, ...]:
 
 def _by_mastery(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
     """Seat by seat, its results with each mastery card it held at the end of some game
-    (features ``mastery:SEAT:ID:NAME``) and without it, the greatest difference first
+    (features ``mastery:SEAT:ID NAME``) and without it, the greatest difference first
     (then by id); empty where no game was split so."""
     n = tally.players
     seats: list[list[HeldCard]] = [[] for _ in range(n)]
     for feature, row in tally.split.items():
         if feature.startswith("mastery:"):
-            _, seat, card, name = feature.split(":", 3)
+            _, seat, held_card = feature.split(":", 2)
+            card, _, name = held_card.partition(" ")
             p = int(seat)
             held = Share(row[0], row[1 + p], row[1 + n + p])
             lacked = Share(tally.games - held.games, tally.wins[p] - held.wins,

@@ -812,10 +812,12 @@ def tournament(
         # journal holds a game (none, or none written to it), so are the records this run
         # wrote (no journal goes on from them), when the folder held none it may keep (all
         # it holds are this run's).
-        if book is not None:
-            book.discard_if_unused()
-        if records is not None and records.fresh and (book is None or not table.played()):
-            records.discard(RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX, _INDEX_TEMP)
+        try:
+            if book is not None:
+                book.discard_if_unused()
+        finally:  # (the records go though a second Ctrl-C comes meanwhile)
+            if records is not None and records.fresh and (book is None or not table.played()):
+                records.discard(RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX, _INDEX_TEMP)
         raise
     finally:
         if book is not None:
