@@ -98,8 +98,10 @@ def test_a_terminated_run_says_so_and_keeps_its_journal(tmp_path: Path, backend:
             time.sleep(0.1)
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=120)
-    *notes, last = [line for line in err.splitlines() if line]  # a note on Smithy first
+    *notes, kept, last = [line for line in err.splitlines() if line]  # Smithy's note first
     assert (proc.returncode, out, last) == (143, "", "dominari: terminated")
+    assert kept == (f"dominari: note: the journal {journal} keeps the games played so far: "
+                    "the same command goes on from them")
     assert all(line.startswith("dominari: note: Smithy buys Smithy, which 40% of kingdoms")
                for line in notes)
     lines = journal.read_text("utf-8").splitlines()
