@@ -1254,10 +1254,16 @@ def _print_by_turn(console: Console, by_turn: Sequence[TurnPlace], game: str) ->
     """The line of win rates by place in the turn order, whoever sat there (none when
     the games' turn orders are not known)."""
     if by_turn:  # the engines draw who begins: a seat is not a place in turn order
-        places = ", ".join(f"{_ORDINALS[t.place - 1]} {_interval(t.win_rate, t.ci95)}"
-                           for t in by_turn)  # fmt: skip
         console.print(f"win % by {_TURN_ORDER[game]}, whoever sat there (drawn per game): "
-                      f"{places}", markup=False)
+                      f"{_places_text(by_turn)}", markup=False)
+
+
+def _places_text(by_turn: Sequence[TurnPlace], games: bool = False) -> str:
+    """Win rates by place in the turn order (``1st to play 51.8 [47.4, 56.1], 2nd …``),
+    with ``games``, of how many games each."""
+    return ", ".join(f"{_ORDINALS[t.place - 1]} " + (
+        f"{_interval(t.win_rate, t.ci95)}" if t.games or not games else "-")
+        + (f" of {t.games:,}" if games else "") for t in by_turn)
 
 
 def _print_seats_by_turn(console: Console, result: SimResult) -> None:
@@ -1265,10 +1271,8 @@ def _print_seats_by_turn(console: Console, result: SimResult) -> None:
     engines draw who begins, so a seat began about as often as not, not exactly)."""
     for p in result.players:
         if p.by_turn:
-            places = ", ".join(
-                f"{_ORDINALS[t.place - 1]} {_interval(t.win_rate, t.ci95)} of {t.games:,}"
-                if t.games else f"{_ORDINALS[t.place - 1]} - of 0" for t in p.by_turn)
-            console.print(Text(f"{p.name}, win % by {_TURN_ORDER[result.game]}: {places}"))
+            console.print(Text(f"{p.name}, win % by {_TURN_ORDER[result.game]}: "
+                               f"{_places_text(p.by_turn, games=True)}"))
 
 
 def _print_win_share(console: Console, players: Sequence[tuple[str, WinShare]]) -> None:

@@ -632,7 +632,7 @@ def run_chunk(chunk: Chunk) -> Tally:
     cards = _CARD_FEATURES if chunk.by_card else None
     keys = key_cards(bots)  # the games are also grouped by which of them they have
     bits = [(c, 1 << k) for k, c in enumerate(keys.cards)]
-    best = next((b for b in bots if isinstance(b, KingdomBestBot)), None)
+    best_at = [p for p, bot in enumerate(bots) if isinstance(bot, KingdomBestBot)]
     alike = not keys.unknown
     grouped: dict[tuple[int, object], str] = {}  # (card, group): its feature, made once
     for i in range(chunk.start, chunk.stop):
@@ -645,8 +645,9 @@ def run_chunk(chunk: Chunk) -> Tally:
         beat()  # a game finished: the worker is not hung
         out = state.outcome()
         assert out is not None
-        features = [lead + bot.for_game(state).name  # type: ignore[arg-type]
-                    for lead, bot in as_seats]  # Dominion: only it has best
+        played = [bot.for_game(state).name  # type: ignore[arg-type]
+                  for _, bot in as_seats]  # Dominion: only it has best
+        features = [lead + name for (lead, _), name in zip(as_seats, played, strict=True)]
         if chunk.by_card and chunk.game == "dominations":
             features.extend(_held_features(state))
         elif cards is not None:
@@ -654,8 +655,8 @@ def run_chunk(chunk: Chunk) -> Tally:
             features.extend(cards[c] for c in kingdom)
             if alike:
                 group: object = sum(bit for c, bit in bits if c in kingdom)
-                if best is not None:
-                    group = (group, best.for_game(state).name)  # type: ignore[arg-type]
+                if played:  # every seat of best plays the same rule bot
+                    group = (group, played[0])
                 name = grouped.get((-1, group))
                 if name is None:
                     name = grouped[-1, group] = _group_feature(group)
@@ -672,9 +673,8 @@ def run_chunk(chunk: Chunk) -> Tally:
                 i, tuple(out.scores), tuple(out.ranks), tuple(out.turns), out.reason,
                 None if order is None else tuple(order),
                 getattr(state, "kingdom", None),  # Dominion's Kingdom cards (ids)
-                tuple(bot.for_game(state).name if isinstance(bot, KingdomBestBot)  # type: ignore[arg-type]
-                      else None for bot in bots) if as_seats else None,
-                breakdown))  # fmt: skip
+                tuple(played[best_at.index(p)] if p in best_at else None for p in seats)
+                if played else None, breakdown))  # fmt: skip
         if record_dir is not None:
             write_record(record_dir / record_name(i), state,
                          recorder.entries(seats, seeds, state))  # fmt: skip
@@ -690,9 +690,8 @@ def _held_features(state: Any) -> list[str]:
     each seat held at the end (``mastery:1:T3a Marketplace``: a skill's id has no white
     space, its name may have any)."""
     cat = state.catalog
-    return [f"mastery:{p}:{cat.skills[cat.copy_skill[code]].id} "
-            f"{cat.skills[cat.copy_skill[code]].name}"
-            for code, p in enumerate(state.taken) if p >= 0]
+    return [f"mastery:{p}:{skill.id} {skill.name}" for code, p in enumerate(state.taken)
+            if p >= 0 for skill in (cat.skills[cat.copy_skill[code]],)]
 
 
 def _group_feature(group: object) -> str:

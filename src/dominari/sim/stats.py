@@ -110,7 +110,8 @@ class Tally:
         seats in the order of their first turns, the one that began first; ``features``:
         what the game had, for :attr:`split`)."""
         self.games += 1
-        shared = ranks.count(1) > 1
+        winners = ranks.count(1)
+        shared = winners > 1
         if features:
             n = self.players
             won = [1 + p + (n if shared else 0) for p in range(n) if ranks[p] == 1]
@@ -128,7 +129,7 @@ class Tally:
             if ranks[p] == 1:
                 if shared:
                     self.ties[p] += 1
-                    self.shared[p][ranks.count(1)] += 1
+                    self.shared[p][winners] += 1
                 else:
                     self.wins[p] += 1
             self.vp[p] += scores[p]

@@ -487,7 +487,8 @@ class TournamentResult(EndReasons):
             here = Places(seats, seats)  # by entry of the match-up (its position in it)
             at: dict[tuple[int, ...], tuple[int, ...]] = {}  # a seating's positions, by seat
             for g in games:
-                shared = g.ranks.count(1) > 1
+                winners = g.ranks.count(1)
+                shared = winners > 1
                 for p, e in enumerate(g.seating):
                     played[e] += 1
                     score[e] += g.scores[p]
@@ -496,7 +497,7 @@ class TournamentResult(EndReasons):
                     if g.ranks[p] == 1:
                         if shared:
                             ties[e] += 1
-                            ways[e][g.ranks.count(1)] += 1
+                            ways[e][winners] += 1
                             mt[pos[e]] += 1
                         else:
                             wins[e] += 1
