@@ -93,7 +93,8 @@ def test_simulate_by_card(capsys: pytest.CaptureFixture[str]) -> None:
     for name in ("Best", "BMU"):  # a table a seat, with the difference, and a footnote
         assert f"{name}: win % with each Kingdom card, and without it" in out
     assert "With [95% CI]" in out and "Δ alike [95% CI]" in out
-    assert "Δ: with minus without, in points. A kingdom always has 10 cards" in out
+    assert "Δ: with minus without, in points (--json gives its interval, Newcombe's). A " \
+        "kingdom always has 10 cards" in out
     assert "Δ alike: the same among games alike in the rule bot best played" in out
     _, plain, _ = run(capsys, "simulate", "dominion", "--players", "random,bmu", "-n", "12",
                       "--seed", "4", "--workers", "1", "--no-progress", "--by-card")

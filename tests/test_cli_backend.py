@@ -135,9 +135,10 @@ def _reaped(proc: subprocess.Popen[Any]) -> Iterator[None]:
             proc.wait()
 
 
-def _when_recording(proc: subprocess.Popen[Any], folder: Path) -> None:
+def _when_recording(proc: subprocess.Popen[Any], folder: Path, games: int = 1) -> None:
+    """Wait until ``proc`` has recorded ``games`` in ``folder``."""
     deadline = time.monotonic() + 180
-    while not (folder.is_dir() and any(folder.glob("game-*.json"))):
+    while not (folder.is_dir() and sum(1 for _ in folder.glob("game-*.json")) >= games):
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, "no games were recorded"
         time.sleep(0.05)
@@ -146,17 +147,19 @@ def _when_recording(proc: subprocess.Popen[Any], folder: Path) -> None:
 @pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
 def test_a_hung_up_run_cleans_up_as_a_stopped_one(tmp_path: Path) -> None:
     """A closed terminal or a dropped ssh session (SIGHUP) stops a run as Ctrl-C does: one
-    line, exit 128 + 1, and the records it wrote removed with the folder it made, so that
-    the same command runs again (before, the run died at once and left its records and
-    its lock behind, and the same command was refused). Under ``nohup`` (SIGHUP ignored)
-    the run goes on to its end."""
+    line, exit 128 + 1, the results of the games it finished on standard output, and the
+    records it wrote removed with the folder it made, so that the same command runs again
+    (before, the run died at once and left its records and its lock behind, and the same
+    command was refused). Under ``nohup`` (SIGHUP ignored) the run goes on to its end."""
     folder = tmp_path / "records"
     proc = _records_run(folder, 1_000_000)
     with _reaped(proc):
-        _when_recording(proc, folder)
+        _when_recording(proc, folder, 1_000)  # four chunks of 250 games
         os.killpg(proc.pid, signal.SIGHUP)  # the whole session, as a terminal does
         out, err = proc.communicate(timeout=120)
-    assert (proc.returncode, out, err.splitlines()[-1]) == (129, "", "dominari: hung up")
+    assert (proc.returncode, err.splitlines()[-1]) == (129, "dominari: hung up")
+    assert out.startswith("Stopped after ") and " of 1,000,000 games: the results of the " \
+        "first " in out.splitlines()[0]  # (where output goes on: a file, a pipe)
     assert not folder.exists()
     kept = tmp_path / "kept"
     proc = _records_run(kept, 300, ignore_hangup=True)

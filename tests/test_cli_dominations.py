@@ -391,16 +391,17 @@ def test_simulate_by_card_splits_dominations_by_the_mastery_cards_held(
     assert "A card held is the player's choice, and a player who wins takes more cards" \
         in out.replace("\n", " ")
     assert "Kingdom card" not in out
+    from dominari.cli import _points
     from dominari.sim import simulate
 
     r = simulate(["greedy", "random"], 6, seed=1, workers=1, game="dominations",
                  by_card=True)  # fmt: skip
     top = r.by_mastery[0][0]
     row = next(line for line in out.splitlines() if f" {top.card} {top.name} " in line)
-    delta = top.difference
-    assert delta is not None
-    assert row.split()[-6:] == [
+    delta, ci = top.difference, top.difference_ci95
+    assert delta is not None and ci is not None
+    assert row.split()[-8:] == [
         f"{top.held.games}", f"{100 * top.held.win_rate:.1f}",
         f"[{100 * top.held.ci95[0]:.1f},", f"{100 * top.held.ci95[1]:.1f}]",
-        f"{100 * top.lacked.win_rate:.1f}",
-        "0.0" if round(100 * delta, 1) == 0 else f"{100 * delta:+.1f}"]
+        f"{100 * top.lacked.win_rate:.1f}", _points(delta), f"[{_points(ci[0])},",
+        f"{_points(ci[1])}]"]  # Δ with its interval (Newcombe's)

@@ -374,3 +374,52 @@ def test_per_game_never_replaces_another_file_and_leaves_nothing_when_it_fails(
     code, out, err = run(capsys, *args, "--seed", "3", "--per-game", str(games))
     assert code == 130 and games.read_bytes() == kept
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl", "notes.txt"]
+
+
+@pytest.mark.parametrize(("stop", "code"), [(KeyboardInterrupt, 130), ("terminated", 143)])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_stopped_simulation_prints_the_results_of_the_games_it_finished(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        stop: Any, code: int, as_json: bool) -> None:
+    """Ctrl-C (or SIGTERM) on ``simulate`` lost every game played: now it prints the
+    results of those finished in order, said to be of so many games asked for (the same
+    as ``-n`` that many gives), and says that its records and ``--per-game`` file are not
+    kept, as for any run that does not end."""
+    import signal
+
+    from dominari.sim import runner
+
+    real = runner.run_chunk
+    chunks: list[Any] = []
+
+    def stopping(chunk: Any) -> Any:
+        chunks.append(chunk)
+        if len(chunks) == 4:
+            raise KeyboardInterrupt if stop is KeyboardInterrupt else \
+                cli._Terminated(signal.SIGTERM)
+        return real(chunk)
+
+    monkeypatch.setattr(runner, "run_chunk", stopping)
+    games, records = tmp_path / "games.jsonl", tmp_path / "records"
+    args = ["simulate", "dominion", "--players", "bm,smithy", "-n", "400", "--seed", "4",
+            "--workers", "1", "--no-progress", "--kingdom", "first-game"]  # fmt: skip
+    extra = ["--json"] if as_json else []
+    got, out, err = run(capsys, *args, *extra, "--per-game", str(games), "--record-dir",
+                        str(records))  # fmt: skip
+    finished = chunks[3].start  # the three chunks before the one stopped
+    assert got == code and err.rstrip().endswith("interrupted" if code == 130 else "terminated")
+    assert (f"dominari: note: stopped after {finished} of 400 games: the results are those "
+            f"of the first {finished}, as -n {finished} gives them; as for any run that does "
+            f"not end, the records it wrote are removed and {games} is left as it was") in err
+    assert not games.exists() and not records.exists()
+    monkeypatch.setattr(runner, "run_chunk", real)
+    whole_args = [*args[:5], str(finished), *args[6:], *extra]
+    done, whole, _ = run(capsys, *whole_args)
+    assert done == 0
+    if as_json:
+        assert json.loads(out) == {**json.loads(whole), "games_asked": 400, "stopped": True}
+    else:
+        first, *rest = out.splitlines()
+        assert first == f"Stopped after {finished} of 400 games: the results of the first " \
+            f"{finished}"
+        assert rest[:-1] == whole.splitlines()[:-1]  # all but the speed

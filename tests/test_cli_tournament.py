@@ -623,3 +623,129 @@ def test_the_win_share_line_counts_a_shared_win_split_among_its_winners(
                                "greedy,random", "-n", "4", "--seed", "1", "--workers", "1",
                                "--no-progress")  # fmt: skip
     assert code == 0 and "win share" not in out  # initiative breaks every tie
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.rule("N-END-2", "N-SET-3")
+def test_per_game_writes_each_games_result_as_its_record_has_it(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """N-END-2, N-SET-3: a tournament's ``--per-game`` writes each game's own result, a
+    JSON line a game, match-up by match-up (as ``simulate`` has, for statistics the
+    tables do not give, without reading thousands of records): who sat where, the scores,
+    ranks, how it ended, its seed, turn order and kingdom (drawn per game). The same
+    whatever the workers, after a stop and a journal's resumption too, and adding up to
+    the summary."""
+    from dominari.sim.tournament import tournament_game_seed, tournament_record_name
+
+    args = ["tournament", "dominion", "--players", "bm,smithy,random", "-n", "6", "--seed",
+            "2", "--no-progress"]  # fmt: skip
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    records = tmp_path / "records"
+    code, out, err = run(capsys, *args, "--workers", "1", "--per-game", str(one),
+                         "--record-dir", str(records), "--json")  # fmt: skip
+    assert code == 0, err
+    journal = tmp_path / "run.jsonl"
+    code, _, err = run(capsys, *args, "--workers", "2", "--per-game", str(two), "--journal",
+                       str(journal))  # fmt: skip
+    assert code == 0, err
+    assert one.read_bytes() == two.read_bytes()
+    code, _, err = run(capsys, *args, "--workers", "2", "--per-game", str(two), "--journal",
+                       str(journal))  # all the journal's: the same rows again
+    assert code == 0, err
+    assert one.read_bytes() == two.read_bytes()
+    rows = _lines(one)
+    matchups = [(0, 1), (0, 2), (1, 2)]
+    assert [(r["matchup"], r["index"]) for r in rows] == [(m, j) for m in range(3)
+                                                          for j in range(6)]  # fmt: skip
+    names = ["BM", "Smithy", "random"]
+    for r in rows:
+        record = json.loads((records / tournament_record_name(r["matchup"], r["index"]))
+                            .read_text(encoding="utf-8"))  # fmt: skip
+        assert r["seed"] == record["config"]["seed"] == tournament_game_seed(
+            2, matchups[r["matchup"]], r["index"])
+        assert sorted(r["seating"]) == list(matchups[r["matchup"]])
+        assert r["players"] == [names[e] for e in r["seating"]] == record["config"]["names"]
+        assert r["scores"] == record["outcome"]["scores"]
+        assert r["ranks"] == record["outcome"]["ranks"]
+        assert r["ended"] == record["outcome"]["reason"]
+        assert r["kingdom"] == record["kingdom"]
+        assert sorted(r["turn_order"]) == [0, 1]
+    summary = json.loads(out)
+    for player in summary["players"]:
+        e = player["entry"]
+        seats = [(r, r["seating"].index(e)) for r in rows if e in r["seating"]]
+        assert player["wins"] == sum(r["ranks"][p] == 1 and r["ranks"].count(1) == 1
+                                     for r, p in seats)  # fmt: skip
+        assert player["ties"] == sum(r["ranks"][p] == 1 and r["ranks"].count(1) > 1
+                                     for r, p in seats)  # fmt: skip
+
+
+def test_per_game_is_refused_where_another_file_is_named_and_left_when_stopped(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``--per-game`` file that is the journal, the chart or the records folder, or
+    another kind of file, is refused before any game; a run that fails or is stopped
+    leaves the file as it was."""
+    from dominari.sim.records import LinesFile
+
+    journal, games = tmp_path / "run.jsonl", tmp_path / "games.jsonl"
+    for flag, path in (("--journal", journal), ("--plot", tmp_path / "x.png"),
+                       ("--record-dir", tmp_path / "recs")):  # fmt: skip
+        code, out, err = run(capsys, *BASE, "-n", "2", flag, str(path), "--per-game",
+                             str(path))  # fmt: skip
+        assert (code, out) == (2, "")
+        assert err == f"dominari: error: --per-game and {flag} both name {str(path)!r}\n"
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine\n", encoding="utf-8")
+    code, out, err = run(capsys, *BASE, "-n", "2", "--per-game", str(notes))
+    assert (code, out) == (2, "") and "is already there and is not a file of games" in err
+    code, _, err = run(capsys, *BASE, "-n", "2", "--per-game", str(games))
+    assert code == 0, err
+    kept = games.read_bytes()
+
+    def stop(self: LinesFile, value: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LinesFile, "write", stop)
+    code, _, _ = run(capsys, *BASE, "-n", "3", "--per-game", str(games))
+    assert code == 130 and games.read_bytes() == kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl", "notes.txt"]
+
+
+def test_by_card_gives_each_players_table_and_is_refused_where_it_cannot_be(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--by-card`` adds a table a player, best first, of its win rate in its games with
+    each Kingdom card and without it, with both differences and a note; the JSON has them
+    too. A kingdom the same in every game, or a Dominations tournament, is refused at
+    once."""
+    args = ["tournament", "dominion", "--players", "witch,smithy,bmu", "-n", "10", "--seed",
+            "2", "--workers", "1", "--no-progress", "--by-card"]  # fmt: skip
+    monkeypatch.setenv("COLUMNS", "160")  # the tables whole, not stacked
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    titles = [line for line in out.splitlines()
+              if line.endswith(": win % with each Kingdom card, and without it")]
+    board = [line.split()[1] for line in out.splitlines()
+             if line[:3].strip().isdigit() and "±" in line]  # the leaderboard, best first
+    assert [t.split(":")[0] for t in titles] == board and len(board) == 3
+    assert "With [95% CI]" in out and "Δ alike [95% CI]" in out
+    assert "Δ alike: the same among games of one match-up alike in the cards the strategies " \
+        "at its table buy" in out
+    assert "the results by card below compare the games with and without it" in err
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [p["name"] for p in data["by_card"]] == [p["name"] for p in data["players"]]
+    assert all(len(p["cards"]) == 25 for p in data["by_card"])  # 20 kingdoms each: all dealt
+    for bad, message in ((["--kingdom", "first-game"], "--by-card: results by Kingdom card "
+                          "need kingdoms that differ between games"),
+                         (["--players", "greedy,random"], "--by-card: a tournament keeps no "
+                          "Dominations game's mastery cards")):  # fmt: skip
+        argv = [*args, *bad]
+        if "greedy,random" in bad:
+            argv[1] = "dominations"
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (2, "") and err.startswith(f"dominari: error: {message}"), err

@@ -130,7 +130,7 @@ from dominari.sim.runner import (
     simulate,
 )
 from dominari.sim.seats import record_with_seats, rerun, seat_entries
-from dominari.sim.stats import PlayerResult, SimResult, TurnPlace, WinShare
+from dominari.sim.stats import CardSplit, PlayerResult, SimResult, TurnPlace, WinShare
 from dominari.sim.tournament import (
     RATING_MU,
     RATING_NAME,
@@ -339,6 +339,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="write one record file per game here (matchup-001-game-000001.json "
                       "…, and tournament.json, which says who plays each match-up); with "
                       "--journal, the records go on with it")  # fmt: skip
+    tour.add_argument("--by-card", action="store_true",
+                      help="dominion, kingdoms that differ between games: also give each "
+                      "player's win rate in its games with each Kingdom card and without it")
+    tour.add_argument("--per-game", type=_text, metavar="FILE",
+                      help="write each game's result here, a JSON line a game, match-up by "
+                      "match-up (match-up, index, seed, seating, players, scores, ranks, how "
+                      "it ended, turn order, kingdom), for statistics of your own")
     tour.set_defaults(func=cmd_tournament)
 
     play = sub.add_parser(
@@ -840,38 +847,100 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                             bool(getattr(args, "by_card", False)))
     if args.record_dir is not None:
         _check_folder(args.record_dir, "--record-dir", fresh=ANY_RECORDS)
-    if args.per_game is not None:
-        check_writable_file(args.per_game, "--per-game", kind="games",
-                            reads=_reads(specs, getattr(args, "data", None)))  # fmt: skip
+    per_game = _PerGame(args.per_game, specs, getattr(args, "data", None),
+                        ("--record-dir", args.record_dir))  # fmt: skip
     seed = args.seed if args.seed is not None else _random_seed()
     workers = args.workers if args.workers is not None else default_workers()
-    lines: list[LinesFile] = []  # made once the run has checked what it was given
 
     def started() -> None:
-        if args.per_game is not None:
-            lines.append(LinesFile(args.per_game, "--per-game"))
+        per_game.open()
         _say(notes)
 
+    cut: list[SimResult] = []  # the games played before a stop, if any
     run = partial(simulate, specs, args.games, seed, workers, options=options,
                   record_dir=args.record_dir, backend=backend, by_card=args.by_card,
-                  stall=args.stall_timeout, started=started,
-                  each_game=None if args.per_game is None else lambda row: lines[0].write(row))
+                  stall=args.stall_timeout, started=started, stopped=cut.append,
+                  each_game=per_game.each_game)  # fmt: skip
     t0 = time.perf_counter()
     try:
-        result = _run_games("simulating", args.games, not args.no_progress, run)
-        if lines:
-            lines[0].keep()
-    except BaseException:
-        if lines:
-            lines[0].discard()
+        result = per_game.whole(lambda: _run_games("simulating", args.games,
+                                                   not args.no_progress, run))  # fmt: skip
+    except (KeyboardInterrupt, _Terminated):  # stopped: the games it finished, said
+        if cut:
+            _note(_stopped_note(args, cut[0]), None)
+            _print_sim_result(args, cut[0], time.perf_counter() - t0, workers, timed,
+                              missing)  # fmt: skip
         raise
-    elapsed = time.perf_counter() - t0
+    _print_sim_result(args, result, time.perf_counter() - t0, workers, timed, missing)
+    return 0
+
+
+class _PerGame:
+    """A run's ``--per-game`` file (none where ``path`` is None), checked at once: not a
+    file another flag of ``others`` (flag, path) names, nor a file a player plays with
+    (``specs``' files, the ``data`` folder's) or of another kind; opened once the run has
+    checked what it was given, and put in its place whole when the run ends, else left as
+    it was (:class:`~dominari.sim.records.LinesFile`)."""
+
+    def __init__(self, path: str | None, specs: Sequence[str], data: str | None,
+                 *others: tuple[str, str | None]) -> None:  # fmt: skip
+        self.path = path
+        self.file: LinesFile | None = None
+        if path is None:
+            return
+        for flag, other in others:
+            if other and _same_file(path, other):
+                raise ConfigError(f"--per-game and {flag} both name {path!r}")
+        check_writable_file(path, "--per-game", kind="games", reads=_reads(specs, data))
+
+    def open(self) -> None:
+        if self.path is not None:
+            self.file = LinesFile(self.path, "--per-game")
+
+    @property
+    def each_game(self) -> Callable[[dict[str, Any]], None] | None:
+        """What the run gives each game's row to (None without a file)."""
+        return None if self.path is None else self._write
+
+    def _write(self, row: dict[str, Any]) -> None:
+        assert self.file is not None  # (opened before the first game)
+        self.file.write(row)
+
+    def whole(self, run: Callable[[], R]) -> R:
+        """``run()``, the file kept if it ends, left as it was if not."""
+        try:
+            result = run()
+            if self.file is not None:
+                self.file.keep()
+        except BaseException:
+            if self.file is not None:
+                self.file.discard()
+            raise
+        return result
+
+
+def _stopped_note(args: argparse.Namespace, result: SimResult) -> str:
+    """What a stopped simulation says of the results it prints, and of its files."""
+    games = result.games
+    lost = [what for what, given in (("the records it wrote are removed", args.record_dir),
+                                     (f"{args.per_game} is left as it was", args.per_game))
+            if given is not None]  # fmt: skip
+    return (f"stopped after {games:,} of {result.games_asked:,} games: the results are those of "
+            f"the first {games:,}, as -n {games} gives them"
+            + (f"; as for any run that does not end, {' and '.join(lost)}" if lost else ""))
+
+
+def _print_sim_result(args: argparse.Namespace, result: SimResult, elapsed: float,
+                      workers: int, timed: Sequence[str],
+                      missing: tuple[dict[str, list[str]], dict[str, dict[str, float]]]
+                      ) -> None:  # fmt: skip
+    """A simulation's results on standard output, as JSON or tables."""
     if args.json:
         sys.stdout.write(json.dumps(_with_notes(_with_data_digest(result.to_json()), timed,
                                                 missing), indent=2) + "\n")
+        sys.stdout.flush()
     else:
-        _print_sim(_stdout_console(), result, elapsed, min(workers, args.games))
-    return 0
+        _print_sim(_stdout_console(), result, elapsed, min(workers, result.games_asked))
 
 
 def _pct(x: float) -> str:
@@ -1031,19 +1100,32 @@ def card_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
     """Seat ``at``'s outright win rate in the games whose kingdom had each card and in the
     others, the difference in points, and the difference among games alike in the key
     cards, by card name; ``layout``: its intervals stacked or not."""
+    return _split_table(result.players[at].name, result.by_card, at,
+                        not result.unadjusted, layout)  # fmt: skip
+
+
+def entry_card_table(result: TournamentResult, entry: int, layout: _Layout = _WIDE) -> Table:
+    """:func:`card_table` of a tournament's entry ``entry``, in all its games."""
+    return _split_table(result.players[entry].name, result.by_card[entry], 0,
+                        not result.by_card_unadjusted, layout)  # fmt: skip
+
+
+def _split_table(name: str, splits: Sequence[CardSplit], at: int, alike_too: bool,
+                 layout: _Layout) -> Table:  # fmt: skip
+    """The table of :func:`card_table`: player ``at`` of ``splits``, called ``name``;
+    ``alike_too``: with the differences among games alike (else the note says why there
+    are none)."""
     stacked = layout.stacked
-    p = result.players[at]
-    table = Table(title=Text(f"{p.name}: win % with each Kingdom card, and without it"),
+    table = Table(title=Text(f"{name}: win % with each Kingdom card, and without it"),
                   title_style="bold", box=box.SIMPLE_HEAVY, pad_edge=False,
                   collapse_padding=True)  # fmt: skip
-    alike_too = not result.unadjusted  # (else the note says why there is none)
     for col in ("Card", "Games", _rate_head("With", stacked), "Without", "Δ",
                 *((_rate_head("Δ alike", stacked),) if alike_too else ())):  # fmt: skip
         table.add_column(col, justify="left" if col == "Card" else "right", no_wrap=True)
-    for card in result.by_card:
-        have, lack = card.present[at], card.absent[at]
-        delta = (_points(have.win_rate - lack.win_rate)
-                 if have.games and lack.games else "-")  # fmt: skip
+    for card in splits:  # (Δ's interval is in the JSON: with it the table is too wide
+        have, lack = card.present[at], card.absent[at]  # for 80 columns, even stacked)
+        plain = card.difference(at)
+        delta = "-" if plain is None else _points(plain[0])
         alike = card.adjusted[at] if card.adjusted else None
         table.add_row(card.card, f"{have.games:,}",
                       _interval(have.win_rate, have.ci95, stacked) if have.games else "-",
@@ -1063,22 +1145,24 @@ def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
     table = Table(title=Text(f"{p.name}: win % with each mastery card it held at the end, "
                              "and without it"), title_style="bold", box=box.SIMPLE_HEAVY,
                   pad_edge=False, collapse_padding=True)  # fmt: skip
-    for col in ("Card", "Games", _rate_head("With", stacked), "Without", "Δ"):
+    for col in ("Card", "Games", _rate_head("With", stacked), "Without",
+                _rate_head("Δ", stacked)):  # fmt: skip
         table.add_column(col, justify="left" if col == "Card" else "right",
                          no_wrap=col != "Card", overflow="fold")  # fmt: skip
     for c in result.by_mastery[at]:
-        held, lacked, delta = c.held, c.lacked, c.difference
+        held, lacked, delta, ci = c.held, c.lacked, c.difference, c.difference_ci95
         table.add_row(Text(f"{c.card} {c.name}"), f"{held.games:,}",
                       _interval(held.win_rate, held.ci95, stacked),
                       _percent(lacked.win_rate) if lacked.games else "-",
-                      "-" if delta is None else _points(delta))  # fmt: skip
+                      "-" if delta is None or ci is None else
+                      _interval(delta, ci, stacked, _points))  # fmt: skip
     return table
 
 
-MASTERY_NOTE = ("Δ: with minus without, in points. A card held is the player's choice, and a "
-                "player who wins takes more cards: Δ tells which cards go with winning, not "
-                "what a card does. A card held in few games has a wide interval (With): "
-                "its Δ is mostly noise.")
+MASTERY_NOTE = ("Δ: with minus without, in points, with a score interval (Newcombe's). A card "
+                "held is the player's choice, and a player who wins takes more cards: Δ tells "
+                "which cards go with winning, not what a card does. A card held in few games "
+                "has a wide interval: its Δ is mostly noise.")
 
 
 KEY_CARD_ROWS = 32
@@ -1141,10 +1225,27 @@ def card_note(result: SimResult) -> str:
     else:
         alike = ("Δ alike: no rule bot here buys Kingdom cards, so it is Δ, with a score "
                  "interval (Mee's).")
-    return ("Δ: with minus without, in points. A kingdom always has 10 cards, so Δ is a "
-            "card's worth against the average card it displaces, a card a strategy needs "
-            f"among them. {alike} Of 25 cards, about one in 20 shows a difference that "
-            "looks significant at 95% by chance alone.")
+    return ("Δ: with minus without, in points (--json gives its interval, Newcombe's). A "
+            "kingdom always has 10 cards, so Δ is a card's worth against the average card it "
+            f"displaces, a card a strategy needs among them. {alike} Of 25 cards, about one "
+            "in 20 shows a difference that looks significant at 95% by chance alone.")
+
+
+def entry_card_note(result: TournamentResult) -> str:
+    """The footnote of :func:`entry_card_table`: what the two differences measure."""
+    if result.by_card_unadjusted:
+        alike = f"Δ alike: not given, since {result.by_card_unadjusted}."
+    else:
+        alike = ("Δ alike: the same among games of one match-up alike in the cards the "
+                 "strategies at its table buy and the rule bot best played there, so that a "
+                 "card displaces only cards that change no rule bot's play: its own effect "
+                 "(groups weighted as Mantel-Haenszel's; none for a card every such game has "
+                 "or lacks), with a stratified score interval (Mee's).")
+    return ("Δ: with minus without, in points (--json gives its interval, Newcombe's), "
+            "over a player's games against every opponent. A kingdom always has 10 cards, so Δ is "
+            f"a card's worth against the average card it displaces. {alike} Of 25 cards, "
+            "about one in 20 shows a difference that looks significant at 95% by chance "
+            "alone.")
 
 
 def played_as_table(player: PlayerResult, layout: _Layout = _WIDE) -> Table:
@@ -1187,6 +1288,9 @@ def _rules_text(rules: dict[str, Any]) -> str:
 
 
 def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int) -> None:
+    if result.stopped:
+        console.print(f"Stopped after {result.games:,} of {result.games_asked:,} games: the "
+                      f"results of the first {result.games:,}", markup=False)  # fmt: skip
     _print_fitted(console, partial(sim_table, result), result.players)
     _print_same_names(console, result.players)
     _print_by_turn(console, result.by_turn, result.game)
@@ -1348,7 +1452,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     options = _sim_options(args, game)
     notes: list[str] = []  # said once the run has checked what it was given
     timed = _note_clock(specs, game, notes)
-    missing = _note_missing(specs, game, getattr(args, "kingdom", None), notes)
+    if args.by_card:
+        if game != "dominion":
+            raise ConfigError("--by-card: a tournament keeps no Dominations game's mastery "
+                              "cards; simulate dominations --by-card gives each seat's "
+                              "results by them")  # fmt: skip
+        try:
+            check_by_card(options)
+        except ConfigError as exc:
+            raise ConfigError(f"--by-card: {exc}") from None
+    missing = _note_missing(specs, game, getattr(args, "kingdom", None), notes,
+                            bool(args.by_card))
     if args.plot:
         from dominari.sim.plot import check_plot_path
 
@@ -1370,22 +1484,28 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if args.plot and _same_file(args.record_dir, args.plot):
             raise ConfigError(f"--record-dir and --plot both name {args.record_dir!r}: the "
                               "chart is a file, the records a folder")  # fmt: skip
+    per_game = _PerGame(args.per_game, specs, getattr(args, "data", None),
+                        ("--journal", args.journal), ("--plot", args.plot),
+                        ("--record-dir", args.record_dir))  # fmt: skip
     if args.journal is not None:
         _note_old_journal(args.journal, notes)
     begun: list[bool] = []
 
     def started() -> None:
         begun.append(True)
+        per_game.open()
         _say(notes)
 
     run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
                   backend=args.backend, options=options, journal=args.journal,
                   stall=args.stall_timeout, record_dir=args.record_dir,
-                  recheck=args.recheck, started=started)  # fmt: skip
+                  recheck=args.recheck, started=started, by_card=args.by_card,
+                  each_game=per_game.each_game)  # fmt: skip
     t0 = time.perf_counter()
     total = math.comb(len(specs), args.seats) * args.games
     try:
-        result = _run_games("tournament", total, not args.no_progress, run, rates=True)
+        result = per_game.whole(lambda: _run_games("tournament", total, not args.no_progress,
+                                                   run, rates=True))  # fmt: skip
     except (KeyboardInterrupt, _Terminated):  # stopped: say what it kept
         if args.journal is not None and begun and os.path.isfile(args.journal):
             _note(f"the journal {args.journal} keeps the games played so far: the same "
@@ -1569,6 +1689,10 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
     _print_same_names(console, result.players)
     _print_by_turn(console, result.by_turn, result.game)
     _print_win_share(console, [(p.name, p) for p in result.leaderboard])
+    if result.by_card:
+        for p in result.leaderboard:
+            _print_fitted(console, partial(entry_card_table, result, p.entry))
+        console.print(entry_card_note(result), style="dim", markup=False)
     if result.game == "dominations":
         rules = result.options.get("rules") or {}
         data = result.options.get("data")

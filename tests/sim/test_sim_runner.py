@@ -14,7 +14,7 @@ from dominari.core.errors import ConfigError, DominariError, StrategyError
 from dominari.dominion.engine import DominionState
 from dominari.sim import BotError, game_seed, record_name, simulate
 from dominari.sim.runner import Chunk, DominionOptions, run_chunk
-from dominari.sim.stats import wilson
+from dominari.sim.stats import newcombe, wilson
 
 SILVER_ONLY = 'name = "Silvers"\ndescription = "buys only Silver"\n\n[[buy]]\ncard = "Silver"\n'
 
@@ -583,7 +583,8 @@ def test_results_by_kingdom_card_and_by_the_bot_best_played_are_the_records_own(
     assert r.players[1].played_as == ()  # BMU plays as itself
     data = r.to_json()
     assert data["by_card"][0]["card"] == r.by_card[0].card
-    assert set(data["by_card"][0]) == {"card", "games", "with", "without", "adjusted"}
+    assert set(data["by_card"][0]) == {"card", "games", "with", "without", "difference",
+                                       "adjusted"}
     assert data["by_card_key_cards"] == []  # BMU buys no Kingdom card; best is no strategy,
     assert data["by_card_key_played_as"] is True  # but plays as one: its games are grouped
     assert data["by_card_unadjusted"] is None
@@ -653,6 +654,16 @@ def test_the_adjusted_difference_by_card_groups_games_by_the_rule_bots_cards(
     data = r.to_json()
     assert data["by_card_key_cards"] == ["Smithy", "Witch"]
     assert data["by_card"][0]["adjusted"][0]["seat"] == 0
+    for c, card in zip(r.by_card, data["by_card"], strict=True):  # the plain difference
+        for seat in range(2):
+            have = [won[seat] for k, won in rows if c.card in k]
+            lack = [won[seat] for k, won in rows if c.card not in k]
+            plain = card["difference"][seat]
+            assert plain["difference"] == pytest.approx(sum(have) / len(have)
+                                                        - sum(lack) / len(lack))
+            assert plain["ci95"] == pytest.approx(list(newcombe(sum(have), len(have),
+                                                                sum(lack), len(lack))[1:]))
+    assert data["intervals"]["by_card.difference.ci95"].startswith("Newcombe")
     # Each group of games alike in the key cards, and every seat's results in it: the
     # groups with the most key cards first, then in the key cards' order.
     order = [("Smithy", "Witch"), ("Smithy",), ("Witch",), ()]
@@ -984,7 +995,11 @@ def test_dominations_results_by_the_mastery_cards_each_seat_held(tmp_path: Path)
     first = data["by_mastery"][1]["cards"][0]
     assert first["name"] == r.by_mastery[1][0].name and " " not in first["card"]
     assert data["by_mastery"][1]["seat"] == 1 and first["card"] == r.by_mastery[1][0].card
-    assert set(first) == {"card", "name", "held", "lacked", "difference"}
+    assert set(first) == {"card", "name", "held", "lacked", "difference", "difference_ci95"}
+    for c in (c for cards in r.by_mastery for c in cards if c.difference is not None):
+        low, high = c.difference_ci95 or (2.0, -2.0)
+        assert -1 <= low <= c.difference <= high <= 1
+    assert data["intervals"]["by_mastery.cards.difference_ci95"].startswith("Newcombe")
     assert "by_card" not in data
     assert simulate(["greedy", "greedy"], games, seed=2, workers=1, game="dominations",
                     by_card=True) == r  # fmt: skip
@@ -1041,3 +1056,77 @@ def test_a_mastery_cards_id_is_read_back_whole_whatever_it_holds() -> None:
     assert [(c.card, c.name, c.held.games, c.held.wins) for c in r.by_mastery[0]] == [
         ("A3:a", "Painting: the old art", 1, 1), ("A9:a", "Mosaics", 1, 0)]
     assert [(c.card, c.name) for c in r.by_mastery[1]] == [("A9:c", "Diplomacy")]
+
+
+def _stopped_after(games: int, **kw: Any) -> tuple[list[Any], int]:
+    """A run of 400 games stopped (Ctrl-C) once ``games`` are done: the results
+    ``stopped`` was given, and the games its progress counted."""
+    done: list[int] = []
+    cut: list[Any] = []
+
+    def stop(k: int) -> None:
+        done.append(k)
+        if sum(done) >= games:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate(["bm", "smithy"], 400, seed=5, progress=stop, stopped=cut.append, **kw)
+    return cut, sum(done)
+
+
+@pytest.mark.rule("N-END-2")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_stopped_run_gives_the_results_of_the_games_it_finished_in_order(
+        workers: int) -> None:
+    """Ctrl-C on a long run lost every game it had played. ``stopped`` now gets the
+    results of the games finished before the first that was not: the same as a run of
+    that many games, by card too, whatever the workers (two finish chunks out of order:
+    one that came early is left out with the unfinished one before it)."""
+    from dataclasses import replace
+
+    cut, done = _stopped_after(60, workers=workers, by_card=True)
+    (result,) = cut
+    assert 0 < result.games <= done and result.games_asked == 400 and result.stopped
+    whole = simulate(["bm", "smithy"], result.games, seed=5, workers=1, by_card=True)
+    assert not whole.stopped and whole.games_asked == whole.games
+    assert replace(result, games_asked=result.games) == whole
+    out = result.to_json()
+    assert (out["games"], out["games_asked"], out["stopped"]) == (result.games, 400, True)
+    assert {**out, "games_asked": result.games, "stopped": False} == whole.to_json()
+
+
+def test_a_stop_before_any_game_ends_or_a_failure_gives_no_results(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing to give before the first chunk is done, nor on a failure (an error is not
+    a stop: the run says what went wrong), nor where Ctrl-C came halfway through adding a
+    chunk to the totals (they are then no number of games')."""
+    from dominari.sim import stats
+
+    cut: list[Any] = []
+
+    def started() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate(["bm", "smithy"], 40, seed=5, workers=1, started=started, stopped=cut.append)
+
+    def failing(row: Any) -> None:
+        raise ValueError("my statistics failed")
+
+    with pytest.raises(ValueError):
+        simulate(["bm", "smithy"], 40, seed=5, workers=1, each_game=failing,
+                 stopped=cut.append)  # fmt: skip
+    assert cut == []
+    merge = stats.Tally.merge
+
+    def torn(self: Any, other: Any) -> None:
+        self.games += other.games  # the games counted, not yet their wins
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(stats.Tally, "merge", torn)
+    with pytest.raises(KeyboardInterrupt):
+        simulate(["bm", "smithy"], 40, seed=5, workers=1, stopped=cut.append)
+    assert cut == []
+    monkeypatch.setattr(stats.Tally, "merge", merge)
+    with pytest.raises(ConfigError, match="stopped must be a function of a result, not 3"):
+        simulate(["bm", "smithy"], 40, seed=5, stopped=3)  # type: ignore[arg-type]

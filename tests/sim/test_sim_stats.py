@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dominari.sim.runner import bot_seed, chunk_bounds, chunk_size, game_seed, seat_names
-from dominari.sim.stats import SimResult, Tally, mean_ci95, t95, wilson
+from dominari.sim.stats import SimResult, Tally, mean_ci95, newcombe, t95, wilson
 
 
 @pytest.mark.parametrize(
@@ -29,6 +29,35 @@ def test_wilson_reference_values(k: int, n: int, lo: float, hi: float) -> None:
     got_lo, got_hi = wilson(k, n)
     assert got_lo == pytest.approx(lo, abs=1e-4)
     assert got_hi == pytest.approx(hi, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("a", "n", "b", "m", "lo", "hi"),
+    [  # Newcombe (1998), Statistics in Medicine 17, table II, method 10
+        (56, 70, 48, 80, 0.0524, 0.3339),
+        (9, 10, 3, 10, 0.1705, 0.8090),
+        (5, 56, 0, 29, -0.0381, 0.1926),
+    ],
+)
+def test_newcombe_reference_values(a: int, n: int, b: int, m: int, lo: float,
+                                   hi: float) -> None:
+    """The interval of a difference of rates (the plain Δ of the results by card and by
+    mastery card) is Newcombe's hybrid score interval, as his paper gives it."""
+    d, got_lo, got_hi = newcombe(a, n, b, m)
+    assert d == pytest.approx(a / n - b / m)
+    assert (got_lo, got_hi) == pytest.approx((lo, hi), abs=1e-4)
+
+
+def test_newcombe_properties() -> None:
+    for n, m in ((1, 1), (3, 7), (20, 5)):
+        for a in range(n + 1):
+            for b in range(m + 1):
+                d, lo, hi = newcombe(a, n, b, m)
+                assert -1.0 <= lo <= d <= hi <= 1.0
+                back = newcombe(b, m, a, n)  # the other way round: the same, mirrored
+                assert back == pytest.approx((-d, -hi, -lo), abs=1e-12)
+    with pytest.raises(ValueError, match="games on both sides"):
+        newcombe(0, 0, 1, 2)
 
 
 def test_wilson_properties() -> None:

@@ -10,6 +10,7 @@ import sys
 import warnings
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -428,3 +429,88 @@ def test_the_ratings_report_their_progress_after_the_games() -> None:
     assert max(rated) <= module.RATED_EVERY
     with pytest.raises(ConfigError, match="rating must be a function"):
         tournament(FAST, 2, 1, rating=3)  # type: ignore[arg-type]
+
+
+def test_each_game_gets_every_games_row_in_order() -> None:
+    """``each_game`` gets every game's row, match-up by match-up, the same as the result
+    counts (a Dominations game has no kingdom); a function is needed."""
+    rows: list[dict[str, Any]] = []
+    r = tournament(["greedy", "random", "greedy"], 2, seed=3, seats=3, game="dominations",
+                   each_game=rows.append)  # fmt: skip
+    assert [(row["matchup"], row["index"]) for row in rows] == [(0, 0), (0, 1)]
+    assert all("kingdom" not in row and sorted(row["seating"]) == [0, 1, 2] for row in rows)
+    wins = Counter(row["seating"][row["ranks"].index(1)] for row in rows
+                   if row["ranks"].count(1) == 1)  # fmt: skip
+    assert {p.entry: p.wins for p in r.players} == {e: wins[e] for e in range(3)}
+    with pytest.raises(ConfigError, match="each_game must be a function of a game's row"):
+        tournament(["bm", "smithy"], 2, seed=3, each_game=3)  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("N-SET-3")
+def test_results_by_card_of_a_tournament_are_each_entrys_recomputed_from_its_games() -> None:
+    """N-SET-3: ``by_card`` gives every entry its win rate in its games with each Kingdom
+    card and in its others, the plain difference with Newcombe's interval, and the
+    difference among games alike: of one match-up, and alike in the cards its table's
+    strategies buy (Witch, Smithy) and the rule bot ``best`` played. All recomputed here
+    from each game's row (its kingdom drawn from its seed)."""
+    from dominari.bots.kingdom import best_rule_bot
+    from dominari.sim.stats import _adjusted, newcombe
+
+    rows: list[dict[str, Any]] = []
+    specs = ["witch", "smithy", "best"]
+    r = tournament(specs, 30, seed=4, by_card=True, each_game=rows.append, workers=2)
+    assert not r.by_card_unadjusted and len(r.by_card) == 3
+    keys = [{"Witch"}, {"Smithy"}, set()]  # what each entry's strategy buys
+    for e, splits in enumerate(r.by_card):
+        mine = [(row, row["seating"].index(e)) for row in rows if e in row["seating"]]
+        assert {c.card for c in splits} == {k for row, _ in mine for k in row["kingdom"]}
+        for c in splits:
+            won = [(c.card in row["kingdom"], int(row["ranks"][p] == 1
+                                                  and row["ranks"].count(1) == 1))
+                   for row, p in mine]  # fmt: skip
+            have = [w for present, w in won if present]
+            lack = [w for present, w in won if not present]
+            assert (c.games, c.present[0].wins, c.absent[0].wins) == (len(have), sum(have),
+                                                                      sum(lack))
+            assert c.difference(0) == pytest.approx(newcombe(sum(have), len(have), sum(lack),
+                                                             len(lack)))  # fmt: skip
+            groups: dict[object, list[tuple[bool, int]]] = {}
+            for (row, _), w in zip(mine, won, strict=True):
+                cards = set().union(*(keys[f] for f in row["seating"]))
+                best = best_rule_bot(row["kingdom"], 2) if 2 in row["seating"] else None
+                group = (row["matchup"], frozenset(cards & set(row["kingdom"])), best)
+                groups.setdefault(group, []).append(w)
+            tables = []
+            for alike in groups.values():
+                n1 = sum(1 for present, _ in alike if present)
+                w1 = sum(w for present, w in alike if present)
+                if 0 < n1 < len(alike):
+                    tables.append(([n1, w1], [len(alike), sum(w for _, w in alike)]))
+            got = c.adjusted[0]
+            if not tables:  # (a key card: every game of a group has it, or none)
+                assert got is None
+            else:
+                assert got == pytest.approx(_adjusted(tables, 0, 1))
+    data = r.to_json()
+    first = data["by_card"][0]
+    assert first["entry"] == r.leaderboard[0].entry and first["name"] == r.leaderboard[0].name
+    assert set(first["cards"][0]) == {"card", "games", "with", "without", "difference",
+                                      "ci95", "adjusted"}
+    assert data["intervals"]["by_card.difference.ci95"].startswith("Newcombe")
+    assert data["by_card_unadjusted"] is None
+
+
+def test_results_by_card_of_a_tournament_with_a_search_bot_have_no_alike_difference() -> None:
+    """A search bot chooses its buys by searching: games alike in what the bots buy do not
+    exist, and the result says why; a fixed kingdom, a Dominations tournament and a
+    by_card that is no bool are refused before any game."""
+    r = tournament(["bm", "mcts-easy:iterations=4"], 2, seed=1, by_card=True)
+    assert "chooses what it buys by searching the game" in r.by_card_unadjusted
+    assert r.by_card and all(not c.adjusted for c in r.by_card[0])
+    assert "by_card.adjusted.ci95" not in r.to_json()["intervals"]
+    with pytest.raises(ConfigError, match="the same in every game"):
+        tournament(["bm", "smithy"], 2, seed=1, by_card=True, kingdom="first-game")
+    with pytest.raises(ConfigError, match="keeps no Dominations game's mastery cards"):
+        tournament(["greedy", "random"], 2, seed=1, by_card=True, game="dominations")
+    with pytest.raises(ConfigError, match="by_card must be True or False, not 1"):
+        tournament(["bm", "smithy"], 2, seed=1, by_card=1)  # type: ignore[arg-type]

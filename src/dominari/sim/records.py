@@ -139,7 +139,7 @@ def _through_link(path: Path) -> Path:
 
 
 _KINDS = {"record": (rb'\{\s*"format"\s*:\s*"dominari-record"', "a game record"),
-          "games": (rb'\{\s*"index"\s*:', "a file of games, one a line"),
+          "games": (rb'\{\s*"(index|matchup)"\s*:', "a file of games, one a line"),
           "svg": (rb"(<\?xml[^>]*>\s*)?(<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>]",
                   "an SVG drawing")}
 """The kinds of file :func:`check_writable_file` replaces only one of: how such a file

@@ -657,15 +657,7 @@ def run_chunk(chunk: Chunk) -> Tally:
                 group: object = sum(bit for c, bit in bits if c in kingdom)
                 if played:  # every seat of best plays the same rule bot
                     group = (group, played[0])
-                name = grouped.get((-1, group))
-                if name is None:
-                    name = grouped[-1, group] = _group_feature(group)
-                features.append(name)
-                for c in kingdom:
-                    feature = grouped.get((c, group))
-                    if feature is None:
-                        feature = grouped[c, group] = f"card@{name[6:]}:{NAME[c]}"
-                    features.append(feature)
+                features.extend(alike_features(kingdom, group, grouped))
         breakdown = out.extra.get("vp_breakdown")
         tally.add(out.scores, out.ranks, out.turns, out.reason, breakdown, order, features)
         if chunk.rows:
@@ -694,12 +686,36 @@ def _held_features(state: Any) -> list[str]:
             if p >= 0 for skill in (cat.skills[cat.copy_skill[code]],)]
 
 
-def _group_feature(group: object) -> str:
+def _group_feature(group: object, lead: str = "") -> str:
     """The feature of a game's group: by the key cards it has (``group@3``: the first
-    two), and by the rule bot ``best`` played (``group@3/Smithy``)."""
+    two), and by the rule bot ``best`` played (``group@3/Smithy``); ``lead`` before them
+    (``group@2.3``: a tournament's match-up)."""
     if isinstance(group, tuple):
-        return f"group@{group[0]}/{group[1]}"
-    return f"group@{group}"
+        return f"group@{lead}{group[0]}/{group[1]}"
+    return f"group@{lead}{group}"
+
+
+def alike_features(kingdom: Iterable[int], group: object,
+                   made: dict[tuple[int, object], str], lead: str = "") -> list[str]:
+    """A game's features for the differences among games alike
+    (:class:`~dominari.sim.stats.CardSplit`): its ``group``'s (``group@G``, see
+    :func:`_group_feature`; ``lead`` before ``G``) and each of its ``kingdom``'s cards' in
+    it (``card@G:Witch``), each made once into ``made`` (by card, -1 for the group's own,
+    and group).
+
+    >>> alike_features([29], (3, "Witch"), {}, "2.")
+    ['group@2.3/Witch', 'card@2.3/Witch:Witch']
+    """
+    name = made.get((-1, group))
+    if name is None:
+        name = made[-1, group] = _group_feature(group, lead)
+    out = [name]
+    for c in kingdom:
+        feature = made.get((c, group))
+        if feature is None:
+            feature = made[c, group] = f"card@{name[6:]}:{NAME[c]}"
+        out.append(feature)
+    return out
 
 
 _SUPPLY_CALL = re.compile(r"""supply\(\s*(['"])(.*?)\1\s*\)""")
@@ -968,6 +984,9 @@ class _InOrder:
         self.waiting: dict[int, Tally] = {}
         self.each = each
         """Called with each game's row (:attr:`Tally.rows`), in game order."""
+        self.torn = False
+        """Whether a merge was stopped halfway (by Ctrl-C): ``total`` is then no
+        chunk's."""
 
     def add(self, k: int, tally: Tally) -> None:
         self.waiting[k] = tally
@@ -977,8 +996,10 @@ class _InOrder:
                 for row in tally.rows:
                     self.each(row)
             tally.rows = []
+            self.torn = True
             self.total.merge(tally)
             self.next += 1
+            self.torn = False
 
 
 def default_workers() -> int:
@@ -1008,6 +1029,7 @@ def simulate(
     by_card: bool = False,
     started: Callable[[], None] | None = None,
     each_game: Callable[[dict[str, Any]], None] | None = None,
+    stopped: Callable[[SimResult], None] | None = None,
 ) -> SimResult:
     """Play ``games`` seeded games of ``game`` (default Dominion) between the bots named
     by ``players`` (one spec per seat: a bot's name, or a strategy file's path as a string
@@ -1037,6 +1059,12 @@ def simulate(
     order whatever the workers (:func:`game_row`: its index, seed, scores, ranks, turns,
     how it ended, the turn order, and its kingdom, the rule bots ``best`` played, or the
     VP by source), for statistics of one's own; an exception it raises stops the run.
+    ``stopped(result)`` is called when the run is stopped from outside (Ctrl-C: a
+    ``KeyboardInterrupt``, or another exception that is not an ``Exception``) after it
+    finished some games, before the stop goes on: ``result`` holds the games finished
+    before the first that was not (the same results as a run of that many games gives),
+    with :attr:`SimResult.games_asked` saying how many were asked for. Its records are
+    removed as those of any run that does not end.
     Raises :class:`DominariError` subclasses for bad input, before any game is
     played or file written.
     """
@@ -1048,6 +1076,8 @@ def simulate(
     stall = check_stall(stall)
     if each_game is not None and not callable(each_game):
         raise ConfigError(f"each_game must be a function of a game's row, not {each_game!r}")
+    if stopped is not None and not callable(stopped):
+        raise ConfigError(f"stopped must be a function of a result, not {stopped!r}")
     if options is None:
         options = game_options(game or "dominion", kingdom=kingdom, max_turns=max_turns,
                                rules=rules, data=data)  # fmt: skip
@@ -1078,6 +1108,33 @@ def simulate(
         if progress is not None:
             progress(starts[k + 1] - starts[k])
 
+    def result() -> SimResult:
+        keys = key_cards(bots) if by_card and options.game == "dominion" else KeyCards(())
+        return SimResult.from_tally(total.total, names=names, specs=specs, seed=seed,
+                                    game=options.game, options=options.to_json(),
+                                    key_cards=tuple(NAME[c] for c in keys.cards),
+                                    key_played_as=keys.played_as,
+                                    unadjusted=keys.unknown,
+                                    code=game_code(options.game),
+                                    games_asked=games)  # fmt: skip
+
+    try:
+        _run_chunks(chunks, done, workers, backend, start_method, stall, started, held)
+    except BaseException as exc:
+        if (stopped is not None and not isinstance(exc, Exception) and total.total.games
+                and not total.torn):
+            stopped(result())  # the games finished in order before the stop
+        raise
+    assert total.next == len(chunks) and not total.waiting
+    return result()
+
+
+def _run_chunks(chunks: _Chunks, done: Callable[[int, Tally], None], workers: int,
+                backend: str, start_method: str | None, stall: float | None,
+                started: Callable[[], None] | None, held: HeldFolder | None) -> None:
+    """:func:`simulate`'s games, chunk by chunk (each to ``done(k, tally)``), into
+    ``held``'s folder of records if any, which a run that does not end leaves empty."""
+    rdir = str(held.path) if held is not None else None
     try:
         try:
             if started is not None:
@@ -1099,12 +1156,4 @@ def simulate(
     finally:
         if held is not None:
             held.close()  # another run may write there now
-    assert total.next == len(chunks) and not total.waiting
-    keys = key_cards(bots) if by_card and options.game == "dominion" else KeyCards(())
-    return SimResult.from_tally(total.total, names=names, specs=specs, seed=seed,
-                                game=options.game, options=options.to_json(),
-                                key_cards=tuple(NAME[c] for c in keys.cards),
-                                key_played_as=keys.played_as,
-                                unadjusted=keys.unknown,
-                                code=game_code(options.game))  # fmt: skip
 

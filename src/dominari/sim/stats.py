@@ -26,7 +26,10 @@ INTERVALS: dict[str, str] = {
     "ci95": "Wilson score", "tie_ci95": "Wilson score",
     "mean_vp_ci95": "Student's t", "mean_score_ci95": "Student's t",
     "win_share_ci95": "Student's t",
-    "by_card.adjusted.ci95": "stratified Mee score, Mantel-Haenszel weights"}  # fmt: skip
+    "by_card.difference.ci95": "Newcombe hybrid score (of two Wilson intervals)",
+    "by_card.adjusted.ci95": "stratified Mee score, Mantel-Haenszel weights",
+    "by_mastery.cards.difference_ci95": "Newcombe hybrid score (of two Wilson "
+                                        "intervals)"}  # fmt: skip
 """How each kind of 95% interval of a result's JSON is computed, as its ``intervals``
 say (each result names those it has)."""
 
@@ -52,6 +55,23 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     lo = 0.0 if successes == 0 else max(0.0, center - half)
     hi = 1.0 if successes == n else min(1.0, center + half)
     return (lo, hi)
+
+
+def newcombe(a: int, n: int, b: int, m: int, z: float = Z95) -> tuple[float, float, float]:
+    """The difference of two independent rates, ``a`` of ``n`` minus ``b`` of ``m``, with
+    Newcombe's hybrid score interval (his method 10: the two rates' Wilson intervals
+    combined). Like them it stays within [-1, 1] and behaves near 0% and 100%.
+
+    >>> [round(x, 4) for x in newcombe(56, 70, 48, 80)]  # Newcombe (1998), example (b)
+    [0.2, 0.0524, 0.3339]
+    """
+    if not n or not m:
+        raise ValueError(f"a difference of rates needs games on both sides, not {n} and {m}")
+    p, q = a / n, b / m
+    (pl, pu), (ql, qu) = wilson(a, n, z), wilson(b, m, z)
+    d = p - q
+    return (d, d - math.sqrt((p - pl) ** 2 + (qu - q) ** 2),
+            d + math.sqrt((pu - p) ** 2 + (q - ql) ** 2))
 
 
 @dataclass
@@ -523,12 +543,26 @@ class CardSplit:
     absent: tuple[Share, ...]
     adjusted: tuple[tuple[float, float, float] | None, ...] = ()
 
+    def difference(self, seat: int) -> tuple[float, float, float] | None:
+        """Seat ``seat``'s outright win rate with the card minus without it, with its 95%
+        interval (:func:`newcombe`), as ``(difference, low, high)``; None where either
+        side has no game."""
+        have, lack = self.present[seat], self.absent[seat]
+        if not have.games or not lack.games:
+            return None
+        return newcombe(have.wins, have.games, lack.wins, lack.games)
+
     def to_json(self, names: Sequence[str]) -> dict[str, Any]:
         """The split as JSON values, each seat's named by ``names``."""
+        differences = [self.difference(p) for p in range(len(self.present))]
         out: dict[str, Any] = {
             "card": self.card, "games": self.games,
             "with": _seats_json(self.present, names),
-            "without": _seats_json(self.absent, names)}  # fmt: skip
+            "without": _seats_json(self.absent, names),
+            "difference": [{"seat": p, "name": names[p],
+                            "difference": None if d is None else d[0],
+                            "ci95": None if d is None else [d[1], d[2]]}
+                           for p, d in enumerate(differences)]}  # fmt: skip
         if self.adjusted:
             out["adjusted"] = [{"seat": p, "name": names[p],
                                 "difference": None if a is None else a[0],
@@ -556,9 +590,20 @@ class HeldCard:
             return None
         return self.held.win_rate - self.lacked.win_rate
 
+    @property
+    def difference_ci95(self) -> tuple[float, float] | None:
+        """The 95% interval of :attr:`difference` (:func:`newcombe`; None where it is)."""
+        held, lacked = self.held, self.lacked
+        if not held.games or not lacked.games:
+            return None
+        _, low, high = newcombe(held.wins, held.games, lacked.wins, lacked.games)
+        return (low, high)
+
     def to_json(self) -> dict[str, Any]:
+        ci = self.difference_ci95
         return {"card": self.card, "name": self.name, "held": self.held.to_json(),
-                "lacked": self.lacked.to_json(), "difference": self.difference}
+                "lacked": self.lacked.to_json(), "difference": self.difference,
+                "difference_ci95": None if ci is None else list(ci)}
 
 
 @dataclass(frozen=True)
@@ -629,6 +674,16 @@ class SimResult(EndReasons):
     results in the games of each group of them, the groups with the most key cards first
     (then in the order of :attr:`key_cards`, then by the rule bot ``best`` played);
     groups no game fell in are not listed."""
+    games_asked: int = 0
+    """The games the run was asked to play: more than :attr:`games` where it was stopped
+    before it played them all (:attr:`stopped`), whose results are then those of the first
+    :attr:`games` of them, in game order; 0 where not known (the same as :attr:`games`)."""
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the run was stopped before it played every game asked for: its results
+        are then those of the games played before the first it had not finished."""
+        return self.games_asked > self.games
 
     @classmethod
     def from_tally(cls, tally: Tally, *, names: tuple[str, ...], specs: tuple[str, ...],
@@ -636,9 +691,11 @@ class SimResult(EndReasons):
                    max_turns: int | None = None, game: str = "dominion",
                    options: Mapping[str, Any] | None = None,
                    key_cards: tuple[str, ...] = (), key_played_as: bool = False,
-                   unadjusted: str = "", code: str = "") -> SimResult:
+                   unadjusted: str = "", code: str = "",
+                   games_asked: int = 0) -> SimResult:
         """Rates and means from ``tally``. ``options`` default to Dominion's
-        ``kingdom`` and ``max_turns``."""
+        ``kingdom`` and ``max_turns``. ``games_asked``: the games the run was asked to
+        play, where it was stopped before the tally had them all."""
         if options is None:
             options = {"kingdom": kingdom, "max_turns": max_turns}
         n = tally.players
@@ -660,10 +717,11 @@ class SimResult(EndReasons):
         return cls(game=game, games=tally.games, seed=seed, players=players,
                    total_rounds=tally.rounds, end_reasons=dict(sorted(tally.reasons.items())),
                    options=dict(options), by_turn=by_turn,
-                   by_card=_by_card(tally), key_cards=key_cards,
+                   by_card=card_splits(tally), key_cards=key_cards,
                    by_mastery=_by_mastery(tally),
                    key_played_as=key_played_as, unadjusted=unadjusted, code=code,
-                   by_key_cards=_by_key_cards(tally, key_cards, key_played_as))  # fmt: skip
+                   by_key_cards=_by_key_cards(tally, key_cards, key_played_as),
+                   games_asked=max(games_asked, tally.games))  # fmt: skip
 
     @property
     def kingdom(self) -> str | tuple[str, ...] | None:
@@ -691,6 +749,8 @@ class SimResult(EndReasons):
         return {
             "game": self.game,
             "games": self.games,
+            "games_asked": max(self.games_asked, self.games),
+            "stopped": self.stopped,
             "seed": self.seed,
             "dominari": made_by(self.code),
             **{key: _plain(value) for key, value in self.options.items()},
@@ -700,9 +760,13 @@ class SimResult(EndReasons):
             "turn_limit_games": self.turn_limit_games,
             "intervals": {k: INTERVALS[k] for k in ("ci95", "tie_ci95", "win_share_ci95",
                                                     "mean_vp_ci95",
+                                                    *(("by_card.difference.ci95",)
+                                                      if self.by_card else ()),
                                                     *(("by_card.adjusted.ci95",)
                                                       if self.by_card
-                                                      and not self.unadjusted else ()))},
+                                                      and not self.unadjusted else ()),
+                                                    *(("by_mastery.cards.difference_ci95",)
+                                                      if self.by_mastery else ()))},
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
             **({"by_mastery": [{"seat": p.seat, "name": p.name,
@@ -748,9 +812,10 @@ def _played_as(tally: Tally, seat: int) -> tuple[PlayedAs, ...]:
     return tuple(sorted(out, key=lambda a: (-a.games, a.strategy)))
 
 
-def _by_card(tally: Tally) -> tuple[CardSplit, ...]:
+def card_splits(tally: Tally) -> tuple[CardSplit, ...]:
     """Every seat's results with and without each card (features ``card:NAME``), by
-    name."""
+    name, with the differences among games alike (in each group ``G``: its games have
+    features ``group@G``, and ``card@G:NAME`` those of them with the card)."""
     n, out = tally.players, []
     groups = {f[6:]: row for f, row in tally.split.items() if f.startswith("group@")}
     for feature, row in sorted(tally.split.items()):

@@ -72,8 +72,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dominari.bots.base import GameBot
 from dominari.core.checks import escaped
 from dominari.core.errors import ConfigError
+from dominari.dominion.cards import NAME
+from dominari.dominion.kingdoms import fixed as fixed_kingdom
+from dominari.dominion.kingdoms import resolve as resolve_kingdom
 from dominari.sim.journal import (
     FORMAT,
     GameResult,
@@ -95,8 +99,11 @@ from dominari.sim.records import (
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
+    DominionOptions,
     GameOptions,
+    alike_features,
     bots_for,
+    check_by_card,
     check_game,
     check_request,
     check_run,
@@ -105,6 +112,7 @@ from dominari.sim.runner import (
     game_code,
     game_options,
     game_range,
+    key_cards,
     load_bots,
     play_game,
     run_files,
@@ -117,12 +125,15 @@ from dominari.sim.runner import (
 from dominari.sim.seats import SeatRecorder
 from dominari.sim.stats import (
     INTERVALS,
+    CardSplit,
     EndReasons,
     Places,
+    Tally,
     TurnPlace,
     WinShare,
     _pair,
     _plain,
+    card_splits,
     made_by,
     mean_ci95,
 )
@@ -462,6 +473,14 @@ class TournamentResult(EndReasons):
     code: str = ""
     """The fingerprint of the code that played the games
     (:func:`~dominari.sim.runner.game_code`; '' where not known)."""
+    by_card: tuple[tuple[CardSplit, ...], ...] = ()
+    """Dominion, when asked for (kingdoms that differ between games): entry by entry, in
+    entry order, its results in its games whose kingdom had each card and in its others,
+    by card name (each :class:`CardSplit` of one player, the entry: see
+    :func:`entry_card_splits`)."""
+    by_card_unadjusted: str = ""
+    """With :attr:`by_card`: why no differences among games alike are given ('' when they
+    are)."""
 
     @classmethod
     def from_games(cls, results: Sequence[Sequence[GameResult]], *, specs: tuple[str, ...],
@@ -575,7 +594,13 @@ class TournamentResult(EndReasons):
             "options": _plain(self.options),
             "rating_model": dict(RATING_MODEL),
             "intervals": {k: INTERVALS[k] for k in ("ci95", "tie_ci95", "win_share_ci95",
-                                                    "mean_score_ci95")},
+                                                    "mean_score_ci95",
+                                                    *(("by_card.difference.ci95",)
+                                                      if self.by_card else ()),
+                                                    *(("by_card.adjusted.ci95",)
+                                                      if self.by_card
+                                                      and not self.by_card_unadjusted
+                                                      else ()))},
             "players": [{"rank": k + 1, **s.to_json()} for k, s in enumerate(board)],
             "head_to_head": {
                 "names": names,
@@ -589,7 +614,70 @@ class TournamentResult(EndReasons):
             "turn_limit_games": self.turn_limit_games,
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
+            **({"by_card": [{"entry": s.entry, "name": s.name,
+                             "cards": [_entry_split_json(c) for c in self.by_card[s.entry]]}
+                            for s in board],
+                "by_card_unadjusted": self.by_card_unadjusted or None}
+               if self.by_card else {}),
         }
+
+
+def _entry_split_json(split: CardSplit) -> dict[str, Any]:
+    """An entry's results with and without a card (a :class:`CardSplit` of one player)
+    as JSON values."""
+    plain = split.difference(0)
+    alike = split.adjusted[0] if split.adjusted else None
+    return {"card": split.card, "games": split.games, "with": split.present[0].to_json(),
+            "without": split.absent[0].to_json(),
+            "difference": None if plain is None else plain[0],
+            "ci95": None if plain is None else [plain[1], plain[2]],
+            **({"adjusted": {"difference": None if alike is None else alike[0],
+                             "ci95": None if alike is None else [alike[1], alike[2]]}}
+               if split.adjusted else {})}  # fmt: skip
+
+
+def entry_card_splits(combos: Sequence[tuple[int, ...]],
+                      results: Sequence[Sequence[GameResult]], bots: Sequence[GameBot],
+                      seed: int, kingdom: str | tuple[str, ...]
+                      ) -> tuple[tuple[tuple[CardSplit, ...], ...], str]:  # fmt: skip
+    """Every entry's results with and without each Kingdom card, in its games of every
+    match-up (``results[m]``, of the entries ``combos[m]``, whose kingdoms are drawn by
+    :func:`~dominari.dominion.kingdoms.resolve` from each game's seed and the ``kingdom``
+    spec), with the differences among games alike: of one match-up, and alike in the cards
+    the rule bots at its table buy and the rule bot ``best`` there played (as
+    :func:`~dominari.sim.runner.simulate`'s, :class:`CardSplit`). Returns the splits entry
+    by entry, each of one player (the entry), and why there are no differences among games
+    alike ('' where there are): a bot that buys by search or a learned policy, or a table
+    whose strategies buy too many cards to group games by."""
+    from dominari.bots.kingdom import best_rule_bot
+
+    seats = len(combos[0]) if combos else 2
+    tallies = [Tally(seats) for _ in bots]
+    tables = [key_cards([bots[e] for e in entries]) for entries in combos]
+    unknown = next((t.unknown for t in tables if t.unknown), "")
+    cards = {c: f"card:{NAME[c]}" for c in range(len(NAME))}
+    zeros = (0,) * seats
+    for m, (entries, games) in enumerate(zip(combos, results, strict=True)):
+        keys = tables[m]
+        bits = [(c, 1 << k) for k, c in enumerate(keys.cards)]
+        grouped: dict[tuple[int, object], str] = {}  # (card, group): its feature, made once
+        for j, game in enumerate(games):
+            dealt = resolve_kingdom(kingdom, tournament_game_seed(seed, entries, j))
+            features = [cards[c] for c in dealt]
+            if not unknown:
+                group: object = sum(bit for c, bit in bits if c in dealt)
+                if keys.played_as:  # every seat of best plays the same rule bot
+                    group = (group, best_rule_bot(dealt, seats))
+                features.extend(alike_features(dealt, group, grouped, f"{m}."))  # apart from
+                # every other match-up's games
+            for p, e in enumerate(game.seating):  # the entry in the first seat of its tally
+                order = (p, *(q for q in range(seats) if q != p))
+                tallies[e].add(tuple(game.scores[q] for q in order),
+                               tuple(game.ranks[q] for q in order), zeros, game.reason,
+                               features=features)  # fmt: skip
+    return tuple(tuple(CardSplit(c.card, c.games, c.present[:1], c.absent[:1],
+                                 c.adjusted[:1])
+                       for c in card_splits(tally)) for tally in tallies), unknown
 
 
 # ----------------------------------------------------------------------- runner
@@ -615,6 +703,8 @@ def tournament(
     stall: float | None = None,
     record_dir: str | os.PathLike[str] | None = None,
     started: Callable[[], None] | None = None,
+    each_game: Callable[[dict[str, Any]], None] | None = None,
+    by_card: bool = False,
 ) -> TournamentResult:
     """Play a round robin of ``game`` (default Dominion) between the bots named by
     ``players``: ``games`` seeded games for every match-up of ``seats`` entries.
@@ -653,6 +743,15 @@ def tournament(
     not played again, so their records could not be written). A run that fails or is
     stopped before its journal (if any) holds a game removes the records it wrote. The
     folder is held for the run (see :class:`_Records`).
+
+    ``each_game(row)`` is called in this process with each game's own result
+    (:func:`tournament_game_row`), match-up by match-up in order, each's games in order,
+    once every game is played (a journal's games too), before the ratings; an exception
+    it raises stops the run (its journal keeps the games).
+
+    ``by_card`` splits every entry's results by Kingdom card (Dominion, kingdoms that
+    differ between games: :attr:`TournamentResult.by_card`, see
+    :func:`entry_card_splits`), worked out from its games once all are played.
     """
     specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
                                              "rules": rules, "data": data},
@@ -666,6 +765,8 @@ def tournament(
     stall = check_stall(stall)
     if rating is not None and not callable(rating):
         raise ConfigError(f"rating must be a function of the games rated, not {rating!r}")
+    if each_game is not None and not callable(each_game):
+        raise ConfigError(f"each_game must be a function of a game's row, not {each_game!r}")
     if recheck and journal is None:
         raise ConfigError("rechecking games needs a journal: it replays some of a "
                           "journal's games")  # fmt: skip
@@ -679,6 +780,14 @@ def tournament(
     if len(specs) < seats:
         raise ConfigError(f"a tournament at {seats} seats needs at least {seats} players, "
                           f"not {len(specs)}")  # fmt: skip
+    if not isinstance(by_card, bool):
+        raise ConfigError(f"by_card must be True or False, not {by_card!r}")
+    if by_card:
+        if not isinstance(options, DominionOptions):
+            raise ConfigError("a tournament's results by card are Dominion's, by Kingdom "
+                              "card: a tournament keeps no Dominations game's mastery cards "
+                              "(simulate dominations --by-card gives them)")  # fmt: skip
+        check_by_card(options)
     check_size(len(specs), seats, games)
     bots = load_bots(specs, options.game)  # an unknown bot fails here
     names = seat_names([b.name for b in bots])
@@ -828,14 +937,75 @@ def tournament(
     if rdir is not None:  # a worker killed while writing a record left its temporary
         remove_files(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
     assert table.played() == games * len(combos)  # every game is in
+    if each_game is not None:
+        rows = _GameRows(seed, names, options)
+        for m, entries in enumerate(combos):
+            for j, played in enumerate(table.matchups[m]):
+                each_game(rows.row(m, entries, j, played))
+    splits: tuple[tuple[CardSplit, ...], ...] = ()
+    unadjusted = ""
+    if by_card:
+        assert isinstance(options, DominionOptions)
+        splits, unadjusted = entry_card_splits(combos, table.matchups, bots, seed,
+                                               options.kingdom)  # fmt: skip
     result = TournamentResult.from_games(table.matchups, specs=specs, names=names,
                                          seats=seats, seed=seed, game=options.game,
                                          options=options.to_json(), rating=rating)  # fmt: skip
-    return dataclasses.replace(result, reused=reused, code=game_code(options.game))
+    return dataclasses.replace(result, reused=reused, code=game_code(options.game),
+                               by_card=splits, by_card_unadjusted=unadjusted)  # fmt: skip
 
 
 _RECORD_TEMP = temporary_files(RECORD_GLOB)
 _INDEX_TEMP = temporary_files(RECORDS_INDEX)
+
+
+def tournament_game_row(matchup: int, index: int, game: GameResult, *, seed: int,
+                        entries: Sequence[int], names: Sequence[str],
+                        kingdom: Sequence[int] | None = None) -> dict[str, Any]:
+    """Game ``index`` of match-up ``matchup`` (of the players at ``entries``; both counted
+    from 0, its record :func:`tournament_record_name`) of a tournament seeded ``seed``, as
+    JSON values: those two, its ``seed`` (:func:`tournament_game_seed`), the ``seating``
+    (each seat's player, by position in the players given: the entries' seats rotate
+    from game to game) and their ``players`` (names), each seat's ``scores`` and
+    ``ranks`` (1: won; shared where several are 1), how it ``ended``, the seats in
+    ``turn_order`` (the first began; not where a journal written before it was kept
+    lacks it) and Dominion's ``kingdom`` (card ids, written as names).
+
+    >>> g = GameResult((1, 0), (1, 2), (30, 25), "provinces", (0, 1))
+    >>> row = tournament_game_row(2, 7, g, seed=1, entries=(0, 1), names=("BM", "Smithy"))
+    >>> row["matchup"], row["index"], row["players"], row["ranks"], row["turn_order"]
+    (2, 7, ['Smithy', 'BM'], [1, 2], [0, 1])
+    """
+    out: dict[str, Any] = {"matchup": matchup, "index": index,
+                           "seed": tournament_game_seed(seed, entries, index),
+                           "seating": list(game.seating),
+                           "players": [names[e] for e in game.seating],
+                           "scores": list(game.scores), "ranks": list(game.ranks),
+                           "ended": game.reason}  # fmt: skip
+    if game.order:
+        out["turn_order"] = list(game.order)
+    if kingdom is not None:
+        out["kingdom"] = [NAME[c] for c in kingdom]
+    return out
+
+
+class _GameRows:
+    """:func:`tournament_game_row` for every game of a tournament: a fixed kingdom's
+    names made once, a random one's drawn from each game's seed as its game drew it."""
+
+    def __init__(self, seed: int, names: Sequence[str], options: GameOptions) -> None:
+        self.seed, self.names = seed, names
+        spec = getattr(options, "kingdom", None) if options.game == "dominion" else None
+        self.spec = spec
+        self.fixed = fixed_kingdom(spec) if spec is not None else None
+
+    def row(self, matchup: int, entries: Sequence[int], index: int,
+            game: GameResult) -> dict[str, Any]:  # fmt: skip
+        kingdom = self.fixed
+        if kingdom is None and self.spec is not None:
+            kingdom = resolve_kingdom(self.spec, tournament_game_seed(self.seed, entries, index))
+        return tournament_game_row(matchup, index, game, seed=self.seed, entries=entries,
+                                   names=self.names, kingdom=kingdom)  # fmt: skip
 
 
 class _Records:
