@@ -77,6 +77,7 @@ def test_simulate_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert "Win % [95% CI]" in out and "Tie % [95% CI]" in out
     assert "seed 1" in out
     assert "turn limit" in out  # 8 turns each is too short for most games
+    assert " turns (the most any player took; Turns: each player's own)" in out
     assert "win % by turn order, whoever sat there (drawn per game): 1st to " \
            "play " in out and ", 2nd " in out
     assert err == ""

@@ -152,14 +152,14 @@ def test_a_read_only_chart_is_not_replaced(capsys: pytest.CaptureFixture[str], t
 def _fail_writing(monkeypatch: pytest.MonkeyPatch, *failing: Path) -> None:
     """``play``'s record writes fail for the paths ``failing``, as for a folder removed
     while the game went on."""
-    write = cli.write_json_atomic
+    write = cli.write_record_atomic
 
     def write_or_fail(path: Any, data: Any) -> None:
         if Path(path) in failing:
             raise FileNotFoundError(2, "No such file or directory")
         write(path, data)
 
-    monkeypatch.setattr(cli, "write_json_atomic", write_or_fail)
+    monkeypatch.setattr(cli, "write_record_atomic", write_or_fail)
 
 
 def test_a_record_that_cannot_be_written_at_the_end_goes_to_the_temporary_folder(

@@ -109,7 +109,7 @@ from dominari.sim.records import (
     missing_folders,
     prepare_dir,
     remove_folders,
-    write_json_atomic,
+    write_record_atomic,
     write_text_atomic,
 )
 from dominari.sim.runner import (
@@ -1424,7 +1424,8 @@ def turn_order_table(result: TournamentResult, layout: _Layout = _WIDE) -> Table
 def _print_dominion_footer(console: Console, result: SimResult) -> None:
     kingdom = describe_kingdom(result.kingdom or "random")
     console.print(f"kingdom {kingdom} · seed {result.seed} · max {result.max_turns} turns "
-                  f"per player · mean game length {result.mean_turns:.2f} turns",
+                  f"per player · mean game length {result.mean_turns:.2f} turns (the most "
+                  "any player took; Turns: each player's own)",
                   markup=False)  # fmt: skip
     _print_ends(console, result.end_reasons, result.games)
     _print_turn_limit(console, result.turn_limit_games, f" (--max-turns {result.max_turns})")
@@ -1864,14 +1865,14 @@ def _write_record(record_path: Path, state: DominionState | DominationsState,
     when neither can be written, saying the game was not saved."""
     data = record_with_seats(state, played)
     try:
-        write_json_atomic(record_path, data)
+        write_record_atomic(record_path, data)
     except OSError as exc:
         why = f"cannot write {str(record_path)!r} ({exc.strerror or exc})"
         try:  # a new file of its own (mkstemp, private): never one another user put there
             fd, fallback = tempfile.mkstemp(prefix=f"dominari-{state.game_name}-"
                                             f"{state.config.seed}-", suffix=".json")
             os.close(fd)
-            write_json_atomic(fallback, data)  # replaced as any record, keeping its mode
+            write_record_atomic(fallback, data)  # replaced as any record, keeping its mode
         except OSError as again:
             raise ConfigError(f"--record: {why}, nor a file in {tempfile.gettempdir()} ("
                               f"{again.strerror or again}): the game was not saved") from None
@@ -2684,7 +2685,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                                                player=p))
         console.print(f"Tree of {names[p]} drawn to {path_}", markup=False)
     if args.record:
-        write_json_atomic(args.record, record_with_seats(state, played))
+        write_record_atomic(args.record, record_with_seats(state, played))
         console.print(f"Record written to {args.record}", markup=False)
     return 0
 

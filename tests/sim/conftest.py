@@ -20,11 +20,11 @@ class FullDisk:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, after: int, temp: bool) -> None:
         self._runner = importlib.import_module("dominari.sim.runner")
-        self._real = self._runner.write_json_atomic
+        self._real = self._runner.write_record_atomic
         self._monkeypatch = monkeypatch
         self.after, self.temp = after, temp
         self.written: list[Path] = []
-        monkeypatch.setattr(self._runner, "write_json_atomic", self._write)
+        monkeypatch.setattr(self._runner, "write_record_atomic", self._write)
 
     def _write(self, path: Path, data: Any) -> None:
         if len(self.written) == self.after:
@@ -39,7 +39,7 @@ class FullDisk:
 
     def mend(self) -> None:
         """Records are written again."""
-        self._monkeypatch.setattr(self._runner, "write_json_atomic", self._real)
+        self._monkeypatch.setattr(self._runner, "write_record_atomic", self._real)
 
 
 @pytest.fixture

@@ -32,6 +32,45 @@ def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
     write_text_atomic(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
+def write_record_atomic(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
+    """Write a game record to ``path`` through a temporary file and a rename, laid out by
+    :func:`record_text`."""
+    write_text_atomic(path, record_text(record))
+
+
+_ONE_LINE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+_A_LINE_EACH = json.JSONEncoder(ensure_ascii=False, separators=(",\n  ", ": ")).encode
+
+
+def record_text(record: dict[str, Any]) -> str:
+    """A game record (any JSON object) as JSON text: each of its keys on a line, and each
+    item of a list (its actions, its seats …) on a line of its own, each value on one
+    line. As easy to read as indented JSON, and written twice as fast (a record of a
+    simulation's thousands): JSON's C encoder writes each line.
+
+    >>> print(record_text({"game": "dominion", "config": {"players": 2},
+    ...                    "actions": ["buy Silver", "end"], "seats": []}), end="")
+    {
+     "game": "dominion",
+     "config": {"players": 2},
+     "actions": [
+      "buy Silver",
+      "end"
+     ],
+     "seats": []
+    }
+    """
+    parts = []
+    for key, value in record.items():
+        if isinstance(value, list) and value:
+            body = (_A_LINE_EACH(value)[1:-1] if all(type(v) is str for v in value)
+                    else ",\n  ".join(map(_ONE_LINE, value)))  # (a string holds no
+            parts.append(f" {_ONE_LINE(key)}: [\n  {body}\n ]")  # newline: it is escaped)
+        else:
+            parts.append(f" {_ONE_LINE(key)}: {_ONE_LINE(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
 @functools.cache
 def _umask() -> int:
     """The process's umask (read once: reading it means setting it for an instant)."""

@@ -60,7 +60,7 @@ from dominari.sim.records import (
     HeldFolder,
     remove_files,
     temporary_files,
-    write_json_atomic,
+    write_record_atomic,
 )
 from dominari.sim.seats import SeatRecorder, record_with_seats
 from dominari.sim.stats import SimResult, Tally
@@ -804,7 +804,7 @@ def write_record(target: Path, state: GameState, seats: list[dict[str, Any]]) ->
     what played its seats (:func:`~dominari.sim.seats.seat_entries`); :class:`ConfigError`
     naming the file if it cannot be written."""
     try:
-        write_json_atomic(target, record_with_seats(state, seats))
+        write_record_atomic(target, record_with_seats(state, seats))
     except OSError as exc:  # a full disk, a folder removed during the run …
         raise ConfigError(f"cannot write game record {str(target)!r} "
                           f"({exc.strerror or exc})") from None  # fmt: skip
