@@ -691,7 +691,7 @@ def test_a_rule_bot_whose_cards_the_kingdom_lacks_is_said_to_play_without_them(
         # a share of kingdoms, expected, not of this run's games
         assert err.startswith(f"dominari: note: Witch buys Witch, which {100 * share:.0f}% of "
                               "kingdoms have (kingdom ") and "where the kingdom lacks it" in err
-        assert err.endswith("or split the results by card (simulate --by-card)\n")
+        assert err.endswith("or split the results by card (--by-card)\n")
     code, out, err = run(capsys, "simulate", "dominion", "--players", "witch,bmu", "-n", "2",
                          "--seed", "1", "--workers", "1", "--by-card")
     assert code == 0 and err.endswith("the results by card below compare the games with and "

@@ -173,13 +173,18 @@ def test_a_hung_up_run_cleans_up_as_a_stopped_one(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
-@pytest.mark.parametrize("extra", [[], ["--json"]])
-def test_a_run_on_a_terminal_that_goes_away_stops_cleanly(tmp_path: Path,
-                                                          extra: list[str]) -> None:
+@pytest.mark.parametrize(("extra", "to_file"), [([], False), (["--json"], False), ([], True),
+                                                (["--no-progress"], True)])  # fmt: skip
+def test_a_run_on_a_terminal_that_goes_away_stops_cleanly(tmp_path: Path, extra: list[str],
+                                                          to_file: bool) -> None:
     """A real terminal closed under a run with its progress bar: the bar fails to write
-    as it closes, which must not hide the hang-up (the run exited 1, not 129)."""
+    as it closes, which must not hide the hang-up (the run exited 1, not 129). With its
+    output going to a file, the results of the games it finished still go there, with or
+    without the bar (they were lost: the bar's error, or the note on the terminal's
+    stderr, came first)."""
     import fcntl
     import pty
+    import select
     import termios
     import threading
 
@@ -193,22 +198,32 @@ def test_a_run_on_a_terminal_that_goes_away_stops_cleanly(tmp_path: Path,
     args = [sys.executable, "-m", "dominari", "simulate", "dominion", "--players", "bm,smithy",
             "-n", "1000000", "--seed", "3", "--workers", "2", "--kingdom", "first-game",
             "--record-dir", str(folder), *extra]  # fmt: skip
-    proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave,
-                            preexec_fn=own_terminal)  # fmt: skip
+    results = tmp_path / "results.txt"
+    with results.open("w", encoding="utf-8") as out:
+        proc = subprocess.Popen(args, stdin=slave, stdout=out if to_file else slave,
+                                stderr=slave, preexec_fn=own_terminal)  # fmt: skip
     os.close(slave)
+
+    done = threading.Event()
 
     def drain() -> None:  # the terminal's reader: the bar never blocks on a full buffer
         with contextlib.suppress(OSError):
-            while os.read(master, 65536):
-                pass
+            while not done.is_set():
+                if select.select([master], [], [], 0.1)[0] and not os.read(master, 65536):
+                    return
 
-    threading.Thread(target=drain, daemon=True).start()
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
     with _reaped(proc):
-        _when_recording(proc, folder)
+        _when_recording(proc, folder, 1_000 if to_file else 1)  # (four batches of 250)
         time.sleep(0.5)  # the bar has drawn
+        done.set()  # (a read blocked on the terminal would keep it open past its close)
+        reader.join()
         os.close(master)  # the terminal goes away: its session is hung up
         assert proc.wait(timeout=120) == 129
     assert not folder.exists()
+    if to_file:
+        assert results.read_text(encoding="utf-8").startswith("Stopped after ")
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")

@@ -345,6 +345,11 @@ def test_per_game_never_replaces_another_file_and_leaves_nothing_when_it_fails(
     assert f"--per-game: {str(notes)!r} is already there and is not a file of games, one a " \
         "line: give another file name, or remove it" in err
     assert notes.read_text(encoding="utf-8") == "my notes\n"
+    records = tmp_path / "records"  # a record's place, whose temporary files the run removes
+    code, out, err = run(capsys, *args, "--record-dir", str(records), "--per-game",
+                         str(records / "game-000001.json"))  # fmt: skip
+    assert (code, out) == (2, "") and "is in the --record-dir folder" in err
+    assert not records.exists()
     games = tmp_path / "games.jsonl"
     code, _, err = run(capsys, *args, "--per-game", str(games))
     assert code == 0, err
@@ -408,9 +413,11 @@ def test_a_stopped_simulation_prints_the_results_of_the_games_it_finished(
                         str(records))  # fmt: skip
     finished = chunks[3].start  # the three chunks before the one stopped
     assert got == code and err.rstrip().endswith("interrupted" if code == 130 else "terminated")
-    assert (f"dominari: note: stopped after {finished} of 400 games: the results are those "
-            f"of the first {finished}, as -n {finished} gives them; as for any run that does "
-            f"not end, the records it wrote are removed and {games} is left as it was") in err
+    assert (f"dominari: note: stopped after {finished} of 400 games, the batches done in "
+            "order (the games of a batch being played are not counted): the results are "
+            f"those of the first {finished}, as -n {finished} --seed 4 gives them; as for any "
+            f"run that does not end, the records it wrote are removed and {games} is left as "
+            "it was") in err
     assert not games.exists() and not records.exists()
     monkeypatch.setattr(runner, "run_chunk", real)
     whole_args = [*args[:5], str(finished), *args[6:], *extra]
@@ -423,3 +430,21 @@ def test_a_stopped_simulation_prints_the_results_of_the_games_it_finished(
         assert first == f"Stopped after {finished} of 400 games: the results of the first " \
             f"{finished}"
         assert rest[:-1] == whole.splitlines()[:-1]  # all but the speed
+
+
+def test_a_simulation_stopped_before_its_first_batch_says_it_has_no_results(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped while its first batch of games is played, a run says it has no results to
+    give (it said only ``interrupted``)."""
+    from dominari.sim import runner
+
+    def stopped(chunk: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_chunk", stopped)
+    code, out, err = run(capsys, "simulate", "dominion", "--players", "bm,smithy", "-n", "40",
+                         "--seed", "4", "--workers", "1", "--no-progress", "--kingdom",
+                         "first-game")  # fmt: skip
+    assert (code, out) == (130, "")
+    assert err == ("dominari: note: stopped before its first batch of games was done: no "
+                   "results to give\n\ndominari: interrupted\n")

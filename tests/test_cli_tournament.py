@@ -686,9 +686,9 @@ def test_per_game_writes_each_games_result_as_its_record_has_it(
 def test_per_game_is_refused_where_another_file_is_named_and_left_when_stopped(
         capsys: pytest.CaptureFixture[str], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A ``--per-game`` file that is the journal, the chart or the records folder, or
-    another kind of file, is refused before any game; a run that fails or is stopped
-    leaves the file as it was."""
+    """A ``--per-game`` file that is the journal, the chart or the records folder, or a
+    file in that folder, or another kind of file, is refused before any game; a run that
+    fails or is stopped leaves the file as it was."""
     from dominari.sim.records import LinesFile
 
     journal, games = tmp_path / "run.jsonl", tmp_path / "games.jsonl"
@@ -698,6 +698,16 @@ def test_per_game_is_refused_where_another_file_is_named_and_left_when_stopped(
                              str(path))  # fmt: skip
         assert (code, out) == (2, "")
         assert err == f"dominari: error: --per-game and {flag} both name {str(path)!r}\n"
+    records = tmp_path / "recs"
+    for name in ("tournament.json", "matchup-001-game-000001.json", "mine.jsonl"):
+        inside = records / name  # the index replaced, a record's temporary file removed …
+        code, out, err = run(capsys, *BASE, "-n", "2", "--record-dir", str(records),
+                             "--per-game", str(inside))  # fmt: skip
+        assert (code, out) == (2, "")
+        assert err == (f"dominari: error: --per-game {str(inside)!r} is in the --record-dir "
+                       f"folder {str(records)!r}, which holds the run's records and nothing "
+                       "else: give a file elsewhere\n")
+    assert not records.exists()
     notes = tmp_path / "notes.txt"
     notes.write_text("mine\n", encoding="utf-8")
     code, out, err = run(capsys, *BASE, "-n", "2", "--per-game", str(notes))

@@ -865,11 +865,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         result = per_game.whole(lambda: _run_games("simulating", args.games,
                                                    not args.no_progress, run))  # fmt: skip
-    except (KeyboardInterrupt, _Terminated):  # stopped: the games it finished, said
-        if cut:
-            _note(_stopped_note(args, cut[0]), None)
-            _print_sim_result(args, cut[0], time.perf_counter() - t0, workers, timed,
-                              missing)  # fmt: skip
+    except BaseException as exc:  # stopped (a closed terminal's bar fails as it closes:
+        if isinstance(exc, KeyboardInterrupt) or _terminated_by(exc) is not None:  # that)
+            # The results first: a hung-up terminal's stderr fails, and output to a file
+            # or a pipe still gets them; then what they are, if stderr is still there.
+            if cut:
+                _print_sim_result(args, cut[0], time.perf_counter() - t0, workers, timed,
+                                  missing)  # fmt: skip
+            with contextlib.suppress(OSError):
+                _note(_stopped_note(args, seed, cut[0] if cut else None), None)
         raise
     _print_sim_result(args, result, time.perf_counter() - t0, workers, timed, missing)
     return 0
@@ -891,6 +895,11 @@ class _PerGame:
         for flag, other in others:
             if other and _same_file(path, other):
                 raise ConfigError(f"--per-game and {flag} both name {path!r}")
+            if (other and flag == "--record-dir"
+                    and _same_file(os.path.dirname(os.path.abspath(path)), other)):
+                raise ConfigError(f"--per-game {path!r} is in the --record-dir folder "
+                                  f"{other!r}, which holds the run's records and nothing "
+                                  "else: give a file elsewhere")  # fmt: skip
         check_writable_file(path, "--per-game", kind="games", reads=_reads(specs, data))
 
     def open(self) -> None:
@@ -919,15 +928,19 @@ class _PerGame:
         return result
 
 
-def _stopped_note(args: argparse.Namespace, result: SimResult) -> str:
-    """What a stopped simulation says of the results it prints, and of its files."""
-    games = result.games
+def _stopped_note(args: argparse.Namespace, seed: int, result: SimResult | None) -> str:
+    """What a stopped simulation says of the results it printed (``result``, None where
+    no batch of games was done), and of its files."""
     lost = [what for what, given in (("the records it wrote are removed", args.record_dir),
                                      (f"{args.per_game} is left as it was", args.per_game))
             if given is not None]  # fmt: skip
-    return (f"stopped after {games:,} of {result.games_asked:,} games: the results are those of "
-            f"the first {games:,}, as -n {games} gives them"
-            + (f"; as for any run that does not end, {' and '.join(lost)}" if lost else ""))
+    files = f"; as for any run that does not end, {' and '.join(lost)}" if lost else ""
+    if result is None:
+        return f"stopped before its first batch of games was done: no results to give{files}"
+    games = result.games
+    return (f"stopped after {games:,} of {result.games_asked:,} games, the batches done in "
+            f"order (the games of a batch being played are not counted): the results are "
+            f"those of the first {games:,}, as -n {games} --seed {seed} gives them{files}")
 
 
 def _print_sim_result(args: argparse.Namespace, result: SimResult, elapsed: float,
@@ -1028,7 +1041,7 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
         it = "them" if len(part) > 1 else "it"
         how = (f"the results by card below compare the games with and without {it}"
                if by_card else "name its cards (--kingdom) to compare strategies with "
-               "their cards, or split the results by card (simulate --by-card)")
+               "their cards, or split the results by card (--by-card)")
         _note(f"{name} buys {cards}, which {percents} of kingdoms have (kingdom {where}): it "
               f"plays without {it} where the kingdom lacks {it}; {how}", notes)
     return missing, partial

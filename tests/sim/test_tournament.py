@@ -461,6 +461,11 @@ def test_results_by_card_of_a_tournament_are_each_entrys_recomputed_from_its_gam
     r = tournament(specs, 30, seed=4, by_card=True, each_game=rows.append, workers=2)
     assert not r.by_card_unadjusted and len(r.by_card) == 3
     keys = [{"Witch"}, {"Smithy"}, set()]  # what each entry's strategy buys
+    for row in rows:  # the rule bot best played, where it played
+        assert ("played_as" in row) == (2 in row["seating"])
+        if 2 in row["seating"]:
+            assert row["played_as"] == [best_rule_bot(row["kingdom"], 2) if e == 2 else None
+                                        for e in row["seating"]]  # fmt: skip
     for e, splits in enumerate(r.by_card):
         mine = [(row, row["seating"].index(e)) for row in rows if e in row["seating"]]
         assert {c.card for c in splits} == {k for row, _ in mine for k in row["kingdom"]}
@@ -495,8 +500,9 @@ def test_results_by_card_of_a_tournament_are_each_entrys_recomputed_from_its_gam
     first = data["by_card"][0]
     assert first["entry"] == r.leaderboard[0].entry and first["name"] == r.leaderboard[0].name
     assert set(first["cards"][0]) == {"card", "games", "with", "without", "difference",
-                                      "ci95", "adjusted"}
-    assert data["intervals"]["by_card.difference.ci95"].startswith("Newcombe")
+                                      "difference_ci95", "adjusted"}
+    assert data["intervals"]["by_card.cards.difference_ci95"].startswith("Newcombe")
+    assert data["intervals"]["by_card.cards.adjusted.ci95"].startswith("stratified Mee")
     assert data["by_card_unadjusted"] is None
 
 
@@ -507,7 +513,7 @@ def test_results_by_card_of_a_tournament_with_a_search_bot_have_no_alike_differe
     r = tournament(["bm", "mcts-easy:iterations=4"], 2, seed=1, by_card=True)
     assert "chooses what it buys by searching the game" in r.by_card_unadjusted
     assert r.by_card and all(not c.adjusted for c in r.by_card[0])
-    assert "by_card.adjusted.ci95" not in r.to_json()["intervals"]
+    assert "by_card.cards.adjusted.ci95" not in r.to_json()["intervals"]
     with pytest.raises(ConfigError, match="the same in every game"):
         tournament(["bm", "smithy"], 2, seed=1, by_card=True, kingdom="first-game")
     with pytest.raises(ConfigError, match="keeps no Dominations game's mastery cards"):

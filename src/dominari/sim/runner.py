@@ -1061,10 +1061,11 @@ def simulate(
     VP by source), for statistics of one's own; an exception it raises stops the run.
     ``stopped(result)`` is called when the run is stopped from outside (Ctrl-C: a
     ``KeyboardInterrupt``, or another exception that is not an ``Exception``) after it
-    finished some games, before the stop goes on: ``result`` holds the games finished
-    before the first that was not (the same results as a run of that many games gives),
-    with :attr:`SimResult.games_asked` saying how many were asked for. Its records are
-    removed as those of any run that does not end.
+    finished a batch of games, before the stop goes on: ``result`` holds the games of the
+    batches finished in game order (batches of up to :data:`MAX_CHUNK` games; a batch
+    finished after one still being played is left out with it): the same results as a
+    run of that many games gives, with :attr:`SimResult.games_asked` saying how many
+    were asked for. Its records are removed as those of any run that does not end.
     Raises :class:`DominariError` subclasses for bad input, before any game is
     played or file written.
     """

@@ -28,6 +28,8 @@ INTERVALS: dict[str, str] = {
     "win_share_ci95": "Student's t",
     "by_card.difference.ci95": "Newcombe hybrid score (of two Wilson intervals)",
     "by_card.adjusted.ci95": "stratified Mee score, Mantel-Haenszel weights",
+    "by_card.cards.difference_ci95": "Newcombe hybrid score (of two Wilson intervals)",
+    "by_card.cards.adjusted.ci95": "stratified Mee score, Mantel-Haenszel weights",
     "by_mastery.cards.difference_ci95": "Newcombe hybrid score (of two Wilson "
                                         "intervals)"}  # fmt: skip
 """How each kind of 95% interval of a result's JSON is computed, as its ``intervals``

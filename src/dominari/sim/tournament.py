@@ -73,6 +73,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dominari.bots.base import GameBot
+from dominari.bots.kingdom import KingdomBestBot
 from dominari.core.checks import escaped
 from dominari.core.errors import ConfigError
 from dominari.dominion.cards import NAME
@@ -595,9 +596,9 @@ class TournamentResult(EndReasons):
             "rating_model": dict(RATING_MODEL),
             "intervals": {k: INTERVALS[k] for k in ("ci95", "tie_ci95", "win_share_ci95",
                                                     "mean_score_ci95",
-                                                    *(("by_card.difference.ci95",)
+                                                    *(("by_card.cards.difference_ci95",)
                                                       if self.by_card else ()),
-                                                    *(("by_card.adjusted.ci95",)
+                                                    *(("by_card.cards.adjusted.ci95",)
                                                       if self.by_card
                                                       and not self.by_card_unadjusted
                                                       else ()))},
@@ -630,7 +631,7 @@ def _entry_split_json(split: CardSplit) -> dict[str, Any]:
     return {"card": split.card, "games": split.games, "with": split.present[0].to_json(),
             "without": split.absent[0].to_json(),
             "difference": None if plain is None else plain[0],
-            "ci95": None if plain is None else [plain[1], plain[2]],
+            "difference_ci95": None if plain is None else [plain[1], plain[2]],
             **({"adjusted": {"difference": None if alike is None else alike[0],
                              "ci95": None if alike is None else [alike[1], alike[2]]}}
                if split.adjusted else {})}  # fmt: skip
@@ -938,7 +939,9 @@ def tournament(
         remove_files(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
     assert table.played() == games * len(combos)  # every game is in
     if each_game is not None:
-        rows = _GameRows(seed, names, options)
+        rows = _GameRows(seed, names, options,
+                         frozenset(e for e, bot in enumerate(bots)
+                                   if isinstance(bot, KingdomBestBot)))  # fmt: skip
         for m, entries in enumerate(combos):
             for j, played in enumerate(table.matchups[m]):
                 each_game(rows.row(m, entries, j, played))
@@ -991,10 +994,12 @@ def tournament_game_row(matchup: int, index: int, game: GameResult, *, seed: int
 
 class _GameRows:
     """:func:`tournament_game_row` for every game of a tournament: a fixed kingdom's
-    names made once, a random one's drawn from each game's seed as its game drew it."""
+    names made once, a random one's drawn from each game's seed as its game drew it; with
+    ``best`` (the entries it plays) the rule bot it played each game, as a record says."""
 
-    def __init__(self, seed: int, names: Sequence[str], options: GameOptions) -> None:
-        self.seed, self.names = seed, names
+    def __init__(self, seed: int, names: Sequence[str], options: GameOptions,
+                 best: frozenset[int] = frozenset()) -> None:  # fmt: skip
+        self.seed, self.names, self.best = seed, names, best
         spec = getattr(options, "kingdom", None) if options.game == "dominion" else None
         self.spec = spec
         self.fixed = fixed_kingdom(spec) if spec is not None else None
@@ -1004,8 +1009,14 @@ class _GameRows:
         kingdom = self.fixed
         if kingdom is None and self.spec is not None:
             kingdom = resolve_kingdom(self.spec, tournament_game_seed(self.seed, entries, index))
-        return tournament_game_row(matchup, index, game, seed=self.seed, entries=entries,
-                                   names=self.names, kingdom=kingdom)  # fmt: skip
+        out = tournament_game_row(matchup, index, game, seed=self.seed, entries=entries,
+                                  names=self.names, kingdom=kingdom)  # fmt: skip
+        if kingdom is not None and self.best.intersection(entries):
+            from dominari.bots.kingdom import best_rule_bot
+
+            played = best_rule_bot(kingdom, len(game.seating))
+            out["played_as"] = [played if e in self.best else None for e in game.seating]
+        return out
 
 
 class _Records:
