@@ -596,12 +596,9 @@ class GameService:
                 out.append(self._stored_entry(row))
                 continue
             seat = row.seat
-            out.append({"game_id": t.id, "game": t.game, "seat": seat,
-                        "name": t.seats[seat].name,
-                        "status": "finished" if t.finished else "active",
-                        "version": t.version, "your_turn": t.current_seat() == seat,
-                        "spectator": t.spectator,
-                        "seats": t.seat_list()})
+            out.append(_my_game(t.id, t.game, seat, t.seats[seat].name,
+                                "finished" if t.finished else "active", t.version,
+                                t.current_seat() == seat, t.spectator, t.seat_list()))
         return out
 
     def _stored_entry(self, row: SeatGame) -> dict[str, Any]:
@@ -616,10 +613,8 @@ class GameService:
             seats = seat_facts(row.game, row.seats, start)
         except DominariError:  # a game that no longer loads: its seats all the same
             seats = seat_facts(row.game, row.seats, None)
-        return {"game_id": row.id, "game": row.game, "seat": row.seat,
-                "name": row.seats[row.seat].name, "status": row.status,
-                "version": row.version, "your_turn": False, "spectator": row.spectator,
-                "seats": seats}
+        return _my_game(row.id, row.game, row.seat, row.seats[row.seat].name, row.status,
+                        row.version, False, row.spectator, seats)
 
     async def replay(self, spectator: str, step: int, seat: int | None) -> dict[str, Any]:
         """A finished game at ``step`` seen by ``seat`` (see :func:`tables.replay`), made
@@ -936,3 +931,12 @@ def _name(name: str | None, default: str) -> str:
 
 def _plausible_id(text: str, limit: int = 32) -> bool:
     return 0 < len(text) <= limit and all(c.isalnum() or c in "-_" for c in text)
+
+
+def _my_game(game_id: str, game: str, seat: int, name: str, status: str, version: int,
+             your_turn: bool, spectator: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """An entry of "My games" (:meth:`GameService.games_of`): a game the tokens' holder
+    takes part in, from memory or from the store."""
+    return {"game_id": game_id, "game": game, "seat": seat, "name": name, "status": status,
+            "version": version, "your_turn": your_turn, "spectator": spectator,
+            "seats": seats}
