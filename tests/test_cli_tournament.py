@@ -547,7 +547,7 @@ def test_a_stopped_tournament_says_its_journal_keeps_the_games(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C on a tournament with a journal said only "interrupted", though the journal
     kept every batch played: it now says so, and that the same command goes on from
-    them (as a full disk's message does)."""
+    them (as a full disk's message does). Without a journal, it says how to keep them."""
     import dominari.cli as cli
 
     real = cli.tournament
@@ -572,6 +572,11 @@ def test_a_stopped_tournament_says_its_journal_keeps_the_games(
     assert f"dominari: note: the journal {journal} keeps the games played so far: the same " \
         "command goes on from them" in err
     assert err.rstrip().endswith("dominari: interrupted")
+    done.clear()
+    code, out, err = main_with(capsys, *argv[:-2])  # without a journal: every game lost,
+    assert code == 130 and out == ""  # and how not to lose them said
+    assert "dominari: note: a tournament keeps the games it played only in a journal: run " \
+        "with --journal FILE and a --seed, and a stopped run goes on where it stopped" in err
     monkeypatch.setattr(cli, "tournament", real)
     code, out, err = main_with(capsys, *argv, "--json")
     assert code == 0, err

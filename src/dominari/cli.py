@@ -1520,10 +1520,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     try:
         result = per_game.whole(lambda: _run_games("tournament", total, not args.no_progress,
                                                    run, rates=True))  # fmt: skip
-    except (KeyboardInterrupt, _Terminated):  # stopped: say what it kept
-        if args.journal is not None and begun and os.path.isfile(args.journal):
-            _note(f"the journal {args.journal} keeps the games played so far: the same "
-                  "command goes on from them", None)
+    except BaseException as exc:  # stopped (or a closed terminal's bar failed): say what
+        stop = isinstance(exc, KeyboardInterrupt) or _terminated_by(exc) is not None  # it
+        with contextlib.suppress(OSError):  # kept, if stderr is still there
+            if stop and begun and args.journal is not None and os.path.isfile(args.journal):
+                _note(f"the journal {args.journal} keeps the games played so far: the same "
+                      "command goes on from them", None)
+            elif stop and begun and args.journal is None:
+                _note("a tournament keeps the games it played only in a journal: run with "
+                      "--journal FILE and a --seed, and a stopped run goes on where it "
+                      "stopped", None)  # fmt: skip
         raise
     elapsed = time.perf_counter() - t0
     if args.json:  # the results first: a chart that fails to draw loses none of them
