@@ -414,10 +414,10 @@ def test_a_stopped_simulation_prints_the_results_of_the_games_it_finished(
     finished = chunks[3].start  # the three chunks before the one stopped
     assert got == code and err.rstrip().endswith("interrupted" if code == 130 else "terminated")
     assert (f"dominari: note: stopped after {finished} of 400 games, the batches done in "
-            "order (the games of a batch being played are not counted): the results are "
-            f"those of the first {finished}, as -n {finished} --seed 4 gives them; as for any "
-            f"run that does not end, the records it wrote are removed and {games} is left as "
-            "it was") in err
+            "order (a batch being played, and any after it, are not counted): the results "
+            f"are those of the first {finished}, as -n {finished} --seed 4 gives them; as for "
+            f"any run that does not end, the records it wrote are removed and {games} is left "
+            "as it was") in err
     assert not games.exists() and not records.exists()
     monkeypatch.setattr(runner, "run_chunk", real)
     whole_args = [*args[:5], str(finished), *args[6:], *extra]
@@ -448,3 +448,43 @@ def test_a_simulation_stopped_before_its_first_batch_says_it_has_no_results(
     assert (code, out) == (130, "")
     assert err == ("dominari: note: stopped before its first batch of games was done: no "
                    "results to give\n\ndominari: interrupted\n")
+
+
+_CLOSED_STDOUT = """
+import os, signal, sys
+from dominari import cli
+from dominari.sim import runner
+real, seen = runner.run_chunk, []
+def stopping(chunk):
+    seen.append(chunk)
+    if len(seen) == 4:
+        raise cli._Terminated(signal.SIGTERM) if sys.argv[1] == "term" else KeyboardInterrupt
+    return real(chunk)
+runner.run_chunk = stopping
+r, w = os.pipe()
+os.close(r)
+os.dup2(w, 1)  # standard output: a pipe whose reader is gone (| head, done)
+signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # (as Python runs)
+sys.exit(cli.main(["simulate", "dominion", "--players", "bm,smithy", "-n", "400", "--seed",
+                   "4", "--workers", "1", "--no-progress", "--kingdom", "first-game"]
+                  + sys.argv[2:]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
+@pytest.mark.parametrize(("stop", "code", "last"), [("term", 143, "terminated"),
+                                                    ("int", 130, "interrupted")])
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_a_stopped_simulation_whose_output_is_gone_still_says_so(
+        stop: str, code: int, last: str, extra: list[str]) -> None:
+    """Stopped with its standard output's reader gone, a run printed the results first,
+    failed there, and ended with status 1 and nothing said: it now says what it stopped
+    after, and ends as the stop says."""
+    import subprocess
+
+    proc = subprocess.run([sys.executable, "-c", _CLOSED_STDOUT, stop, *extra],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert proc.returncode == code, proc.stderr
+    assert "dominari: note: stopped after " in proc.stderr
+    assert proc.stderr.rstrip().endswith(f"dominari: {last}")
+    assert "Traceback" not in proc.stderr

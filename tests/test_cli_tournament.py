@@ -576,7 +576,7 @@ def test_a_stopped_tournament_says_its_journal_keeps_the_games(
     code, out, err = main_with(capsys, *argv[:-2])  # without a journal: every game lost,
     assert code == 130 and out == ""  # and how not to lose them said
     assert "dominari: note: a tournament keeps the games it played only in a journal: run " \
-        "with --journal FILE and a --seed, and a stopped run goes on where it stopped" in err
+        "with --journal FILE, and a stopped run goes on where it stopped" in err  # (--seed 1)
     monkeypatch.setattr(cli, "tournament", real)
     code, out, err = main_with(capsys, *argv, "--json")
     assert code == 0, err
@@ -704,7 +704,8 @@ def test_per_game_is_refused_where_another_file_is_named_and_left_when_stopped(
         assert (code, out) == (2, "")
         assert err == f"dominari: error: --per-game and {flag} both name {str(path)!r}\n"
     records = tmp_path / "recs"
-    for name in ("tournament.json", "matchup-001-game-000001.json", "mine.jsonl"):
+    for name in ("tournament.json", "matchup-001-game-000001.json", "mine.jsonl",
+                 "sub/mine.jsonl"):
         inside = records / name  # the index replaced, a record's temporary file removed …
         code, out, err = run(capsys, *BASE, "-n", "2", "--record-dir", str(records),
                              "--per-game", str(inside))  # fmt: skip

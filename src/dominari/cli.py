@@ -866,14 +866,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         result = per_game.whole(lambda: _run_games("simulating", args.games,
                                                    not args.no_progress, run))  # fmt: skip
     except BaseException as exc:  # stopped (a closed terminal's bar fails as it closes:
-        if isinstance(exc, KeyboardInterrupt) or _terminated_by(exc) is not None:  # that)
+        if _stop_in(exc) is not None:  # that too)
             # The results first: a hung-up terminal's stderr fails, and output to a file
-            # or a pipe still gets them; then what they are, if stderr is still there.
-            if cut:
-                _print_sim_result(args, cut[0], time.perf_counter() - t0, workers, timed,
-                                  missing)  # fmt: skip
-            with contextlib.suppress(OSError):
-                _note(_stopped_note(args, seed, cut[0] if cut else None), None)
+            # or a pipe still gets them; then what they are, if stderr is still there
+            # (also where stdout's reader is gone).
+            try:
+                if cut:
+                    _print_sim_result(args, cut[0], time.perf_counter() - t0, workers,
+                                      timed, missing)  # fmt: skip
+            finally:
+                with contextlib.suppress(OSError):
+                    _note(_stopped_note(args, seed, cut[0] if cut else None), None)
         raise
     _print_sim_result(args, result, time.perf_counter() - t0, workers, timed, missing)
     return 0
@@ -896,7 +899,7 @@ class _PerGame:
             if other and _same_file(path, other):
                 raise ConfigError(f"--per-game and {flag} both name {path!r}")
             if (other and flag == "--record-dir"
-                    and _same_file(os.path.dirname(os.path.abspath(path)), other)):
+                    and _inside(os.path.dirname(os.path.abspath(path)), other)):
                 raise ConfigError(f"--per-game {path!r} is in the --record-dir folder "
                                   f"{other!r}, which holds the run's records and nothing "
                                   "else: give a file elsewhere")  # fmt: skip
@@ -939,8 +942,8 @@ def _stopped_note(args: argparse.Namespace, seed: int, result: SimResult | None)
         return f"stopped before its first batch of games was done: no results to give{files}"
     games = result.games
     return (f"stopped after {games:,} of {result.games_asked:,} games, the batches done in "
-            f"order (the games of a batch being played are not counted): the results are "
-            f"those of the first {games:,}, as -n {games} --seed {seed} gives them{files}")
+            "order (a batch being played, and any after it, are not counted): the results "
+            f"are those of the first {games:,}, as -n {games} --seed {seed} gives them{files}")
 
 
 def _print_sim_result(args: argparse.Namespace, result: SimResult, elapsed: float,
@@ -1521,14 +1524,15 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         result = per_game.whole(lambda: _run_games("tournament", total, not args.no_progress,
                                                    run, rates=True))  # fmt: skip
     except BaseException as exc:  # stopped (or a closed terminal's bar failed): say what
-        stop = isinstance(exc, KeyboardInterrupt) or _terminated_by(exc) is not None  # it
+        stop = _stop_in(exc) is not None  # it
         with contextlib.suppress(OSError):  # kept, if stderr is still there
             if stop and begun and args.journal is not None and os.path.isfile(args.journal):
                 _note(f"the journal {args.journal} keeps the games played so far: the same "
                       "command goes on from them", None)
             elif stop and begun and args.journal is None:
+                seed_too = "" if args.seed is not None else " and a --seed"
                 _note("a tournament keeps the games it played only in a journal: run with "
-                      "--journal FILE and a --seed, and a stopped run goes on where it "
+                      f"--journal FILE{seed_too}, and a stopped run goes on where it "
                       "stopped", None)  # fmt: skip
         raise
     elapsed = time.perf_counter() - t0
@@ -1587,6 +1591,12 @@ def _check_svg_and_record(svg: str | None, record: str | None) -> None:
     if svg and record and _same_file(svg, record):
         raise ConfigError(f"--svg and --record both name {record!r}: the board would "
                           "replace the record")  # fmt: skip
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether ``path`` is the folder ``folder`` or within it (existing or not)."""
+    real, top = os.path.realpath(path), os.path.realpath(folder)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -2766,15 +2776,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         return int(args.func(args))
-    except SystemExit as exc:  # --help and --version
+    except SystemExit as exc:  # --help and --version; rich's on a closed pipe
+        stop = _stop_in(exc)  # (while a stop's results were printed)
+        if stop is not None:
+            return _stopped(stop)
         return exc.code if isinstance(exc.code, int) else 0
     except _Terminated as exc:  # kill <pid>, a closed terminal: stop as Ctrl-C does
         return _stopped(exc)
     except DominariError as exc:
         return _fail(str(exc))
     except OSError as exc:
-        stop = _terminated_by(exc)  # a hung-up terminal, or a pipe's reader gone with it
+        stop = _stop_in(exc)  # a hung-up terminal, or a pipe's reader gone with it
         if stop is not None:
+            if isinstance(exc, BrokenPipeError):
+                _silence_stdout()
             return _stopped(stop)
         if isinstance(exc, BrokenPipeError):
             _silence_stdout()
@@ -2817,20 +2832,6 @@ def _hang_up_as_sigterm(signum: int, frame: object) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-def _terminated_by(exc: BaseException) -> _Terminated | None:
-    """The :class:`_Terminated` that ``exc`` was raised while handling, if any: a
-    progress bar that closes on a hung-up terminal fails to write to it, and that error
-    replaces the stop that closed it."""
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, _Terminated):
-            return cause
-        seen.add(id(cause))
-        cause = cause.__context__
-    return None
-
-
 def _catch_stop_signals() -> dict[int, Any]:
     """Turn SIGTERM and SIGHUP (a closed terminal, a dropped ssh session) into
     :class:`_Terminated` for this run; the handlers it replaced, by signal (none where
@@ -2850,7 +2851,25 @@ def _catch_stop_signals() -> dict[int, Any]:
     return previous
 
 
-def _stopped(stop: _Terminated) -> int:
+def _stop_in(exc: BaseException) -> _Terminated | KeyboardInterrupt | None:
+    """The stop (SIGTERM, SIGHUP: :class:`_Terminated`; Ctrl-C) that ``exc`` is or was
+    raised while handling, if any: a progress bar that closes on a hung-up terminal fails
+    to write to it, output whose reader is gone fails to be written, and that error
+    replaces the stop that was being handled."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, (_Terminated, KeyboardInterrupt)):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__context__
+    return None
+
+
+def _stopped(stop: _Terminated | KeyboardInterrupt) -> int:
+    if isinstance(stop, KeyboardInterrupt):
+        _last_line(f"\n{PROG}: interrupted")
+        return 130
     _last_line(f"\n{PROG}: {stop.what}")
     return 128 + stop.signum
 

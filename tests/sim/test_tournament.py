@@ -27,7 +27,7 @@ from dominari.sim import (
 from dominari.sim.plot import check_plot_path, plot_tournament, tournament_figure
 from dominari.sim.runner import DominionOptions
 from dominari.sim.stats import wilson
-from dominari.sim.tournament import matchups, rate_games
+from dominari.sim.tournament import matchups, rate_games, tournament_record_name
 
 FAST = ["random", "bm", "bmu", "smithy"]
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -447,7 +447,8 @@ def test_each_game_gets_every_games_row_in_order() -> None:
 
 
 @pytest.mark.rule("N-SET-3")
-def test_results_by_card_of_a_tournament_are_each_entrys_recomputed_from_its_games() -> None:
+def test_results_by_card_of_a_tournament_are_each_entrys_recomputed_from_its_games(
+        tmp_path: Path) -> None:
     """N-SET-3: ``by_card`` gives every entry its win rate in its games with each Kingdom
     card and in its others, the plain difference with Newcombe's interval, and the
     difference among games alike: of one match-up, and alike in the cards its table's
@@ -458,14 +459,18 @@ def test_results_by_card_of_a_tournament_are_each_entrys_recomputed_from_its_gam
 
     rows: list[dict[str, Any]] = []
     specs = ["witch", "smithy", "best"]
-    r = tournament(specs, 30, seed=4, by_card=True, each_game=rows.append, workers=2)
+    r = tournament(specs, 30, seed=4, by_card=True, each_game=rows.append, workers=2,
+                   record_dir=tmp_path)  # fmt: skip
     assert not r.by_card_unadjusted and len(r.by_card) == 3
     keys = [{"Witch"}, {"Smithy"}, set()]  # what each entry's strategy buys
-    for row in rows:  # the rule bot best played, where it played
+    for row in rows:  # the rule bot best played, where it played, named as its record has it
         assert ("played_as" in row) == (2 in row["seating"])
         if 2 in row["seating"]:
-            assert row["played_as"] == [best_rule_bot(row["kingdom"], 2) if e == 2 else None
-                                        for e in row["seating"]]  # fmt: skip
+            record = json.loads((tmp_path / tournament_record_name(row["matchup"],
+                                                                   row["index"]))
+                                .read_text(encoding="utf-8"))  # fmt: skip
+            assert row["played_as"] == [seat.get("played_as") for seat in record["seats"]]
+            assert row["played_as"][row["seating"].index(2)] is not None
     for e, splits in enumerate(r.by_card):
         mine = [(row, row["seating"].index(e)) for row in rows if e in row["seating"]]
         assert {c.card for c in splits} == {k for row, _ in mine for k in row["kingdom"]}

@@ -1065,7 +1065,9 @@ def simulate(
     batches finished in game order (batches of up to :data:`MAX_CHUNK` games; a batch
     finished after one still being played is left out with it): the same results as a
     run of that many games gives, with :attr:`SimResult.games_asked` saying how many
-    were asked for. Its records are removed as those of any run that does not end.
+    were asked for. Its records are removed as those of any run that does not end;
+    ``each_game`` may have had the rows of some games past them (of the batch whose rows
+    it was given when the stop came).
     Raises :class:`DominariError` subclasses for bad input, before any game is
     played or file written.
     """

@@ -73,7 +73,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dominari.bots.base import GameBot
-from dominari.bots.kingdom import KingdomBestBot
+from dominari.bots.kingdom import KingdomBestBot, best_rule_bot, rule_bot
 from dominari.core.checks import escaped
 from dominari.core.errors import ConfigError
 from dominari.dominion.cards import NAME
@@ -650,8 +650,6 @@ def entry_card_splits(combos: Sequence[tuple[int, ...]],
     by entry, each of one player (the entry), and why there are no differences among games
     alike ('' where there are): a bot that buys by search or a learned policy, or a table
     whose strategies buy too many cards to group games by."""
-    from dominari.bots.kingdom import best_rule_bot
-
     seats = len(combos[0]) if combos else 2
     tallies = [Tally(seats) for _ in bots]
     tables = [key_cards([bots[e] for e in entries]) for entries in combos]
@@ -1000,6 +998,7 @@ class _GameRows:
     def __init__(self, seed: int, names: Sequence[str], options: GameOptions,
                  best: frozenset[int] = frozenset()) -> None:  # fmt: skip
         self.seed, self.names, self.best = seed, names, best
+        self.played: dict[str, str] = {}  # a rule bot's spec: its name, as a record has it
         spec = getattr(options, "kingdom", None) if options.game == "dominion" else None
         self.spec = spec
         self.fixed = fixed_kingdom(spec) if spec is not None else None
@@ -1012,9 +1011,10 @@ class _GameRows:
         out = tournament_game_row(matchup, index, game, seed=self.seed, entries=entries,
                                   names=self.names, kingdom=kingdom)  # fmt: skip
         if kingdom is not None and self.best.intersection(entries):
-            from dominari.bots.kingdom import best_rule_bot
-
-            played = best_rule_bot(kingdom, len(game.seating))
+            spec = best_rule_bot(kingdom, len(game.seating))
+            played = self.played.get(spec)
+            if played is None:
+                played = self.played[spec] = rule_bot(spec).name
             out["played_as"] = [played if e in self.best else None for e in game.seating]
         return out
 
