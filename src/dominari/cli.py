@@ -952,9 +952,7 @@ def _print_sim_result(args: argparse.Namespace, result: SimResult, elapsed: floa
                       ) -> None:  # fmt: skip
     """A simulation's results on standard output, as JSON or tables."""
     if args.json:
-        sys.stdout.write(json.dumps(_with_notes(_with_data_digest(result.to_json()), timed,
-                                                missing), indent=2) + "\n")
-        sys.stdout.flush()
+        _print_json(result.to_json(), timed, missing)
     else:
         _print_sim(_stdout_console(), result, elapsed, min(workers, result.games_asked))
 
@@ -1048,6 +1046,16 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
         _note(f"{name} buys {cards}, which {percents} of kingdoms have (kingdom {where}): it "
               f"plays without {it} where the kingdom lacks {it}; {how}", notes)
     return missing, partial
+
+
+def _print_json(out: dict[str, Any], timed: Sequence[str],
+                cards: tuple[Mapping[str, Sequence[str]],
+                             Mapping[str, Mapping[str, float]]]) -> None:  # fmt: skip
+    """A run's results (``out``) on standard output as JSON, with its notes
+    (:func:`_with_notes`) and its data folder's digest (:func:`_with_data_digest`)."""
+    sys.stdout.write(json.dumps(_with_notes(_with_data_digest(out), timed, cards),
+                                indent=2) + "\n")
+    sys.stdout.flush()
 
 
 def _with_notes(out: dict[str, Any], timed: Sequence[str],
@@ -1537,8 +1545,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise
     elapsed = time.perf_counter() - t0
     if args.json:  # the results first: a chart that fails to draw loses none of them
-        sys.stdout.write(json.dumps(_with_notes(_with_data_digest(result.to_json()), timed,
-                                                missing), indent=2) + "\n")
+        _print_json(result.to_json(), timed, missing)
     else:
         console = _stdout_console()
         _print_tournament(console, result, elapsed, min(workers, result.games))
@@ -1595,8 +1602,7 @@ def _check_svg_and_record(svg: str | None, record: str | None) -> None:
 
 def _inside(path: str, folder: str) -> bool:
     """Whether ``path`` is the folder ``folder`` or within it (existing or not)."""
-    real, top = os.path.realpath(path), os.path.realpath(folder)
-    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
 
 
 def _same_file(a: str, b: str) -> bool:
