@@ -224,8 +224,10 @@ def test_journal_needs_a_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_progress_bar_follows_the_ratings(monkeypatch: pytest.MonkeyPatch) -> None:
-    """On a terminal, the bar follows the games, then the rating of them."""
+def test_the_progress_bar_follows_the_reading_then_the_ratings(
+        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """On a terminal, the bar follows the games, then the reading of them (their rows, by
+    card), then the rating of them; a step that is not taken is never shown."""
     from dominari import cli
 
     monkeypatch.setenv("FORCE_COLOR", "1")
@@ -244,23 +246,40 @@ def test_the_progress_bar_follows_the_ratings(monkeypatch: pytest.MonkeyPatch) -
     def shown() -> None:
         bars.append([(t.description, t.completed, t.total, t.visible) for t in made[-1].tasks])
 
-    def run(progress: Any = None, rating: Any = None) -> str:
+    def run(progress: Any = None, reading: Any = None, rating: Any = None) -> str:
         progress(4)
         progress(6)
         shown()
+        if reading is not None:
+            reading(10)
+            shown()
         rating(4)
         shown()
         rating(6)
         shown()
         return "done"
 
-    assert cli._run_games("tournament", 10, True, run, rates=True) == "done"
+    steps = (("reading", "rows, by card"), ("rating", "rating"))
+    assert cli._run_games("tournament", 10, True, run, steps) == "done"
+    assert bars == [
+        [("tournament", 10, 10, True), ("rows, by card", 0, 10, False),
+         ("rating", 0, 10, False)],  # the games played
+        [("tournament", 10, 10, False), ("rows, by card", 10, 10, True),
+         ("rating", 0, 10, False)],  # then read
+        [("tournament", 10, 10, False), ("rows, by card", 10, 10, False),
+         ("rating", 4, 10, True)],  # then rated, timed
+        [("tournament", 10, 10, False), ("rows, by card", 10, 10, False),
+         ("rating", 10, 10, True)],
+    ]
+    assert made[-1].tasks[1].start_time is not None
+    assert made[-1].tasks[2].start_time is not None
+    bars.clear()
+    assert cli._run_games("tournament", 10, True, run, steps[1:]) == "done"
     assert bars == [
         [("tournament", 10, 10, True), ("rating", 0, 10, False)],  # the games played
         [("tournament", 10, 10, False), ("rating", 4, 10, True)],  # then rated, timed
         [("tournament", 10, 10, False), ("rating", 10, 10, True)],
     ]
-    assert made[-1].tasks[1].start_time is not None
     assert cli._run_games("simulating", 10, True, lambda progress: "plain") == "plain"
 
 

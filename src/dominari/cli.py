@@ -736,12 +736,14 @@ R = TypeVar("R")
 
 
 def _run_games(label: str, total: int, progress: bool, run: Callable[..., R],
-               rates: bool = False) -> R:  # fmt: skip
+               after: Sequence[tuple[str, str]] = ()) -> R:  # fmt: skip
     """``run()``, a simulation or a tournament of ``total`` games, with a progress bar on
-    standard error when ``progress`` and that is a terminal; with ``rates`` (a tournament),
-    the bar then follows the rating of the games (``run(rating=…)``). Standard output is
-    for the results alone: whatever the run writes there (Ray's notice of a lost worker …)
-    goes to standard error."""
+    standard error when ``progress`` and that is a terminal; ``after`` names what ``run``
+    may go on to do with the games once all are played (a tournament), each as its
+    keyword argument and its label: ``("rating", "rating")`` for ``run(rating=…)``. The bar
+    follows each of them from its first call. Standard output is for the results alone:
+    whatever the run writes there (Ray's notice of a lost worker …) goes to standard
+    error."""
     err = Console(stderr=True)
     with contextlib.redirect_stdout(sys.stderr):
         try:
@@ -754,20 +756,22 @@ def _run_games(label: str, total: int, progress: bool, run: Callable[..., R],
             )  # fmt: skip
             with Progress(*columns, console=err, transient=True) as bar:
                 task = bar.add_task(label, total=total)
-                if not rates:
-                    return run(progress=lambda k: bar.advance(task, k))
-                rating = bar.add_task("rating", total=total, visible=False, start=False)
-                shown = [False]
+                shown = [task]
 
-                def rated(k: int) -> None:
-                    if not shown[0]:  # the games are all played: the ratings follow, timed
-                        shown[0] = True  # from now on
-                        bar.update(task, visible=False)
-                        bar.update(rating, visible=True)
-                        bar.start_task(rating)
-                    bar.advance(rating, k)
+                def follow(step: str) -> Callable[[int], None]:
+                    phase = bar.add_task(step, total=total, visible=False, start=False)
 
-                return run(progress=lambda k: bar.advance(task, k), rating=rated)
+                    def advance(k: int) -> None:
+                        if shown[0] != phase:  # the games are all played (and the steps
+                            bar.update(shown[0], visible=False)  # before this one done):
+                            bar.update(phase, visible=True)  # this one follows, timed
+                            bar.start_task(phase)  # from now on
+                            shown[0] = phase
+                        bar.advance(phase, k)
+                    return advance
+
+                return run(progress=lambda k: bar.advance(task, k),
+                           **{keyword: follow(step) for keyword, step in after})
         finally:  # Ray's late notices (a lost worker …) go to stderr too, not after results
             end_own_ray()
 
@@ -1528,9 +1532,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                   each_game=per_game.each_game)  # fmt: skip
     t0 = time.perf_counter()
     total = math.comb(len(specs), args.seats) * args.games
+    reads = [what for what, asked in (("rows", args.per_game), ("by card", args.by_card))
+             if asked]  # fmt: skip
+    after = ((("reading", ", ".join(reads)),) if reads else ()) + (("rating", "rating"),)
     try:
         result = per_game.whole(lambda: _run_games("tournament", total, not args.no_progress,
-                                                   run, rates=True))  # fmt: skip
+                                                   run, after))  # fmt: skip
     except BaseException as exc:  # stopped (or a closed terminal's bar failed): say what
         stop = _stop_in(exc) is not None  # it
         with contextlib.suppress(OSError):  # kept, if stderr is still there

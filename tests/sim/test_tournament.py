@@ -431,6 +431,42 @@ def test_the_ratings_report_their_progress_after_the_games() -> None:
         tournament(FAST, 2, 1, rating=3)  # type: ignore[arg-type]
 
 
+def test_the_reading_of_the_games_reports_its_progress_before_the_ratings(
+        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The rows and the split by card are worked out in one pass over the games once all
+    are played (each kingdom drawn once): ``reading(k)`` says how far it is, every game read
+    once, after every game played and before the ratings; without rows or by card it is
+    never called. A function is needed."""
+    import importlib
+
+    module = importlib.import_module("dominari.sim.tournament")  # not the function
+    monkeypatch.setattr(module, "READ_EVERY", 4)
+    drawn: list[int] = []
+    resolve = module.resolve_kingdom
+
+    def counted(spec: Any, game_seed: int) -> Any:
+        drawn.append(game_seed)
+        return resolve(spec, game_seed)
+
+    monkeypatch.setattr(module, "resolve_kingdom", counted)
+    calls: list[tuple[str, int]] = []
+    rows: list[dict[str, Any]] = []
+    result = tournament(["bm", "smithy", "witch"], 5, 2, by_card=True, each_game=rows.append,
+                        progress=lambda k: calls.append(("played", k)),
+                        reading=lambda k: calls.append(("read", k)),
+                        rating=lambda k: calls.append(("rated", k)))  # fmt: skip
+    kinds = [what for what, _ in calls]
+    assert kinds == sorted(kinds, key=["played", "read", "rated"].index)  # in that order
+    assert [k for what, k in calls if what == "read"] == [4, 4, 4, 3]
+    assert len(rows) == result.games == 15 and result.by_card
+    assert sorted(drawn) == sorted(row["seed"] for row in rows)  # once a game, for both
+    calls.clear()
+    tournament(["bm", "smithy"], 3, 2, reading=lambda k: calls.append(("read", k)))
+    assert calls == []
+    with pytest.raises(ConfigError, match="reading must be a function"):
+        tournament(FAST, 2, 1, reading=3)  # type: ignore[arg-type]
+
+
 def test_each_game_gets_every_games_row_in_order() -> None:
     """``each_game`` gets every game's row, match-up by match-up, the same as the result
     counts (a Dominations game has no kingdom); a function is needed."""

@@ -350,22 +350,40 @@ def rate_games(games: Iterable[GameResult], entries: int,
                           f"{', '.join(sorted(known))}")
     rater = known[model](mu=RATING_MU, sigma=RATING_SIGMA, beta=RATING_SIGMA / 2, tau=0.0)
     ratings = [rater.rating() for _ in range(entries)]
-    rated = 0
+    rated = _Counter(progress, RATED_EVERY)
     for g in games:
         teams = rater.rate([[ratings[e]] for e in g.seating], ranks=[float(r) for r in g.ranks])
         for e, team in zip(g.seating, teams, strict=True):
             ratings[e] = team[0]
-        rated += 1
-        if rated == RATED_EVERY and progress is not None:
-            progress(rated)
-            rated = 0
-    if rated and progress is not None:
-        progress(rated)
+        rated.one()
+    rated.rest()
     return [(r.mu, r.sigma) for r in ratings]
+
+
+class _Counter:
+    """Counts games done (:meth:`one`) and says so to ``report(k)`` every ``every`` games,
+    then the rest (:meth:`rest`); without ``report``, says nothing."""
+
+    def __init__(self, report: Callable[[int], None] | None, every: int) -> None:
+        self.report, self.every, self.count = report, every, 0
+
+    def one(self) -> None:
+        self.count += 1
+        if self.count == self.every and self.report is not None:
+            self.report(self.count)
+            self.count = 0
+
+    def rest(self) -> None:
+        if self.count and self.report is not None:
+            self.report(self.count)
+        self.count = 0
 
 
 RATED_EVERY = 1000
 """How many games :func:`rate_games` rates between two calls of its ``progress``."""
+READ_EVERY = 1000
+"""How many games :func:`tournament` reads (for their rows, their split by card) between
+two calls of its ``reading``."""
 
 
 # ---------------------------------------------------------------------- results
@@ -650,33 +668,51 @@ def entry_card_splits(combos: Sequence[tuple[int, ...]],
     by entry, each of one player (the entry), and why there are no differences among games
     alike ('' where there are): a bot that buys by search or a learned policy, or a table
     whose strategies buy too many cards to group games by."""
-    seats = len(combos[0]) if combos else 2
-    tallies = [Tally(seats) for _ in bots]
-    tables = [key_cards([bots[e] for e in entries]) for entries in combos]
-    unknown = next((t.unknown for t in tables if t.unknown), "")
-    cards = {c: f"card:{NAME[c]}" for c in range(len(NAME))}
-    zeros = (0,) * seats
+    splits = _EntrySplits(combos, bots)
     for m, (entries, games) in enumerate(zip(combos, results, strict=True)):
-        keys = tables[m]
-        bits = [(c, 1 << k) for k, c in enumerate(keys.cards)]
-        grouped: dict[tuple[int, object], str] = {}  # (card, group): its feature, made once
         for j, game in enumerate(games):
-            dealt = resolve_kingdom(kingdom, tournament_game_seed(seed, entries, j))
-            features = [cards[c] for c in dealt]
-            if not unknown:
-                group: object = sum(bit for c, bit in bits if c in dealt)
-                if keys.played_as:  # every seat of best plays the same rule bot
-                    group = (group, best_rule_bot(dealt, seats))
-                features.extend(alike_features(dealt, group, grouped, f"{m}."))  # apart from
-                # every other match-up's games
-            for p, e in enumerate(game.seating):  # the entry in the first seat of its tally
-                order = (p, *(q for q in range(seats) if q != p))
-                tallies[e].add(tuple(game.scores[q] for q in order),
-                               tuple(game.ranks[q] for q in order), zeros, game.reason,
-                               features=features)  # fmt: skip
-    return tuple(tuple(CardSplit(c.card, c.games, c.present[:1], c.absent[:1],
-                                 c.adjusted[:1])
-                       for c in card_splits(tally)) for tally in tallies), unknown
+            splits.add(m, game, resolve_kingdom(kingdom, tournament_game_seed(seed, entries, j)))
+    return splits.splits(), splits.unknown
+
+
+class _EntrySplits:
+    """:func:`entry_card_splits` a game at a time (:meth:`add`), each game's kingdom given
+    (drawn once for its row too)."""
+
+    def __init__(self, combos: Sequence[tuple[int, ...]], bots: Sequence[GameBot]) -> None:
+        self.seats = seats = len(combos[0]) if combos else 2
+        self.tallies = [Tally(seats) for _ in bots]
+        self.tables = [key_cards([bots[e] for e in entries]) for entries in combos]
+        self.unknown = next((t.unknown for t in self.tables if t.unknown), "")
+        self.cards = [f"card:{NAME[c]}" for c in range(len(NAME))]
+        self.bits = [[(c, 1 << k) for k, c in enumerate(t.cards)] for t in self.tables]
+        self.grouped: list[dict[tuple[int, object], str]] = [{} for _ in combos]  # (card,
+        self.zeros = (0,) * seats  # group): its feature, made once
+        self.orders = [(p, *(q for q in range(seats) if q != p)) for p in range(seats)]
+
+    def add(self, matchup: int, game: GameResult, dealt: Sequence[int]) -> None:
+        """Count ``game`` of match-up ``matchup``, whose kingdom was ``dealt``."""
+        cards = self.cards
+        features = [cards[c] for c in dealt]
+        if not self.unknown:
+            group: object = sum(bit for c, bit in self.bits[matchup] if c in dealt)
+            if self.tables[matchup].played_as:  # every seat of best plays the same rule bot
+                group = (group, best_rule_bot(dealt, self.seats))
+            features.extend(alike_features(dealt, group, self.grouped[matchup],
+                                           f"{matchup}."))  # apart from every other
+            # match-up's games
+        scores, ranks = game.scores, game.ranks
+        for p, e in enumerate(game.seating):  # the entry in the first seat of its tally
+            order = self.orders[p]
+            self.tallies[e].add(tuple(scores[q] for q in order),
+                                tuple(ranks[q] for q in order), self.zeros, game.reason,
+                                features=features)  # fmt: skip
+
+    def splits(self) -> tuple[tuple[CardSplit, ...], ...]:
+        """The splits entry by entry, each of one player (the entry)."""
+        return tuple(tuple(CardSplit(c.card, c.games, c.present[:1], c.absent[:1],
+                                     c.adjusted[:1])
+                           for c in card_splits(tally)) for tally in self.tallies)
 
 
 # ----------------------------------------------------------------------- runner
@@ -704,6 +740,7 @@ def tournament(
     started: Callable[[], None] | None = None,
     each_game: Callable[[dict[str, Any]], None] | None = None,
     by_card: bool = False,
+    reading: Callable[[int], None] | None = None,
 ) -> TournamentResult:
     """Play a round robin of ``game`` (default Dominion) between the bots named by
     ``players``: ``games`` seeded games for every match-up of ``seats`` entries.
@@ -714,7 +751,9 @@ def tournament(
     ``data``, or ``options`` at once). ``progress(k)`` is called in this process
     each time ``k`` more games are done; ``rating(k)`` each time ``k`` more games are
     rated, once every game is played (the ratings follow the games in a fixed order,
-    some 5 to 7 minutes for the maximum of games). ``stall`` is as for
+    some 5 to 7 minutes for the maximum of games); ``reading(k)`` each time ``k`` more
+    games are read for their rows (``each_game``) or their split by card (``by_card``),
+    once every game is played, before the ratings (about 0.1 ms a game). ``stall`` is as for
     :func:`~dominari.sim.runner.simulate`: a run of games whose worker finishes no game
     for that many seconds is played again in another. ``started()`` is called once
     everything given is checked, before the first game is played (or played again, to
@@ -764,6 +803,8 @@ def tournament(
     stall = check_stall(stall)
     if rating is not None and not callable(rating):
         raise ConfigError(f"rating must be a function of the games rated, not {rating!r}")
+    if reading is not None and not callable(reading):
+        raise ConfigError(f"reading must be a function of the games read, not {reading!r}")
     if each_game is not None and not callable(each_game):
         raise ConfigError(f"each_game must be a function of a game's row, not {each_game!r}")
     if recheck and journal is None:
@@ -936,19 +977,27 @@ def tournament(
     if rdir is not None:  # a worker killed while writing a record left its temporary
         remove_files(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole
     assert table.played() == games * len(combos)  # every game is in
-    if each_game is not None:
+    splits: tuple[tuple[CardSplit, ...], ...] = ()
+    unadjusted = ""
+    if each_game is not None or by_card:  # one pass over the games for both
+        split = _EntrySplits(combos, bots) if by_card else None
         rows = _GameRows(seed, names, options,
                          frozenset(e for e, bot in enumerate(bots)
                                    if isinstance(bot, KingdomBestBot)))  # fmt: skip
+        read = _Counter(reading, READ_EVERY)
         for m, entries in enumerate(combos):
             for j, played in enumerate(table.matchups[m]):
-                each_game(rows.row(m, entries, j, played))
-    splits: tuple[tuple[CardSplit, ...], ...] = ()
-    unadjusted = ""
-    if by_card:
-        assert isinstance(options, DominionOptions)
-        splits, unadjusted = entry_card_splits(combos, table.matchups, bots, seed,
-                                               options.kingdom)  # fmt: skip
+                game_seed = tournament_game_seed(seed, entries, j)
+                dealt = rows.kingdom(game_seed)
+                if each_game is not None:
+                    each_game(rows.row(m, entries, j, played, game_seed, dealt))
+                if split is not None:
+                    assert dealt is not None  # (by card: a random kingdom, checked)
+                    split.add(m, played, dealt)
+                read.one()
+        read.rest()
+        if split is not None:
+            splits, unadjusted = split.splits(), split.unknown
     result = TournamentResult.from_games(table.matchups, specs=specs, names=names,
                                          seats=seats, seed=seed, game=options.game,
                                          options=options.to_json(), rating=rating)  # fmt: skip
@@ -962,7 +1011,8 @@ _INDEX_TEMP = temporary_files(RECORDS_INDEX)
 
 def tournament_game_row(matchup: int, index: int, game: GameResult, *, seed: int,
                         entries: Sequence[int], names: Sequence[str],
-                        kingdom: Sequence[int] | None = None) -> dict[str, Any]:
+                        kingdom: Sequence[int] | None = None,
+                        game_seed: int | None = None) -> dict[str, Any]:
     """Game ``index`` of match-up ``matchup`` (of the players at ``entries``; both counted
     from 0, its record :func:`tournament_record_name`) of a tournament seeded ``seed``, as
     JSON values: those two, its ``seed`` (:func:`tournament_game_seed`), the ``seating``
@@ -970,7 +1020,8 @@ def tournament_game_row(matchup: int, index: int, game: GameResult, *, seed: int
     from game to game) and their ``players`` (names), each seat's ``scores`` and
     ``ranks`` (1: won; shared where several are 1), how it ``ended``, the seats in
     ``turn_order`` (the first began; not where a journal written before it was kept
-    lacks it) and Dominion's ``kingdom`` (card ids, written as names).
+    lacks it) and Dominion's ``kingdom`` (card ids, written as names). ``game_seed`` is the
+    game's seed where the caller has it already.
 
     >>> g = GameResult((1, 0), (1, 2), (30, 25), "provinces", (0, 1))
     >>> row = tournament_game_row(2, 7, g, seed=1, entries=(0, 1), names=("BM", "Smithy"))
@@ -978,7 +1029,8 @@ def tournament_game_row(matchup: int, index: int, game: GameResult, *, seed: int
     (2, 7, ['Smithy', 'BM'], [1, 2], [0, 1])
     """
     out: dict[str, Any] = {"matchup": matchup, "index": index,
-                           "seed": tournament_game_seed(seed, entries, index),
+                           "seed": (tournament_game_seed(seed, entries, index)
+                                    if game_seed is None else game_seed),
                            "seating": list(game.seating),
                            "players": [names[e] for e in game.seating],
                            "scores": list(game.scores), "ranks": list(game.ranks),
@@ -1003,13 +1055,18 @@ class _GameRows:
         self.spec = spec
         self.fixed = fixed_kingdom(spec) if spec is not None else None
 
-    def row(self, matchup: int, entries: Sequence[int], index: int,
-            game: GameResult) -> dict[str, Any]:  # fmt: skip
-        kingdom = self.fixed
-        if kingdom is None and self.spec is not None:
-            kingdom = resolve_kingdom(self.spec, tournament_game_seed(self.seed, entries, index))
+    def kingdom(self, game_seed: int) -> tuple[int, ...] | None:
+        """The kingdom of the game seeded ``game_seed`` (None for a game without one)."""
+        if self.fixed is None and self.spec is not None:
+            return resolve_kingdom(self.spec, game_seed)
+        return self.fixed
+
+    def row(self, matchup: int, entries: Sequence[int], index: int, game: GameResult,
+            game_seed: int, kingdom: tuple[int, ...] | None) -> dict[str, Any]:  # fmt: skip
+        """Game ``index``'s row, given its seed and kingdom (:meth:`kingdom`)."""
         out = tournament_game_row(matchup, index, game, seed=self.seed, entries=entries,
-                                  names=self.names, kingdom=kingdom)  # fmt: skip
+                                  names=self.names, kingdom=kingdom,
+                                  game_seed=game_seed)  # fmt: skip
         if kingdom is not None and self.best.intersection(entries):
             spec = best_rule_bot(kingdom, len(game.seating))
             played = self.played.get(spec)
