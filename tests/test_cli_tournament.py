@@ -67,6 +67,24 @@ def test_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert chart.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
+def test_plot_refuses_a_picture_that_is_no_chart_before_any_game(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:  # fmt: skip
+    """A slip of the name (``--plot photo.png``) loses no picture: it is refused before any
+    game is played, and a chart drawn before is drawn over."""
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)
+    code, out, err = run(capsys, *BASE, "-n", "2", "--plot", str(photo))
+    assert code == 2 and out == ""
+    assert err == (f"dominari: error: --plot: {str(photo)!r} is already there and is not a "
+                   "tournament chart (a PNG file Dominari drew): give another file name, or "
+                   "remove it\n")  # fmt: skip
+    assert photo.read_bytes() == b"\x89PNG\r\n\x1a\n" + b"\0" * 40
+    chart = tmp_path / "t.png"
+    for _ in range(2):
+        code, out, err = run(capsys, *BASE, "-n", "2", "--plot", str(chart))
+        assert code == 0, err
+
+
 def test_a_chart_that_cannot_be_drawn_loses_no_results(
         capsys: pytest.CaptureFixture[str], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -326,6 +326,34 @@ def test_plot_writes_a_png(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
 
 
+def test_a_chart_is_drawn_over_a_chart_never_over_another_picture(tmp_path: Path) -> None:
+    """A chart says in its PNG that Dominari drew it, so a later run may draw over it (or
+    over an empty file); a picture of the user's, a PNG of matplotlib's own among them, is
+    refused before any game, and left as it was."""
+    from matplotlib.figure import Figure
+
+    from dominari.sim.plot import is_chart
+
+    target = tmp_path / "chart.png"
+    plot_tournament(small(games=2), target)
+    assert is_chart(target) and check_plot_path(target) == target
+    plot_tournament(small(games=2, seed=2), target)  # drawn again, over the first
+    assert is_chart(target)
+    target.write_bytes(b"")
+    assert check_plot_path(target) == target
+    photo = tmp_path / "photo.png"
+    fig = Figure(figsize=(1, 1))
+    fig.subplots()
+    fig.savefig(photo, format="png")  # matplotlib's own, with its Software text
+    before = photo.read_bytes()
+    assert before.startswith(PNG) and b"Software" in before and not is_chart(photo)
+    with pytest.raises(ConfigError, match=r"'.*photo\.png' is already there and is not a "
+                                          r"tournament chart \(a PNG file Dominari drew\)"):
+        plot_tournament(small(games=2), photo)
+    assert photo.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chart.png", "photo.png"]
+
+
 def test_plot_shows_names_as_written(tmp_path: Path) -> None:
     """A strategy's name is any text: a ``$`` in it (a Dominion price) is no formula for
     matplotlib to parse, a name it cannot parse fails nothing, and letters its font lacks

@@ -36,15 +36,61 @@ MISSING = "--plot needs matplotlib: pip install 'dominari[plot]'"
 
 def check_plot_path(path: str | os.PathLike[str]) -> Path:
     """Check before any game is played that a chart can be written to ``path``: a
-    ``.png`` name in an existing folder, and matplotlib installed. Raises
-    :class:`ConfigError` saying what is wrong."""
+    ``.png`` name in an existing folder, where no file is, or only an empty one or a chart
+    drawn before (:func:`is_chart`: no picture of the user's is replaced), and matplotlib
+    installed. Raises :class:`ConfigError` saying what is wrong."""
     target = Path(path)
     if target.suffix.lower() != ".png":
         raise ConfigError(f"--plot {os.fspath(path)!r}: the chart is a PNG file; "
                           f"name it ….png")  # fmt: skip
     check_writable_file(target, "--plot")
+    if target.exists() and not is_chart(target):
+        raise ConfigError(f"--plot: {os.fspath(path)!r} is already there and is not a "
+                          "tournament chart (a PNG file Dominari drew): give another file "
+                          "name, or remove it")  # fmt: skip
     _matplotlib()
     return target
+
+
+CHART_SOFTWARE = "Dominari tournament chart"
+"""What a chart's PNG says made it (its ``Software`` text), so that a later run may draw
+over it (:func:`is_chart`)."""
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def is_chart(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at ``path`` is empty or a tournament chart: a PNG file whose
+    ``Software`` text, among those before its picture, begins :data:`CHART_SOFTWARE`
+    (False where it cannot be read).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     f = Path(folder) / "a.png"
+    ...     [(f.write_bytes(data), is_chart(f))[1] for data in (b"", b"notes", _PNG)]
+    [True, False, False]
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(_PNG))
+            if not head:
+                return True
+            if head != _PNG:
+                return False
+            mark = b"Software\0" + CHART_SOFTWARE.encode()
+            for _ in range(64):  # the chunks before the picture (IDAT)
+                chunk = f.read(8)
+                if len(chunk) < 8 or chunk[4:] in (b"IDAT", b"IEND"):
+                    return False
+                size = int.from_bytes(chunk[:4], "big")
+                if chunk[4:] == b"tEXt" and size <= 1 << 12:
+                    if f.read(size).startswith(mark):
+                        return True
+                    f.seek(4, os.SEEK_CUR)  # its check sum
+                else:
+                    f.seek(size + 4, os.SEEK_CUR)
+    except OSError:
+        return False
+    return False
 
 
 def _matplotlib() -> None:
@@ -156,7 +202,8 @@ def plot_tournament(result: TournamentResult, path: str | os.PathLike[str]) -> N
             # boxes for those letters, not a warning per letter on the terminal.
             warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from",
                                     category=UserWarning)
-            fig.savefig(f, format="png", dpi=120)
+            fig.savefig(f, format="png", dpi=120,
+                        metadata={"Software": f"{CHART_SOFTWARE} (matplotlib)"})
         os.replace(tmp, target)
     except BaseException as e:
         with contextlib.suppress(OSError):
