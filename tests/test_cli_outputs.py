@@ -488,3 +488,33 @@ def test_a_stopped_simulation_whose_output_is_gone_still_says_so(
     assert "dominari: note: stopped after " in proc.stderr
     assert proc.stderr.rstrip().endswith(f"dominari: {last}")
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="a device that is always full")
+@pytest.mark.parametrize("buffered", [True, False])
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--help"]])
+def test_a_full_standard_output_is_said_once_as_the_outputs(buffered: bool,
+                                                            extra: list[str]) -> None:
+    """``dominari simulate … --json > out.json`` on a full disk: one line says that standard
+    output could not be written, and the run ends with 1. It said a bare "No space left on
+    device", as though of a file nobody named, then the interpreter's traceback on its last
+    flush, and ended with 120."""
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "dominari", "simulate", "dominion",
+                               "--players", "bm,smithy", "-n", "4", "--seed", "1",
+                               "--kingdom", "first-game", "--no-progress", *extra],
+                              stdout=full, stderr=subprocess.PIPE, text=True, env=env,
+                              timeout=120)  # fmt: skip
+    if extra == ["--help"] and not buffered:  # argparse drops help it cannot write, and
+        assert (proc.returncode, proc.stderr) == (0, "")  # says nothing: nothing is left
+        return  # to flush
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-1:] == [
+        "dominari: error: standard output cannot be written (No space left on device): what "
+        "it shows is cut short or missing"]
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr

@@ -2786,13 +2786,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
     parser = build_parser()
     previous = _catch_stop_signals()
+    output = sys.stdout = _Output(sys.stdout)  # its failures said as its own
     try:
         args = parser.parse_args(argv)
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()  # what is still buffered fails here (a full disk), not at the exit
+        return code
     except SystemExit as exc:  # --help and --version; rich's on a closed pipe
         stop = _stop_in(exc)  # (while a stop's results were printed)
         if stop is not None:
             return _stopped(stop)
+        try:
+            sys.stdout.flush()  # (argparse says nothing of help it could not write)
+        except OSError as failed:
+            if not isinstance(failed, BrokenPipeError):
+                return _output_failed(failed)
+            _silence_stdout()
         return exc.code if isinstance(exc.code, int) else 0
     except _Terminated as exc:  # kill <pid>, a closed terminal: stop as Ctrl-C does
         return _stopped(exc)
@@ -2807,6 +2816,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(exc, BrokenPipeError):
             _silence_stdout()
             return 1
+        if getattr(exc, _OUTPUT_FAILED, False):
+            return _output_failed(exc)
         what = f"{exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
         return _fail(what)
     except MemoryError:  # this process's own (a worker's is retried): no traceback
@@ -2816,8 +2827,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         _last_line(f"\n{PROG}: interrupted")
         return 130
     finally:
+        if sys.stdout is output:
+            sys.stdout = output.stream
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+_OUTPUT_FAILED = "dominari_output_failed"
+"""The mark :class:`_Output` leaves on an error of standard output's."""
+
+
+class _Output:
+    """Standard output (``stream``) for a run, as it is, but for its errors: each is
+    marked as standard output's (:data:`_OUTPUT_FAILED`), so that a full disk under
+    ``--json > file`` is said as the output's failure, not as a file's nobody named."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self.stream.write(text))
+        except OSError as exc:
+            setattr(exc, _OUTPUT_FAILED, True)
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            setattr(exc, _OUTPUT_FAILED, True)
+            raise
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding …
+        return getattr(self.stream, name)
+
+
+def _output_failed(exc: OSError) -> int:
+    """Say that standard output could not be written (a full disk), and drop the rest of
+    it (the interpreter's last flush would fail again, and say so in a traceback)."""
+    _silence_stdout()
+    _last_line(f"{PROG}: error: standard output cannot be written "
+               f"({exc.strerror or exc}): what it shows is cut short or missing")  # fmt: skip
+    return 1
 
 
 class _Terminated(BaseException):
