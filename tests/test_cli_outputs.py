@@ -461,13 +461,16 @@ def stopping(chunk):
         raise cli._Terminated(signal.SIGTERM) if sys.argv[1] == "term" else KeyboardInterrupt
     return real(chunk)
 runner.run_chunk = stopping
-r, w = os.pipe()
-os.close(r)
-os.dup2(w, 1)  # standard output: a pipe whose reader is gone (| head, done)
+if sys.argv[2] == "full":
+    os.dup2(os.open("/dev/full", os.O_WRONLY), 1)  # standard output: a full disk
+else:
+    r, w = os.pipe()
+    os.close(r)
+    os.dup2(w, 1)  # standard output: a pipe whose reader is gone (| head, done)
 signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # (as Python runs)
 sys.exit(cli.main(["simulate", "dominion", "--players", "bm,smithy", "-n", "400", "--seed",
                    "4", "--workers", "1", "--no-progress", "--kingdom", "first-game"]
-                  + sys.argv[2:]))
+                  + sys.argv[3:]))
 """
 
 
@@ -482,12 +485,48 @@ def test_a_stopped_simulation_whose_output_is_gone_still_says_so(
     after, and ends as the stop says."""
     import subprocess
 
-    proc = subprocess.run([sys.executable, "-c", _CLOSED_STDOUT, stop, *extra],
+    proc = subprocess.run([sys.executable, "-c", _CLOSED_STDOUT, stop, "gone", *extra],
                           capture_output=True, text=True, timeout=300)  # fmt: skip
     assert proc.returncode == code, proc.stderr
     assert "dominari: note: stopped after " in proc.stderr
     assert proc.stderr.rstrip().endswith(f"dominari: {last}")
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="a device that is always full")
+@pytest.mark.parametrize(("stop", "code", "last"), [("term", 143, "terminated"),
+                                                    ("int", 130, "interrupted")])
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_a_stopped_simulation_whose_output_is_full_ends_as_the_stop_says(
+        stop: str, code: int, last: str, extra: list[str]) -> None:
+    """Stopped with its standard output on a full disk, a run's results could not be
+    written, and the interpreter's last flush failed again: a traceback after the stop's
+    last line, and status 120 for 143 or 130. What could not be written is dropped."""
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered
+    proc = subprocess.run([sys.executable, "-c", _CLOSED_STDOUT, stop, "full", *extra],
+                          capture_output=True, text=True, timeout=300, env=env)  # fmt: skip
+    assert proc.returncode == code, proc.stderr
+    assert "dominari: note: stopped after " in proc.stderr
+    assert proc.stderr.rstrip().endswith(f"dominari: {last}")
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX shells' closed descriptors")
+def test_a_closed_standard_output_is_no_failure() -> None:
+    """With standard output closed (``>&-``, a daemon's), a command runs as before, its
+    output going nowhere (Python's ``sys.stdout`` is None)."""
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    for args in (["--version"], ["bots"], ["simulate", "dominion", "--players", "bm,smithy",
+                                           "-n", "4", "--seed", "1", "--no-progress"]):
+        proc = subprocess.run([sys.executable, "-m", "dominari", *args], stdout=None,
+                              stderr=subprocess.PIPE, text=True, env=env, timeout=120,
+                              preexec_fn=lambda: os.close(1))  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        assert "Traceback" not in proc.stderr
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="a device that is always full")
@@ -512,7 +551,7 @@ def test_a_full_standard_output_is_said_once_as_the_outputs(buffered: bool,
                               timeout=120)  # fmt: skip
     if extra == ["--help"] and not buffered:  # argparse drops help it cannot write, and
         assert (proc.returncode, proc.stderr) == (0, "")  # says nothing: nothing is left
-        return  # to flush
+        return  # to flush (as before)
     assert proc.returncode == 1
     assert proc.stderr.splitlines()[-1:] == [
         "dominari: error: standard output cannot be written (No space left on device): what "

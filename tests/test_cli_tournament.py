@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 from pathlib import Path
@@ -299,6 +300,38 @@ def test_the_progress_bar_follows_the_reading_then_the_ratings(
         [("tournament", 10, 10, False), ("rating", 10, 10, True)],
     ]
     assert cli._run_games("simulating", 10, True, lambda progress: "plain") == "plain"
+
+
+@pytest.mark.parametrize(("flags", "step"), [([], None), (["--by-card"], "by card"),
+                                            (["--per-game", "rows.jsonl"], "rows"),
+                                            (["--by-card", "--per-game", "rows.jsonl"],
+                                             "rows, by card")])
+def test_the_tournament_bar_names_the_reading_it_asks_for(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        flags: list[str], step: str | None) -> None:  # fmt: skip
+    """The bar's step between the games and the ratings names what ``--per-game`` and
+    ``--by-card`` ask for, and is there only when one is; every game is read once."""
+    from dominari import cli
+
+    monkeypatch.chdir(tmp_path)
+    asked: list[Any] = []
+    real = cli._run_games
+
+    def spying(label: str, total: int, progress: bool, run: Any, after: Any = ()) -> Any:
+        asked.append(tuple(after))
+        read: list[int] = []
+        if any(keyword == "reading" for keyword, _ in after):
+            run = functools.partial(run, reading=read.append)
+        out = real(label, total, False, run)  # (no bar: the steps are what is checked)
+        asked.append(sum(read))
+        return out
+
+    monkeypatch.setattr(cli, "_run_games", spying)
+    code, _, err = run(capsys, "tournament", "dominion", "--players", "bm,smithy,witch", "-n",
+                       "4", "--seed", "2", *flags)  # fmt: skip
+    assert code == 0, err
+    steps = ((("reading", step),) if step else ()) + (("rating", "rating"),)
+    assert asked == [steps, 12 if step else 0]
 
 
 @pytest.mark.parametrize("command", ["tournament", "simulate"])

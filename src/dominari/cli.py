@@ -2786,18 +2786,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
     parser = build_parser()
     previous = _catch_stop_signals()
-    output = sys.stdout = _Output(sys.stdout)  # its failures said as its own
+    output = None
+    if sys.stdout is not None:  # (None where it is closed: a daemon's, `>&-`)
+        output = sys.stdout = _Output(sys.stdout)  # its failures said as its own
     try:
         args = parser.parse_args(argv)
         code = int(args.func(args))
-        sys.stdout.flush()  # what is still buffered fails here (a full disk), not at the exit
+        _flush_output()  # what is still buffered fails here (a full disk), not at the exit
         return code
     except SystemExit as exc:  # --help and --version; rich's on a closed pipe
         stop = _stop_in(exc)  # (while a stop's results were printed)
         if stop is not None:
             return _stopped(stop)
         try:
-            sys.stdout.flush()  # (argparse says nothing of help it could not write)
+            _flush_output()  # (argparse says nothing of help it could not write)
         except OSError as failed:
             if not isinstance(failed, BrokenPipeError):
                 return _output_failed(failed)
@@ -2827,8 +2829,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _last_line(f"\n{PROG}: interrupted")
         return 130
     finally:
-        if sys.stdout is output:
-            sys.stdout = output.stream
+        if output is not None:
+            if sys.stdout is output:
+                sys.stdout = output.stream
+            try:  # a stop's results that could not be written (a full disk) are dropped
+                output.stream.flush()  # here, not failed again at the exit, in a traceback
+            except (OSError, ValueError):  # that would hide the stop's status
+                _silence_stdout()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
@@ -2845,12 +2852,16 @@ class _Output:
     def __init__(self, stream: Any) -> None:
         self.stream = stream
 
-    def write(self, text: str) -> int:
+    def write(self, text: str) -> Any:  # (a wrapper's may give None)
         try:
-            return int(self.stream.write(text))
+            return self.stream.write(text)
         except OSError as exc:
             setattr(exc, _OUTPUT_FAILED, True)
             raise
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
 
     def flush(self) -> None:
         try:
@@ -2861,6 +2872,11 @@ class _Output:
 
     def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding …
         return getattr(self.stream, name)
+
+
+def _flush_output() -> None:
+    if sys.stdout is not None:
+        sys.stdout.flush()
 
 
 def _output_failed(exc: OSError) -> int:

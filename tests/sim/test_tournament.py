@@ -354,6 +354,27 @@ def test_a_chart_is_drawn_over_a_chart_never_over_another_picture(tmp_path: Path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["chart.png", "photo.png"]
 
 
+def test_a_chart_that_cannot_be_read_is_said_so(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file that cannot be read is not called "not a chart": that it cannot be read to
+    tell is said (monkeypatched: a test run as root reads any file)."""
+    import importlib
+
+    plot = importlib.import_module("dominari.sim.plot")
+    target = tmp_path / "chart.png"
+    plot_tournament(small(games=2), target)
+
+    def unreadable(*args: object, **kw: object) -> object:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(plot, "open", unreadable, raising=False)
+    with pytest.raises(ConfigError, match=r"is already there and cannot be read \(Permission "
+                                          r"denied\) to see whether it is a chart Dominari "
+                                          r"drew"):
+        check_plot_path(target)
+    assert not plot.is_chart(target)
+
+
 def test_plot_shows_names_as_written(tmp_path: Path) -> None:
     """A strategy's name is any text: a ``$`` in it (a Dominion price) is no formula for
     matplotlib to parse, a name it cannot parse fails nothing, and letters its font lacks

@@ -44,10 +44,17 @@ def check_plot_path(path: str | os.PathLike[str]) -> Path:
         raise ConfigError(f"--plot {os.fspath(path)!r}: the chart is a PNG file; "
                           f"name it ….png")  # fmt: skip
     check_writable_file(target, "--plot")
-    if target.exists() and not is_chart(target):
-        raise ConfigError(f"--plot: {os.fspath(path)!r} is already there and is not a "
-                          "tournament chart (a PNG file Dominari drew): give another file "
-                          "name, or remove it")  # fmt: skip
+    if target.exists():
+        try:
+            drawn = _is_chart(target)
+        except OSError as e:
+            raise ConfigError(f"--plot: {os.fspath(path)!r} is already there and cannot be "
+                              f"read ({e.strerror or e}) to see whether it is a chart "
+                              "Dominari drew: give another file name, or remove it") from None
+        if not drawn:
+            raise ConfigError(f"--plot: {os.fspath(path)!r} is already there and is not a "
+                              "tournament chart (a PNG file Dominari drew): give another "
+                              "file name, or remove it")  # fmt: skip
     _matplotlib()
     return target
 
@@ -70,26 +77,31 @@ def is_chart(path: str | os.PathLike[str]) -> bool:
     [True, False, False]
     """
     try:
-        with open(path, "rb") as f:
-            head = f.read(len(_PNG))
-            if not head:
-                return True
-            if head != _PNG:
-                return False
-            mark = b"Software\0" + CHART_SOFTWARE.encode()
-            for _ in range(64):  # the chunks before the picture (IDAT)
-                chunk = f.read(8)
-                if len(chunk) < 8 or chunk[4:] in (b"IDAT", b"IEND"):
-                    return False
-                size = int.from_bytes(chunk[:4], "big")
-                if chunk[4:] == b"tEXt" and size <= 1 << 12:
-                    if f.read(size).startswith(mark):
-                        return True
-                    f.seek(4, os.SEEK_CUR)  # its check sum
-                else:
-                    f.seek(size + 4, os.SEEK_CUR)
+        return _is_chart(path)
     except OSError:
         return False
+
+
+def _is_chart(path: str | os.PathLike[str]) -> bool:
+    """:func:`is_chart`, raising :class:`OSError` where the file cannot be read."""
+    with open(path, "rb") as f:
+        head = f.read(len(_PNG))
+        if not head:
+            return True
+        if head != _PNG:
+            return False
+        mark = b"Software\0" + CHART_SOFTWARE.encode()
+        for _ in range(64):  # the chunks before the picture (IDAT)
+            chunk = f.read(8)
+            if len(chunk) < 8 or chunk[4:] in (b"IDAT", b"IEND"):
+                return False
+            size = int.from_bytes(chunk[:4], "big")
+            if chunk[4:] == b"tEXt" and size <= 1 << 12:
+                if f.read(size).startswith(mark):
+                    return True
+                f.seek(4, os.SEEK_CUR)  # its check sum
+            else:
+                f.seek(size + 4, os.SEEK_CUR)
     return False
 
 

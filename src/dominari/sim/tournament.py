@@ -496,7 +496,7 @@ class TournamentResult(EndReasons):
     """Dominion, when asked for (kingdoms that differ between games): entry by entry, in
     entry order, its results in its games whose kingdom had each card and in its others,
     by card name (each :class:`CardSplit` of one player, the entry: see
-    :func:`entry_card_splits`)."""
+    :class:`EntrySplits`)."""
     by_card_unadjusted: str = ""
     """With :attr:`by_card`: why no differences among games alike are given ('' when they
     are)."""
@@ -655,29 +655,16 @@ def _entry_split_json(split: CardSplit) -> dict[str, Any]:
                if split.adjusted else {})}  # fmt: skip
 
 
-def entry_card_splits(combos: Sequence[tuple[int, ...]],
-                      results: Sequence[Sequence[GameResult]], bots: Sequence[GameBot],
-                      seed: int, kingdom: str | tuple[str, ...]
-                      ) -> tuple[tuple[tuple[CardSplit, ...], ...], str]:  # fmt: skip
+class EntrySplits:
     """Every entry's results with and without each Kingdom card, in its games of every
-    match-up (``results[m]``, of the entries ``combos[m]``, whose kingdoms are drawn by
-    :func:`~dominari.dominion.kingdoms.resolve` from each game's seed and the ``kingdom``
-    spec), with the differences among games alike: of one match-up, and alike in the cards
-    the rule bots at its table buy and the rule bot ``best`` there played (as
-    :func:`~dominari.sim.runner.simulate`'s, :class:`CardSplit`). Returns the splits entry
-    by entry, each of one player (the entry), and why there are no differences among games
-    alike ('' where there are): a bot that buys by search or a learned policy, or a table
-    whose strategies buy too many cards to group games by."""
-    splits = _EntrySplits(combos, bots)
-    for m, (entries, games) in enumerate(zip(combos, results, strict=True)):
-        for j, game in enumerate(games):
-            splits.add(m, game, resolve_kingdom(kingdom, tournament_game_seed(seed, entries, j)))
-    return splits.splits(), splits.unknown
-
-
-class _EntrySplits:
-    """:func:`entry_card_splits` a game at a time (:meth:`add`), each game's kingdom given
-    (drawn once for its row too)."""
+    match-up (of the entries ``combos[m]``), counted a game at a time (:meth:`add`, with
+    the kingdom the game was dealt), with the differences among games alike: of one
+    match-up, and alike in the cards the rule bots at its table buy and the rule bot
+    ``best`` there played (as :func:`~dominari.sim.runner.simulate`'s,
+    :class:`CardSplit`). :meth:`splits` gives them entry by entry, each of one player (the
+    entry); :attr:`unknown` says why there are no differences among games alike ('' where
+    there are): a bot that buys by search or a learned policy, or a table whose strategies
+    buy too many cards to group games by."""
 
     def __init__(self, combos: Sequence[tuple[int, ...]], bots: Sequence[GameBot]) -> None:
         self.seats = seats = len(combos[0]) if combos else 2
@@ -686,8 +673,9 @@ class _EntrySplits:
         self.unknown = next((t.unknown for t in self.tables if t.unknown), "")
         self.cards = [f"card:{NAME[c]}" for c in range(len(NAME))]
         self.bits = [[(c, 1 << k) for k, c in enumerate(t.cards)] for t in self.tables]
-        self.grouped: list[dict[tuple[int, object], str]] = [{} for _ in combos]  # (card,
-        self.zeros = (0,) * seats  # group): its feature, made once
+        # each match-up's features of games alike, made once: by (card, group)
+        self.grouped: list[dict[tuple[int, object], str]] = [{} for _ in combos]
+        self.zeros = (0,) * seats
         self.orders = [(p, *(q for q in range(seats) if q != p)) for p in range(seats)]
 
     def add(self, matchup: int, game: GameResult, dealt: Sequence[int]) -> None:
@@ -789,7 +777,7 @@ def tournament(
 
     ``by_card`` splits every entry's results by Kingdom card (Dominion, kingdoms that
     differ between games: :attr:`TournamentResult.by_card`, see
-    :func:`entry_card_splits`), worked out from its games once all are played.
+    :class:`EntrySplits`), worked out from its games once all are played.
     """
     specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
                                              "rules": rules, "data": data},
@@ -980,7 +968,7 @@ def tournament(
     splits: tuple[tuple[CardSplit, ...], ...] = ()
     unadjusted = ""
     if each_game is not None or by_card:  # one pass over the games for both
-        split = _EntrySplits(combos, bots) if by_card else None
+        split = EntrySplits(combos, bots) if by_card else None
         rows = _GameRows(seed, names, options,
                          frozenset(e for e, bot in enumerate(bots)
                                    if isinstance(bot, KingdomBestBot)))  # fmt: skip
