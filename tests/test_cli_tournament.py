@@ -230,7 +230,16 @@ def test_journal_of_other_code_kept_by_recheck(capsys: pytest.CaptureFixture[str
     code, again, err = run(capsys, *BASE, "-n", "4", "--json", "--journal", journal,
                            "--recheck", "4")  # fmt: skip
     assert code == 0, err
-    assert json.loads(again) == json.loads(first)
+    assert json.loads(again) == json.loads(first)  # the results, the same as before
+    monkeypatch.setattr(module, "code_fingerprint", lambda game=None: "e" * 64)
+    code, out, err = run(capsys, *BASE, "-n", "4", "--journal", journal, "--recheck", "5")
+    assert code == 0, err  # the table says that the journal was rechecked, and how
+    assert out.splitlines()[-2:] == [
+        "the journal was written by other code: 5 of its games played again with this code "
+        "came out the same, so its games serve (it is stamped with this code)",
+        f"no new game played: all {3 * 4} read from the journal"]
+    code, out, err = run(capsys, *BASE, "-n", "4", "--journal", journal, "--recheck", "5")
+    assert code == 0 and "played again" not in out  # stamped: nothing more to recheck
     code, out, err = run(capsys, *BASE, "-n", "4", "--recheck", "2")
     assert code == 2 and "--recheck needs --journal" in err
 
@@ -579,7 +588,7 @@ def test_a_journal_that_holds_every_game_says_none_was_played(
     assert run(capsys, *BASE, "-n", "4", "--journal", journal)[0] == 0
     code, out, err = run(capsys, *BASE, "-n", "4", "--journal", journal)
     assert code == 0, err
-    assert out.splitlines()[-1] == "no game played: all 12 read from the journal"
+    assert out.splitlines()[-1] == "no new game played: all 12 read from the journal"
 
 
 def test_a_dominations_tournament_says_nothing_of_how_games_ended(

@@ -1759,15 +1759,21 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         console.print(f"{n:,} game{'s' if n != 1 else ''} per match-up is not a multiple of "
                       f"{result.seats}: the seats are not exactly balanced",
                       style="yellow", markup=False)  # fmt: skip
-    _print_speed(console, result.games - result.reused, elapsed, workers, result.reused)
+    _print_speed(console, result.games - result.reused, elapsed, workers, result.reused,
+                 result.rechecked)  # fmt: skip
 
 
 def _print_speed(console: Console, played: int, elapsed: float, workers: int,
-                 reused: int = 0) -> None:
-    """The closing line of a run: the games played, how fast, and those read back."""
+                 reused: int = 0, rechecked: int = 0) -> None:
+    """The closing line of a run: the games played, how fast, and those read back (and
+    played again first, to recheck a journal written by other code)."""
+    if rechecked:
+        console.print(f"the journal was written by other code: {rechecked:,} of its games "
+                      f"played again with this code came out the same, so its games serve "
+                      f"(it is stamped with this code)", style="dim", markup=False)
     if not played and reused:  # a journal that held every game
-        console.print(f"no game played: all {reused:,} read from the journal", style="dim",
-                      markup=False)  # fmt: skip
+        console.print(f"no new game played: all {reused:,} read from the journal",
+                      style="dim", markup=False)  # fmt: skip
         return
     rate = played / elapsed if elapsed > 0 else 0.0
     speed = f"{rate:,.0f}" if rate >= 10 or rate == 0 else f"{rate:.2g}"  # searches: slow

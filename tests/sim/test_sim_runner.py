@@ -889,7 +889,7 @@ def test_a_shared_win_is_split_among_its_winners_in_the_win_share(tmp_path: Path
         assert data["players"][p]["win_share"] == pytest.approx(mean)
         assert data["players"][p]["win_share_ci95"] == pytest.approx(
             list(r.players[p].win_share_ci95 or ()))
-    assert data["intervals"]["win_share_ci95"] == "Student's t"
+    assert data["intervals"]["win_share_ci95"].startswith("Student's t")
     two = simulate(["smithy", "bm"], 300, seed=3, workers=1, kingdom="first-game")
     smithy = two.players[0]
     assert smithy.ties > 0

@@ -10,7 +10,17 @@ from pathlib import Path
 import pytest
 
 from dominari.sim.runner import bot_seed, chunk_bounds, chunk_size, game_seed, seat_names
-from dominari.sim.stats import SimResult, Tally, mean_ci95, newcombe, t95, wilson
+from dominari.sim.stats import (
+    PlayerResult,
+    SimResult,
+    Tally,
+    TurnPlace,
+    mean_ci95,
+    newcombe,
+    t95,
+    wilson,
+    wilson_share,
+)
 
 
 @pytest.mark.parametrize(
@@ -180,7 +190,8 @@ def test_tally_breakdown_is_integer_and_grouping_independent() -> None:
     assert js["players"][0]["vp_breakdown"] == {"a": 2.5, "b": 0.0, "c": 0.0}
     assert js["rules"] == {} and js["data"] is None and "kingdom" not in js
     assert js["intervals"] == {"ci95": "Wilson score", "tie_ci95": "Wilson score",
-                               "win_share_ci95": "Student's t",
+                               "win_share_ci95": "Student's t (Wilson's where every game "
+                                                 "gave the same share)",
                                "mean_vp_ci95": "Student's t"}  # (no by-card results)
     assert js["dominari"]["code"] is None  # (a result made here: no run, no code known)
     dominion = SimResult.from_tally(Tally(2), names=("a", "b"), specs=("x", "y"), seed=1,
@@ -360,3 +371,36 @@ def test_the_alike_difference_holds_over_many_groups(
         assert got is not None and got[1] <= got[0] <= got[2]
         missed += not got[1] <= with_card - rate <= got[2]
     assert missed / runs < 0.12  # (about 8% measured over 300 runs of the sparsest)
+
+
+def test_the_win_share_interval_of_games_alike_is_not_a_point() -> None:
+    """Where every game gave a seat the same share (16 losses; 4 games all shared, the turn
+    limit), Student's t has no spread to go on and gave that share alone, ``[0.0, 0.0]``
+    or ``[0.5, 0.5]``, as if certain: the interval is then Wilson's of that share, which
+    takes the most spread a share can have. Games that differ keep Student's t."""
+    def seat(games: int, wins: int, shared: tuple[int, ...] = ()) -> PlayerResult:
+        return PlayerResult(0, "a", "a", games=games, wins=wins, ties=sum(shared),
+                            total_vp=0, total_turns=0, shared_ways=shared)  # fmt: skip
+
+    assert seat(16, 0).win_share_ci95 == wilson(0, 16)
+    assert seat(16, 16).win_share_ci95 == wilson(16, 16)
+    assert seat(4, 0, (0, 0, 4)).win_share_ci95 == wilson_share(2.0, 4) == wilson(2, 4)
+    low, high = seat(6, 0, (0, 0, 0, 6)).win_share_ci95  # a third of each of 6 games
+    assert low < 1 / 3 < high and (low, high) == wilson_share(2.0, 6)
+    mixed = seat(8, 3, (0, 0, 2))  # 3 won, 2 shared, 3 lost: t, as before
+    total, total_sq = 3 + 2 / 2, 3 + 2 / 4
+    t_low, t_high = mean_ci95(total, total_sq, 8)
+    assert mixed.win_share_ci95 == (max(0.0, t_low), min(1.0, t_high))
+    assert seat(1, 0).win_share_ci95 is None
+
+
+def test_rates_of_no_games_are_null_in_json() -> None:
+    """A place in the turn order nobody took, or a card no game lacked, has no rate: its
+    JSON says ``null`` (the tables' "-"), not a rate of 0 with the interval [0, 1]."""
+    nothing = TurnPlace(1, 0, 0, 0).to_json()
+    assert nothing["games"] == 0 and nothing["win_rate"] is None and nothing["ci95"] is None
+    assert nothing["tie_rate"] is None and nothing["tie_ci95"] is None
+    some = TurnPlace(1, 4, 1, 1).to_json()
+    assert some["win_rate"] == 0.25 and some["ci95"] == list(wilson(1, 4))
+    empty = PlayerResult(0, "a", "a", games=0, wins=0, ties=0, total_vp=0, total_turns=0)
+    assert empty.share_json() == {"win_share": None, "win_share_ci95": None}

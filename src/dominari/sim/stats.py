@@ -25,7 +25,7 @@ Z95 = 1.959963984540054
 INTERVALS: dict[str, str] = {
     "ci95": "Wilson score", "tie_ci95": "Wilson score",
     "mean_vp_ci95": "Student's t", "mean_score_ci95": "Student's t",
-    "win_share_ci95": "Student's t",
+    "win_share_ci95": "Student's t (Wilson's where every game gave the same share)",
     "by_card.difference.ci95": "Newcombe hybrid score (of two Wilson intervals)",
     "by_card.adjusted.ci95": "stratified Mee score, Mantel-Haenszel weights",
     "by_card.cards.difference_ci95": "Newcombe hybrid score (of two Wilson intervals)",
@@ -47,15 +47,25 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     """
     if n < 0 or not 0 <= successes <= n:
         raise ValueError(f"need 0 <= successes <= n, got {successes} of {n}")
+    return wilson_share(successes, n, z)
+
+
+def wilson_share(total: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """:func:`wilson` of a mean of ``n`` values in [0, 1] that add up to ``total`` (not
+    only yes or no: a share of a win), taking the most spread such values can have.
+
+    >>> wilson_share(0, 10) == wilson(0, 10), wilson_share(2.0, 4) == wilson(2, 4)
+    (True, True)
+    """
     if n == 0:
         return (0.0, 1.0)
-    p = successes / n
+    p = min(1.0, max(0.0, total / n))
     z2 = z * z
     denom = 1.0 + z2 / n
     center = (p + z2 / (2 * n)) / denom
     half = (z / denom) * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n))
-    lo = 0.0 if successes == 0 else max(0.0, center - half)
-    hi = 1.0 if successes == n else min(1.0, center + half)
+    lo = 0.0 if total == 0 else max(0.0, center - half)
+    hi = 1.0 if total == n else min(1.0, center + half)
     return (lo, hi)
 
 
@@ -362,7 +372,11 @@ class WinCounts:
         return wilson(self.ties, self.games)
 
     def counts_json(self) -> dict[str, Any]:
-        """The counts, rates and intervals as JSON keys."""
+        """The counts, rates and intervals as JSON keys; the rates and intervals of no
+        games are ``null`` (the tables' "-"), not 0."""
+        if not self.games:
+            return {"wins": 0, "ties": 0, "losses": 0, "win_rate": None, "ci95": None,
+                    "tie_rate": None, "tie_ci95": None}  # fmt: skip
         return {"wins": self.wins, "ties": self.ties, "losses": self.losses,
                 "win_rate": self.win_rate, "ci95": list(self.ci95),
                 "tie_rate": self.tie_rate, "tie_ci95": list(self.tie_ci95)}  # fmt: skip
@@ -393,13 +407,28 @@ class WinShare(WinCounts):
     def win_share_ci95(self) -> tuple[float, float] | None:
         """A 95% interval of :attr:`win_share` (Student's t, from the games' spread, within
         [0, 1]; a share is not a yes or no, so Wilson's does not apply): ``None`` for
-        fewer than 2 games."""
+        fewer than 2 games. Where every game gave the same share, the games show no spread
+        to estimate, and t's interval would be that share alone: it is then the Wilson
+        interval of that share over the games, which takes the most spread a share of
+        [0, 1] with that mean can have (Wilson's interval of the outright wins where no win
+        was shared).
+
+        >>> r = PlayerResult(0, "a", "a", games=16, wins=0, ties=0, total_vp=0,
+        ...                  total_turns=0)
+        >>> [round(x, 3) for x in r.win_share_ci95]  # 16 losses: not [0, 0]
+        [0.0, 0.194]
+        """
         total, total_sq = _share(self.wins, self.shared_ways)
-        interval = mean_ci95(total, total_sq, self.games)
+        n = self.games
+        if n >= 2 and math.isclose(total * total, total_sq * n, rel_tol=1e-12, abs_tol=1e-12):
+            return wilson_share(total, n)  # every game the same share: no spread seen
+        interval = mean_ci95(total, total_sq, n)
         return None if interval is None else (max(0.0, interval[0]), min(1.0, interval[1]))
 
     def share_json(self) -> dict[str, Any]:
-        """The share of the wins and its interval as JSON keys."""
+        """The share of the wins and its interval as JSON keys (``null`` for no games)."""
+        if not self.games:
+            return {"win_share": None, "win_share_ci95": None}
         return {"win_share": self.win_share, "win_share_ci95": _pair(self.win_share_ci95)}
 
 

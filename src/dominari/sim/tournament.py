@@ -486,6 +486,10 @@ class TournamentResult(EndReasons):
     options: dict[str, Any] = field(default_factory=dict)
     reused: int = 0
     """How many of the games were read from a journal rather than played in this run."""
+    rechecked: int = 0
+    """How many of the journal's games were played again with this code, to recheck a
+    journal written by other code, before it was used (all came out the same, or the run
+    failed): 0 where none was. Like :attr:`reused`, not among the results' JSON."""
     by_turn: tuple[TurnPlace, ...] = ()
     """Results by place in the turn order, whoever sat there: the player who began, the
     second … (empty where a game's turn order is not known)."""
@@ -830,6 +834,7 @@ def tournament(
     table = GameTable([[seating(entries, j) for j in range(orders)] for entries in combos],
                       games, MAX_MATCHUP_GAMES)  # fmt: skip
     book: Journal | None = None
+    rechecked = 0  # the journal's games played again to recheck it
 
     def begin(playing: bool = True) -> None:  # once: before the first game played, to
         nonlocal started  # recheck or to count (or before the count of a journal's games)
@@ -872,8 +877,10 @@ def tournament(
             rng = random.Random(derive_seed("dominari-tournament-recheck", seed))
             # Picked by position among the games in order, as from their sorted list, but
             # without making a list of millions of keys.
+            nonlocal rechecked
             picked = table.keys_at(sorted(rng.sample(range(len(table)),
                                                      min(recheck, len(table)))))
+            rechecked = len(picked)
             open_records()  # a folder that cannot serve is refused before any game
             begin()
             again = run_tasks(play_shard, [Shard(specs, names, options, seed, m, combos[m],
@@ -989,7 +996,8 @@ def tournament(
     result = TournamentResult.from_games(table.matchups, specs=specs, names=names,
                                          seats=seats, seed=seed, game=options.game,
                                          options=options.to_json(), rating=rating)  # fmt: skip
-    return dataclasses.replace(result, reused=reused, code=game_code(options.game),
+    return dataclasses.replace(result, reused=reused, rechecked=rechecked,
+                               code=game_code(options.game),
                                by_card=splits, by_card_unadjusted=unadjusted)  # fmt: skip
 
 
