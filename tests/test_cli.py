@@ -701,3 +701,27 @@ def test_a_rule_bot_whose_cards_the_kingdom_lacks_is_said_to_play_without_them(
                          "--workers", "1", "--json", "--no-progress")
     assert code == 0 and "Witch buys Witch" in err
     assert json.loads(out)["missing_cards"] == {"Witch": ["Witch"]}
+
+
+def test_notes_of_missing_cards_name_players_as_the_results_do(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Players of one name are numbered in the results (``BM#1``, ``BM#2``): the notes and
+    ``missing_cards`` say which, where they said "BM" of a strategy file called BM (a
+    Smithy buyer) beside ``bm``, and kept one of two alike bots' cards; alike players are
+    said in one note."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text('name = "BM"\n[[buy]]\ncard = "Province"\n[[buy]]\ncard = "Gold"\n'
+                    '[[buy]]\ncard = "Smithy"\nwhen = "count(\'Smithy\') < 1"\n[[buy]]\n'
+                    'card = "Silver"\n', encoding="utf-8")
+    code, out, err = run(capsys, "simulate", "dominion", "--kingdom", "first-game",
+                         "--players", f"{mine},bm,witch,witch", "-n", "4", "--seed", "1",
+                         "--workers", "1", "--json")  # fmt: skip
+    assert code == 0, err
+    assert "dominari: note: Witch#1 and Witch#2 buy Witch, not in this kingdom (first-game): "\
+           "they play without it\n" in err
+    assert "BM#1" in json.loads(out)["players"][0]["name"]
+    assert json.loads(out)["missing_cards"] == {"Witch#1": ["Witch"], "Witch#2": ["Witch"]}
+    code, out, err = run(capsys, "simulate", "dominion", "--players", f"{mine},bm", "-n", "2",
+                         "--seed", "1", "--workers", "1", "--json")  # fmt: skip
+    assert code == 0 and "dominari: note: BM#1 buys Smithy, which 40% of kingdoms" in err
+    assert json.loads(out)["partial_cards"] == {"BM#1": {"Smithy": 0.4}}

@@ -557,3 +557,32 @@ def test_a_full_standard_output_is_said_once_as_the_outputs(buffered: bool,
         "dominari: error: standard output cannot be written (No space left on device): what "
         "it shows is cut short or missing"]
     assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr
+
+
+@pytest.mark.parametrize(("command", "flag", "name"), [
+    ("simulate", "--per-game", "rows.jsonl"), ("tournament", "--per-game", "rows.jsonl"),
+    ("tournament", "--journal", "games.jsonl"), ("tournament", "--plot", "chart.png")])
+def test_a_file_flag_never_names_standard_outputs_file(tmp_path: Path, command: str,
+                                                       flag: str, name: str) -> None:
+    """``--per-game out.json > out.json`` wrote the rows over the results (or the results
+    over the rows): a file a flag writes that is where standard output goes is refused
+    before any game, as is ``-``, which named a file called "-"."""
+    import subprocess
+
+    out = tmp_path / name
+    with out.open("w") as f:
+        proc = subprocess.run([sys.executable, "-m", "dominari", command, "dominion",
+                               "--players", "bm,bmu", "-n", "4", "--seed", "1",
+                               "--no-progress", flag, str(out)],
+                              stdout=f, stderr=subprocess.PIPE, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr == (f"dominari: error: {flag} {str(out)!r} is the file standard output "
+                           "goes to, which holds the results: give another file\n")
+    assert out.read_text() == "" and [p.name for p in tmp_path.iterdir()] == [name]
+    proc = subprocess.run([sys.executable, "-m", "dominari", command, "dominion", "--players",
+                           "bm,bmu", "-n", "4", "--seed", "1", "--no-progress", flag, "-"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (f"dominari: error: {flag} -: give a file's name; standard output "
+                           "holds the results\n")
+    assert not (tmp_path / "-").exists()

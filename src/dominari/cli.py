@@ -26,6 +26,7 @@ import os
 import random
 import re
 import signal
+import stat
 import sys
 import tempfile
 import time
@@ -899,6 +900,7 @@ class _PerGame:
         self.file: LinesFile | None = None
         if path is None:
             return
+        _not_output("--per-game", path)
         for flag, other in others:
             if other and _same_file(path, other):
                 raise ConfigError(f"--per-game and {flag} both name {path!r}")
@@ -1023,32 +1025,39 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
         return {}, {}
     missing: dict[str, list[str]] = {}
     partial: dict[str, dict[str, float]] = {}
-    for bot_spec in specs:
-        if search_spec(bot_spec) is not None:
-            continue
-        try:
-            bot = load_bot(bot_spec, game)
-            shares = {c: chance(spec, c) for c in sorted(strategy_needs(bot.strategy))} \
-                if isinstance(bot, StrategyBot) else {}
-        except DominariError:
-            continue  # the run says what is wrong with it
-        if any(v == 0 for v in shares.values()):
-            missing[bot.name] = [NAME[c] for c, v in shares.items() if v == 0]
-        elif any(v < 1 for v in shares.values()):
-            partial[bot.name] = {NAME[c]: v for c, v in shares.items() if v < 1}
+    try:
+        bots = [mcts_bot(bot_spec, game) if search_spec(bot_spec) is not None
+                else load_bot(bot_spec, game) for bot_spec in specs]  # fmt: skip
+    except DominariError:
+        return missing, partial  # the run says what is wrong with it
+    names = seat_names([bot.name for bot in bots])  # as the results name them (BM#1 …)
+    said: dict[tuple[str, str], list[str]] = {}  # a note: the players it is of
     where = describe_kingdom(spec)
-    for name, lacking in missing.items():
-        _note(f"{name} buys {', '.join(lacking)}, not in this kingdom ({where}): it plays "
-              f"without {'them' if len(lacking) > 1 else 'it'}", notes)  # fmt: skip
-    for name, part in partial.items():  # a share of kingdoms, not of this run's games
-        cards = " and ".join(part)
-        percents = " and ".join(f"{100 * v:.0f}%" for v in part.values())
-        it = "them" if len(part) > 1 else "it"
-        how = (f"the results by card below compare the games with and without {it}"
-               if by_card else "name its cards (--kingdom) to compare strategies with "
-               "their cards, or split the results by card (--by-card)")
-        _note(f"{name} buys {cards}, which {percents} of kingdoms have (kingdom {where}): it "
-              f"plays without {it} where the kingdom lacks {it}; {how}", notes)
+    for bot, name in zip(bots, names, strict=True):
+        if not isinstance(bot, StrategyBot):
+            continue
+        shares = {c: chance(spec, c) for c in sorted(strategy_needs(bot.strategy))}
+        if any(v == 0 for v in shares.values()):
+            lacking = missing[name] = [NAME[c] for c, v in shares.items() if v == 0]
+            it = "them" if len(lacking) > 1 else "it"
+            said.setdefault((f"{', '.join(lacking)}, not in this kingdom ({where}): "
+                             f"{{they}} without {it}", bot.name), []).append(name)
+        elif any(v < 1 for v in shares.values()):
+            part = partial[name] = {NAME[c]: v for c, v in shares.items() if v < 1}
+            cards = " and ".join(part)  # a share of kingdoms, not of this run's games
+            percents = " and ".join(f"{100 * v:.0f}%" for v in part.values())
+            it = "them" if len(part) > 1 else "it"
+            how = (f"the results by card below compare the games with and without {it}"
+                   if by_card else "name {its} cards (--kingdom) to compare strategies "
+                   "with their cards, or split the results by card (--by-card)")
+            said.setdefault((f"{cards}, which {percents} of kingdoms have (kingdom {where}): "
+                             f"{{they}} without {it} where the kingdom lacks {it}; {how}",
+                             bot.name), []).append(name)  # fmt: skip
+    for (text, _), who in said.items():  # players alike said once: "BM#1 and BM#2 buy"
+        one = len(who) == 1
+        text = text.replace("{they}", "it plays" if one else "they play")
+        text = text.replace("{its}", "its" if one else "their")
+        _note(f"{' and '.join(who)} {'buys' if one else 'buy'} {text}", notes)
     return missing, partial
 
 
@@ -1495,6 +1504,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.plot:
         from dominari.sim.plot import check_plot_path
 
+        _not_output("--plot", args.plot)
         check_plot_path(args.plot)  # before any game is played
         if args.journal is not None and _same_file(args.plot, args.journal):
             raise ConfigError(f"--plot and --journal both name {args.plot!r}: the chart "
@@ -1504,6 +1514,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.journal is not None and args.seed is None:
         raise ConfigError("--journal needs an explicit --seed: a journal holds the games "
                           "of one seed, and a random seed would never match it again")
+    if args.journal is not None:
+        _not_output("--journal", args.journal)
     if args.recheck and args.journal is None:
         raise ConfigError("--recheck needs --journal: it replays some of a journal's games")
     if args.record_dir is not None:
@@ -1615,6 +1627,22 @@ def _inside(path: str, folder: str) -> bool:
 def _same_file(a: str, b: str) -> bool:
     """Whether the paths ``a`` and ``b`` name one file (existing or not)."""
     return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _not_output(flag: str, path: str) -> None:
+    """:class:`ConfigError` where the file ``path`` that ``flag`` writes is ``-`` or the
+    file standard output goes to (``--per-game out.json > out.json``): one would replace
+    the other's text, and the results be lost."""
+    if path == "-":
+        raise ConfigError(f"{flag} -: give a file's name; standard output holds the "
+                          "results")  # fmt: skip
+    try:
+        out, there = os.fstat(sys.stdout.fileno()), os.stat(path)
+    except (OSError, ValueError, AttributeError):  # (no such file yet; no descriptor)
+        return
+    if stat.S_ISREG(out.st_mode) and os.path.samestat(out, there):
+        raise ConfigError(f"{flag} {path!r} is the file standard output goes to, which "
+                          "holds the results: give another file")  # fmt: skip
 
 
 def tournament_table(result: TournamentResult, layout: _Layout = _WIDE) -> Table:
