@@ -844,3 +844,15 @@ def test_by_card_gives_each_players_table_and_is_refused_where_it_cannot_be(
             argv[1] = "dominations"
         code, out, err = run(capsys, *argv)
         assert (code, out) == (2, "") and err.startswith(f"dominari: error: {message}"), err
+
+
+def test_games_stopped_by_the_turn_limit_are_said_with_the_limit(
+        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """As ``simulate`` does, a tournament names the flag whose limit stopped its games."""
+    code, out, err = run(capsys, "tournament", "dominion", "--players", "bm,bmu", "-n", "4",
+                         "--seed", "1", "--max-turns", "5", "--no-progress")  # fmt: skip
+    assert code == 0, err
+    assert "4 games stopped by the turn limit (--max-turns 5) and scored as they stood" in out
+    code, out, err = run(capsys, "tournament", "dominion", "--players", "bm,bmu", "-n", "4",
+                         "--seed", "1", "--no-progress")  # fmt: skip
+    assert code == 0 and "stopped by the turn limit" not in out

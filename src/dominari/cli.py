@@ -1777,7 +1777,9 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         console.print(f"kingdom {kingdom} · seed {result.seed} · max {max_turns} turns per "
                       "player", markup=False)  # fmt: skip
         _print_ends(console, result.end_reasons, result.games)  # (Dominations: 3 ages)
-    _print_turn_limit(console, result.turn_limit_games)
+    limit = result.options.get("max_turns")
+    _print_turn_limit(console, result.turn_limit_games,
+                      f" (--max-turns {limit})" if isinstance(limit, int) else "")
     console.print(f"ratings: {RATING_NAME}, μ {RATING_MU:g} and σ {RATING_SIGMA:.2f} at "
                   "the start, updated game by game in rounds; players are ranked by μ − 3σ",
                   markup=False)  # fmt: skip
