@@ -725,3 +725,8 @@ def test_notes_of_missing_cards_name_players_as_the_results_do(
                          "--seed", "1", "--workers", "1", "--json")  # fmt: skip
     assert code == 0 and "dominari: note: BM#1 buys Smithy, which 40% of kingdoms" in err
     assert json.loads(out)["partial_cards"] == {"BM#1": {"Smithy": 0.4}}
+    code, out, err = run(capsys, "simulate", "dominion", "--kingdom", "first-game",
+                         "--players", "witch,witch,witch", "-n", "3", "--seed", "1",
+                         "--workers", "1")  # fmt: skip
+    assert code == 0 and err == ("dominari: note: Witch#1, Witch#2 and Witch#3 buy Witch, not "
+                                 "in this kingdom (first-game): they play without it\n")

@@ -12,6 +12,8 @@ import pytest
 
 from dominari.cli import main
 
+_SHARE_LINE = ("win share %, a shared win split among its winners (95% CI, Student's t or "
+               "Wilson's, the wider): ")
 BASE = ["tournament", "dominion", "--kingdom", "first-game", "--players", "random,bm,smithy",
         "--seed", "1", "--workers", "1", "--no-progress"]  # fmt: skip
 
@@ -695,14 +697,12 @@ def test_the_win_share_line_counts_a_shared_win_split_among_its_winners(
     shares = ", ".join(f"{p.name} {100 * p.win_share:.1f} [{100 * p.win_share_ci95[0]:.1f}, "
                        f"{100 * p.win_share_ci95[1]:.1f}]" for p in r.players
                        if p.win_share_ci95 is not None)  # fmt: skip
-    assert ("win share %, a shared win split among its winners (Student's t 95% CI): "
-            f"{shares}") in out
+    assert (f"{_SHARE_LINE}{shares}") in out
     code, out, err = main_with(capsys, "tournament", *argv)
     assert code == 0, err
     t = tournament(["smithy", "bm"], 300, 3, kingdom="first-game", workers=1)
     board = t.leaderboard
-    assert f"win share %, a shared win split among its winners (Student's t 95% CI): " \
-        f"{board[0].name} {100 * board[0].win_share:.1f} [" in out
+    assert f"{_SHARE_LINE}{board[0].name} {100 * board[0].win_share:.1f} [" in out
     code, out, err = main_with(capsys, "simulate", "dominations", "--players",
                                "greedy,random", "-n", "4", "--seed", "1", "--workers", "1",
                                "--no-progress")  # fmt: skip

@@ -1026,8 +1026,7 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
     missing: dict[str, list[str]] = {}
     partial: dict[str, dict[str, float]] = {}
     try:
-        bots = [mcts_bot(bot_spec, game) if search_spec(bot_spec) is not None
-                else load_bot(bot_spec, game) for bot_spec in specs]  # fmt: skip
+        bots = [load_bot(bot_spec, game) for bot_spec in specs]  # (search bots too)
     except DominariError:
         return missing, partial  # the run says what is wrong with it
     names = seat_names([bot.name for bot in bots])  # as the results name them (BM#1 …)
@@ -1057,7 +1056,8 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
         one = len(who) == 1
         text = text.replace("{they}", "it plays" if one else "they play")
         text = text.replace("{its}", "its" if one else "their")
-        _note(f"{' and '.join(who)} {'buys' if one else 'buy'} {text}", notes)
+        players = who[0] if one else f"{', '.join(who[:-1])} and {who[-1]}"
+        _note(f"{players} {'buys' if one else 'buy'} {text}", notes)
     return missing, partial
 
 
@@ -1418,15 +1418,16 @@ def _print_seats_by_turn(console: Console, result: SimResult) -> None:
 
 def _print_win_share(console: Console, players: Sequence[tuple[str, WinShare]]) -> None:
     """With shared wins: every player's share of the wins, a win shared ``k`` ways counted
-    ``1/k`` (with 2 players, a shared win as ½), with its 95% interval (Student's t)."""
+    ``1/k`` (with 2 players, a shared win as ½), with its 95% interval (Student's t,
+    widened to Wilson's of the share where that is wider)."""
     if any(p.ties for _, p in players):
         shares = ", ".join(
             f"{name} {_percent(p.win_share)}" + (
                 "" if (ci := p.win_share_ci95) is None else f" [{_percent(ci[0])}, "
                                                             f"{_percent(ci[1])}]")
             for name, p in players)  # fmt: skip
-        console.print(Text("win share %, a shared win split among its winners (Student's "
-                           f"t 95% CI): {shares}"))
+        console.print(Text("win share %, a shared win split among its winners (95% CI, "
+                           f"Student's t or Wilson's, the wider): {shares}"))
 
 
 _TURN_ORDER = {"dominion": "turn order", "dominations": "initiative order in age 1"}

@@ -190,8 +190,8 @@ def test_tally_breakdown_is_integer_and_grouping_independent() -> None:
     assert js["players"][0]["vp_breakdown"] == {"a": 2.5, "b": 0.0, "c": 0.0}
     assert js["rules"] == {} and js["data"] is None and "kingdom" not in js
     assert js["intervals"] == {"ci95": "Wilson score", "tie_ci95": "Wilson score",
-                               "win_share_ci95": "Student's t (Wilson's where every game "
-                                                 "gave the same share)",
+                               "win_share_ci95": "Student's t, widened to Wilson's of the "
+                                                 "share where that is wider",
                                "mean_vp_ci95": "Student's t"}  # (no by-card results)
     assert js["dominari"]["code"] is None  # (a result made here: no run, no code known)
     dominion = SimResult.from_tally(Tally(2), names=("a", "b"), specs=("x", "y"), seed=1,
@@ -373,11 +373,12 @@ def test_the_alike_difference_holds_over_many_groups(
     assert missed / runs < 0.12  # (about 8% measured over 300 runs of the sparsest)
 
 
-def test_the_win_share_interval_of_games_alike_is_not_a_point() -> None:
-    """Where every game gave a seat the same share (16 losses; 4 games all shared, the turn
-    limit), Student's t has no spread to go on and gave that share alone, ``[0.0, 0.0]``
-    or ``[0.5, 0.5]``, as if certain: the interval is then Wilson's of that share, which
-    takes the most spread a share can have. Games that differ keep Student's t."""
+def test_the_win_share_interval_is_never_narrower_than_wilsons_of_the_share() -> None:
+    """Student's t said too much where the games show little spread: 16 losses gave
+    ``[0.0, 0.0]``, 4 games all shared ``[0.5, 0.5]``, and one shared win among 19 losses
+    an interval narrower than 20 losses'. The interval is t's, widened to Wilson's of the
+    share where that is wider, so more evidence of winning never lowers its top; where the
+    games spread, and with many of them, t's stands."""
     def seat(games: int, wins: int, shared: tuple[int, ...] = ()) -> PlayerResult:
         return PlayerResult(0, "a", "a", games=games, wins=wins, ties=sum(shared),
                             total_vp=0, total_turns=0, shared_ways=shared)  # fmt: skip
@@ -387,11 +388,18 @@ def test_the_win_share_interval_of_games_alike_is_not_a_point() -> None:
     assert seat(4, 0, (0, 0, 4)).win_share_ci95 == wilson_share(2.0, 4) == wilson(2, 4)
     low, high = seat(6, 0, (0, 0, 0, 6)).win_share_ci95  # a third of each of 6 games
     assert low < 1 / 3 < high and (low, high) == wilson_share(2.0, 6)
-    mixed = seat(8, 3, (0, 0, 2))  # 3 won, 2 shared, 3 lost: t, as before
-    total, total_sq = 3 + 2 / 2, 3 + 2 / 4
-    t_low, t_high = mean_ci95(total, total_sq, 8)
-    assert mixed.win_share_ci95 == (max(0.0, t_low), min(1.0, t_high))
+    tops = [seat(20, 0).win_share_ci95[1], seat(20, 0, (0, 0, 1)).win_share_ci95[1],
+            seat(20, 1).win_share_ci95[1]]
+    assert tops == sorted(tops) and tops[0] < tops[2]  # each a little more winning
+    spread = seat(10, 4, (0, 0, 2))  # 4 won, 2 shared, 4 lost: t's is the wider
+    t_low, t_high = mean_ci95(4 + 2 / 2, 4 + 2 / 4, 10)
+    assert spread.win_share_ci95 == (max(0.0, t_low), min(1.0, t_high))
+    many = seat(4000, 2396, (0, 0, 153))  # the First Game match: the same to a tenth
+    assert [round(100 * x, 1) for x in many.win_share_ci95] == [60.3, 63.3]
     assert seat(1, 0).win_share_ci95 is None
+    with pytest.raises(ValueError, match="need 0 <= total <= n"):
+        wilson_share(5, 3)
+    assert wilson_share(sum([1 / 3] * 300), 100)[1] == 1.0  # a hair off n: all of it
 
 
 def test_rates_of_no_games_are_null_in_json() -> None:

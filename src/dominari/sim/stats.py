@@ -25,7 +25,7 @@ Z95 = 1.959963984540054
 INTERVALS: dict[str, str] = {
     "ci95": "Wilson score", "tie_ci95": "Wilson score",
     "mean_vp_ci95": "Student's t", "mean_score_ci95": "Student's t",
-    "win_share_ci95": "Student's t (Wilson's where every game gave the same share)",
+    "win_share_ci95": "Student's t, widened to Wilson's of the share where that is wider",
     "by_card.difference.ci95": "Newcombe hybrid score (of two Wilson intervals)",
     "by_card.adjusted.ci95": "stratified Mee score, Mantel-Haenszel weights",
     "by_card.cards.difference_ci95": "Newcombe hybrid score (of two Wilson intervals)",
@@ -57,6 +57,8 @@ def wilson_share(total: float, n: int, z: float = Z95) -> tuple[float, float]:
     >>> wilson_share(0, 10) == wilson(0, 10), wilson_share(2.0, 4) == wilson(2, 4)
     (True, True)
     """
+    if n < 0 or not -1e-9 <= total <= n + 1e-9:  # (a sum of shares may be a hair off)
+        raise ValueError(f"need 0 <= total <= n, got {total} of {n}")
     if n == 0:
         return (0.0, 1.0)
     p = min(1.0, max(0.0, total / n))
@@ -64,8 +66,8 @@ def wilson_share(total: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1.0 + z2 / n
     center = (p + z2 / (2 * n)) / denom
     half = (z / denom) * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n))
-    lo = 0.0 if total == 0 else max(0.0, center - half)
-    hi = 1.0 if total == n else min(1.0, center + half)
+    lo = 0.0 if total <= 1e-9 else max(0.0, center - half)
+    hi = 1.0 if total >= n - 1e-9 else min(1.0, center + half)
     return (lo, hi)
 
 
@@ -405,13 +407,13 @@ class WinShare(WinCounts):
 
     @property
     def win_share_ci95(self) -> tuple[float, float] | None:
-        """A 95% interval of :attr:`win_share` (Student's t, from the games' spread, within
-        [0, 1]; a share is not a yes or no, so Wilson's does not apply): ``None`` for
-        fewer than 2 games. Where every game gave the same share, the games show no spread
-        to estimate, and t's interval would be that share alone: it is then the Wilson
-        interval of that share over the games, which takes the most spread a share of
-        [0, 1] with that mean can have (Wilson's interval of the outright wins where no win
-        was shared).
+        """A 95% interval of :attr:`win_share`: Student's t from the games' spread (a share
+        is not a yes or no), widened where it is narrower to the Wilson interval of the
+        share over the games (:func:`wilson_share`), which takes the most spread a share of
+        [0, 1] with that mean can have; ``None`` for fewer than 2 games. t alone says too
+        much where the games show little spread: every game lost gave ``[0, 0]``, and one
+        shared win among 19 losses an interval narrower than 20 losses'. With many games
+        the two agree to a tenth of a point unless many wins are shared.
 
         >>> r = PlayerResult(0, "a", "a", games=16, wins=0, ties=0, total_vp=0,
         ...                  total_turns=0)
@@ -419,11 +421,11 @@ class WinShare(WinCounts):
         [0.0, 0.194]
         """
         total, total_sq = _share(self.wins, self.shared_ways)
-        n = self.games
-        if n >= 2 and math.isclose(total * total, total_sq * n, rel_tol=1e-12, abs_tol=1e-12):
-            return wilson_share(total, n)  # every game the same share: no spread seen
-        interval = mean_ci95(total, total_sq, n)
-        return None if interval is None else (max(0.0, interval[0]), min(1.0, interval[1]))
+        interval = mean_ci95(total, total_sq, self.games)
+        if interval is None:
+            return None
+        low, high = wilson_share(total, self.games)
+        return (max(0.0, min(interval[0], low)), min(1.0, max(interval[1], high)))
 
     def share_json(self) -> dict[str, Any]:
         """The share of the wins and its interval as JSON keys (``null`` for no games)."""
