@@ -278,7 +278,10 @@ def half_credit(wins: int, ties: int, games: int) -> tuple[float, float, float] 
     """The mean score of a 2-player match where a win is 1, a shared win ½ and a loss 0,
     and its 95% interval (Student's t, :func:`~dominari.sim.stats.mean_ci95`: the score
     is not a yes or no, so Wilson's does not apply; with hundreds of games the two agree
-    to a tenth of a point); None for fewer than 2 games.
+    to a tenth of a point); None for fewer than 2 games. The tool's win share
+    (``WinShare.win_share_ci95``) widens t's interval to Wilson's of the share where that
+    is wider, which at 1,000 games moves the far end by up to 0.2 points; the table keeps
+    t's, as published (no match of record has games all alike, where t's is a point).
 
     >>> [round(100 * x, 1) for x in half_credit(1535, 94, 2600)]
     [60.8, 59.0, 62.7]
