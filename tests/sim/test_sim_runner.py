@@ -858,11 +858,12 @@ def test_a_run_taking_a_folder_waits_out_another_process_probing_it(
 def test_a_shared_win_is_split_among_its_winners_in_the_win_share(tmp_path: Path) -> None:
     """N-END-2: still tied, the win is shared. A seat's win share counts a win 1 and a win
     shared ``k`` ways ``1/k`` (with 2 players, a shared win as ½), so every game's shares
-    add up to 1; its interval is Student's t over the games' shares, recomputed here from
-    the records, as a tournament's is from its games."""
+    add up to 1; its interval is Student's t over the games' shares, widened to Wilson's
+    of the share where that is wider, recomputed here from the records, as a tournament's
+    is from its games."""
     import statistics
 
-    from dominari.sim.stats import t95
+    from dominari.sim.stats import t95, wilson_share
     from dominari.sim.tournament import tournament
 
     games = 160
@@ -883,9 +884,10 @@ def test_a_shared_win_is_split_among_its_winners_in_the_win_share(tmp_path: Path
     for p, mine in enumerate(shares):
         mean = statistics.fmean(mine)
         half = t95(games - 1) * statistics.stdev(mine) / games ** 0.5
+        low, high = wilson_share(sum(mine), games)
         assert r.players[p].win_share == pytest.approx(mean)
-        assert r.players[p].win_share_ci95 == pytest.approx((max(0.0, mean - half),
-                                                             min(1.0, mean + half)))
+        assert r.players[p].win_share_ci95 == pytest.approx((max(0.0, min(mean - half, low)),
+                                                             min(1.0, max(mean + half, high))))
         assert data["players"][p]["win_share"] == pytest.approx(mean)
         assert data["players"][p]["win_share_ci95"] == pytest.approx(
             list(r.players[p].win_share_ci95 or ()))
