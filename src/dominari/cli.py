@@ -1030,34 +1030,39 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
     except DominariError:
         return missing, partial  # the run says what is wrong with it
     names = seat_names([bot.name for bot in bots])  # as the results name them (BM#1 …)
-    said: dict[tuple[str, str], list[str]] = {}  # a note: the players it is of
-    where = describe_kingdom(spec)
+    said: dict[tuple[str, tuple[tuple[str, float], ...]], list[str]] = {}  # the players
+    where = describe_kingdom(spec)  # of a note, by the bots' name and cards' shares
     for bot, name in zip(bots, names, strict=True):
         if not isinstance(bot, StrategyBot):
             continue
         shares = {c: chance(spec, c) for c in sorted(strategy_needs(bot.strategy))}
         if any(v == 0 for v in shares.values()):
-            lacking = missing[name] = [NAME[c] for c, v in shares.items() if v == 0]
-            it = "them" if len(lacking) > 1 else "it"
-            said.setdefault((f"{', '.join(lacking)}, not in this kingdom ({where}): "
-                             f"{{they}} without {it}", bot.name), []).append(name)
+            missing[name] = [NAME[c] for c, v in shares.items() if v == 0]
+            cards = tuple((card, 0.0) for card in missing[name])
         elif any(v < 1 for v in shares.values()):
-            part = partial[name] = {NAME[c]: v for c, v in shares.items() if v < 1}
-            cards = " and ".join(part)  # a share of kingdoms, not of this run's games
-            percents = " and ".join(f"{100 * v:.0f}%" for v in part.values())
-            it = "them" if len(part) > 1 else "it"
-            how = (f"the results by card below compare the games with and without {it}"
-                   if by_card else "name {its} cards (--kingdom) to compare strategies "
-                   "with their cards, or split the results by card (--by-card)")
-            said.setdefault((f"{cards}, which {percents} of kingdoms have (kingdom {where}): "
-                             f"{{they}} without {it} where the kingdom lacks {it}; {how}",
-                             bot.name), []).append(name)  # fmt: skip
-    for (text, _), who in said.items():  # players alike said once: "BM#1 and BM#2 buy"
+            partial[name] = {NAME[c]: v for c, v in shares.items() if v < 1}
+            cards = tuple(partial[name].items())
+        else:
+            continue
+        said.setdefault((bot.name, cards), []).append(name)
+    for (_, cards), who in said.items():  # players alike said once: "BM#1 and BM#2 buy"
         one = len(who) == 1
-        text = text.replace("{they}", "it plays" if one else "they play")
-        text = text.replace("{its}", "its" if one else "their")
         players = who[0] if one else f"{', '.join(who[:-1])} and {who[-1]}"
-        _note(f"{players} {'buys' if one else 'buy'} {text}", notes)
+        plays = "it plays" if one else "they play"
+        it = "them" if len(cards) > 1 else "it"
+        if cards[0][1] == 0:  # (cards the kingdom never has; else, some kingdoms have)
+            _note(f"{players} {'buys' if one else 'buy'} {', '.join(c for c, _ in cards)}, "
+                  f"not in this kingdom ({where}): {plays} without {it}", notes)
+            continue
+        # a share of kingdoms, not of this run's games
+        percents = " and ".join(f"{100 * v:.0f}%" for _, v in cards)
+        how = (f"the results by card below compare the games with and without {it}"
+               if by_card else f"name {'its' if one else 'their'} cards (--kingdom) to "
+               "compare strategies with their cards, or split the results by card "
+               "(--by-card)")
+        _note(f"{players} {'buys' if one else 'buy'} {' and '.join(c for c, _ in cards)}, "
+              f"which {percents} of kingdoms have (kingdom {where}): {plays} without {it} "
+              f"where the kingdom lacks {it}; {how}", notes)
     return missing, partial
 
 
