@@ -488,8 +488,9 @@ class TournamentResult(EndReasons):
     """How many of the games were read from a journal rather than played in this run."""
     rechecked: int = 0
     """How many of the journal's games were played again with this code, to recheck a
-    journal written by other code, before it was used (all came out the same, or the run
-    failed): 0 where none was. Like :attr:`reused`, not among the results' JSON."""
+    journal written by other code, before it was used (each came out the same: a game
+    that did not stops the run); 0 where none was. Like :attr:`reused`, not among the
+    results' JSON."""
     by_turn: tuple[TurnPlace, ...] = ()
     """Results by place in the turn order, whoever sat there: the player who began, the
     second … (empty where a game's turn order is not known)."""
@@ -499,8 +500,8 @@ class TournamentResult(EndReasons):
     by_card: tuple[tuple[CardSplit, ...], ...] = ()
     """Dominion, when asked for (kingdoms that differ between games): entry by entry, in
     entry order, its results in its games whose kingdom had each card and in its others,
-    by card name (each :class:`CardSplit` of one player, the entry: see
-    :class:`EntrySplits`)."""
+    by card name (each :class:`CardSplit` of one player, the entry; its differences among
+    games alike are among games of one match-up)."""
     by_card_unadjusted: str = ""
     """With :attr:`by_card`: why no differences among games alike are given ('' when they
     are)."""
@@ -659,7 +660,7 @@ def _entry_split_json(split: CardSplit) -> dict[str, Any]:
                if split.adjusted else {})}  # fmt: skip
 
 
-class EntrySplits:
+class _EntrySplits:
     """Every entry's results with and without each Kingdom card, in its games of every
     match-up (of the entries ``combos[m]``), counted a game at a time (:meth:`add`, with
     the kingdom the game was dealt), with the differences among games alike: of one
@@ -780,8 +781,8 @@ def tournament(
     it raises stops the run (its journal keeps the games).
 
     ``by_card`` splits every entry's results by Kingdom card (Dominion, kingdoms that
-    differ between games: :attr:`TournamentResult.by_card`, see
-    :class:`EntrySplits`), worked out from its games once all are played.
+    differ between games: :attr:`TournamentResult.by_card`), worked out from its games
+    once all are played.
     """
     specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
                                              "rules": rules, "data": data},
@@ -975,16 +976,16 @@ def tournament(
     splits: tuple[tuple[CardSplit, ...], ...] = ()
     unadjusted = ""
     if each_game is not None or by_card:  # one pass over the games for both
-        split = EntrySplits(combos, bots) if by_card else None
-        rows = _GameRows(seed, names, options,
-                         frozenset(e for e, bot in enumerate(bots)
-                                   if isinstance(bot, KingdomBestBot)))  # fmt: skip
+        split = _EntrySplits(combos, bots) if by_card else None
+        best = frozenset(e for e, bot in enumerate(bots) if isinstance(bot, KingdomBestBot))
+        rows = None if each_game is None else _GameRows(seed, names, best)
+        dealer = _Dealer(options)
         read = _Counter(reading, READ_EVERY)
         for m, entries in enumerate(combos):
             for j, played in enumerate(table.matchups[m]):
                 game_seed = tournament_game_seed(seed, entries, j)
-                dealt = rows.kingdom(game_seed)
-                if each_game is not None:
+                dealt = dealer.kingdom(game_seed)
+                if rows is not None and each_game is not None:
                     each_game(rows.row(m, entries, j, played, game_seed, dealt))
                 if split is not None:
                     assert dealt is not None  # (by card: a random kingdom, checked)
@@ -1038,28 +1039,35 @@ def tournament_game_row(matchup: int, index: int, game: GameResult, *, seed: int
     return out
 
 
-class _GameRows:
-    """:func:`tournament_game_row` for every game of a tournament: a fixed kingdom's
-    names made once, a random one's drawn from each game's seed as its game drew it; with
-    ``best`` (the entries it plays) the rule bot it played each game, as a record says."""
+class _Dealer:
+    """The kingdom of each game of a run with ``options``: a fixed one made once, a
+    random one drawn from each game's seed as its game drew it (None for a game without
+    one: Dominations)."""
 
-    def __init__(self, seed: int, names: Sequence[str], options: GameOptions,
-                 best: frozenset[int] = frozenset()) -> None:  # fmt: skip
-        self.seed, self.names, self.best = seed, names, best
-        self.played: dict[str, str] = {}  # a rule bot's spec: its name, as a record has it
+    def __init__(self, options: GameOptions) -> None:
         spec = getattr(options, "kingdom", None) if options.game == "dominion" else None
         self.spec = spec
         self.fixed = fixed_kingdom(spec) if spec is not None else None
 
     def kingdom(self, game_seed: int) -> tuple[int, ...] | None:
-        """The kingdom of the game seeded ``game_seed`` (None for a game without one)."""
+        """The kingdom of the game seeded ``game_seed``."""
         if self.fixed is None and self.spec is not None:
             return resolve_kingdom(self.spec, game_seed)
         return self.fixed
 
+
+class _GameRows:
+    """:func:`tournament_game_row` for every game of a tournament, with ``best`` (the
+    entries it plays) the rule bot it played each game, as a record says."""
+
+    def __init__(self, seed: int, names: Sequence[str],
+                 best: frozenset[int] = frozenset()) -> None:  # fmt: skip
+        self.seed, self.names, self.best = seed, names, best
+        self.played: dict[str, str] = {}  # a rule bot's spec: its name, as a record has it
+
     def row(self, matchup: int, entries: Sequence[int], index: int, game: GameResult,
             game_seed: int, kingdom: tuple[int, ...] | None) -> dict[str, Any]:  # fmt: skip
-        """Game ``index``'s row, given its seed and kingdom (:meth:`kingdom`)."""
+        """Game ``index``'s row, given its seed and kingdom (:meth:`_Dealer.kingdom`)."""
         out = tournament_game_row(matchup, index, game, seed=self.seed, entries=entries,
                                   names=self.names, kingdom=kingdom,
                                   game_seed=game_seed)  # fmt: skip
