@@ -97,6 +97,12 @@ def test_simulate_by_card(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Δ: with minus without, in points (--json gives its interval, Newcombe's). A " \
         "kingdom always has 10 cards" in out
     assert "Δ alike: the same among games alike in the rule bot best played" in out
+    _, few, _ = run(capsys, "simulate", "dominion", "--players", "bm,best", "-n", "6",
+                    "--seed", "1", "--workers", "1", "--no-progress", "--by-card")
+    few = " ".join(few.split())  # 6 kingdoms of 10 cards: 24 of the 25 dealt, no Witch
+    assert "About one card in 20 shows a difference that looks significant at 95% by " \
+        "chance alone: some 1.2 of the 24 here. Witch was in no game: no row." in few
+    assert " Witch " not in few.split("Δ: with minus without")[0]
     _, plain, _ = run(capsys, "simulate", "dominion", "--players", "random,bmu", "-n", "12",
                       "--seed", "4", "--workers", "1", "--no-progress", "--by-card")
     assert "Δ alike: no rule bot here buys Kingdom cards, so it is Δ, with a score " \

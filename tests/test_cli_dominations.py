@@ -377,10 +377,12 @@ def test_help_previews_the_inventors_reactivation() -> None:
 
 
 def test_simulate_by_card_splits_dominations_by_the_mastery_cards_held(
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """``--by-card`` on Dominations: each seat's win rate with each mastery card it held
-    at the end and without it, the greatest difference first, and a note that a card
-    held is a choice (it was refused: no Kingdom cards)."""
+    at the end and without it, the surest gain first, and a note that a card held is a
+    choice, of the order, and of how many cards look significant by chance alone (it was
+    refused: no Kingdom cards). In a narrow terminal the intervals stack under their
+    rates: a card's name broken onto a line of its own read as another card."""
     code = main(["simulate", "dominations", "--players", "greedy,random", "-n", "6",
                  "--seed", "1", "--workers", "1", "--no-progress", "--by-card"])
     out, err = capsys.readouterr()
@@ -391,11 +393,24 @@ def test_simulate_by_card_splits_dominations_by_the_mastery_cards_held(
     assert "A card held is the player's choice, and a player who wins takes more cards" \
         in out.replace("\n", " ")
     assert "Kingdom card" not in out
+    note = " ".join(out.split())
+    assert "The surest gain comes first: cards are listed by the low end of Δ's interval" \
+        in note
     from dominari.cli import _points
     from dominari.sim import simulate
 
     r = simulate(["greedy", "random"], 6, seed=1, workers=1, game="dominations",
                  by_card=True)  # fmt: skip
+    most = max(len(cards) for cards in r.by_mastery)
+    some = f"{most / 20:.1f}".removesuffix(".0")
+    assert f"by chance alone: some {some} of the {most} in a table here." in note
+    monkeypatch.setenv("COLUMNS", "70")
+    assert main(["simulate", "dominations", "--players", "greedy,random", "-n", "6", "--seed",
+                 "1", "--workers", "1", "--no-progress", "--by-card"]) == 0
+    narrow = capsys.readouterr().out
+    for cards in r.by_mastery:  # every card's id and name on one line
+        assert all(f" {c.card} {c.name} " in narrow for c in cards)
+    assert max(len(line) for line in narrow.splitlines() if line.startswith(" ")) <= 70
     top = r.by_mastery[0][0]
     row = next(line for line in out.splitlines() if f" {top.card} {top.name} " in line)
     delta, ci = top.difference, top.difference_ci95

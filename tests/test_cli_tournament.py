@@ -12,8 +12,8 @@ import pytest
 
 from dominari.cli import main
 
-_SHARE_LINE = ("win share %, a shared win split among its winners (95% CI, Student's t or "
-               "Wilson's, the wider): ")
+_SHARE_LINE = ("win share %, a shared win split among its winners (95% CI, Student's t, "
+               "each end widened to Wilson's where that is further out): ")
 BASE = ["tournament", "dominion", "--kingdom", "first-game", "--players", "random,bm,smithy",
         "--seed", "1", "--workers", "1", "--no-progress"]  # fmt: skip
 
@@ -827,14 +827,36 @@ def test_by_card_gives_each_players_table_and_is_refused_where_it_cannot_be(
              if line[:3].strip().isdigit() and "±" in line]  # the leaderboard, best first
     assert [t.split(":")[0] for t in titles] == board and len(board) == 3
     assert "With [95% CI]" in out and "Δ alike [95% CI]" in out
+    note = " ".join(out.split())
     assert "Δ alike: the same among games of one match-up alike in the cards the strategies " \
-        "at its table buy" in out
+        "at its table buy (of Smithy, Witch; match-up by match-up in --json), so that" in note
+    assert "best" not in note  # (it said "and the rule bot best played there" without best)
+    assert "About one card in 20 shows a difference that looks significant at 95% by chance " \
+        "alone: some 1.2 of the 25 here." in note and "no row" not in note
     assert "the results by card below compare the games with and without it" in err
     code, out, err = run(capsys, *args, "--json")
     assert code == 0, err
     data = json.loads(out)
     assert [p["name"] for p in data["by_card"]] == [p["name"] for p in data["players"]]
     assert all(len(p["cards"]) == 25 for p in data["by_card"])  # 20 kingdoms each: all dealt
+    # the cards games are alike in, match-up by match-up, as the match-ups are listed
+    tables = [m["players"] for m in data["matchups"]]
+    assert tables == [["Witch", "Smithy"], ["Witch", "BMU"], ["Smithy", "BMU"]]
+    assert data["by_card_key_cards"] == [["Smithy", "Witch"], ["Witch"], ["Smithy"]]
+    assert data["by_card_key_played_as"] == [False, False, False]
+    _, out, err = run(capsys, *args[:3], "best,bmu", *args[4:])
+    note = " ".join(out.split())
+    assert "Δ alike: the same among games of one match-up alike in the rule bot best played " \
+        "there, so that" in note, note[-1200:]
+    _, raw, _ = run(capsys, *args[:3], "best,bmu", *args[4:], "--json")
+    data = json.loads(raw)
+    assert (data["by_card_key_cards"], data["by_card_key_played_as"]) == ([[]], [True])
+    _, out, _ = run(capsys, *args[:3], "random,bmu", *args[4:])
+    assert "Δ alike: no rule bot here buys Kingdom cards, so it is Δ among games of one " \
+        "match-up" in " ".join(out.split())
+    _, raw, _ = run(capsys, *args[:3], "mcts-easy,bmu", *args[4:5], "2", *args[6:], "--json")
+    data = json.loads(raw)  # no games alike: none said to be
+    assert "by_card_key_cards" not in data and data["by_card_unadjusted"]
     for bad, message in ((["--kingdom", "first-game"], "--by-card: results by Kingdom card "
                           "need kingdoms that differ between games"),
                          (["--players", "greedy,random"], "--by-card: a tournament keeps no "

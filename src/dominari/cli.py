@@ -90,7 +90,7 @@ from dominari.dominations.rules import CHOICES, Rules
 from dominari.dominations.text import event_lines
 from dominari.dominations.tree_render import tree_svg
 from dominari.dominion import events as G
-from dominari.dominion.cards import NAME
+from dominari.dominion.cards import KINGDOM, NAME
 from dominari.dominion.engine import DominionConfig, DominionState
 from dominari.dominion.kingdoms import describe as describe_kingdom
 from dominari.dominion.render import (
@@ -1047,7 +1047,7 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
         said.setdefault((bot.name, cards), []).append(name)
     for (_, cards), who in said.items():  # players alike said once: "BM#1 and BM#2 buy"
         one = len(who) == 1
-        players = who[0] if one else f"{', '.join(who[:-1])} and {who[-1]}"
+        players = _and_list(who)
         plays = "it plays" if one else "they play"
         it = "them" if len(cards) > 1 else "it"
         if cards[0][1] == 0:  # (cards the kingdom never has; else, some kingdoms have)
@@ -1180,8 +1180,10 @@ def _split_table(name: str, splits: Sequence[CardSplit], at: int, alike_too: boo
 
 def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
     """Seat ``at``'s outright win rate in the games in which it held each mastery card at
-    the end and in the others, with the difference, the greatest first; ``layout``: its
-    intervals stacked or not."""
+    the end and in the others, with the difference, the surest gain first (by the low end
+    of its interval: :attr:`SimResult.by_mastery`); ``layout``: its intervals stacked or
+    not. No cell wraps (a card's name broken onto a line of its own would read as another
+    card): :func:`_fitted` stacks the intervals instead."""
     stacked = layout.stacked
     p = result.players[at]
     table = Table(title=Text(f"{p.name}: win % with each mastery card it held at the end, "
@@ -1189,8 +1191,7 @@ def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
                   pad_edge=False, collapse_padding=True)  # fmt: skip
     for col in ("Card", "Games", _rate_head("With", stacked), "Without",
                 _rate_head("Δ", stacked)):  # fmt: skip
-        table.add_column(col, justify="left" if col == "Card" else "right",
-                         no_wrap=col != "Card", overflow="fold")  # fmt: skip
+        table.add_column(col, justify="left" if col == "Card" else "right", no_wrap=True)
     for c in result.by_mastery[at]:
         held, lacked, delta, ci = c.held, c.lacked, c.difference, c.difference_ci95
         table.add_row(Text(f"{c.card} {c.name}"), f"{held.games:,}",
@@ -1201,10 +1202,38 @@ def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
     return table
 
 
-MASTERY_NOTE = ("Δ: with minus without, in points, with a score interval (Newcombe's). A card "
-                "held is the player's choice, and a player who wins takes more cards: Δ tells "
-                "which cards go with winning, not what a card does. A card held in few games "
-                "has a wide interval: its Δ is mostly noise.")
+def mastery_note(result: SimResult) -> str:
+    """The footnote of :func:`mastery_table`: what Δ measures, the order, and how many
+    cards look significant by chance alone."""
+    most = max(len(cards) for cards in result.by_mastery)
+    return ("Δ: with minus without, in points, with a score interval (Newcombe's). A card "
+            "held is the player's choice, and a player who wins takes more cards: Δ tells "
+            "which cards go with winning, not what a card does. The surest gain comes "
+            "first: cards are listed by the low end of Δ's interval, so a card held in few "
+            "games, whose Δ is mostly noise, comes below those the games bear out. "
+            f"{_by_chance(most, 'in a table here')}")
+
+
+def _by_chance(cards: int, where: str) -> str:
+    """The footnote's caution that some of ``cards`` differences look significant by
+    chance alone (``where``: where they are)."""
+    expected = f"{cards / 20:.1f}".removesuffix(".0")
+    return ("About one card in 20 shows a difference that looks significant at 95% by "
+            f"chance alone: some {expected} of the {cards} {where}.")
+
+
+def _and_list(items: Sequence[str]) -> str:
+    """``items`` in a sentence: "A", "A and B", "A, B and C"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _dealt_note(cards: set[str]) -> str:
+    """What the by-card footnote says of the Kingdom cards no game had (no row)."""
+    missing = [NAME[c] for c in KINGDOM if NAME[c] not in cards]
+    if not missing:
+        return ""
+    return (f" {_and_list(missing)} {'was' if len(missing) == 1 else 'were'} in no game: "
+            "no row.")
 
 
 KEY_CARD_ROWS = 32
@@ -1267,27 +1296,39 @@ def card_note(result: SimResult) -> str:
     else:
         alike = ("Δ alike: no rule bot here buys Kingdom cards, so it is Δ, with a score "
                  "interval (Mee's).")
+    dealt = {c.card for c in result.by_card}
     return ("Δ: with minus without, in points (--json gives its interval, Newcombe's). A "
             "kingdom always has 10 cards, so Δ is a card's worth against the average card it "
-            f"displaces, a card a strategy needs among them. {alike} Of 25 cards, about one "
-            "in 20 shows a difference that looks significant at 95% by chance alone.")
+            f"displaces, a card a strategy needs among them. {alike} "
+            f"{_by_chance(len(dealt), 'here')}{_dealt_note(dealt)}")
 
 
 def entry_card_note(result: TournamentResult) -> str:
-    """The footnote of :func:`entry_card_table`: what the two differences measure."""
+    """The footnote of :func:`entry_card_table`: what the two differences measure, and
+    by what games are alike (the cards the strategies at each match-up's table buy, all
+    named; ``best`` where it plays)."""
+    keys = sorted({c for cards in result.by_card_key_cards for c in cards})
+    alike_in = " and ".join(
+        ([f"the cards the strategies at its table buy (of {', '.join(keys)}; match-up by "
+          "match-up in --json)"] if keys else [])
+        + (["the rule bot best played there"] if any(result.by_card_key_played_as)
+           else []))  # fmt: skip
     if result.by_card_unadjusted:
         alike = f"Δ alike: not given, since {result.by_card_unadjusted}."
+    elif alike_in:
+        alike = (f"Δ alike: the same among games of one match-up alike in {alike_in}, so "
+                 "that a card displaces only cards that change no rule bot's play: its own "
+                 "effect (groups weighted as Mantel-Haenszel's; none for a card every such "
+                 "game has or lacks), with a stratified score interval (Mee's).")
     else:
-        alike = ("Δ alike: the same among games of one match-up alike in the cards the "
-                 "strategies at its table buy and the rule bot best played there, so that a "
-                 "card displaces only cards that change no rule bot's play: its own effect "
-                 "(groups weighted as Mantel-Haenszel's; none for a card every such game has "
-                 "or lacks), with a stratified score interval (Mee's).")
+        alike = ("Δ alike: no rule bot here buys Kingdom cards, so it is Δ among games of "
+                 "one match-up (groups weighted as Mantel-Haenszel's), with a stratified "
+                 "score interval (Mee's).")
+    dealt = {c.card for cards in result.by_card for c in cards}
     return ("Δ: with minus without, in points (--json gives its interval, Newcombe's), "
             "over a player's games against every opponent. A kingdom always has 10 cards, so Δ is "
-            f"a card's worth against the average card it displaces. {alike} Of 25 cards, "
-            "about one in 20 shows a difference that looks significant at 95% by chance "
-            "alone.")
+            f"a card's worth against the average card it displaces. {alike} "
+            f"{_by_chance(len(dealt), 'here')}{_dealt_note(dealt)}")
 
 
 def played_as_table(player: PlayerResult, layout: _Layout = _WIDE) -> Table:
@@ -1350,7 +1391,7 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
     if result.by_mastery:
         for at in range(len(result.players)):
             _print_fitted(console, partial(mastery_table, result, at))
-        console.print(MASTERY_NOTE, style="dim", markup=False)
+        console.print(mastery_note(result), style="dim", markup=False)
     if result.game == "dominations":
         if result.sources:
             _print_fitted(console, partial(breakdown_table, result), result.players)
@@ -1423,8 +1464,8 @@ def _print_seats_by_turn(console: Console, result: SimResult) -> None:
 
 def _print_win_share(console: Console, players: Sequence[tuple[str, WinShare]]) -> None:
     """With shared wins: every player's share of the wins, a win shared ``k`` ways counted
-    ``1/k`` (with 2 players, a shared win as ½), with its 95% interval (Student's t,
-    widened to Wilson's of the share where that is wider)."""
+    ``1/k`` (with 2 players, a shared win as ½), with its 95% interval (Student's t, each
+    end widened to the end of Wilson's of the share where that is further out)."""
     if any(p.ties for _, p in players):
         shares = ", ".join(
             f"{name} {_percent(p.win_share)}" + (
@@ -1432,7 +1473,8 @@ def _print_win_share(console: Console, players: Sequence[tuple[str, WinShare]]) 
                                                             f"{_percent(ci[1])}]")
             for name, p in players)  # fmt: skip
         console.print(Text("win share %, a shared win split among its winners (95% CI, "
-                           f"Student's t or Wilson's, the wider): {shares}"))
+                           f"Student's t, each end widened to Wilson's where that is further "
+                           f"out): {shares}"))
 
 
 _TURN_ORDER = {"dominion": "turn order", "dominations": "initiative order in age 1"}
@@ -2688,7 +2730,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
         table.add_column("Bot", no_wrap=True)
         table.add_column("How it plays")
         for entry in listing["bots"]:
-            how = entry["plays"] + (f": {entry['budget']}" if "budget" in entry else "")
+            how = entry["plays"] + (f"; {entry['budget']}" if "budget" in entry else "")
             table.add_row(Text(entry["name"]), Text(how))
         if "strategy_files" in listing:
             table.add_row(Text("FILE.toml"), Text(listing["strategy_files"]))

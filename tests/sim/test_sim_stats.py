@@ -190,8 +190,8 @@ def test_tally_breakdown_is_integer_and_grouping_independent() -> None:
     assert js["players"][0]["vp_breakdown"] == {"a": 2.5, "b": 0.0, "c": 0.0}
     assert js["rules"] == {} and js["data"] is None and "kingdom" not in js
     assert js["intervals"] == {"ci95": "Wilson score", "tie_ci95": "Wilson score",
-                               "win_share_ci95": "Student's t, widened to Wilson's of the "
-                                                 "share where that is wider",
+                               "win_share_ci95": "Student's t, each end widened to Wilson's "
+                                                 "of the share where that is further out",
                                "mean_vp_ci95": "Student's t"}  # (no by-card results)
     assert js["dominari"]["code"] is None  # (a result made here: no run, no code known)
     dominion = SimResult.from_tally(Tally(2), names=("a", "b"), specs=("x", "y"), seed=1,

@@ -271,8 +271,8 @@ def test_json_keys() -> None:
                 "options", "matchups", "rating_model", "end_reasons", "intervals"):
         assert key in data
     assert data["intervals"] == {"ci95": "Wilson score", "tie_ci95": "Wilson score",
-                                 "win_share_ci95": "Student's t, widened to Wilson's of the "
-                                                 "share where that is wider",
+                                 "win_share_ci95": "Student's t, each end widened to Wilson's "
+                                                 "of the share where that is further out",
                                  "mean_score_ci95": "Student's t"}
     from dominari import __version__
     from dominari.sim.journal import code_fingerprint

@@ -666,7 +666,8 @@ def run_chunk(chunk: Chunk) -> Tally:
                 None if order is None else tuple(order),
                 getattr(state, "kingdom", None),  # Dominion's Kingdom cards (ids)
                 tuple(played[best_at.index(p)] if p in best_at else None for p in seats)
-                if played else None, breakdown))  # fmt: skip
+                if played else None, breakdown,
+                _held_cards(state, n) if chunk.game == "dominations" else None))  # fmt: skip
         if record_dir is not None:
             write_record(record_dir / record_name(i), state,
                          recorder.entries(seats, seeds, state))  # fmt: skip
@@ -684,6 +685,17 @@ def _held_features(state: Any) -> list[str]:
     cat = state.catalog
     return [f"mastery:{p}:{skill.id} {skill.name}" for code, p in enumerate(state.taken)
             if p >= 0 for skill in (cat.skills[cat.copy_skill[code]],)]
+
+
+def _held_cards(state: Any, players: int) -> tuple[tuple[str, ...], ...]:
+    """Each seat's mastery cards at the end of a Dominations game (skill ids, sorted; a
+    tree holds one copy of a skill at most, D-DEV-4)."""
+    cat = state.catalog
+    held: list[list[str]] = [[] for _ in range(players)]
+    for code, p in enumerate(state.taken):
+        if p >= 0:
+            held[p].append(cat.skills[cat.copy_skill[code]].id)
+    return tuple(tuple(sorted(cards)) for cards in held)
 
 
 def _group_feature(group: object, lead: str = "") -> str:
@@ -950,14 +962,15 @@ def game_row(row: tuple[Any, ...], seed: int) -> dict[str, Any]:
     are 1) and ``turns``, how it ``ended``, the seats in ``turn_order`` (the first began);
     Dominion's ``kingdom`` and, with ``best`` at the table, each seat's ``played_as`` (the
     rule bot it played, or None); Dominations' ``vp_breakdown`` (each seat's VP by
-    source).
+    source) and ``masteries`` (each seat's mastery cards at the end, by skill id, as the
+    results by card count them).
 
     >>> row = game_row((4, (30, 25), (1, 2), (17, 16), "provinces", (1, 0), (21, 29),
-    ...                 ("Witch", None), None), seed=1)
+    ...                 ("Witch", None), None, None), seed=1)
     >>> row["index"], row["ranks"], row["turn_order"], row["kingdom"], row["played_as"]
     (4, [1, 2], [1, 0], ['Moat', 'Witch'], ['Witch', None])
     """
-    i, scores, ranks, turns, reason, order, kingdom, played, breakdown = row
+    i, scores, ranks, turns, reason, order, kingdom, played, breakdown, held = row
     out: dict[str, Any] = {"index": i, "seed": game_seed(seed, i), "scores": list(scores),
                            "ranks": list(ranks), "turns": list(turns), "ended": reason}
     if order is not None:
@@ -968,6 +981,8 @@ def game_row(row: tuple[Any, ...], seed: int) -> dict[str, Any]:
         out["played_as"] = list(played)
     if breakdown is not None:
         out["vp_breakdown"] = [dict(sources) for sources in breakdown]
+    if held is not None:
+        out["masteries"] = [list(cards) for cards in held]
     return out
 
 
@@ -1058,7 +1073,8 @@ def simulate(
     ``each_game(row)`` is called in this process with each game's own result, in game
     order whatever the workers (:func:`game_row`: its index, seed, scores, ranks, turns,
     how it ended, the turn order, and its kingdom, the rule bots ``best`` played, or the
-    VP by source), for statistics of one's own; an exception it raises stops the run.
+    VP by source and the mastery cards held), for statistics of one's own; an exception it
+    raises stops the run.
     ``stopped(result)`` is called when the run is stopped from outside (Ctrl-C: a
     ``KeyboardInterrupt``, or another exception that is not an ``Exception``) after it
     finished a batch of games, before the stop goes on: ``result`` holds the games of the

@@ -25,7 +25,8 @@ Z95 = 1.959963984540054
 INTERVALS: dict[str, str] = {
     "ci95": "Wilson score", "tie_ci95": "Wilson score",
     "mean_vp_ci95": "Student's t", "mean_score_ci95": "Student's t",
-    "win_share_ci95": "Student's t, widened to Wilson's of the share where that is wider",
+    "win_share_ci95": "Student's t, each end widened to Wilson's of the share where that "
+                      "is further out",
     "by_card.difference.ci95": "Newcombe hybrid score (of two Wilson intervals)",
     "by_card.adjusted.ci95": "stratified Mee score, Mantel-Haenszel weights",
     "by_card.cards.difference_ci95": "Newcombe hybrid score (of two Wilson intervals)",
@@ -701,7 +702,8 @@ class SimResult(EndReasons):
     (:func:`~dominari.sim.runner.game_code`; '' where not known)."""
     by_mastery: tuple[tuple[HeldCard, ...], ...] = ()
     """Dominations, when asked for: seat by seat, its results with each mastery card it
-    held at the end of some game and without it, the greatest difference first."""
+    held at the end of some game and without it, the surest gain first (by the low end of
+    the difference's interval, the highest first)."""
     by_key_cards: tuple[KeyCardGroup, ...] = ()
     """With :attr:`by_card` and :attr:`key_cards` or :attr:`key_played_as`: every seat's
     results in the games of each group of them, the groups with the most key cards first
@@ -866,8 +868,11 @@ def card_splits(tally: Tally) -> tuple[CardSplit, ...]:
 
 def _by_mastery(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
     """Seat by seat, its results with each mastery card it held at the end of some game
-    (features ``mastery:SEAT:ID NAME``) and without it, the greatest difference first
-    (then by id); empty where no game was split so."""
+    (features ``mastery:SEAT:ID NAME``) and without it, the surest gain first: by the low
+    end of the difference's interval, the highest first (then by the difference, then by
+    id; a card held in every game, which has no difference, last), so that a card held in
+    a game or two, whose interval is wide, comes below those the games bear out; empty
+    where no game was split so."""
     n = tally.players
     seats: list[list[HeldCard]] = [[] for _ in range(n)]
     for feature, row in tally.split.items():
@@ -881,9 +886,16 @@ def _by_mastery(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
             seats[p].append(HeldCard(card, name, held, lacked))
     if not any(seats):
         return ()
-    order = [sorted(cards, key=lambda c: (-(c.difference if c.difference is not None
-                                            else -2.0), c.card)) for cards in seats]
-    return tuple(tuple(cards) for cards in order)
+    return tuple(tuple(sorted(cards, key=_surest_gain)) for cards in seats)
+
+
+def _surest_gain(card: HeldCard) -> tuple[float, float, str]:
+    """The order of :func:`_by_mastery`: the low end of the difference's interval, the
+    highest first; then the difference; a card without one last."""
+    ci, difference = card.difference_ci95, card.difference
+    if ci is None or difference is None:
+        return (2.0, 2.0, card.card)
+    return (-ci[0], -difference, card.card)
 
 
 def _by_key_cards(tally: Tally, key_cards: Sequence[str],

@@ -505,6 +505,13 @@ class TournamentResult(EndReasons):
     by_card_unadjusted: str = ""
     """With :attr:`by_card`: why no differences among games alike are given ('' when they
     are)."""
+    by_card_key_cards: tuple[tuple[str, ...], ...] = ()
+    """With :attr:`by_card` and differences among games alike: match-up by match-up (in
+    :attr:`matchups` order), the cards the strategy bots at its table buy, by which its
+    games are grouped alike (as :attr:`SimResult.key_cards`)."""
+    by_card_key_played_as: tuple[bool, ...] = ()
+    """With :attr:`by_card_key_cards`: match-up by match-up, whether ``best`` is at its
+    table, so that its games are also grouped by the rule bot it played."""
 
     @classmethod
     def from_games(cls, results: Sequence[Sequence[GameResult]], *, specs: tuple[str, ...],
@@ -641,7 +648,10 @@ class TournamentResult(EndReasons):
             **({"by_card": [{"entry": s.entry, "name": s.name,
                              "cards": [_entry_split_json(c) for c in self.by_card[s.entry]]}
                             for s in board],
-                "by_card_unadjusted": self.by_card_unadjusted or None}
+                "by_card_unadjusted": self.by_card_unadjusted or None,
+                **({"by_card_key_cards": [list(cards) for cards in self.by_card_key_cards],
+                    "by_card_key_played_as": list(self.by_card_key_played_as)}
+                   if self.by_card_key_cards else {})}
                if self.by_card else {}),
         }
 
@@ -975,6 +985,8 @@ def tournament(
     assert table.played() == games * len(combos)  # every game is in
     splits: tuple[tuple[CardSplit, ...], ...] = ()
     unadjusted = ""
+    keys: tuple[tuple[str, ...], ...] = ()
+    keyed: tuple[bool, ...] = ()
     if each_game is not None or by_card:  # one pass over the games for both
         split = _EntrySplits(combos, bots) if by_card else None
         best = frozenset(e for e, bot in enumerate(bots) if isinstance(bot, KingdomBestBot))
@@ -994,12 +1006,17 @@ def tournament(
         read.rest()
         if split is not None:
             splits, unadjusted = split.splits(), split.unknown
+            if not unadjusted:
+                keys = tuple(tuple(NAME[c] for c in t.cards) for t in split.tables)
+                keyed = tuple(t.played_as for t in split.tables)
     result = TournamentResult.from_games(table.matchups, specs=specs, names=names,
                                          seats=seats, seed=seed, game=options.game,
                                          options=options.to_json(), rating=rating)  # fmt: skip
     return dataclasses.replace(result, reused=reused, rechecked=rechecked,
                                code=game_code(options.game),
-                               by_card=splits, by_card_unadjusted=unadjusted)  # fmt: skip
+                               by_card=splits, by_card_unadjusted=unadjusted,
+                               by_card_key_cards=keys,
+                               by_card_key_played_as=keyed)  # fmt: skip
 
 
 _RECORD_TEMP = temporary_files(RECORD_GLOB)
