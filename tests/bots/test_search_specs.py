@@ -264,6 +264,11 @@ def test_bots_lists_every_bot_the_levels_budgets_and_the_options(
             assert entry["budget"] == describe_level(settings)
             load_bot(level, game)  # each listed bot loads
         assert ("book" in listing["search_options"]) == (game == "dominion")
+        # a level says how strong it measured, against the game's own rule bots
+        plays = {b["name"]: b["plays"] for b in listing["bots"]}
+        rival = "smithy" if game == "dominion" else "greedy"
+        assert f"against {rival}" in plays["mcts"] and f"against {rival}" in plays["mcts-easy"]
+    assert "search, quick: wins 4 in 10 against smithy; 30 rollouts" in " ".join(out.split())
     assert "100,000 rollout steps" in describe_level(LEVELS["dominion"]["mcts"])
     assert main(["bots", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err

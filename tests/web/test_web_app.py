@@ -59,7 +59,8 @@ def test_lobby_creates_a_game_with_invitation_links(live_server: LiveServer, pag
     # Each bot is offered with a few words on it; the default opponent is Smithy-BM.
     seat3 = page.locator("select[name=seat2]")
     expect(seat3.locator("option[value='bot:mcts-hard']")).to_have_text(
-        "Bot: mcts-hard (search, strongest; up to 0.05 s a move)")
+        "Bot: mcts-hard (search, 3 times the work of mcts for no measured gain; up to 0.05 s "
+        "a move, longer on a busy server)")
     expect(seat3).to_have_value("bot:smithy")
     page.select_option("select[name=seat1]", "human")
     page.fill("input[aria-label='Seat 1 name']", "Ann")
@@ -181,6 +182,41 @@ def test_a_rule_bot_without_its_cards_says_so_at_the_table(live_server: LiveServ
                                                 "kingdom: plays without it")
         expect(page.locator(".seat-chip[data-seat='2'] [data-testid=missing-cards]")
                ).to_have_count(0)
+
+
+@pytest.mark.rule("N-END-2")
+def test_a_win_on_the_tie_break_says_why_and_a_finished_game_offers_its_record(
+        live_server: LiveServer, page: Page) -> None:
+    """N-END-2: with equal VP the player with fewer turns wins. The browser audit found
+    "bmu (2) wins." under a 33–33 table, the turns column the only hint; the line now says
+    how the tie was broken. A finished game offers its record to download (for
+    ``dominari replay``), and the one-click buttons name the bot they seat."""
+    page.goto(live_server.url + "/")
+    expect(page.get_by_test_id("quick-dominion")).to_have_text("Play Dominion against smithy")
+    expect(page.get_by_test_id("quick-dominations")).to_have_text(
+        "Play Dominations against greedy")
+    expect(page.locator("input[aria-label='Seat 1 name']")).to_have_attribute(
+        "placeholder", "name (optional)")  # (it said "You", and a blank seated "Player 1")
+    g = live_server.create(game="dominion", kingdom="first-game", seed=22, seats=[
+        {"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "bmu"}])
+    page.goto(f"{live_server.url}/#/watch/{g['spectator']}")
+    scores = page.get_by_test_id("scores")
+    expect(scores).to_be_visible(timeout=60_000)
+    record = live_server.call("GET", f"/api/games/{g['game_id']}/record")
+    out = record["outcome"]
+    assert out["scores"] == [33, 33] and out["ranks"] == [2, 1], out  # bmu on fewer turns
+    turns = out["turns"]
+    assert turns[1] < turns[0]
+    expect(scores.locator("p")).to_have_text(
+        "The game ended because the Province pile is empty. bmu (2) wins the tie with bm (1) "
+        f"at 33 VP, in fewer turns ({turns[1]} against {turns[0]}).")
+    link = page.get_by_test_id("record-link")
+    expect(link).to_have_attribute("href", f"/api/games/{g['game_id']}/record")
+    expect(link).to_have_attribute("download", f"dominari-dominion-{g['game_id']}.json")
+    with page.expect_download() as got:
+        link.click()
+    saved = got.value.path()
+    assert json.loads(Path(saved).read_text(encoding="utf-8")) == record
 
 
 def test_a_wrong_token_or_spectator_id_is_refused_clearly(live_server: LiveServer,

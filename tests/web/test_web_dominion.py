@@ -333,6 +333,30 @@ def test_two_players_play_a_whole_game_in_the_browser(
     assert watcher.locator("[data-action]").count() == 0
 
 
+def test_on_a_short_screen_the_prompt_and_hand_come_first(
+        live_server: LiveServer, contexts: Callable[..., BrowserContext], artifacts: Path) -> None:
+    """At 800×600 the dock (the prompt and the hand) is not pinned to the bottom: there is
+    no room. The browser audit found it below the supply, the players, the trash and the
+    log, about 1,150 px down on every turn. It now comes first, under the status line, as
+    for watchers; a taller screen keeps it pinned to the bottom."""
+    created = live_server.create(
+        game="dominion", seats=[{"kind": "human", "name": n} for n in NAMES[:2]],
+        seed=5, kingdom="first-game")
+    gid, tokens = created["game_id"], [x["token"] for x in created["seats"]]
+    seat = live_server.view(gid, tokens[0])["current_seat"]
+    page = _open(contexts(800, 600), f"{live_server.url}/#/play/{gid}/{tokens[seat]}")
+    for region in ("decision", "hand"):
+        box = page.get_by_test_id(region).bounding_box()
+        assert box is not None and box["y"] + min(box["height"], 60) <= 600, (region, box)
+    status = page.locator(".dmn-slot-status").bounding_box()
+    supply = page.get_by_test_id("supply").bounding_box()
+    decision = page.get_by_test_id("decision").bounding_box()
+    assert status and supply and decision and status["y"] < decision["y"] < supply["y"]
+    page.screenshot(path=str(artifacts / "dominion-800x600.png"))
+    tall = _open(contexts(1280, 900), f"{live_server.url}/#/play/{gid}/{tokens[seat]}")
+    assert tall.locator(".dmn-dock").evaluate("e => getComputedStyle(e).position") == "sticky"
+
+
 def test_a_spectator_sees_no_hand_and_nothing_to_click(
         live_server: LiveServer, contexts: Callable[..., BrowserContext], artifacts: Path) -> None:
     created = live_server.create(

@@ -6,6 +6,7 @@ table (against ``vp``). A screenshot of each panel goes to the artifacts folder.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -365,6 +366,31 @@ def test_scoring_table_sums_and_winner(panels: Page, artifacts: Path) -> None:
     assert any("objective" in line for line in result["log"])
     assert any("=== End of age" in line for line in result["log"])
     shoot(panels, "scoring", artifacts, "dominations-panel-scoring.png")
+
+
+@pytest.mark.rule("D-END-4")
+def test_a_win_on_the_initiative_tie_break_says_why(panels: Page) -> None:
+    """D-END-4: equal VP go to initiative. The final heading said only "X wins" over a
+    table of equal totals; it now says how the tie was broken, and nothing of a tie where
+    there was none."""
+    view = json.loads(json.dumps(SNAP["final"]))
+    headings = panels.evaluate("""(view) => {
+      const P = window.P;
+      const heading = (v) => P.objectives.scoringView(v, null, []).querySelector('h3').textContent;
+      const plain = heading(view);
+      const order = P.objectives.ranking(view);
+      const tied = JSON.parse(JSON.stringify(view));
+      tied.players[order[1]].vp = tied.players[order[0]].vp;
+      const again = P.objectives.ranking(tied);
+      return { plain, tied: heading(tied), first: tied.players[again[0]].name,
+               second: tied.players[again[1]].name, vp: tied.players[again[0]].vp,
+               initiative: tied.initiative };
+    }""", view)
+    assert "tie" not in headings["plain"]
+    assert headings["tied"] == (f"Final scoring — {headings['first']} wins the tie with "
+                                f"{headings['second']} at {headings['vp']} VP, being earlier "
+                                "in the initiative order")
+    assert headings["initiative"], "the final view names the initiative order"
 
 
 # ------------------------------------------------------------------ tablet width

@@ -47,14 +47,15 @@ def server_bot_names(game: str) -> tuple[str, ...]:
 
 def server_bot_blurbs(game: str, seconds: float) -> dict[str, str]:
     """A few words on each bot a client may seat (see :func:`server_bot_names`), a search
-    level's with its time per decision (``seconds``, the server's ``--bot-seconds``).
+    level's with its time per decision (``seconds``, the server's ``--bot-seconds``), which
+    other games' bots can lengthen: decisions wait their turn for a free bot worker.
 
-    >>> server_bot_blurbs("dominion", 1.0)["mcts-hard"]
-    'search, strongest; up to 1 s a move'
+    >>> server_bot_blurbs("dominations", 1.0)["mcts"]
+    'search: wins 4 in 5 against greedy; up to 1 s a move, longer on a busy server'
     """
     blurbs = bot_blurbs(game)
-    return {name: (f"{blurbs[name]}; up to {seconds_text(seconds)} s a move"
-                   if name in SEARCH_BOTS else blurbs[name])
+    return {name: (f"{blurbs[name]}; up to {seconds_text(seconds)} s a move, longer on a "
+                   "busy server" if name in SEARCH_BOTS else blurbs[name])
             for name in server_bot_names(game)}
 
 

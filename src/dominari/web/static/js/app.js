@@ -111,11 +111,15 @@ function buildLobby(page, opts) {
   const quick = el("section", { class: "panel quick", "aria-labelledby": "quick-h" },
     el("h2", { id: "quick-h" }, "Play against bots"),
     el("p", { class: "muted" }, "One click: a two-player game, you against the game's default bot."),
-    ...Object.keys(GAME_TITLES).map((g) => el("button", {
-      class: "btn primary big", "data-testid": `quick-${g}`,
-      onclick: () => createAndGo({ game: g, seats: [
-        { kind: "human", name: "You" }, { kind: "bot", bot: games[g].default_bot }] }),
-    }, `Play ${GAME_TITLES[g]} against a bot`)));
+    ...Object.keys(GAME_TITLES).map((g) => {
+      const bot = games[g].default_bot;
+      const blurb = (games[g].bot_blurbs || {})[bot];
+      return el("button", {
+        class: "btn primary big", "data-testid": `quick-${g}`, title: blurb ? `${bot}: ${blurb}` : bot,
+        onclick: () => createAndGo({ game: g, seats: [
+          { kind: "human", name: "You" }, { kind: "bot", bot }] }),
+      }, `Play ${GAME_TITLES[g]} against ${bot}`);
+    }));
 
   const form = el("form", { class: "panel stack", "aria-labelledby": "new-h", "data-testid": "new-game" });
   const error = el("p", { class: "form-error", role: "alert" });
@@ -162,7 +166,7 @@ function buildLobby(page, opts) {
       kind.value = want;
       kind.addEventListener("change", seedRule);
       const name = el("input", { type: "text", maxlength: 40, "aria-label": `Seat ${i + 1} name`,
-                                 placeholder: i === 0 ? "You" : "name (optional)",
+                                 placeholder: "name (optional)",
                                  value: prev ? prev.name : "" });
       seatsBox.append(el("div", { class: `seat-row p${i}` },
         el("span", {}, el("span", { class: "dot" }), `Seat ${i + 1}`), kind, name));

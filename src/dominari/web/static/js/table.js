@@ -194,6 +194,11 @@ export function openTable({ main, toast, setConnection }, who) {
         msg.status === "finished" && (msg.spectator || who.spectator)
           ? el("a", { class: "btn small primary", href: route("replay", msg.spectator || who.spectator),
                       "data-testid": "replay-link" }, "Replay") : null,
+        msg.status === "finished"
+          ? el("a", { class: "btn small", href: `/api/games/${msg.game_id}/record`,
+                      download: `dominari-${msg.game}-${msg.game_id}.json`, "data-testid": "record-link",
+                      title: "Download the game record (its seed and moves: dominari replay FILE)" },
+               "Record") : null,
         spectatorUrl ? el("button", {
           class: "btn small", title: "Copy the spectator link",
           onclick: () => navigator.clipboard.writeText(spectatorUrl)

@@ -205,6 +205,18 @@ export function scoringLines(log) {
   return lines.slice(start).filter((line) => re.test(line));
 }
 
+// How the winner of a finished game won a tie (D-END-4): "" where nobody had as many VP.
+export function tieBreak(view, ranks) {
+  const best = ranks[0];
+  const vp = view.players[best].vp;
+  const tied = ranks.filter((p) => view.players[p].vp === vp);
+  if (tied.length < 2) return "";
+  const others = tied.slice(1).map((p) => view.players[p].name);
+  const them = others.length === 1 ? others[0]
+    : `${others.slice(0, -1).join(", ")} and ${others[others.length - 1]}`;
+  return ` the tie with ${them} at ${vp} VP, being earlier in the initiative order`;
+}
+
 export function scoringView(view, catalog, log = []) {
   const sources = Object.keys(view.players[0].vp_breakdown || {});
   const over = view.phase === "over";
@@ -225,7 +237,7 @@ export function scoringView(view, catalog, log = []) {
   });
   const lines = scoringLines(log);
   return el("section", { class: "dom-panel dom-scoring", "data-testid": "scoring" },
-    el("h3", {}, over ? `Final scoring — ${view.players[best].name} wins`
+    el("h3", {}, over ? `Final scoring — ${view.players[best].name} wins${tieBreak(view, ranks)}`
       : `Scores after age ${view.age}${view.phase === "end of age" ? " (end of age)" : ""}`),
     el("div", { class: "table-scroll" }, el("table", { class: "scoring-table" },
       el("thead", {}, head), el("tbody", {}, rows))),
