@@ -101,7 +101,7 @@ def test_simulate_by_card(capsys: pytest.CaptureFixture[str]) -> None:
                     "--seed", "1", "--workers", "1", "--no-progress", "--by-card")
     few = " ".join(few.split())  # 6 kingdoms of 10 cards: 24 of the 25 dealt, no Witch
     assert "About one card in 20 shows a difference that looks significant at 95% by " \
-        "chance alone: some 1.2 of the 24 here. Witch was in no game: no row." in few
+        "chance alone: some 1.2 in a table of 24. Witch was in no game: no row." in few
     assert " Witch " not in few.split("Δ: with minus without")[0]
     _, plain, _ = run(capsys, "simulate", "dominion", "--players", "random,bmu", "-n", "12",
                       "--seed", "4", "--workers", "1", "--no-progress", "--by-card")

@@ -1205,21 +1205,23 @@ def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
 def mastery_note(result: SimResult) -> str:
     """The footnote of :func:`mastery_table`: what Δ measures, the order, and how many
     cards look significant by chance alone."""
-    most = max(len(cards) for cards in result.by_mastery)
+    most = max(sum(c.difference is not None for c in cards) for cards in result.by_mastery)
     return ("Δ: with minus without, in points, with a score interval (Newcombe's). A card "
             "held is the player's choice, and a player who wins takes more cards: Δ tells "
             "which cards go with winning, not what a card does. The surest gain comes "
             "first: cards are listed by the low end of Δ's interval, so a card held in few "
             "games, whose Δ is mostly noise, comes below those the games bear out. "
-            f"{_by_chance(most, 'in a table here')}")
+            f"{_by_chance(most)}")
 
 
-def _by_chance(cards: int, where: str) -> str:
-    """The footnote's caution that some of ``cards`` differences look significant by
-    chance alone (``where``: where they are)."""
+def _by_chance(cards: int) -> str:
+    """The footnote's caution that some of a table's ``cards`` differences look
+    significant by chance alone ('' for none)."""
+    if not cards:
+        return ""
     expected = f"{cards / 20:.1f}".removesuffix(".0")
     return ("About one card in 20 shows a difference that looks significant at 95% by "
-            f"chance alone: some {expected} of the {cards} {where}.")
+            f"chance alone: some {expected} in a table of {cards}.")
 
 
 def _and_list(items: Sequence[str]) -> str:
@@ -1227,13 +1229,17 @@ def _and_list(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def _dealt_note(cards: set[str]) -> str:
-    """What the by-card footnote says of the Kingdom cards no game had (no row)."""
-    missing = [NAME[c] for c in KINGDOM if NAME[c] not in cards]
-    if not missing:
-        return ""
-    return (f" {_and_list(missing)} {'was' if len(missing) == 1 else 'were'} in no game: "
-            "no row.")
+def _dealt_note(tables: Sequence[tuple[str, set[str]]]) -> str:
+    """What the by-card footnote says of the Kingdom cards without a row: of ``tables``,
+    each a player's name and the cards its table has; all alike: the cards no game had."""
+    lacks = [(name, [NAME[c] for c in KINGDOM if NAME[c] not in cards])
+             for name, cards in tables]
+    nowhere = [c for c in (lacks[0][1] if lacks else []) if all(c in m for _, m in lacks)]
+    said = (f" {_and_list(nowhere)} {'was' if len(nowhere) == 1 else 'were'} in no game: no "
+            "row." if nowhere else "")
+    return said + "".join(f" {name} had no game with {_and_list(rest)}: no row there."
+                          for name, missing in lacks
+                          if (rest := [c for c in missing if c not in nowhere]))
 
 
 KEY_CARD_ROWS = 32
@@ -1300,7 +1306,7 @@ def card_note(result: SimResult) -> str:
     return ("Δ: with minus without, in points (--json gives its interval, Newcombe's). A "
             "kingdom always has 10 cards, so Δ is a card's worth against the average card it "
             f"displaces, a card a strategy needs among them. {alike} "
-            f"{_by_chance(len(dealt), 'here')}{_dealt_note(dealt)}")
+            f"{_by_chance(len(dealt))}{_dealt_note([('', dealt)])}")
 
 
 def entry_card_note(result: TournamentResult) -> str:
@@ -1309,7 +1315,7 @@ def entry_card_note(result: TournamentResult) -> str:
     named; ``best`` where it plays)."""
     keys = sorted({c for cards in result.by_card_key_cards for c in cards})
     alike_in = " and ".join(
-        ([f"the cards the strategies at its table buy (of {', '.join(keys)}; match-up by "
+        ([f"the cards the strategies at its table buy (here {', '.join(keys)}; match-up by "
           "match-up in --json)"] if keys else [])
         + (["the rule bot best played there"] if any(result.by_card_key_played_as)
            else []))  # fmt: skip
@@ -1324,11 +1330,12 @@ def entry_card_note(result: TournamentResult) -> str:
         alike = ("Δ alike: no rule bot here buys Kingdom cards, so it is Δ among games of "
                  "one match-up (groups weighted as Mantel-Haenszel's), with a stratified "
                  "score interval (Mee's).")
-    dealt = {c.card for cards in result.by_card for c in cards}
+    tables = [(s.name, {c.card for c in result.by_card[s.entry]}) for s in result.leaderboard]
+    most = max((len(cards) for _, cards in tables), default=0)
     return ("Δ: with minus without, in points (--json gives its interval, Newcombe's), "
             "over a player's games against every opponent. A kingdom always has 10 cards, so Δ is "
             f"a card's worth against the average card it displaces. {alike} "
-            f"{_by_chance(len(dealt), 'here')}{_dealt_note(dealt)}")
+            f"{_by_chance(most)}{_dealt_note(tables)}")
 
 
 def played_as_table(player: PlayerResult, layout: _Layout = _WIDE) -> Table:

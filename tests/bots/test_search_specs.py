@@ -268,7 +268,8 @@ def test_bots_lists_every_bot_the_levels_budgets_and_the_options(
         plays = {b["name"]: b["plays"] for b in listing["bots"]}
         rival = "smithy" if game == "dominion" else "greedy"
         assert f"against {rival}" in plays["mcts"] and f"against {rival}" in plays["mcts-easy"]
-    assert "search, quick: wins 4 in 10 against smithy; 30 rollouts" in " ".join(out.split())
+    assert "search, quick: wins 4 in 10 two-player games against smithy on First Game; 30 " \
+        "rollouts" in " ".join(out.split())
     assert "100,000 rollout steps" in describe_level(LEVELS["dominion"]["mcts"])
     assert main(["bots", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err

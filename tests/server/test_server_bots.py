@@ -4,6 +4,7 @@ several at once in threads."""
 
 from __future__ import annotations
 
+import asyncio
 import pickle
 import sys
 import threading
@@ -353,7 +354,7 @@ def test_the_worker_gate_serves_games_with_a_person_first() -> None:
         assert gate.free == 1 and gate.waiting(0) == gate.waiting(1) == 0
         return order
 
-    assert asyncio.run(run()) == ["human-1", "human-2", "bots-1", "bots-2", "bots-3"]
+    assert _run_apart(run()) == ["human-1", "human-2", "bots-1", "bots-2", "bots-3"]
 
     async def handed_as_cancelled() -> None:
         """A waiter handed the slot in the same tick as its game is closed gives it on."""
@@ -373,7 +374,7 @@ def test_the_worker_gate_serves_games_with_a_person_first() -> None:
         await asyncio.gather(first, second, return_exceptions=True)
         assert got == ["next"] and gate.free == 1 and gate.waiting(0) == gate.waiting(1) == 0
 
-    asyncio.run(handed_as_cancelled())
+    _run_apart(handed_as_cancelled())
 
 
 def test_a_bot_facing_a_person_waits_only_for_the_decisions_running(monkeypatch: Any) -> None:
@@ -570,3 +571,10 @@ def test_a_decision_that_cannot_succeed_is_played_for_the_bot(monkeypatch: Any,
     assert played[:2] == plain[:2] and played[2] == "buy Copper" != plain[2]
     tries = service_module.MEMORY_TRIES if failure == "memory" else 1
     assert calls["n"] == len(played) + tries - 1  # the third decision tried that often
+
+
+def _run_apart(coroutine: Any) -> Any:
+    """``asyncio.run(coroutine)`` in a thread of its own: a browser test run before it in
+    the same process (Playwright's sync API) leaves an event loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

@@ -59,8 +59,8 @@ def test_lobby_creates_a_game_with_invitation_links(live_server: LiveServer, pag
     # Each bot is offered with a few words on it; the default opponent is Smithy-BM.
     seat3 = page.locator("select[name=seat2]")
     expect(seat3.locator("option[value='bot:mcts-hard']")).to_have_text(
-        "Bot: mcts-hard (search, 3 times the work of mcts for no measured gain; up to 0.05 s "
-        "a move, longer on a busy server)")
+        "Bot: mcts-hard (search, 3 times the work of mcts for no gain measured; up to 0.05 s "
+        "a move (measured without a cut: less time may weaken it), longer on a busy server)")
     expect(seat3).to_have_value("bot:smithy")
     page.select_option("select[name=seat1]", "human")
     page.fill("input[aria-label='Seat 1 name']", "Ann")
@@ -217,6 +217,48 @@ def test_a_win_on_the_tie_break_says_why_and_a_finished_game_offers_its_record(
         link.click()
     saved = got.value.path()
     assert json.loads(Path(saved).read_text(encoding="utf-8")) == record
+
+
+def test_play_again_makes_a_game_like_the_finished_one(live_server: LiveServer,
+                                                       page: Page) -> None:
+    """A finished game offers its players "Play again" (the browser audit found nothing
+    on the final screen to start another, and the lobby reset to Dominations and greedy):
+    a new game with the same seats, names and options, dealt anew. With two people it
+    shows the new invitation links, as the lobby does."""
+    g = live_server.create(game="dominion", seats=[{"kind": "human", "name": "Ann"},
+                                                   {"kind": "human", "name": "Bob"}],
+                           seed=9, kingdom="first-game", max_turns=3)
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    first = live_server.view(gid, tokens[0])
+    assert (first["kingdom"], first["max_turns"]) == ("first-game", 3)
+    assert "seed" not in first  # (the seed would reveal every hidden card)
+    _finish_by_random_play(live_server, gid, tokens, 3)
+    page.goto(f"{live_server.url}/#/watch/{g['spectator']}")
+    expect(page.get_by_test_id("record-link")).to_be_visible()
+    expect(page.get_by_test_id("again")).to_have_count(0)  # a spectator holds no seat
+    page.goto(f"{live_server.url}/#/play/{gid}/{tokens[0]}")
+    page.get_by_test_id("again").click()
+    box = page.get_by_test_id("invitations")
+    expect(box).to_be_visible()
+    links = [box.locator("input").nth(i).input_value() for i in range(2)]
+    new_id, token = links[0].split("/#/play/")[1].split("/")
+    assert new_id != gid
+    again = live_server.view(new_id, token)
+    assert again["status"] == "active" and again["version"] == 0
+    assert (again["kingdom"], again["max_turns"]) == ("first-game", 3)
+    assert [(s["kind"], s["name"]) for s in again["seats"]] == [("human", "Ann"),
+                                                                 ("human", "Bob")]
+    # Dominations: its rules and data set, a bot as the bot it was
+    body = page.evaluate("""async () => {
+      const { againBody } = await import('/static/js/table.js');
+      return againBody({ game: 'dominations', rules: { variant: 'prototype' },
+                         data_set: 'custom', seats: [
+        { seat: 0, kind: 'human', bot: null, name: 'Ann' },
+        { seat: 1, kind: 'bot', bot: 'greedy', name: 'greedy (2)' }] });
+    }""")
+    assert body == {"game": "dominations", "rules": {"variant": "prototype"}, "data": "custom",
+                    "seats": [{"kind": "human", "name": "Ann"},
+                              {"kind": "bot", "bot": "greedy", "name": "greedy (2)"}]}
 
 
 def test_a_wrong_token_or_spectator_id_is_refused_clearly(live_server: LiveServer,

@@ -81,14 +81,16 @@ _BLURBS: dict[str, dict[str, str]] = {
 }
 _SEARCH_BLURBS: dict[str, dict[str, str]] = {  # as measured: BENCHMARKS.md, "Search bots"
     "dominion": {
-        "mcts-easy": "search, quick: wins 4 in 10 against smithy",
-        "mcts": "search: wins 6 in 10 against smithy, 9 in 10 against witch",
-        "mcts-hard": "search, 3 times the work of mcts for no measured gain",
+        "mcts-easy": "search, quick: wins 4 in 10 two-player games against smithy on First "
+                     "Game",
+        "mcts": "search: wins 6 in 10 two-player games against smithy on First Game, 2 in 3 "
+                "against best",
+        "mcts-hard": "search, 3 times the work of mcts for no gain measured",
     },
     "dominations": {
-        "mcts-easy": "search, quick: wins 2 in 3 against greedy",
-        "mcts": "search: wins 4 in 5 against greedy",
-        "mcts-hard": "search, more work than mcts (not measured apart from it)",
+        "mcts-easy": "search, quick: wins 2 in 3 two-player games against greedy",
+        "mcts": "search: wins 4 in 5 two-player games against greedy",
+        "mcts-hard": "search, more work than mcts (its gain not measured)",
     },
 }
 
@@ -97,8 +99,8 @@ def bot_blurbs(game: str = "dominion") -> dict[str, str]:
     """A few words on each built-in bot of ``game``, for a player choosing an opponent: a
     search level's with how strong it measured, against the game's rule bots.
 
-    >>> bot_blurbs()["mcts"]
-    'search: wins 6 in 10 against smithy, 9 in 10 against witch'
+    >>> bot_blurbs("dominations")["mcts"]
+    'search: wins 4 in 5 two-player games against greedy'
     >>> list(bot_blurbs("dominations")) == list(bot_names("dominations"))
     True
     """

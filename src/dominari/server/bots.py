@@ -51,11 +51,14 @@ def server_bot_blurbs(game: str, seconds: float) -> dict[str, str]:
     other games' bots can lengthen: decisions wait their turn for a free bot worker.
 
     >>> server_bot_blurbs("dominations", 1.0)["mcts"]
-    'search: wins 4 in 5 against greedy; up to 1 s a move, longer on a busy server'
+    'search: wins 4 in 5 two-player games against greedy; up to 1 s a move, longer on a busy server'
+    >>> server_bot_blurbs("dominations", 0.2)["mcts"].split("; ")[1]
+    'up to 0.2 s a move (measured without a cut: less time may weaken it), longer on a busy server'
     """
     blurbs = bot_blurbs(game)
-    return {name: (f"{blurbs[name]}; up to {seconds_text(seconds)} s a move, longer on a "
-                   "busy server" if name in SEARCH_BOTS else blurbs[name])
+    cut = " (measured without a cut: less time may weaken it)" if seconds < 1 else ""
+    return {name: (f"{blurbs[name]}; up to {seconds_text(seconds)} s a move{cut}, longer on "
+                   "a busy server" if name in SEARCH_BOTS else blurbs[name])
             for name in server_bot_names(game)}
 
 

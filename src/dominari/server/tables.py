@@ -386,6 +386,9 @@ class Table:
             if self.game == "dominations":  # what the game is played by, for every seat
                 facts["rules"] = self.config.get("rules") or {}
                 facts["data_set"] = self.config.get("data_set")
+            else:  # (as asked for: "random" says nothing the table does not show)
+                facts["kingdom"] = self.config.get("kingdom")
+                facts["max_turns"] = self.config.get("max_turns")
             status = "finished" if s.is_terminal() else "active"
             seat_list = self.seat_list()
             for seat, view in zip(missing, s.views(missing, log=False), strict=True):

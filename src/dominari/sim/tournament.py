@@ -506,12 +506,14 @@ class TournamentResult(EndReasons):
     """With :attr:`by_card`: why no differences among games alike are given ('' when they
     are)."""
     by_card_key_cards: tuple[tuple[str, ...], ...] = ()
-    """With :attr:`by_card` and differences among games alike: match-up by match-up (in
-    :attr:`matchups` order), the cards the strategy bots at its table buy, by which its
-    games are grouped alike (as :attr:`SimResult.key_cards`)."""
+    """With :attr:`by_card`: match-up by match-up (in :attr:`matchups` order), the cards
+    the strategy bots at its table buy, by which its games are grouped alike (as
+    :attr:`SimResult.key_cards`; none where :attr:`by_card_unadjusted` says why no games
+    are alike)."""
     by_card_key_played_as: tuple[bool, ...] = ()
-    """With :attr:`by_card_key_cards`: match-up by match-up, whether ``best`` is at its
-    table, so that its games are also grouped by the rule bot it played."""
+    """With :attr:`by_card`: match-up by match-up, whether ``best`` is at its table, so
+    that its games are also grouped by the rule bot it played (False where
+    :attr:`by_card_unadjusted` says why no games are alike)."""
 
     @classmethod
     def from_games(cls, results: Sequence[Sequence[GameResult]], *, specs: tuple[str, ...],
@@ -649,9 +651,8 @@ class TournamentResult(EndReasons):
                              "cards": [_entry_split_json(c) for c in self.by_card[s.entry]]}
                             for s in board],
                 "by_card_unadjusted": self.by_card_unadjusted or None,
-                **({"by_card_key_cards": [list(cards) for cards in self.by_card_key_cards],
-                    "by_card_key_played_as": list(self.by_card_key_played_as)}
-                   if self.by_card_key_cards else {})}
+                "by_card_key_cards": [list(cards) for cards in self.by_card_key_cards],
+                "by_card_key_played_as": list(self.by_card_key_played_as)}
                if self.by_card else {}),
         }
 
@@ -1006,9 +1007,10 @@ def tournament(
         read.rest()
         if split is not None:
             splits, unadjusted = split.splits(), split.unknown
-            if not unadjusted:
-                keys = tuple(tuple(NAME[c] for c in t.cards) for t in split.tables)
-                keyed = tuple(t.played_as for t in split.tables)
+            # (none alike where a bot buys by search: as simulate's, no key cards then)
+            keys = tuple(() if unadjusted else tuple(NAME[c] for c in t.cards)
+                         for t in split.tables)
+            keyed = tuple(t.played_as and not unadjusted for t in split.tables)
     result = TournamentResult.from_games(table.matchups, specs=specs, names=names,
                                          seats=seats, seed=seed, game=options.game,
                                          options=options.to_json(), rating=rating)  # fmt: skip

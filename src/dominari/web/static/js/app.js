@@ -46,7 +46,7 @@ function show() {
   setConnection("");
   document.title = "Dominari";
   const { page, args } = parseRoute(location.hash);
-  const ctx = { main, toast, setConnection };
+  const ctx = { main, toast, setConnection, again: (body) => createAndGo(body) };
   try {
     if (page === "lobby") current = lobby();
     else if (page === "games") current = myGames();

@@ -25,6 +25,25 @@ function loadModule(game) {
   return import(`./${game}/table.js`);
 }
 
+// What creates a game like the finished one of ``msg``: its seats (kinds, bots, names) and
+// options (Dominion: its kingdom as asked for, so "random" draws anew; Dominations: its
+// rules and data set), with a new seed.
+export function againBody(msg) {
+  const body = {
+    game: msg.game,
+    seats: msg.seats.map((s) => (s.kind === "human" ? { kind: "human", name: s.name }
+      : { kind: "bot", bot: s.bot, name: s.name })),
+  };
+  if (msg.game === "dominion") {
+    if (msg.kingdom !== null && msg.kingdom !== undefined) body.kingdom = msg.kingdom;
+    if (msg.max_turns !== null && msg.max_turns !== undefined) body.max_turns = msg.max_turns;
+  } else {
+    body.rules = msg.rules || {};
+    if (msg.data_set) body.data = msg.data_set;
+  }
+  return body;
+}
+
 function seatChips(msg, viewer) {
   return el("div", { class: "seats", "data-testid": "seats" }, ...msg.seats.map((s) => {
     const cur = msg.status !== "finished" && msg.current_seat === s.seat;
@@ -80,7 +99,7 @@ export function mergeLog(known, msg) {
 }
 
 // A live table: `who` is { gameId, token } for a seat or { spectator } to watch.
-export function openTable({ main, toast, setConnection }, who) {
+export function openTable({ main, toast, setConnection, again = null }, who) {
   const bar = el("div", { class: "table-bar", "data-testid": "table-bar" });
   const root = el("div", { class: "game-root", "data-testid": "game" }, el("p", { class: "muted" }, "Joining the table…"));
   render(main, el("section", { class: "table", "aria-label": "Game table" }, bar, root));
@@ -194,6 +213,10 @@ export function openTable({ main, toast, setConnection }, who) {
         msg.status === "finished" && (msg.spectator || who.spectator)
           ? el("a", { class: "btn small primary", href: route("replay", msg.spectator || who.spectator),
                       "data-testid": "replay-link" }, "Replay") : null,
+        msg.status === "finished" && viewer !== null && again
+          ? el("button", { class: "btn small primary", "data-testid": "again",
+                           title: "A new game with the same seats and options, dealt anew",
+                           onclick: () => again(againBody(msg)) }, "Play again") : null,
         msg.status === "finished"
           ? el("a", { class: "btn small", href: `/api/games/${msg.game_id}/record`,
                       download: `dominari-${msg.game}-${msg.game_id}.json`, "data-testid": "record-link",

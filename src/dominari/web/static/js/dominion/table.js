@@ -514,16 +514,25 @@ export function mount(root, ctx) {
   }
 
   // How the winner won a tie on VP (N-END-2: fewer turns), or why the winners share
-  // the win (as many VP in as many turns); "" where nobody had as many VP.
-  function tieBreak(out, order, shared) {
+  // the win (as many VP in as many turns), with whoever also had as many VP in more
+  // turns; "" where nobody had as many VP.
+  function tieBreak(out, order, winners) {
     const top = out.scores[order[0]];
     const tied = order.filter((p) => out.scores[p] === top);
     if (tied.length < 2) return "";
-    if (shared) return `: ${top} VP each, in as many turns`;
-    const lost = tied.slice(1).map(playerName);
-    const them = lost.length === 1 ? lost[0] : `${lost.slice(0, -1).join(", ")} and ${lost[lost.length - 1]}`;
-    const turns = out.turns ? ` (${out.turns[order[0]]} against ${tied.slice(1).map((p) => out.turns[p]).join(" and ")})` : "";
-    return ` the tie with ${them} at ${top} VP, in fewer turns${turns}`;
+    const lost = tied.filter((p) => !winners.has(p));
+    const them = andList(lost.map(playerName));
+    const turns = (ps) => andList(ps.map((p) => String(out.turns[p])));
+    if (winners.size > 1) {
+      const more = lost.length ? ` (${them} also had ${top} VP, in ${out.turns ? turns(lost) : "more"} turns)` : "";
+      return `: ${top} VP each, in as many turns${more}`;
+    }
+    const by = out.turns ? ` (${out.turns[order[0]]} against ${turns(lost)})` : "";
+    return ` the tie with ${them} at ${top} VP, in fewer turns${by}`;
+  }
+
+  function andList(items) {
+    return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
   }
 
   function scores() {
@@ -536,7 +545,7 @@ export function mount(root, ctx) {
     return el("section", { class: "dmn-scores", "data-testid": "scores", "aria-labelledby": "dmn-scores-h" },
       el("h2", { id: "dmn-scores-h" }, "Final scores"),
       el("p", {}, `The game ended because ${REASONS[out.reason] || out.reason}.`,
-        winners.size ? ` ${[...winners].map(playerName).join(" and ")} ${shared ? "share the win" : "wins"}${tieBreak(out, order, shared)}.` : ""),
+        winners.size ? ` ${[...winners].map(playerName).join(" and ")} ${shared ? "share the win" : "wins"}${tieBreak(out, order, winners)}.` : ""),
       el("table", {},
         el("thead", {}, el("tr", {}, ...["Rank", "Player", "VP", "Turns", ""].map((h) => el("th", { scope: "col" }, h)))),
         el("tbody", {}, order.map((p) => el("tr", {
