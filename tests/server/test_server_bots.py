@@ -407,6 +407,41 @@ def test_a_bot_facing_a_person_waits_only_for_the_decisions_running(monkeypatch:
         go.set()
 
 
+def test_a_bot_waiting_for_a_worker_is_said_to_wait_not_to_think(monkeypatch: Any) -> None:
+    """The browser audit: with every bot worker held by other games, a person's opponent
+    showed "thinking" for seconds while its decision waited its turn. The views now say
+    ``bot_waiting`` while it waits, and a new view says it thinks once it has a worker."""
+
+    go = hold_decisions(monkeypatch, [])
+    try:
+        with make_client(bot_workers=1) as client:
+            svc = client.app.state.service  # type: ignore[attr-defined]
+            client.post("/api/games", json={
+                "game": "dominion", "kingdom": "first-game", "seed": 0, "max_turns": 3,
+                "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "bmu"}]})
+            until(lambda: svc._slots.free == 0)  # its decision holds the one worker
+            g = client.post("/api/games", json={
+                "game": "dominion", "kingdom": "first-game", "seed": 10, "max_turns": 3,
+                "seats": [{"kind": "bot", "bot": "smithy"}, {"kind": "human"}]}).json()
+            gid, token = g["game_id"], g["seats"][1]["token"]
+            until(lambda: svc._slots.waiting(0) == 1)
+            with client.websocket_connect("/api/ws") as ws:
+                ws.send_json({"type": "join", "game_id": gid, "token": token})
+                first = ws.receive_json()
+                assert first["version"] == 0 and first["current_seat"] == 0
+                assert first["bot_thinking"] and first["bot_waiting"]
+                go.set()
+                thinking = ws.receive_json()  # a worker is free: it thinks now
+                assert thinking["version"] == 0 and thinking["bot_thinking"]
+                assert not thinking["bot_waiting"]
+                moved = ws.receive_json()
+                assert moved["version"] == 1 and not moved["bot_waiting"]
+            t = svc.tables[gid]
+            assert t.actions[:1] == _alone_first_move()[:1] and not t.bot_waiting
+    finally:
+        go.set()
+
+
 def _alone_first_move() -> list[str]:
     """Smithy's first move on First Game, seed 10 (its seat starts), where nothing else waits."""
     with make_client() as client:

@@ -789,8 +789,17 @@ class GameService:
             loop = asyncio.get_running_loop()
             assert self._slots is not None
             # one decision a worker (no time is lost in a queue), a game with a person in
-            # it before the games of bots only
-            async with self._slots.slot(self.bot_level(t)):
+            # it before the games of bots only; a wait for a worker is said as such
+            if self._slots.free == 0:
+                t.bot_waiting = True
+                self.broadcast(t)
+            try:
+                await self._slots.acquire(self.bot_level(t))
+            finally:
+                waited, t.bot_waiting = t.bot_waiting, False
+            if waited:
+                self.broadcast(t)  # thinking now
+            try:
                 executor = self._executor
                 try:
                     pending = loop.run_in_executor(executor, choose, t.game, payload, name,
@@ -804,6 +813,8 @@ class GameService:
                 except TimeoutError:
                     self._restart_workers(executor)  # a cancelled job runs on regardless
                     raise
+            finally:
+                self._slots.release()
         except asyncio.CancelledError:
             t.bot_busy = False
             raise

@@ -143,6 +143,9 @@ class Table:
     """(state before, player) of each undoable action at the end of the log."""
     subscribers: set[Any] = field(default_factory=set)
     bot_busy: bool = False
+    bot_waiting: bool = False
+    """The bot's decision waits for a free worker (other games' bots hold them all): the
+    views say so (``bot_waiting``), so that a player does not take the wait for thought."""
     bot_crashes: int = 0
     """Workers lost, or its move not stored, in a row while this game's bot decided
     (reset by a stored move)."""
@@ -154,9 +157,10 @@ class Table:
     never changed once made: a longer log is a new list."""
     _log_parent: list[str] | None = field(default=None, repr=False)
     """The lines the current ones extend (a prefix of them), if they were extended."""
-    _views: tuple[int, bool, dict[int | None, dict[str, Any]]] | None = field(
+    _views: tuple[int, bool, bool, dict[int | None, dict[str, Any]]] | None = field(
         default=None, repr=False)
-    """(version, bot_busy, messages without the log by seat) of the current state."""
+    """(version, bot_busy, bot_waiting, messages without the log by seat) of the current
+    state."""
     _seat_list: list[dict[str, Any]] = field(default_factory=list, repr=False)
     """The public facts of the seats (see :meth:`seat_list`), made once."""
 
@@ -368,11 +372,11 @@ class Table:
         """The view messages of ``seats`` (None: spectators) without the log: the engine's
         view of what each seat may see, with the table's public facts. Built once per
         version, for all the seats asked at once; read-only (they share their parts)."""
-        key = (self.version, self.bot_busy)
+        key = (self.version, self.bot_busy, self.bot_waiting)
         cached = self._views
-        if cached is None or cached[:2] != key:
+        if cached is None or cached[:3] != key:
             cached = self._views = (*key, {})
-        done = cached[2]
+        done = cached[3]
         missing = [seat for seat in dict.fromkeys(seats) if seat not in done]
         if missing:
             s = self.state
@@ -399,6 +403,7 @@ class Table:
                     "seats": seat_list,
                     "current_seat": current if current >= 0 else None,
                     "bot_thinking": self.bot_busy,
+                    "bot_waiting": self.bot_busy and self.bot_waiting,
                     "can_undo": seat is not None and self.can_undo(seat),
                     "view": view,
                 }

@@ -59,7 +59,9 @@ function seatChips(msg, viewer) {
       ? el("span", { class: "muted", "data-testid": "missing-cards" }, `without ${s.missing_cards.join(", ")}`)
       : null,
     cur && s.kind === "bot" && msg.bot_thinking
-      ? el("span", { class: "thinking", "data-testid": "bot-thinking" }, "thinking") : null);
+      ? el("span", { class: "thinking", "data-testid": "bot-thinking",
+                     title: msg.bot_waiting ? "Other games' bots hold every bot worker: this one waits its turn" : null },
+           msg.bot_waiting ? "waiting for a worker" : "thinking") : null);
   }));
 }
 
@@ -71,7 +73,9 @@ function turnStatus(msg, viewer) {
   }
   const who = s ? s.name : "?";
   return el("span", { class: "turn-status", "data-testid": "turn" },
-            s && s.kind === "bot" && msg.bot_thinking ? `${who} is thinking…` : `Waiting for ${who}`);
+            s && s.kind === "bot" && msg.bot_thinking
+              ? (msg.bot_waiting ? `${who} waits for a free bot worker…` : `${who} is thinking…`)
+              : `Waiting for ${who}`);
 }
 
 function helpDialog(shortcuts) {

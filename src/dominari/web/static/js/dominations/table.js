@@ -300,7 +300,8 @@ export function mount(root, ctx) {
     if (v.phase === "over") return [el("h3", {}, "The game is over"), el("p", {}, "See the scores below.")];
     const who = v.current_player >= 0 ? names()[v.current_player] : "?";
     return [el("h3", {}, `Waiting for ${who}`),
-      el("p", { class: "muted" }, `${PHASE_WORDS[v.phase] || v.phase}${msg.bot_thinking ? " — thinking…" : ""}`)];
+      el("p", { class: "muted" }, `${PHASE_WORDS[v.phase] || v.phase}${msg.bot_thinking
+        ? (msg.bot_waiting ? " — waiting for a bot worker…" : " — thinking…") : ""}`)];
   }
 
   function ageEndedNote(v) {
