@@ -4,6 +4,8 @@ be written at the end of a game is kept elsewhere, or said lost, never lost sile
 
 from __future__ import annotations
 
+import errno
+import importlib
 import json
 import os
 import shutil
@@ -357,15 +359,22 @@ def test_per_game_never_replaces_another_file_and_leaves_nothing_when_it_fails(
     real = LinesFile.write
     written = []
 
+    class Full:  # the file's own writes fail: a full disk
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        def close(self) -> None:
+            pass
+
     def full(self: LinesFile, value: Any) -> None:
         if len(written) == 5:
-            raise self._failed(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
+            self.file = Full()  # type: ignore[assignment]
         written.append(value)
         real(self, value)
 
     monkeypatch.setattr(LinesFile, "write", full)
     code, out, err = run(capsys, *args, "--seed", "2", "--per-game", str(games))
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""  # the machine's failure, not the request's mistake
     assert err.strip().endswith(f"--per-game {str(games)!r} cannot be written (No space "
                                 "left on device); it was left as it was")
     assert games.read_bytes() == kept
@@ -379,6 +388,54 @@ def test_per_game_never_replaces_another_file_and_leaves_nothing_when_it_fails(
     code, out, err = run(capsys, *args, "--seed", "3", "--per-game", str(games))
     assert code == 130 and games.read_bytes() == kept
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl", "notes.txt"]
+
+
+@pytest.mark.parametrize(("error", "status"), [(errno.ENOSPC, 1), (errno.EDQUOT, 1),
+                                               (errno.EIO, 1), (errno.EACCES, 2),
+                                               (errno.ENOENT, 2), (errno.EROFS, 2)])
+def test_a_full_disk_ends_with_1_a_refused_path_with_2(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        error: int, status: int) -> None:
+    """Status 2 says the request was wrong (fix the command); a run the machine stopped (a
+    full disk or quota, a failing device) ended with 2 too, as a mistake. It now ends with
+    1, as a full standard output does: the same command may work elsewhere or later. A
+    path that is missing, refused or read-only stays the request's (2)."""
+    runner = importlib.import_module("dominari.sim.runner")
+
+    def failing(path: Path, data: Any) -> None:
+        raise OSError(error, os.strerror(error))
+
+    monkeypatch.setattr(runner, "write_record_atomic", failing)
+    code, out, err = run(capsys, "simulate", "dominion", "--players", "bm,bmu", "-n", "4",
+                         "--seed", "1", "--workers", "1", "--no-progress",
+                         "--kingdom", "first-game", "--record-dir", str(tmp_path / "r"))
+    assert (code, out) == (status, "")
+    assert err == (f"dominari: error: cannot write game record "
+                   f"{str(tmp_path / 'r' / 'game-000001.json')!r} ({os.strerror(error)})\n")
+
+
+def test_the_status_of_an_error_follows_its_cause() -> None:
+    """An error that says what failed (a ``ConfigError`` naming the file) carries the OS
+    error as its cause or its context: that decides the status."""
+    from dominari.cli import EXIT_FAILED, EXIT_USAGE, _status_of
+    from dominari.core.errors import ConfigError
+
+    def said(error: int, cause: bool) -> ConfigError:
+        try:
+            raise OSError(error, os.strerror(error))
+        except OSError as exc:
+            try:
+                if cause:
+                    raise ConfigError("cannot write x") from exc
+                raise ConfigError("cannot write x") from None
+            except ConfigError as told:
+                return told
+
+    for cause in (True, False):
+        assert _status_of(said(errno.ENOSPC, cause)) == EXIT_FAILED
+        assert _status_of(said(errno.EACCES, cause)) == EXIT_USAGE
+    assert _status_of(ConfigError("unknown card 'Wtich'")) == EXIT_USAGE
+    assert _status_of(OSError(errno.EIO, "I/O error")) == EXIT_FAILED
 
 
 @pytest.mark.parametrize(("stop", "code"), [(KeyboardInterrupt, 130), ("terminated", 143)])

@@ -101,7 +101,7 @@ def test_a_chart_that_cannot_be_drawn_loses_no_results(
 
     monkeypatch.setattr(plot.os, "replace", full)
     code, out, err = main_with(capsys, *BASE, "-n", "2", "--plot", str(chart))
-    assert code == 2 and "Dominion tournament" in out and "Chart drawn" not in out
+    assert code == 1 and "Dominion tournament" in out and "Chart drawn" not in out
     assert err == (f"dominari: error: --plot {str(chart)!r}: the chart cannot be written "
                    "(No space left on device)\n")
     assert list(tmp_path.iterdir()) == []  # no half-written chart or temporary file

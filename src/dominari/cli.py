@@ -12,13 +12,15 @@ game (either game). ``dominari show dominations --seed 5 --turns 12
 --svg board.svg`` lets bots play Dominations turns and draws the board.
 ``dominari data check [DIR]`` validates a folder of Dominations component files
 (default: the built-in set) and summarises it. Bad input ends
-with one line ``dominari: error: …`` on stderr and exit status 2.
+with one line ``dominari: error: …`` on stderr and exit status 2; a run the machine stops
+(a full disk, too little memory) ends the same way with status 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import io
 import json
 import math
@@ -145,6 +147,16 @@ from dominari.sim.tournament import (
 
 PROG = "dominari"
 EXIT_USAGE = 2
+"""The exit status of a mistake in the request: a bad flag, file, card, bot …"""
+EXIT_FAILED = 1
+"""The exit status of a run the machine stopped (a full disk, too little memory), as of
+standard output that cannot be written: the request may work elsewhere or later."""
+MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG,
+                            errno.ENOMEM, errno.EMFILE, errno.ENFILE, errno.ESTALE})
+"""The errors of a file operation that are the machine's, not the request's: a full disk
+or quota, a failing device, a file too large for the file system, too little memory, too
+many open files, a network file gone stale. A path that is missing, refused or read-only
+is the request's."""
 DEFAULT_PLAYERS = {"dominion": f"{HUMAN},bmu", "dominations": f"{HUMAN},greedy"}
 
 
@@ -2874,7 +2886,8 @@ def monuments_table(state: DominationsState) -> Table:
 
 # -------------------------------------------------------------------- main
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 for bad input)."""
+    """Run the command line; returns the exit status (2 for bad input, 1 for a run the
+    machine stopped: :data:`EXIT_FAILED`)."""
     parser = build_parser()
     previous = _catch_stop_signals()
     output = None
@@ -2899,7 +2912,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Terminated as exc:  # kill <pid>, a closed terminal: stop as Ctrl-C does
         return _stopped(exc)
     except DominariError as exc:
-        return _fail(str(exc))
+        return _fail(str(exc), _status_of(exc))
     except OSError as exc:
         stop = _stop_in(exc)  # a hung-up terminal, or a pipe's reader gone with it
         if stop is not None:
@@ -2912,10 +2925,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(exc, _OUTPUT_FAILED, False):
             return _output_failed(exc)
         what = f"{exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
-        return _fail(what)
+        return _fail(what, _status_of(exc))
     except MemoryError:  # this process's own (a worker's is retried): no traceback
         return _fail(f"this process {MEMORY_ERROR}: a machine with more memory, or a "
-                     "smaller run, may give it room)")
+                     "smaller run, may give it room)", EXIT_FAILED)
     except KeyboardInterrupt:
         _last_line(f"\n{PROG}: interrupted")
         return 130
@@ -3046,11 +3059,25 @@ def _stopped(stop: _Terminated | KeyboardInterrupt) -> int:
     return 128 + stop.signum
 
 
-def _fail(message: str) -> int:
+def _status_of(exc: BaseException) -> int:
+    """:data:`EXIT_FAILED` for an error that comes of the machine (an OS error of
+    :data:`MACHINE_ERRNOS`: itself, or the cause of the error that says it, a file named),
+    else :data:`EXIT_USAGE`."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # (a chain of causes is short; never a loop)
+        if seen is None:
+            break
+        if isinstance(seen, OSError) and seen.errno in MACHINE_ERRNOS:
+            return EXIT_FAILED
+        seen = seen.__cause__ or seen.__context__
+    return EXIT_USAGE
+
+
+def _fail(message: str, status: int = EXIT_USAGE) -> int:
     line = escaped(" ".join(re.split(r"[ \r\n]+", message.strip())))  # one line; the rest
     # of what a file says (a name's tab, its escape sequence) as escapes
     _last_line(f"{PROG}: error: {line}")
-    return EXIT_USAGE
+    return status
 
 
 def _last_line(line: str) -> None:
