@@ -438,6 +438,46 @@ def test_the_status_of_an_error_follows_its_cause() -> None:
     assert _status_of(OSError(errno.EIO, "I/O error")) == EXIT_FAILED
 
 
+def test_a_machine_failure_in_a_worker_keeps_its_status(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """The review: a record that a worker process could not write came back without its
+    cause (an error's cause and context do not cross processes), so a full disk ended
+    with 2 once the run had two workers, as by default. The error now carries the mark
+    itself (``machine``), which does; as do a worker's running out of memory, here or in
+    a worker whose retries are spent."""
+    import pickle
+
+    from dominari.cli import EXIT_FAILED, EXIT_USAGE, _status_of
+    from dominari.core.errors import ConfigError
+    from dominari.dominion.engine import DominionConfig
+    from dominari.sim import pool, runner
+
+    state = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=1))
+    for error, status in ((errno.ENOSPC, EXIT_FAILED), (errno.EACCES, EXIT_USAGE)):
+        def failing(path: Path, data: Any, error: int = error) -> None:
+            raise OSError(error, os.strerror(error))
+
+        monkeypatch.setattr(runner, "write_record_atomic", failing)
+        with pytest.raises(ConfigError) as told:
+            runner.write_record(tmp_path / "g.json", state, [])
+        back = pickle.loads(pickle.dumps(told.value))  # as from a worker
+        assert back.__context__ is None and _status_of(back) == status
+
+    def short(task: int) -> int:
+        raise MemoryError
+
+    with pytest.raises(pool.PoolError) as ran_out:
+        pool.each_result(short, [1], lambda k, v: None)
+    assert _status_of(pickle.loads(pickle.dumps(ran_out.value))) == EXIT_FAILED
+    results = pool._Results([1], lambda k, v: None, 0)
+    with pytest.raises(pool.PoolError) as spent:
+        results.charge(0, pool.OUT_OF_MEMORY)
+    assert _status_of(spent.value) == EXIT_FAILED
+    with pytest.raises(pool.PoolError) as lost:
+        pool._Results([1], lambda k, v: None, 0).charge(0, "its worker was killed")
+    assert _status_of(lost.value) == EXIT_USAGE
+
+
 @pytest.mark.parametrize(("stop", "code"), [(KeyboardInterrupt, 130), ("terminated", 143)])
 @pytest.mark.parametrize("as_json", [False, True])
 def test_a_stopped_simulation_prints_the_results_of_the_games_it_finished(

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import io
 import json
 import math
@@ -69,6 +68,7 @@ from dominari.bots.mcts import (
 )
 from dominari.core.checks import escaped
 from dominari.core.errors import (
+    MACHINE_ERRNOS,
     ConfigError,
     DominariError,
     IllegalActionError,
@@ -150,13 +150,8 @@ EXIT_USAGE = 2
 """The exit status of a mistake in the request: a bad flag, file, card, bot …"""
 EXIT_FAILED = 1
 """The exit status of a run the machine stopped (a full disk, too little memory), as of
-standard output that cannot be written: the request may work elsewhere or later."""
-MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG,
-                            errno.ENOMEM, errno.EMFILE, errno.ENFILE, errno.ESTALE})
-"""The errors of a file operation that are the machine's, not the request's: a full disk
-or quota, a failing device, a file too large for the file system, too little memory, too
-many open files, a network file gone stale. A path that is missing, refused or read-only
-is the request's."""
+standard output that cannot be written: the request may work elsewhere or later, or with
+less asked of the machine."""
 DEFAULT_PLAYERS = {"dominion": f"{HUMAN},bmu", "dominations": f"{HUMAN},greedy"}
 
 
@@ -3060,14 +3055,17 @@ def _stopped(stop: _Terminated | KeyboardInterrupt) -> int:
 
 
 def _status_of(exc: BaseException) -> int:
-    """:data:`EXIT_FAILED` for an error that comes of the machine (an OS error of
-    :data:`MACHINE_ERRNOS`: itself, or the cause of the error that says it, a file named),
-    else :data:`EXIT_USAGE`."""
+    """:data:`EXIT_FAILED` for an error that comes of the machine: one marked so
+    (:attr:`~dominari.core.errors.DominariError.machine`, which comes back from a worker),
+    or caused by a :class:`MemoryError` or an OS error of
+    :data:`~dominari.core.errors.MACHINE_ERRNOS` (itself, or the cause or context of the
+    error that says it, a file named); else :data:`EXIT_USAGE`."""
     seen: BaseException | None = exc
     for _ in range(8):  # (a chain of causes is short; never a loop)
         if seen is None:
             break
-        if isinstance(seen, OSError) and seen.errno in MACHINE_ERRNOS:
+        if getattr(seen, "machine", False) is True or isinstance(seen, MemoryError) or (
+                isinstance(seen, OSError) and seen.errno in MACHINE_ERRNOS):
             return EXIT_FAILED
         seen = seen.__cause__ or seen.__context__
     return EXIT_USAGE

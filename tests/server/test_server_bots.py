@@ -442,6 +442,43 @@ def test_a_bot_waiting_for_a_worker_is_said_to_wait_not_to_think(monkeypatch: An
         go.set()
 
 
+def test_a_failure_as_a_waiting_bot_gets_its_worker_frees_the_worker(monkeypatch: Any) -> None:
+    """The review of the waiting view: the view saying that a bot thinks now went out
+    after its decision took a worker and before the block that frees it. Had it failed (a
+    MemoryError), the worker stayed taken for good, and every bot of the server waited.
+    It is freed now, and the bot is asked again."""
+
+    go = hold_decisions(monkeypatch, [])
+    try:
+        with make_client(bot_workers=1) as client:
+            svc = client.app.state.service  # type: ignore[attr-defined]
+            client.post("/api/games", json={
+                "game": "dominion", "kingdom": "first-game", "seed": 0, "max_turns": 3,
+                "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "bmu"}]})
+            until(lambda: svc._slots.free == 0)
+            g = client.post("/api/games", json={
+                "game": "dominion", "kingdom": "first-game", "seed": 10, "max_turns": 3,
+                "seats": [{"kind": "bot", "bot": "smithy"}, {"kind": "human"}]}).json()
+            gid = g["game_id"]
+            until(lambda: svc._slots.waiting(0) == 1)
+            real, failed = svc.broadcast, []
+
+            def broadcast(t: Any) -> None:
+                if t.id == gid and not failed and not t.bot_waiting:  # "thinking now"
+                    failed.append(t.version)
+                    raise MemoryError
+                real(t)
+
+            monkeypatch.setattr(svc, "broadcast", broadcast)
+            go.set()
+            until(lambda: svc.tables[gid].version >= 1, "the bot never moved", 60)
+            assert failed == [0]  # it failed once, and was asked again
+            client.portal.call(svc.idle)  # type: ignore[union-attr]
+            assert svc._slots.free == 1
+    finally:
+        go.set()
+
+
 def _alone_first_move() -> list[str]:
     """Smithy's first move on First Game, seed 10 (its seat starts), where nothing else waits."""
     with make_client() as client:

@@ -1,8 +1,39 @@
 """Errors a user can cause. Each carries one clear message saying what and why."""
 
+import errno
+
+MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG,
+                            errno.ENOMEM, errno.EMFILE, errno.ENFILE, errno.ESTALE})
+"""The errors of a file operation that are the machine's, not the request's: a full disk
+or quota, a failing device, a file too large for the file system, too little memory, too
+many open files, a network file gone stale. A path that is missing, refused or read-only
+is the request's."""
+
 
 class DominariError(Exception):
-    """Base class of every error caused by user input (actions, files, flags)."""
+    """Base class of every error caused by user input (actions, files, flags).
+
+    ``machine`` is True on an error the machine caused while doing what was asked (a full
+    disk, too little memory: :func:`machine_failed`), which the same request may not meet
+    elsewhere or later; it is kept across processes (an attribute pickles with the error).
+    """
+
+    machine: bool = False
+
+
+def machine_failed(error: DominariError, cause: BaseException) -> DominariError:
+    """``error``, marked as the machine's (:attr:`DominariError.machine`) where ``cause``
+    is: a :class:`MemoryError`, or an :class:`OSError` of :data:`MACHINE_ERRNOS`.
+
+    >>> machine_failed(DominariError("cannot write x"), OSError(28, "full")).machine
+    True
+    >>> machine_failed(DominariError("cannot write x"), OSError(13, "denied")).machine
+    False
+    """
+    if isinstance(cause, MemoryError) or (isinstance(cause, OSError)
+                                          and cause.errno in MACHINE_ERRNOS):
+        error.machine = True
+    return error
 
 
 class IllegalActionError(DominariError, ValueError):

@@ -790,16 +790,16 @@ class GameService:
             assert self._slots is not None
             # one decision a worker (no time is lost in a queue), a game with a person in
             # it before the games of bots only; a wait for a worker is said as such
-            if self._slots.free == 0:
-                t.bot_waiting = True
-                self.broadcast(t)
             try:
+                if self._slots.free == 0:
+                    t.bot_waiting = True
+                    self.broadcast(t)
                 await self._slots.acquire(self.bot_level(t))
             finally:
                 waited, t.bot_waiting = t.bot_waiting, False
-            if waited:
-                self.broadcast(t)  # thinking now
-            try:
+            try:  # (the slot is held from here: released whatever happens below)
+                if waited:
+                    self.broadcast(t)  # thinking now
                 executor = self._executor
                 try:
                     pending = loop.run_in_executor(executor, choose, t.game, payload, name,

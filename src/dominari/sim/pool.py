@@ -65,7 +65,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
 
-from dominari.core.errors import ConfigError, DominariError
+from dominari.core.errors import ConfigError, DominariError, machine_failed
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -205,10 +205,11 @@ def each_result(
         for k in range(len(tasks)):
             try:
                 value = fn(tasks[k])
-            except MemoryError:  # in this process: run again, it would find no more room
-                raise PoolError(f"task {k + 1} of {len(tasks)} ({_describe(tasks[k])}) "
-                                f"{MEMORY_ERROR}: a machine with more memory may give it "
-                                "room)") from None  # fmt: skip
+            except MemoryError as exc:  # in this process: run again, it would find no
+                # more room
+                raise machine_failed(PoolError(
+                    f"task {k + 1} of {len(tasks)} ({_describe(tasks[k])}) {MEMORY_ERROR}: a "
+                    "machine with more memory may give it room)"), exc) from None
             out.store(k, value)
     else:
         _run_local(fn, out, min(workers, len(tasks)), start_method, stall)
@@ -262,8 +263,10 @@ class _Results(Generic[T, R]):
         failures = self.failures[k] = self.failures.get(k, 0) + 1
         if failures > self.retries:
             times = f"{failures} time{'s' if failures != 1 else ''}"
-            raise PoolError(f"task {k + 1} of {len(self.tasks)} ({_describe(self.tasks[k])}) "
-                            f"was lost {times}: {what}")  # fmt: skip
+            failed = PoolError(f"task {k + 1} of {len(self.tasks)} "
+                               f"({_describe(self.tasks[k])}) was lost {times}: {what}")
+            failed.machine = what == OUT_OF_MEMORY  # the machine's memory ran short
+            raise failed
 
 
 class _Queue:

@@ -37,7 +37,7 @@ from dominari.bots.kingdom import KingdomBestBot
 from dominari.bots.playout import can_play_out, play_out
 from dominari.core.checks import seed as seed_value
 from dominari.core.checks import whole
-from dominari.core.errors import ConfigError, DominariError, StrategyError
+from dominari.core.errors import ConfigError, DominariError, StrategyError, machine_failed
 from dominari.core.game import GameState
 from dominari.dominion.cards import NAME
 from dominari.dominion.engine import END_REASONS, DominionConfig, DominionState
@@ -817,9 +817,10 @@ def write_record(target: Path, state: GameState, seats: list[dict[str, Any]]) ->
     naming the file if it cannot be written."""
     try:
         write_record_atomic(target, record_with_seats(state, seats))
-    except OSError as exc:  # a full disk, a folder removed during the run …
-        raise ConfigError(f"cannot write game record {str(target)!r} "
-                          f"({exc.strerror or exc})") from None  # fmt: skip
+    except OSError as exc:  # a full disk, a folder removed during the run … (said as the
+        # machine's where it is: the mark, not the OS error, comes back from a worker)
+        raise machine_failed(ConfigError(f"cannot write game record {str(target)!r} "
+                                         f"({exc.strerror or exc})"), exc) from None
 
 
 def check_run(games: object, workers: object, seed: object, backend: str,
