@@ -415,16 +415,7 @@ def test_a_bot_waiting_for_a_worker_is_said_to_wait_not_to_think(monkeypatch: An
     go = hold_decisions(monkeypatch, [])
     try:
         with make_client(bot_workers=1) as client:
-            svc = client.app.state.service  # type: ignore[attr-defined]
-            client.post("/api/games", json={
-                "game": "dominion", "kingdom": "first-game", "seed": 0, "max_turns": 3,
-                "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "bmu"}]})
-            until(lambda: svc._slots.free == 0)  # its decision holds the one worker
-            g = client.post("/api/games", json={
-                "game": "dominion", "kingdom": "first-game", "seed": 10, "max_turns": 3,
-                "seats": [{"kind": "bot", "bot": "smithy"}, {"kind": "human"}]}).json()
-            gid, token = g["game_id"], g["seats"][1]["token"]
-            until(lambda: svc._slots.waiting(0) == 1)
+            svc, gid, token = _a_bot_waits(client)
             with client.websocket_connect("/api/ws") as ws:
                 ws.send_json({"type": "join", "game_id": gid, "token": token})
                 first = ws.receive_json()
@@ -451,16 +442,7 @@ def test_a_failure_as_a_waiting_bot_gets_its_worker_frees_the_worker(monkeypatch
     go = hold_decisions(monkeypatch, [])
     try:
         with make_client(bot_workers=1) as client:
-            svc = client.app.state.service  # type: ignore[attr-defined]
-            client.post("/api/games", json={
-                "game": "dominion", "kingdom": "first-game", "seed": 0, "max_turns": 3,
-                "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "bmu"}]})
-            until(lambda: svc._slots.free == 0)
-            g = client.post("/api/games", json={
-                "game": "dominion", "kingdom": "first-game", "seed": 10, "max_turns": 3,
-                "seats": [{"kind": "bot", "bot": "smithy"}, {"kind": "human"}]}).json()
-            gid = g["game_id"]
-            until(lambda: svc._slots.waiting(0) == 1)
+            svc, gid, _ = _a_bot_waits(client)
             real, failed = svc.broadcast, []
 
             def broadcast(t: Any) -> None:
@@ -477,6 +459,22 @@ def test_a_failure_as_a_waiting_bot_gets_its_worker_frees_the_worker(monkeypatch
             assert svc._slots.free == 1
     finally:
         go.set()
+
+
+def _a_bot_waits(client: Any) -> tuple[Any, str, str]:
+    """With decisions held (:func:`hold_decisions`) and one worker: a game of bots whose
+    decision holds the worker, then a person's game whose bot (Smithy, seed 10: its seat
+    begins) waits for it. Returns the service, that game's id and the person's token."""
+    svc = client.app.state.service
+    client.post("/api/games", json={
+        "game": "dominion", "kingdom": "first-game", "seed": 0, "max_turns": 3,
+        "seats": [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "bmu"}]})
+    until(lambda: svc._slots.free == 0)  # its decision holds the one worker
+    g = client.post("/api/games", json={
+        "game": "dominion", "kingdom": "first-game", "seed": 10, "max_turns": 3,
+        "seats": [{"kind": "bot", "bot": "smithy"}, {"kind": "human"}]}).json()
+    until(lambda: svc._slots.waiting(0) == 1)
+    return svc, g["game_id"], g["seats"][1]["token"]
 
 
 def _alone_first_move() -> list[str]:
