@@ -68,12 +68,12 @@ from dominari.bots.mcts import (
 )
 from dominari.core.checks import escaped
 from dominari.core.errors import (
-    MACHINE_ERRNOS,
     ConfigError,
     DominariError,
     IllegalActionError,
     ParseError,
     RecordError,
+    machine_cause,
 )
 from dominari.dominations.data import (
     COLOURS,
@@ -3064,8 +3064,7 @@ def _status_of(exc: BaseException) -> int:
     for _ in range(8):  # (a chain of causes is short; never a loop)
         if seen is None:
             break
-        if getattr(seen, "machine", False) is True or isinstance(seen, MemoryError) or (
-                isinstance(seen, OSError) and seen.errno in MACHINE_ERRNOS):
+        if getattr(seen, "machine", False) is True or machine_cause(seen):
             return EXIT_FAILED
         seen = seen.__cause__ or seen.__context__
     return EXIT_USAGE

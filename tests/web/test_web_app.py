@@ -305,6 +305,8 @@ def test_replay_steps_forward_and_back(live_server: LiveServer, page: Page,
 
 
 FORMAT_CASES: list[tuple[str, list[Any], Any]] = [
+    ("andList", [[]], ""), ("andList", [["A"]], "A"), ("andList", [["A", "B"]], "A and B"),
+    ("andList", [["A", "B", "C"]], "A, B and C"),
     ("count", [1, "card"], "1 card"),
     ("count", [3, "card"], "3 cards"),
     ("count", [2, "city", "cities"], "2 cities"),

@@ -21,6 +21,13 @@ class DominariError(Exception):
     machine: bool = False
 
 
+def machine_cause(cause: BaseException) -> bool:
+    """Whether ``cause`` is the machine's: a :class:`MemoryError`, or an :class:`OSError`
+    of :data:`MACHINE_ERRNOS`."""
+    return isinstance(cause, MemoryError) or (isinstance(cause, OSError)
+                                              and cause.errno in MACHINE_ERRNOS)
+
+
 def machine_failed(error: DominariError, cause: BaseException) -> DominariError:
     """``error``, marked as the machine's (:attr:`DominariError.machine`) where ``cause``
     is: a :class:`MemoryError`, or an :class:`OSError` of :data:`MACHINE_ERRNOS`.
@@ -30,8 +37,7 @@ def machine_failed(error: DominariError, cause: BaseException) -> DominariError:
     >>> machine_failed(DominariError("cannot write x"), OSError(13, "denied")).machine
     False
     """
-    if isinstance(cause, MemoryError) or (isinstance(cause, OSError)
-                                          and cause.errno in MACHINE_ERRNOS):
+    if machine_cause(cause):
         error.machine = True
     return error
 

@@ -27,7 +27,7 @@ import re
 import threading
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, overload
@@ -682,19 +682,23 @@ def _held_features(state: Any) -> list[str]:
     """A Dominations game's features for :attr:`Tally.split`: each mastery card (by skill)
     each seat held at the end (``mastery:1:T3a Marketplace``: a skill's id has no white
     space, its name may have any)."""
+    return [f"mastery:{p}:{skill.id} {skill.name}" for p, skill in _held_skills(state)]
+
+
+def _held_skills(state: Any) -> Iterator[tuple[int, Any]]:
+    """Each mastery card held at the end of a Dominations game: its seat and its skill."""
     cat = state.catalog
-    return [f"mastery:{p}:{skill.id} {skill.name}" for code, p in enumerate(state.taken)
-            if p >= 0 for skill in (cat.skills[cat.copy_skill[code]],)]
+    for code, p in enumerate(state.taken):
+        if p >= 0:
+            yield p, cat.skills[cat.copy_skill[code]]
 
 
 def _held_cards(state: Any, players: int) -> tuple[tuple[str, ...], ...]:
     """Each seat's mastery cards at the end of a Dominations game (skill ids, sorted; a
     tree holds one copy of a skill at most, D-DEV-4)."""
-    cat = state.catalog
     held: list[list[str]] = [[] for _ in range(players)]
-    for code, p in enumerate(state.taken):
-        if p >= 0:
-            held[p].append(cat.skills[cat.copy_skill[code]].id)
+    for p, skill in _held_skills(state):
+        held[p].append(skill.id)
     return tuple(tuple(sorted(cards)) for cards in held)
 
 

@@ -1,4 +1,9 @@
-// Pure formatting helpers shared by the pages (unit-tested in tests/web/test_web_units.py).
+// Pure formatting helpers shared by the pages (tested in tests/web/test_web_app.py).
+
+// Items in a sentence: "A", "A and B", "A, B and C".
+export function andList(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
 
 // "1 card", "2 cards"; `plural` defaults to singular + "s".
 export function count(n, singular, plural = null) {

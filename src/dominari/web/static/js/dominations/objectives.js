@@ -3,6 +3,7 @@
 // (players × VP sources from vp_breakdown, totals, winner) with the scoring lines of the log.
 
 import { el } from "../dom.js";
+import { andList } from "../format.js";
 import { DOMAIN_NAMES, catalogIndex, domainName, skillOfCopy } from "./cardtext.js";
 import { domainChip } from "./market.js";
 
@@ -211,9 +212,7 @@ export function tieBreak(view, ranks) {
   const vp = view.players[best].vp;
   const tied = ranks.filter((p) => view.players[p].vp === vp);
   if (tied.length < 2) return "";
-  const others = tied.slice(1).map((p) => view.players[p].name);
-  const them = others.length === 1 ? others[0]
-    : `${others.slice(0, -1).join(", ")} and ${others[others.length - 1]}`;
+  const them = andList(tied.slice(1).map((p) => view.players[p].name));
   return ` the tie with ${them} at ${vp} VP, being earlier in the initiative order`;
 }
 

@@ -6,6 +6,7 @@
 // take a selection of hand cards, sent as one action ("discard Estate Copper").
 
 import { clear, el, render } from "../dom.js";
+import { andList } from "../format.js";
 
 const TYPE_ORDER = ["Action", "Treasure", "Victory", "Curse", "Attack", "Reaction"];
 const BASIC_ROWS = [["Copper", "Silver", "Gold"], ["Estate", "Duchy", "Province", "Curse"]];
@@ -531,9 +532,6 @@ export function mount(root, ctx) {
     return ` the tie with ${them} at ${top} VP, in fewer turns${by}`;
   }
 
-  function andList(items) {
-    return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
-  }
 
   function scores() {
     const out = state.msg.view.outcome;
