@@ -219,12 +219,15 @@ def test_a_win_on_the_tie_break_says_why_and_a_finished_game_offers_its_record(
     assert json.loads(Path(saved).read_text(encoding="utf-8")) == record
 
 
-def test_play_again_makes_a_game_like_the_finished_one(live_server: LiveServer,
-                                                       page: Page) -> None:
+def test_play_again_makes_one_next_game_for_every_player(live_server: LiveServer, page: Page,
+                                                          browser: Browser) -> None:
     """A finished game offers its players "Play again" (the browser audit found nothing
-    on the final screen to start another, and the lobby reset to Dominations and greedy):
-    a new game with the same seats, names and options, dealt anew. With two people it
-    shows the new invitation links, as the lobby does."""
+    on the final screen to start another): a new game with the same seats, names and
+    options, dealt anew. With two people on two browsers, the one who clicks goes to
+    their seat of it, and the other is told and offered "Join the next game", which
+    takes their own seat (the first version put both links in the clicker's browser
+    only); a spectator is offered to watch it. A browser holding every seat (one shared
+    screen) gets the invitation links of them all."""
     g = live_server.create(game="dominion", seats=[{"kind": "human", "name": "Ann"},
                                                    {"kind": "human", "name": "Bob"}],
                            seed=9, kingdom="first-game", max_turns=3)
@@ -236,29 +239,58 @@ def test_play_again_makes_a_game_like_the_finished_one(live_server: LiveServer,
     page.goto(f"{live_server.url}/#/watch/{g['spectator']}")
     expect(page.get_by_test_id("record-link")).to_be_visible()
     expect(page.get_by_test_id("again")).to_have_count(0)  # a spectator holds no seat
-    page.goto(f"{live_server.url}/#/play/{gid}/{tokens[0]}")
+
+    bob_context = browser.new_context(viewport={"width": 1280, "height": 860})
+    ann_context = browser.new_context(viewport={"width": 1280, "height": 860})
+    errors: list[str] = []
+    try:
+        bob, ann = bob_context.new_page(), ann_context.new_page()
+        for p in (bob, ann):
+            p.on("pageerror", lambda e: errors.append(str(e)))
+        bob.goto(f"{live_server.url}/#/play/{gid}/{tokens[1]}")
+        expect(bob.get_by_test_id("again")).to_have_text("Play again")
+        ann.goto(f"{live_server.url}/#/play/{gid}/{tokens[0]}")
+        ann.get_by_test_id("again").click()
+        ann.wait_for_url(lambda url: "/#/play/" in url and gid not in url)
+        new_id, ann_token = ann.url.split("/#/play/")[1].split("/")
+        assert new_id != gid
+        expect(ann.get_by_test_id("seats")).to_be_visible()
+        nxt = live_server.view(new_id, ann_token)
+        assert (nxt["seat"], nxt["status"], nxt["version"]) == (0, "active", 0)
+        assert (nxt["kingdom"], nxt["max_turns"]) == ("first-game", 3)
+        assert [(s["kind"], s["name"]) for s in nxt["seats"]] == [("human", "Ann"),
+                                                                  ("human", "Bob")]
+        # Bob, on his own browser, is told and takes his own seat
+        expect(bob.get_by_text("Another player started the next game")).to_be_visible()
+        expect(bob.get_by_test_id("again")).to_have_text("Join the next game")
+        bob.get_by_test_id("again").click()
+        bob.wait_for_url(f"**/#/play/{new_id}/**")
+        bob_token = bob.url.split(f"/#/play/{new_id}/")[1]
+        assert bob_token not in (ann_token, *tokens)
+        assert live_server.view(new_id, bob_token)["seat"] == 1
+        # the spectator may watch it
+        page.get_by_test_id("watch-again").click()
+        page.wait_for_url(f"**/#/watch/{nxt['spectator']}")
+    finally:
+        bob_context.close()
+        ann_context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+    # one browser with both seats of a game: the links of both seats of the next one
+    h = live_server.create(game="dominion", seats=[{"kind": "human", "name": "Ann"},
+                                                   {"kind": "human", "name": "Bob"}],
+                           seed=4, kingdom="first-game", max_turns=2)
+    hid, both = h["game_id"], [s["token"] for s in h["seats"]]
+    _finish_by_random_play(live_server, hid, both, 4)
+    page.goto(f"{live_server.url}/#/play/{hid}/{both[1]}")
+    expect(page.get_by_test_id("again")).to_be_visible()
+    page.goto(f"{live_server.url}/#/play/{hid}/{both[0]}")
     page.get_by_test_id("again").click()
     box = page.get_by_test_id("invitations")
     expect(box).to_be_visible()
     links = [box.locator("input").nth(i).input_value() for i in range(2)]
-    new_id, token = links[0].split("/#/play/")[1].split("/")
-    assert new_id != gid
-    again = live_server.view(new_id, token)
-    assert again["status"] == "active" and again["version"] == 0
-    assert (again["kingdom"], again["max_turns"]) == ("first-game", 3)
-    assert [(s["kind"], s["name"]) for s in again["seats"]] == [("human", "Ann"),
-                                                                 ("human", "Bob")]
-    # Dominations: its rules and data set, a bot as the bot it was
-    body = page.evaluate("""async () => {
-      const { againBody } = await import('/static/js/table.js');
-      return againBody({ game: 'dominations', rules: { variant: 'prototype' },
-                         data_set: 'custom', seats: [
-        { seat: 0, kind: 'human', bot: null, name: 'Ann' },
-        { seat: 1, kind: 'bot', bot: 'greedy', name: 'greedy (2)' }] });
-    }""")
-    assert body == {"game": "dominations", "rules": {"variant": "prototype"}, "data": "custom",
-                    "seats": [{"kind": "human", "name": "Ann"},
-                              {"kind": "bot", "bot": "greedy", "name": "greedy (2)"}]}
+    seats = [live_server.view(*link.split("/#/play/")[1].split("/"))["seat"] for link in links]
+    assert seats == [0, 1]
 
 
 def test_a_wrong_token_or_spectator_id_is_refused_clearly(live_server: LiveServer,

@@ -57,6 +57,7 @@ from fastapi import (
     Path,
     Query,
     Request,
+    Response,
     WebSocket,
     WebSocketDisconnect,
 )
@@ -614,6 +615,28 @@ def create_app(settings: Settings) -> FastAPI:
         of the view it answers, as for an action."""
         return await submitted(game_id, authorization,
                                lambda t, seat: service.undo(t, seat, body.version))
+
+    @app.post("/api/games/{game_id}/again", status_code=201, response_model=Created,
+              responses=ERRORS, response_model_exclude_unset=True)
+    async def play_again(request: Request, response: Response, game_id: GameId,
+                         authorization: Auth = None) -> dict[str, Any]:
+        """Play a finished game again: a new game with the same seats, names and options
+        (Dominion's kingdom as asked for, so "random" draws anew; Dominations' rules and
+        data set), dealt anew. The first of its players to ask makes it (201); every
+        player's view of the finished game then names it (``again``: its ``game_id`` and
+        ``spectator``), and each who asks gets their own seat of it (200): the answer
+        carries that seat's token only, made from the token given, so asking again gives
+        the same one. Refused before the game ends (409)."""
+        t = await service.game(game_id)
+        token = bearer(authorization)
+        seat = service.seat_of(t, token)
+        if t.again is None and not creates.take(client_key(request)):
+            raise ActionError("too_many", "too many games created; wait a moment")
+        assert token is not None  # (seat_of refuses none)
+        made, new = await service.again(t, seat, token)
+        if not new:
+            response.status_code = 200
+        return made
 
     @app.post("/api/my-games", responses=ERRORS)
     async def my_games(body: TokensIn) -> dict[str, Any]:

@@ -10,13 +10,16 @@ bots only at once. The store is written and read on the loop, so a database lock
 another process is waited for only briefly (:data:`STORE_WAIT`; a bot's move, stored again
 later, hardly at all: :data:`BOT_STORE_WAIT`), except while the server starts.
 
-Seat tokens are ``secrets.token_urlsafe(32)``; the store keeps their SHA-256 only, the
-service compares digests with :func:`hmac.compare_digest`, and nothing logs them.
+Seat tokens are ``secrets.token_urlsafe(32)``, or, in a finished game's next one
+(:meth:`GameService.again`), an HMAC keyed by the player's token of the finished game
+(:func:`again_token`); the store keeps their SHA-256 only, the service compares digests
+with :func:`hmac.compare_digest`, and nothing logs them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import collections
 import contextlib
 import hashlib
@@ -26,7 +29,7 @@ import pickle
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,7 +48,14 @@ from dominari.server.bots import (
     server_bot_names,
     stop_executor,
 )
-from dominari.server.store import SeatGame, SeatRow, Store, StoredGame, StoreError
+from dominari.server.store import (
+    ConflictError,
+    SeatGame,
+    SeatRow,
+    Store,
+    StoredGame,
+    StoreError,
+)
 from dominari.server.tables import (
     ActionError,
     LogCursor,
@@ -209,6 +219,30 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def again_token(token: str, game_id: str, seat: int) -> str:
+    """The token of ``seat`` in the next game ``game_id`` of the player whose token of the
+    finished game is ``token``: made from it (an HMAC keyed by it), so only its holder
+    can have it, and the server keeps neither.
+
+    >>> again_token("abc", "G1", 0) == again_token("abc", "G1", 0) != again_token("abd", "G1", 0)
+    True
+    >>> len(again_token("abc", "G1", 0)) == len(secrets.token_urlsafe(32))
+    True
+    """
+    mac = hmac.new(token.encode("utf-8", "surrogatepass"),
+                   f"dominari again {game_id} {seat}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
+def _seat_of_digest(seats: Iterable[SeatRow], digest: str) -> int:
+    """The seat whose token's hash is ``digest`` (-1: none), compared in constant time."""
+    seat = -1
+    for x in seats:
+        if x.token_hash is not None and hmac.compare_digest(digest, x.token_hash):
+            seat = x.seat
+    return seat
+
+
 @dataclass
 class Settings:
     """How a server runs."""
@@ -259,6 +293,18 @@ class GameSpec:
     data: str | None = None
     kingdom: str | tuple[str, ...] | None = None
     max_turns: int | None = None
+
+
+def _again_spec(t: Table) -> GameSpec:
+    """What makes a game like the finished ``t`` (:meth:`GameService.again`)."""
+    seats = tuple(SeatSpec(x.kind, x.bot, x.name) for x in t.seats)
+    c = t.config
+    if t.game == "dominion":
+        kingdom = c.get("kingdom")
+        return GameSpec(game="dominion", seats=seats, max_turns=c.get("max_turns"),
+                        kingdom=tuple(kingdom) if isinstance(kingdom, list) else kingdom)
+    return GameSpec(game="dominations", seats=seats, rules=c.get("rules") or {},
+                    data=c.get("data_set"))
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -354,10 +400,13 @@ class GameService:
 
     # -- games -------------------------------------------------------------------------
 
-    def create(self, spec: GameSpec) -> dict[str, Any]:
+    def create(self, spec: GameSpec, again_of: str | None = None) -> dict[str, Any]:
         """Create a game; the answer carries each human seat's token (shown only here),
         and ``notes``: a sentence for each Dominion rule bot seated whose Kingdom cards the
-        game's kingdom lacks (its seat's ``missing_cards``; it plays without them)."""
+        game's kingdom lacks (its seat's ``missing_cards``; it plays without them).
+
+        With ``again_of``, the game is that finished game's next one (see :meth:`again`):
+        its human seats are made without tokens, each to be claimed by its player."""
         game = spec.game
         if game not in ("dominion", "dominations"):
             raise ConfigError(f"unknown game {game!r}: dominion or dominations")
@@ -403,11 +452,13 @@ class GameService:
             config["bot_settings"] = {  # and every setting of their levels now
                 bot: search_settings(game, bot, self.settings.bot_seconds)
                 for kind, bot, _ in names if kind == "bot" and bot in SEARCH_BOTS}
-        tokens = {i: secrets.token_urlsafe(32) for i, x in enumerate(names) if x[0] == "human"}
+        tokens = {} if again_of is not None else {
+            i: secrets.token_urlsafe(32) for i, x in enumerate(names) if x[0] == "human"}
         seats = tuple(SeatRow(i, kind, bot, name, token_hash(tokens[i]) if i in tokens else None)
                       for i, (kind, bot, name) in enumerate(names))
         spectator = secrets.token_urlsafe(16)
-        gid = self.db.create_game(game, config, spectator, seats, wait=STORE_WAIT)
+        gid = self.db.create_game(game, config, spectator, seats, wait=STORE_WAIT,
+                                  again_of=again_of)
         t = Table(id=gid, game=game, config=config, spectator=spectator, seats=seats,
                   state=state)
         self.tables[gid] = t
@@ -423,6 +474,49 @@ class GameService:
             # kingdom often lacks them), and said so
             "notes": [note for x in seat_list if (note := missing_note(x)) is not None],
         }
+
+    async def again(self, t: Table, seat: int, token: str) -> tuple[dict[str, Any], bool]:
+        """The next game of the finished ``t`` for the player of ``seat`` (whose ``token``
+        it is): the same seats, names and options (Dominion's kingdom as asked for, so
+        "random" draws anew; Dominations' rules and data set), dealt anew. The first player
+        to ask makes it, and every player of ``t`` is then offered it (the views'
+        ``again``); each who asks gets their own seat of it, by a token made from their
+        token of ``t`` (:func:`again_token`), so asking twice gives the same seat. The
+        answer is :meth:`create`'s, with this player's token only, and whether this call
+        made the game."""
+        if not t.finished:
+            raise ActionError("in_progress", "this game is not over: it can be played "
+                                             "again once it ends")
+        made = False
+        if t.again is None:
+            t.again = self.db.again_of(t.id, wait=STORE_WAIT)  # made by another process?
+        if t.again is None:
+            try:
+                self.create(_again_spec(t), again_of=t.id)
+                made = True
+            except ConflictError:  # another process made it first: that one it is
+                pass
+            t.again = self.db.again_of(t.id, wait=STORE_WAIT)
+            if t.again is None:
+                raise StoreError(f"game {t.id}: its next game was not stored; try again")
+            self.broadcast(t)  # every player of t is offered it
+        nxt = await self.game(t.again[0])
+        mine = again_token(token, nxt.id, seat)
+        digest = token_hash(mine)
+        if nxt.seats[seat].token_hash != digest:
+            if not self.db.claim_seat(nxt.id, seat, digest, wait=STORE_WAIT):
+                raise ActionError("bad_token", "this token holds no seat in the next game")
+            nxt.seats = tuple(replace(x, token_hash=digest) if x.seat == seat else x
+                              for x in nxt.seats)
+        seat_list = nxt.seat_list()
+        return {
+            "game_id": nxt.id,
+            "game": nxt.game,
+            "spectator": nxt.spectator,
+            "version": nxt.version,
+            "seats": [{**x, "token": mine if x["seat"] == seat else None} for x in seat_list],
+            "notes": [note for x in seat_list if (note := missing_note(x)) is not None],
+        }, made
 
     def _check_bot_games(self) -> None:
         """Refuse a game of bots only when :attr:`Settings.max_bot_games` are playing."""
@@ -561,10 +655,13 @@ class GameService:
         if not token:
             raise ActionError("no_token", "this needs a seat token")
         digest = token_hash(token)
-        seat = -1
-        for x in t.seats:
-            if x.token_hash is not None and hmac.compare_digest(digest, x.token_hash):
-                seat = x.seat
+        seat = _seat_of_digest(t.seats, digest)
+        if seat < 0 and any(x.kind == "human" and x.token_hash is None for x in t.seats):
+            # a next game's seat not yet claimed here: claimed through another process?
+            stored = self.db.load_seats(t.id, wait=STORE_WAIT)
+            seat = _seat_of_digest(stored, digest)
+            if seat >= 0:
+                t.seats = stored
         if seat < 0:
             raise ActionError("bad_token", "this token holds no seat in this game")
         return seat

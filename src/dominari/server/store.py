@@ -11,7 +11,11 @@ WAL mode) and PostgreSQL (``postgresql+psycopg://…``). Three tables:
 - ``log``: ``(game, seq)`` entries, each an action in notation by a seat, or an
   undo of that seat's last action. Entries are only ever appended, and the primary
   key ``(game, seq)`` makes a second writer of the same entry fail instead of
-  forking the game.
+  forking the game;
+- ``again``: a finished game's next one ("Play again": the same seats and options),
+  at most one (its primary key is the finished game's id). The next game's human
+  seats are made without tokens: each is claimed by its player of the finished game
+  (:meth:`Store.claim_seat`), whose token the server never had to keep.
 
 An entry is committed before the server acknowledges or broadcasts it.
 
@@ -99,6 +103,13 @@ class SeatTable(Base):
     name: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True,
                                                    index=True)
+
+
+class AgainTable(Base):
+    __tablename__ = "again"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    again_id: Mapped[str] = mapped_column(ForeignKey("games.id"), unique=True)
 
 
 class LogTable(Base):
@@ -190,6 +201,8 @@ class GameFacts:
 class StoredGame(GameFacts):
     log: tuple[Entry, ...]
     created: dt.datetime
+    again: tuple[str, str] | None = None
+    """The next game's id and spectator id, once a player asked to play again."""
 
 
 @dataclass(frozen=True)
@@ -260,6 +273,14 @@ def make_engine(url: str) -> Engine:
     except (SQLAlchemyError, ValueError) as exc:
         raise StoreError(f"cannot use the database {redact(url)!r}: {exc}") from None
     return engine
+
+
+def _again(s: Session, game_id: str) -> tuple[str, str] | None:
+    """The id and spectator id of ``game_id``'s next game, if it has one."""
+    row = s.execute(select(AgainTable.again_id, GameRow.spectator)
+                    .join(GameRow, GameRow.id == AgainTable.again_id)
+                    .where(AgainTable.game_id == game_id)).first()
+    return (row[0], row[1]) if row is not None else None
 
 
 def _seat_row(r: SeatTable) -> SeatRow:
@@ -345,17 +366,47 @@ class Store:
 
     def create_game(self, game: str, config: dict[str, Any], spectator: str,
                     seats: Sequence[SeatRow], game_id: str | None = None,
-                    wait: float | None = None) -> str:
-        """Store a new game and its seats; ``wait`` as for :meth:`append`."""
+                    wait: float | None = None, again_of: str | None = None) -> str:
+        """Store a new game and its seats; ``wait`` as for :meth:`append`. With
+        ``again_of``, the new game is that game's next one, stored in the same
+        transaction: :class:`ConflictError` (nothing stored) where it has one already."""
         gid = game_id or self.new_id()
-        with self._session(wait) as s:
-            s.add(GameRow(id=gid, game=game, config=config, spectator=spectator,
-                          status="active", version=0))
-            s.flush()
-            for row in seats:
-                s.add(SeatTable(game_id=gid, seat=row.seat, kind=row.kind, bot=row.bot,
-                                name=row.name, token_hash=row.token_hash))
+        try:
+            with self._session(wait) as s:
+                s.add(GameRow(id=gid, game=game, config=config, spectator=spectator,
+                              status="active", version=0))
+                s.flush()
+                for row in seats:
+                    s.add(SeatTable(game_id=gid, seat=row.seat, kind=row.kind, bot=row.bot,
+                                    name=row.name, token_hash=row.token_hash))
+                if again_of is not None:
+                    s.flush()
+                    s.add(AgainTable(game_id=again_of, again_id=gid))
+        except IntegrityError:
+            if again_of is None:
+                raise
+            raise ConflictError(f"game {again_of} has its next game already") from None
         return gid
+
+    def again_of(self, game_id: str, wait: float | None = None) -> tuple[str, str] | None:
+        """The id and spectator id of ``game_id``'s next game (None: none yet); ``wait``
+        as for :meth:`load`."""
+        with self._session(wait) as s:
+            return _again(s, game_id)
+
+    def claim_seat(self, game_id: str, seat: int, token_hash: str,
+                   wait: float | None = None) -> bool:
+        """Give the human seat ``seat`` of ``game_id``, made without a token, the token
+        whose hash is ``token_hash``: True when the seat is now that token's (claimed now
+        or before), False when it holds another (or is no unclaimed human seat)."""
+        with self._session(wait) as s:
+            row = s.get(SeatTable, (game_id, seat))
+            if row is None or row.kind != "human":
+                return False
+            if row.token_hash is None:
+                row.token_hash = token_hash
+                return True
+            return row.token_hash == token_hash
 
     def append(self, game_id: str, seq: int, kind: str, seat: int, text: str,
                finished: bool = False, wait: float | None = None) -> None:
@@ -410,8 +461,14 @@ class Store:
                 status=g.status, version=g.version,
                 seats=tuple(_seat_row(r) for r in seats),
                 log=tuple(Entry(e.seq, e.kind, e.seat, e.text) for e in log),
-                created=g.created,
+                created=g.created, again=_again(s, game_id),
             )
+
+    def load_seats(self, game_id: str, wait: float | None = None) -> tuple[SeatRow, ...]:
+        """The seats of ``game_id`` as stored now; ``wait`` as for :meth:`load`."""
+        with self._session(wait) as s:
+            return tuple(_seat_row(r) for r in s.scalars(
+                select(SeatTable).where(SeatTable.game_id == game_id).order_by(SeatTable.seat)))
 
     def game_of_spectator(self, spectator: str, wait: float | None = None) -> str | None:
         """The id of the game ``spectator`` watches; ``wait`` as for :meth:`load`."""

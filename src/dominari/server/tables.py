@@ -152,15 +152,18 @@ class Table:
     bot_answer: tuple[int, int, str] | None = None
     """(version, seat, action) of a bot's move that the store could not take: tried
     again as it is, not decided again, while the game is still at that version."""
+    again: tuple[str, str] | None = None
+    """The id and spectator id of the next game, once a player of this finished one asked
+    to play again (the views say so: ``again``)."""
     _log: tuple[Any, int, list[str]] | None = field(default=None, repr=False)
     """(last event seen, events seen, lines) of the log in words. A list of lines is
     never changed once made: a longer log is a new list."""
     _log_parent: list[str] | None = field(default=None, repr=False)
     """The lines the current ones extend (a prefix of them), if they were extended."""
-    _views: tuple[int, bool, bool, dict[int | None, dict[str, Any]]] | None = field(
-        default=None, repr=False)
-    """(version, bot_busy, bot_waiting, messages without the log by seat) of the current
-    state."""
+    _views: tuple[int, bool, bool, tuple[str, str] | None,
+                  dict[int | None, dict[str, Any]]] | None = field(default=None, repr=False)
+    """(version, bot_busy, bot_waiting, again, messages without the log by seat) of the
+    current state."""
     _seat_list: list[dict[str, Any]] = field(default_factory=list, repr=False)
     """The public facts of the seats (see :meth:`seat_list`), made once."""
 
@@ -173,7 +176,7 @@ class Table:
         state = new_state(stored.game, stored.config, data)
         t = cls(
             id=stored.id, game=stored.game, config=stored.config, spectator=stored.spectator,
-            seats=stored.seats, state=state,
+            seats=stored.seats, state=state, again=stored.again,
         )
         for e in stored.log:
             t.replay_entry(e)
@@ -372,11 +375,11 @@ class Table:
         """The view messages of ``seats`` (None: spectators) without the log: the engine's
         view of what each seat may see, with the table's public facts. Built once per
         version, for all the seats asked at once; read-only (they share their parts)."""
-        key = (self.version, self.bot_busy, self.bot_waiting)
+        key = (self.version, self.bot_busy, self.bot_waiting, self.again)
         cached = self._views
-        if cached is None or cached[:3] != key:
+        if cached is None or cached[:4] != key:
             cached = self._views = (*key, {})
-        done = cached[3]
+        done = cached[4]
         missing = [seat for seat in dict.fromkeys(seats) if seat not in done]
         if missing:
             s = self.state
@@ -394,6 +397,9 @@ class Table:
                 facts["kingdom"] = self.config.get("kingdom")
                 facts["max_turns"] = self.config.get("max_turns")
             status = "finished" if s.is_terminal() else "active"
+            # the next game of a finished one, to join (a seat) or watch (anyone)
+            facts["again"] = (None if self.again is None else
+                              {"game_id": self.again[0], "spectator": self.again[1]})
             seat_list = self.seat_list()
             for seat, view in zip(missing, s.views(missing, log=False), strict=True):
                 out = {

@@ -46,7 +46,7 @@ function show() {
   setConnection("");
   document.title = "Dominari";
   const { page, args } = parseRoute(location.hash);
-  const ctx = { main, toast, setConnection, again: (body) => createAndGo(body) };
+  const ctx = { main, toast, setConnection, again: (gameId, token) => playAgain(gameId, token) };
   try {
     if (page === "lobby") current = lobby();
     else if (page === "games") current = myGames();
@@ -80,6 +80,43 @@ function lobby() {
     render(page, el("p", { class: "form-error" }, `cannot load the game options: ${err.message}`));
   });
   return { destroy() {} };
+}
+
+// The next game of the finished game ``gameId`` (its first player to ask makes it): a seat
+// of it for each seat of that game this browser holds (a shared screen holds them all),
+// the seat shown (``token``) first. One seat: to its table; more: their links.
+async function playAgain(gameId, token) {
+  const held = [token, ...savedSeats().filter((s) => s.game_id === gameId && s.token !== token)
+    .map((s) => s.token)];
+  let made = null;
+  const seats = new Map();
+  for (const t of held) {
+    let got;
+    try {
+      got = await postJSON(`/api/games/${encodeURIComponent(gameId)}/again`, undefined, t);
+    } catch (err) {
+      if (made === null) {
+        toast(err.message, "error");
+        return;
+      }
+      continue; // a seat this browser no longer holds: the others all the same
+    }
+    made = made || got;
+    for (const s of got.seats) if (s.token) seats.set(s.seat, s);
+  }
+  const all = made.seats.map((s) => seats.get(s.seat) || s);
+  for (const note of made.notes || []) toast(note);
+  const mine = all.filter((s) => s.token);
+  for (const s of mine) {
+    rememberSeat({ game_id: made.game_id, token: s.token, game: made.game, seat: s.seat,
+                   name: s.name });
+  }
+  if (mine.length === 1) {
+    location.hash = route("play", made.game_id, mine[0].token);
+    return;
+  }
+  rememberCreation({ game_id: made.game_id, game: made.game, spectator: made.spectator, seats: all });
+  location.hash = route("created", made.game_id);
 }
 
 async function createAndGo(body, errorBox) {

@@ -25,25 +25,6 @@ function loadModule(game) {
   return import(`./${game}/table.js`);
 }
 
-// What creates a game like the finished one of ``msg``: its seats (kinds, bots, names) and
-// options (Dominion: its kingdom as asked for, so "random" draws anew; Dominations: its
-// rules and data set), with a new seed.
-export function againBody(msg) {
-  const body = {
-    game: msg.game,
-    seats: msg.seats.map((s) => (s.kind === "human" ? { kind: "human", name: s.name }
-      : { kind: "bot", bot: s.bot, name: s.name })),
-  };
-  if (msg.game === "dominion") {
-    if (msg.kingdom !== null && msg.kingdom !== undefined) body.kingdom = msg.kingdom;
-    if (msg.max_turns !== null && msg.max_turns !== undefined) body.max_turns = msg.max_turns;
-  } else {
-    body.rules = msg.rules || {};
-    if (msg.data_set) body.data = msg.data_set;
-  }
-  return body;
-}
-
 function seatChips(msg, viewer) {
   return el("div", { class: "seats", "data-testid": "seats" }, ...msg.seats.map((s) => {
     const cur = msg.status !== "finished" && msg.current_seat === s.seat;
@@ -115,6 +96,7 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
   let logLines = []; // the log from line logBase on (the whole log once logBase is 0)
   let logBase = 0;
   let askedLog = false;
+  let askedAgain = false; // this player asked for the next game (no news to them)
 
   // Joined a long game: fetch the lines before the ones sent (once they arrive, every
   // piece sent meanwhile is already in logLines).
@@ -149,6 +131,10 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
   const conn = new Connection(who, {
     onView: (msg) => {
       takeLog(msg);
+      if (last && !last.again && msg.again && !askedAgain) {  // another player started it
+        toast(msg.seat === null ? "The next game has started: “Watch the next game”"
+          : "Another player started the next game: “Join the next game” takes your seat");
+      }
       last = msg;
       drawBar(msg);
       if (module) module.update(msg);
@@ -217,10 +203,17 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
         msg.status === "finished" && (msg.spectator || who.spectator)
           ? el("a", { class: "btn small primary", href: route("replay", msg.spectator || who.spectator),
                       "data-testid": "replay-link" }, "Replay") : null,
+        // "Play again": the first player to ask makes the next game, and every player
+        // is then offered it (msg.again); each who asks gets their own seat of it
         msg.status === "finished" && viewer !== null && again
           ? el("button", { class: "btn small primary", "data-testid": "again",
-                           title: "A new game with the same seats and options, dealt anew",
-                           onclick: () => again(againBody(msg)) }, "Play again") : null,
+                           title: msg.again ? "Another player started the next game: take your seat in it"
+                             : "A new game with the same seats and options, dealt anew",
+                           onclick: () => { askedAgain = true; again(msg.game_id, who.token); } },
+               msg.again ? "Join the next game" : "Play again") : null,
+        msg.status === "finished" && viewer === null && msg.again
+          ? el("a", { class: "btn small primary", href: route("watch", msg.again.spectator),
+                      "data-testid": "watch-again" }, "Watch the next game") : null,
         msg.status === "finished"
           ? el("a", { class: "btn small", href: `/api/games/${msg.game_id}/record`,
                       download: `dominari-${msg.game}-${msg.game_id}.json`, "data-testid": "record-link",
