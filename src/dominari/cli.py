@@ -285,7 +285,8 @@ def build_parser() -> argparse.ArgumentParser:
                      f"{', '.join(BUILTIN_STRATEGIES)}, best (the kingdom's best rule bot) "
                      "or strategy file paths; for "
                      "dominations random, greedy; for both the search levels mcts-easy, "
-                     "mcts, mcts-hard, with options as in mcts:steps=200000:width=8 "
+                     "mcts, mcts-hard, with options as in mcts:steps=200000:width=8, and "
+                     "bots of your own in Python, FILE.py:CLASS "
                      "('dominari bots' lists them all, and the options)")  # fmt: skip
     sim.add_argument("-n", "--games", type=_positive, default=1000, metavar="N",
                      help="number of games (default 1000)")  # fmt: skip
@@ -319,7 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "bot), mcts-easy, mcts, mcts-hard or "
                       "strategy file paths; for "
                       "dominations random, greedy and the mcts levels; a level takes "
-                      "options: mcts:steps=200000:width=8 ('dominari bots' lists them "
+                      "options: mcts:steps=200000:width=8; for both, bots of your own in "
+                      "Python, FILE.py:CLASS ('dominari bots' lists them "
                       "all, and the options)")  # fmt: skip
     tour.add_argument("-n", "--games", type=_positive, default=100, metavar="N",
                       help="games per match-up (default 100); a multiple of SEATS balances "
@@ -366,7 +368,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", help="the game: dominion or dominations")
     play.add_argument("--players", default=None, metavar="A,B",
                       help="comma-separated seats: 'human' or bot names (dominion: also "
-                      "strategy files; default human,bmu; dominations: default "
+                      "strategy files; both: a Python bot, FILE.py:CLASS; default human,bmu; "
+                      "dominations: default "
                       "human,greedy); a search level takes options: "
                       "mcts:steps=200000:width=8 ('dominari bots' lists the bots and "
                       "the options)")  # fmt: skip
@@ -2725,6 +2728,9 @@ def bot_list(game: str) -> dict[str, Any]:
     if game == "dominion":
         out["strategy_files"] = ("the path of a .toml strategy file plays as its rules say "
                                  "(the format of src/dominari/bots/strategies/*.toml)")
+    out["python_bots"] = ("a bot of your own: the class or function NAME of the Python file "
+                          "FILE.py that makes it (a name, reset(seed), act(state); see "
+                          "dominari.bots.python_bot)")
     out["search_options"] = {name: meaning for name, (_, meaning) in SEARCH_OPTIONS.items()
                              if game == "dominion" or name != "book"}  # fmt: skip
     return out
@@ -2748,6 +2754,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
             table.add_row(Text(entry["name"]), Text(how))
         if "strategy_files" in listing:
             table.add_row(Text("FILE.toml"), Text(listing["strategy_files"]))
+        table.add_row(Text("FILE.py:NAME"), Text(listing["python_bots"]))
         console.print(table)
     options = Table(title=Text("A search level's options (LEVEL:option=value:…, e.g. "
                                "mcts:steps=200000:width=8)"), title_style="bold",

@@ -102,6 +102,10 @@ RULE = '[[buy]]\ncard = "Gold"\n'
         ('[[buy]]\nwhen = "coins > 3"\n', "buy rule 1: missing field 'card'"),
         (RULE + '[[buy]]\ncard = "Silver"\ncost = 3\n',
          "buy rule 2: unknown field 'cost' (allowed: card, when)"),
+        (RULE + '[[buy]]\ncard = "Silver"\nplay = ["Smithy"]\n',
+         "buy rule 2: unknown field 'play' (allowed: card, when); 'play' is a top-level key, "
+         "which TOML puts in this [[buy]] table when it comes after one: move it above the "
+         "first [[buy]]"),
         (RULE + '[[buy]]\ncard = "Platinum"\n',
          "buy rule 2 field 'card': unknown card 'Platinum'; not one of the 32 base-set cards"),
         ("[[buy]]\ncard = 6\n", "buy rule 1 field 'card': a card name must be a string, not an"),

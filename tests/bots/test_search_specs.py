@@ -252,6 +252,7 @@ def test_bots_lists_every_bot_the_levels_budgets_and_the_options(
     assert main(["bots"]) == 0
     out = capsys.readouterr().out
     assert "Dominion bots" in out and "Dominations bots" in out
+    assert out.count("FILE.py:NAME") == 2
     for option in SEARCH_OPTIONS:
         assert f" {option} " in out
     for game in ("dominion", "dominations"):
@@ -264,6 +265,7 @@ def test_bots_lists_every_bot_the_levels_budgets_and_the_options(
             assert entry["budget"] == describe_level(settings)
             load_bot(level, game)  # each listed bot loads
         assert ("book" in listing["search_options"]) == (game == "dominion")
+        assert "FILE.py" in listing["python_bots"]  # a bot of one's own, in both games
         # a level says how strong it measured, against the game's own rule bots
         plays = {b["name"]: b["plays"] for b in listing["bots"]}
         rival = "smithy" if game == "dominion" else "greedy"

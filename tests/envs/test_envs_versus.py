@@ -465,7 +465,7 @@ def test_a_strategy_file_opponent_may_be_named_by_a_path(tmp_path: Path) -> None
             done = terminated or truncated
         histories.append(env.game.history)
     assert histories[0] == histories[1]
-    with pytest.raises(ConfigError, match="an opponent is a bot name or a strategy file"):
+    with pytest.raises(ConfigError, match="an opponent is a bot's spec"):
         dominion_versus(opponents=[3])
 
 

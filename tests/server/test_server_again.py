@@ -119,7 +119,7 @@ def _finish_with_bots(api: Api, gid: str, token: str, seat: int) -> None:
 
 
 def test_play_again_refuses_what_holds_no_seat(api: Api) -> None:
-    gid, tokens, g = _two_people(api, game="dominion", max_turns=1)
+    gid, tokens, _ = _two_people(api, game="dominion", max_turns=1)
     _finish(api, gid, tokens)
     r = api.c.post(f"/api/games/{gid}/again")
     assert r.status_code == 401 and r.json()["error"]["code"] == "no_token"

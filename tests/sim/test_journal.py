@@ -350,7 +350,7 @@ def test_a_changed_strategy_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     run(path, games=2, players=["bm", str(strategy)])
     strategy.write_text(MINE.replace('"Silver"', '"Smithy"'), encoding="utf-8")
-    with pytest.raises(JournalError, match="strategy files have changed since"):
+    with pytest.raises(JournalError, match="the players' files have changed since"):
         run(path, games=2, players=["bm", str(strategy)])
 
 
@@ -364,7 +364,7 @@ def test_the_same_strategy_file_at_another_path_is_named_as_such(tmp_path: Path)
     copy = tmp_path / "elsewhere"
     copy.mkdir()
     (copy / "mine.toml").write_text(MINE, encoding="utf-8")
-    with pytest.raises(JournalError, match="the same strategy files, at other paths"):
+    with pytest.raises(JournalError, match="the same players' files, at other paths"):
         run(path, games=2, players=["bm", str(copy / "mine.toml")])
 
 
@@ -677,7 +677,7 @@ def test_a_changed_strategy_file_can_be_rechecked(tmp_path: Path, monkeypatch: p
     path = tmp_path / "t.jsonl"
     run(path, games=2, players=[str(mine), "bm"])
     mine.write_text("# the same bot\n" + MINE, encoding="utf-8")
-    with pytest.raises(JournalError, match=r"strategy files have changed.*--recheck N"):
+    with pytest.raises(JournalError, match=r"the players' files have changed.*--recheck N"):
         run(path, games=2, players=[str(mine), "bm"])
     counted.clear()
     assert run(path, games=2, players=[str(mine), "bm"], recheck=2).reused == 2

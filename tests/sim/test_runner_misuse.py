@@ -4,6 +4,7 @@ starts workers without a main guard; each gets one clear message of the project.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from dominari.bots import load_bot
+from dominari.bots import StrategyBot, load_bot
 from dominari.core.errors import ConfigError
 from dominari.dominations.data import DataError
 from dominari.dominion.engine import DominionConfig, DominionState
@@ -49,11 +50,16 @@ def test_play_game_still_plays_one_bot_a_player() -> None:
 def test_simulate_names_what_is_no_spec() -> None:
     with pytest.raises(ConfigError) as caught:
         simulate([5, "bm"], 2, 1)  # type: ignore[list-item]
-    assert str(caught.value) == ("players are named by their specs (a bot's name or a "
-                                 "strategy file's path, as load_bot takes), not int 5")
-    with pytest.raises(ConfigError, match="not StrategyBot objects: every game needs its "
-                                          "own bots, made in its worker"):
+    assert str(caught.value) == ("players are named by their specs (a bot's name, a "
+                                 "strategy file's path or a Python bot's FILE.py:NAME, as "
+                                 "load_bot takes), not int 5")
+    with pytest.raises(ConfigError, match=re.escape(
+            "not StrategyBot objects: every game needs its own bots, made in its worker from "
+            "a spec (a bot of your own: the file and the class or function that makes it, "
+            "FILE.py:NAME)")):
         simulate([load_bot("bm"), "bm"], 2, 1)  # type: ignore[list-item]
+    with pytest.raises(ConfigError, match="not StrategyBot classes: every game needs"):
+        simulate([StrategyBot, "bm"], 2, 1)  # type: ignore[list-item]
 
 
 def test_a_strategy_file_path_plays_and_records_as_its_string(tmp_path: Path) -> None:

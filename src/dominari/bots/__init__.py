@@ -24,6 +24,7 @@ from typing import Literal, overload
 
 from dominari.bots.base import Bot, DominationsBot, GameBot
 from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, mcts_bot, search_spec
+from dominari.bots.python_bot import load_python_bot, python_spec
 from dominari.bots.random_bot import RandomBot
 from dominari.bots.strategy import (
     Strategy,
@@ -136,12 +137,13 @@ def load_bot(spec: str | os.PathLike[str], game: str = "dominion") -> GameBot:
     :mod:`dominari.bots.kingdom`) or the path of a ``.toml`` strategy file (a string or a
     path object, read as its string). Dominations:
     ``random`` or ``greedy``. Both: the search levels, alone or with options
-    (``mcts:steps=200000:width=8``, see :func:`dominari.bots.mcts.mcts_bot`). Raises
+    (``mcts:steps=200000:width=8``, see :func:`dominari.bots.mcts.mcts_bot`), and a bot of
+    your own in Python, ``FILE.py:NAME`` (see :mod:`dominari.bots.python_bot`). Raises
     :class:`UnknownBotError` (a :class:`StrategyError`) naming the known bots for an
     unknown name (and the one it is close to, for a typo) or an empty one,
-    :class:`StrategyError` for a bad strategy file, :class:`ConfigError` for a bad search
-    option, options given to a rule bot, or a spec that is not a string or a path (a bot
-    object).
+    :class:`StrategyError` for a bad strategy file or Python bot, :class:`ConfigError` for
+    a bad search option, options given to a rule bot, or a spec that is not a string or a
+    path (a bot object).
 
     >>> load_bot("mcts-hard:seconds=2", "dominations").seconds
     2.0
@@ -160,6 +162,8 @@ def load_bot(spec: str | os.PathLike[str], game: str = "dominion") -> GameBot:
                               f"{', '.join(names)}"
                               + (" or the path of a .toml strategy file"
                                  if game == "dominion" else ""))
+    if python_spec(spec) is not None:  # FILE.py:NAME, a bot of the user's own
+        return load_python_bot(spec)  # type: ignore[no-any-return]
     if search_spec(key) is not None:  # a level, or a level with options
         return mcts_bot(spec, game)
     _check_no_options(spec, key, game, names)

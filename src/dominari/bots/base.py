@@ -3,10 +3,17 @@
 A bot is asked to act only when ``state.current_player()`` is its seat; it
 returns one of ``state.legal_actions()`` (or any action ``state.apply``
 accepts). Bots own their randomness: ``reset(seed)`` is called before every
-game, so a simulation is reproducible from its seed.
+game, so a simulation is reproducible from its seed. ``act`` is given the game's real
+state, hidden cards and all: a fair bot reads only what its seat may see
+(``state.view(seat)``; a search samples the rest with ``state.determinize``), and no bot
+may change the state (work on ``state.copy()``): the game would no longer replay from its
+record.
 
 :class:`Bot` is a Dominion bot, :class:`DominationsBot` a Dominations one;
-:class:`GameBot` is either (what the game-agnostic simulation runner needs).
+:class:`GameBot` is either (what the game-agnostic runner's ``play_game`` takes). A
+simulation or a tournament takes its bots by their specs, not as objects, and makes them
+in each worker: a built-in name, a strategy file's path, or a bot of your own in Python,
+``FILE.py:NAME`` (:mod:`dominari.bots.python_bot`).
 
 A bot may hand each whole game to another bot: its ``for_game(state)`` names the bot that
 plays ``state``'s game (``best`` plays each Dominion game as its kingdom's best rule

@@ -215,7 +215,11 @@ def parse_strategy(data: dict[str, Any], source: str = "<strategy>",
         where = f"{source}: buy rule {i}"
         bad = [k for k in raw if k not in RULE_KEYS]
         if bad:
-            raise StrategyError(f"{where}: unknown field {bad[0]!r} (allowed: card, when)")
+            late = (f"; {bad[0]!r} is a top-level key, which TOML puts in this [[buy]] table "
+                    f"when it comes after one: move it above the first [[buy]]"
+                    if bad[0] in TOP_LEVEL_KEYS else "")
+            raise StrategyError(f"{where}: unknown field {bad[0]!r} (allowed: card, when)"
+                                f"{late}")
         if "card" not in raw:
             raise StrategyError(f"{where}: missing field 'card'")
         card = _card(raw["card"], f"{where} field 'card'")

@@ -382,9 +382,9 @@ def _check_list(opponents: Any) -> None:
 
 
 def _opponent(spec: Any, game: str) -> GameBot | PolicyOpponent:
-    """A bot by name (a strategy file's path, a string or a path object), loaded; a bot
-    object, copied (the environment's own); a :class:`PolicyOpponent`, or a callable
-    policy (wrapped in one), shared."""
+    """A bot by its spec (a name, a strategy file's path as a string or a path object, a
+    Python bot's ``FILE.py:NAME``), loaded; a bot object, copied (the environment's own);
+    a :class:`PolicyOpponent`, or a callable policy (wrapped in one), shared."""
     if isinstance(spec, str | os.PathLike):
         return load_bot(spec, game)
     if isinstance(spec, PolicyOpponent):
@@ -400,10 +400,12 @@ def _opponent(spec: Any, game: str) -> GameBot | PolicyOpponent:
         except Exception as exc:  # a lock, a connection, a generator ... in the bot
             raise ConfigError(f"bot {spec.name!r} cannot be copied, and each environment "
                               f"plays its own copy of a bot object: {type(exc).__name__}: "
-                              f"{exc} (give the bot by name, or make it copyable)") from exc
+                              f"{exc} (give the bot by its spec, a name or FILE.py:NAME, "
+                              f"or make it copyable)") from exc
     if callable(spec) and not hasattr(spec, "act"):
         return PolicyOpponent(spec)
-    raise ConfigError(f"an opponent is a bot name or a strategy file, a bot with a name, "
+    raise ConfigError(f"an opponent is a bot's spec (a name, a strategy file, FILE.py:NAME), "
+                      f"a bot with a name, "
                       f"reset() and act(), or a policy (a callable of an observation), not "
                       f"{spec!r}")
 

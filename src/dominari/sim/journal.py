@@ -20,9 +20,9 @@ Reusing a journal's games is exact because a tournament game depends on its seed
 only (see :mod:`dominari.sim.tournament`), so the games are the same games whether
 played now or in the earlier run. The key guards that promise: a journal written for
 other entries, another seed or seat count, other options, another version of the
-code, or strategy files that have since changed, is refused with a message saying
-what differs. The number of games is not part of the key: a journal of a 500-game
-run serves the first 500 games of a 1,000-game run.
+code, or strategy files (or Python bots' files) that have since changed, is refused
+with a message saying what differs. The number of games is not part of the key: a
+journal of a 500-game run serves the first 500 games of a 1,000-game run.
 
 A run killed while writing leaves an unfinished last line; it is dropped (and cut
 from the file, by a reader only while no run holds the journal: a run's last line may be
@@ -182,7 +182,7 @@ def _hash_tree(root: Path, keep: Callable[[Path], bool], pattern: str | None = N
 
 def spec_files(specs: Iterable[str]) -> dict[str, str]:
     """The SHA-256 of every bot spec that is a file (a strategy file, followed by the
-    learned buy policy it names, if any) or a search bot whose own seat is one
+    learned buy policy it names, if any; a Python bot's file) or a search bot whose own seat is one
     (``mcts:own=FILE``) or that plays an opening book of its own (``mcts:book=FILE``,
     after the own seat's file), by spec."""
     out = {}
@@ -788,12 +788,15 @@ def _path_key(path: Any) -> Any:
 
 def _spec_file(spec: str) -> str | None:
     """The strategy file a bot spec plays with: the spec itself when it is a file's path,
-    a search bot's own seat (``mcts:own=FILE``); None for a built-in bot's name (never read
-    as a path, even beside a file of that name) or a bad spec (the bot loader's to
-    report)."""
+    a search bot's own seat (``mcts:own=FILE``), a Python bot's file (``FILE.py:NAME``);
+    None for a built-in bot's name (never read as a path, even beside a file of that name)
+    or a bad spec (the bot loader's to report)."""
     from dominari.bots import GAME_BOTS
     from dominari.bots.mcts import search_spec
+    from dominari.bots.python_bot import python_file, python_spec
 
+    if python_spec(spec) is not None:  # a Python bot: its file
+        return python_file(spec)
     try:
         search = search_spec(spec)
     except DominariError:
@@ -817,6 +820,11 @@ def _spec_key(spec: Any) -> Any:
         return spec
     if _spec_file(spec) == spec:
         return _path_key(spec)
+    from dominari.bots.python_bot import python_spec
+
+    python = python_spec(spec)
+    if python is not None:  # a Python bot: its file as the file it names, and the name
+        return f"{_path_key(python[0])}:{python[1]}"
     from dominari.bots import GAME_BOTS
     from dominari.bots.mcts import search_spec, spec_name
 
@@ -911,13 +919,15 @@ def _field_differs(name: str, old: Any, new: Any) -> str:
 
 
 def _files_differ(old: Any, new: Any) -> str:
-    """How the strategy files of two keys (digest by spec) differ, in words."""
+    """How the files the players play with (strategy files, Python bots' files: digest by
+    spec) of two keys differ, in words."""
     if not isinstance(old, dict) or not isinstance(new, dict):
-        return "strategy files have changed"
+        return "the players' files have changed"
     if set(old) == set(new):
         changed = ", ".join(k for k in sorted(new) if old[k] != new[k])
-        return f"strategy files have changed since ({changed})"
+        return (f"the players' files have changed since ({changed}; any edit counts, a "
+                f"comment too)")
     if sorted(old.values()) == sorted(new.values()):
-        return ("the same strategy files, at other paths (a journal goes with the paths "
+        return ("the same players' files, at other paths (a journal goes with the paths "
                 "it was played with)")
-    return "other strategy files"
+    return "other players' files"

@@ -201,7 +201,14 @@ def seat_names(names: Sequence[str]) -> tuple[str, ...]:
 def parse_players(text: str, game: str = "dominion") -> list[str]:
     """Seat specs from ``a,b[,c[,d]]``; raises :class:`ConfigError` for empty entries or a
     player count ``game`` is not for (both games take 2 to 4)."""
-    specs = [part.strip() for part in text.split(",")]
+    parts = text.split(",")
+    specs = [part.strip() for part in parts]
+    for i in range(len(parts)):  # a file whose name holds a comma cannot be named here
+        for j in range(i + 2, len(parts) + 1):
+            joined = ",".join(parts[i:j]).strip()
+            if os.path.isfile(joined):
+                raise ConfigError(f"--players: {joined!r} is a file whose name holds a "
+                                  f"comma, which separates the players: rename the file")
     if any(not s for s in specs):
         raise ConfigError(f"--players {text!r}: empty seat; give comma-separated bot names")
     if not 2 <= len(specs) <= 4:
@@ -397,7 +404,8 @@ _LOADED = _Loaded()
 
 
 CHANGED = ("the files this run plays with (a strategy file, the buy policy or opening "
-           "book it names, the data folder's component files) do not hold in this worker "
+           "book it names, a Python bot's file, the data folder's component files) do not "
+           "hold in this worker "
            "what they held when the run began: edited since (run it again), or other files "
            "under the same paths where this worker runs (give paths every worker shares)")
 
@@ -867,11 +875,17 @@ def check_request(players: object, options: object, keywords: dict[str, object],
     for spec in specs:
         if isinstance(spec, str):
             continue
-        shown = (f"{type(spec).__name__} objects: every game needs its own bots, made in "
-                 "its worker" if callable(getattr(spec, "act", None))
-                 else f"{type(spec).__name__} {spec!r}")
-        raise ConfigError("players are named by their specs (a bot's name or a strategy "
-                          f"file's path, as load_bot takes), not {shown}")
+        if callable(getattr(spec, "act", None)) or isinstance(spec, type):
+            what = "objects" if not isinstance(spec, type) else "classes"
+            kind = type(spec).__name__ if not isinstance(spec, type) else spec.__name__
+            shown = (f"{kind} {what}: every game needs its own bots, made in its worker "
+                     "from a spec (a bot of your own: the file and the class or function "
+                     "that makes it, FILE.py:NAME)")
+        else:
+            shown = f"{type(spec).__name__} {spec!r}"
+        raise ConfigError("players are named by their specs (a bot's name, a strategy "
+                          f"file's path or a Python bot's FILE.py:NAME, as load_bot takes), "
+                          f"not {shown}")
     if options is not None:
         if not isinstance(options, (DominionOptions, DominationsOptions)):
             raise ConfigError(f"options must be game_options(...), not {options!r}")

@@ -37,6 +37,7 @@ from typing import Any
 from dominari.bots import bot_names, load_bot
 from dominari.bots.base import GameBot, playing
 from dominari.bots.mcts import SETTINGS, MCTSBot
+from dominari.bots.python_bot import python_spec
 from dominari.core.errors import DominariError, RecordError
 from dominari.core.records import replay
 from dominari.sim.journal import spec_paths
@@ -94,7 +95,7 @@ def _static_entry(bot: GameBot, spec: str, names: set[str]) -> dict[str, Any]:
             settings["book"] = str(Path(book).resolve())
         entry["search"] = settings
     elif paths:
-        entry["file"] = str(paths[0].resolve())  # the strategy file
+        entry["file"] = str(paths[0].resolve())  # the strategy file (or Python bot's)
     if paths:
         entry["files"] = {str(p.resolve()): _sha256(p) for p in paths}
     return entry
@@ -219,7 +220,11 @@ def seat_bots(record: dict[str, Any], game: str, players: int) -> list[Any]:
             if isinstance(search, dict):
                 bot: Any = MCTSBot(game, name=spec, **search)
             else:
-                bot = load_bot(file if isinstance(file, str) else spec, game)
+                named = spec if not isinstance(file, str) else file
+                python = python_spec(spec)
+                if python is not None and isinstance(file, str):  # FILE.py:NAME, by full path
+                    named = f"{file}:{python[1]}"
+                bot = load_bot(named, game)
             bot.reset(seed)
         except (DominariError, TypeError, ValueError, OverflowError) as exc:
             raise RecordError(f"the record's seat {p + 1} ({spec}) cannot be played again: "

@@ -1,0 +1,222 @@
+"""Bots of your own in Python (``FILE.py:NAME``): loaded wherever a bot is named, played in
+workers, checked by journals and records as strategy files are, and refused with one line
+saying what is wrong with the file (the bot-author audit found no way to measure a Python
+bot with ``simulate`` or ``tournament``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from dominari.bots import load_bot
+from dominari.bots.python_bot import python_spec
+from dominari.cli import main
+from dominari.core.errors import ConfigError, StrategyError
+from dominari.dominion.engine import DominionState
+from dominari.envs.versus import dominion_versus
+from dominari.sim import simulate
+from dominari.sim.seats import rerun
+from dominari.sim.tournament import tournament
+
+WRAPPED = '''
+"""Big Money by another name: the built-in bm's every decision."""
+from dominari.bots import load_bot
+
+
+class Wrapped:
+    def __init__(self):
+        self.name = "Mine"
+        self.inner = load_bot("bm")
+
+    def reset(self, seed):
+        self.inner.reset(seed)
+
+    def act(self, state):
+        return self.inner.act(state)
+
+
+def make():
+    return Wrapped()
+
+
+class Outer:
+    @staticmethod
+    def make():
+        return Wrapped()
+'''
+
+
+@pytest.fixture
+def mine(tmp_path: Path) -> Path:
+    path = tmp_path / "mine.py"
+    path.write_text(WRAPPED, encoding="utf-8")
+    return path
+
+
+def test_a_python_bot_loads_by_its_file_and_name(mine: Path) -> None:
+    for name in ("Wrapped", "make", "Outer.make"):
+        bot = load_bot(f"{mine}:{name}")
+        assert bot.name == "Mine"
+        assert type(bot).__name__ == "Wrapped"
+    assert load_bot(f"{mine}:Wrapped") is not load_bot(f"{mine}:Wrapped")  # one a seat
+    assert load_bot(f" {mine}:make ", "dominations").name == "Mine"
+    assert python_spec(f"{mine}:make") == (str(mine), "make")
+
+
+def test_a_python_bot_plays_as_the_bot_it_wraps_in_simulate_and_tournament(mine: Path) -> None:
+    """The same games as the built-in bot it plays by, seat for seat, with one worker or
+    two (each worker loads the file itself)."""
+    spec = f"{mine}:Wrapped"
+    ref = simulate(["bm", "smithy"], 12, 5, kingdom="first-game", workers=1)
+    for workers in (1, 2):
+        got = simulate([spec, "smithy"], 12, 5, kingdom="first-game", workers=workers)
+        assert [p.wins for p in got.players] == [p.wins for p in ref.players]
+        assert [p.total_vp for p in got.players] == [p.total_vp for p in ref.players]
+        assert got.players[0].name == "Mine"
+        assert got.to_json()["players"][0]["spec"] == spec
+    t = tournament([spec, "bm", "smithy"], 4, 3, kingdom="first-game", workers=2)
+    names = [p.name for p in t.players]
+    assert "Mine" in names and "BM" in names
+
+
+def test_records_name_the_file_and_replay_from_anywhere(mine: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(mine.parent)
+    records = tmp_path / "records"
+    simulate(["mine.py:Wrapped", "bm"], 2, 7, kingdom="first-game", record_dir=records)
+    record = json.loads(sorted(records.iterdir())[0].read_text("utf-8"))
+    seat = record["seats"][0]
+    assert seat["bot"] == "mine.py:Wrapped" and seat["file"] == str(mine.resolve())
+    assert list(seat["files"]) == [str(mine.resolve())]
+    monkeypatch.chdir(tmp_path.parent)  # the record names the file by its full path
+    done = rerun(record, DominionState.from_record(record, upto=0))
+    assert done.made and done.compared > 0
+    mine.write_text(WRAPPED + "\n# edited\n", encoding="utf-8")
+    with pytest.raises(Exception, match="has changed since"):
+        rerun(record, DominionState.from_record(record, upto=0))
+
+
+def test_a_journal_refuses_an_edited_bot_file(mine: Path, tmp_path: Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    spec = f"{mine}:Wrapped"
+    first = tournament([spec, "bm"], 2, 7, kingdom="first-game", journal=journal)
+    again = tournament([spec, "bm"], 2, 7, kingdom="first-game", journal=journal)
+    assert again.to_json() == first.to_json()  # read back, not played
+    mine.write_text(WRAPPED.replace("load_bot(\"bm\")", "load_bot(\"smithy\")"),
+                    encoding="utf-8")
+    with pytest.raises(ConfigError,
+                       match=r"have changed since \(.*mine\.py:Wrapped; any edit counts"):
+        tournament([spec, "bm"], 2, 7, kingdom="first-game", journal=journal)
+
+
+def test_an_edited_file_is_loaded_anew(mine: Path) -> None:
+    first = load_bot(f"{mine}:Wrapped")
+    mine.write_text(WRAPPED.replace('self.name = "Mine"', 'self.name = "Mine2"'),
+                    encoding="utf-8")
+    second = load_bot(f"{mine}:Wrapped")
+    assert (first.name, second.name) == ("Mine", "Mine2")
+
+
+@pytest.mark.parametrize(("source", "name", "words"), [
+    (WRAPPED, "", r"name the class or function of the file that makes the bot, as "
+                  r"FILE\.py:NAME"),
+    (WRAPPED, "Nope", r"mine\.py has no 'Nope'"),
+    ("X = 3\n", "X", r"X is a int, not a class or function that makes a bot"),
+    ("def make():\n    return object()\n", "make",
+     r"make\(\) made a object, which lacks a name \(a string\) and act\(\) and reset\(\): a "
+     r"bot has a name, reset\(seed\) and act\(state\)"),
+    ("class B:\n    name = 'b'\n    def act(self, s):\n        pass\n", "B",
+     r"B\(\) made a B, which lacks reset\(\)"),
+    ("x = 1\ny = undefined + 1\n", "X",
+     r"mine\.py cannot be run: line 2: NameError: name 'undefined' is not defined"),
+    ("def f(:\n", "f", r"mine\.py line 1: SyntaxError: "),
+    ("def make():\n    raise RuntimeError('no network')\n", "make",
+     r"make\(\) failed: line 2: RuntimeError: no network"),
+])
+def test_a_bad_bot_file_is_refused_in_one_line(tmp_path: Path, source: str, name: str,
+                                                words: str) -> None:
+    path = tmp_path / "mine.py"
+    path.write_text(source, encoding="utf-8")
+    spec = f"{path}:{name}" if name else str(path)
+    with pytest.raises(StrategyError, match=words) as caught:
+        load_bot(spec)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(StrategyError, match=r"cannot read .*nowhere\.py: No such file"):
+        load_bot(f"{tmp_path / 'nowhere.py'}:Bot")
+
+
+def test_the_command_line_takes_python_bots(mine: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(mine.parent)
+    code = main(["simulate", "dominion", "--players", "mine.py:make,smithy", "-n", "6",
+                 "--seed", "1", "--workers", "1", "--kingdom", "first-game", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert [p["name"] for p in json.loads(out)["players"]] == ["Mine", "Smithy"]
+    code = main(["simulate", "dominion", "--players", "mine.py:Nope,smithy", "-n", "6"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert err == "dominari: error: bot 'mine.py:Nope': mine.py has no 'Nope'\n"
+    # a file that would be written over the bot's file is refused
+    code = main(["simulate", "dominion", "--players", "mine.py:make,smithy", "-n", "2",
+                 "--per-game", "mine.py"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "mine.py" in err
+    assert "class Wrapped" in mine.read_text(encoding="utf-8")
+
+
+def test_a_learning_environment_takes_a_python_bot_as_its_opponent(mine: Path) -> None:
+    """An episode against it is the episode against the bot it plays by."""
+    histories = []
+    for opponent in (f"{mine}:Wrapped", "bm"):
+        env = dominion_versus(opponents=[opponent], kingdom="first-game", seat=0)
+        me = load_bot("smithy")
+        env.reset(seed=3)
+        me.reset(4)
+        done = False
+        while not done:
+            for index in env.aec.action_indices(me.act(env.game)):
+                _, _, terminated, truncated, _ = env.step(index)
+                done = terminated or truncated
+        histories.append(list(env.game.history))
+    assert histories[0] == histories[1] and histories[0]
+
+
+def test_the_server_never_loads_a_python_file(mine: Path) -> None:
+    from dominari.server.bots import check_bot
+
+    with pytest.raises(ConfigError, match="unknown dominion bot"):
+        check_bot("dominion", f"{mine}:Wrapped")
+    assert os.path.exists(mine)
+
+
+def test_the_bot_file_docstring_example(tmp_path: Path) -> None:
+    """The README's example bot file works as written."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("```python\n# my_bot.py")
+    code = textwrap.dedent(readme[start + len("```python\n"):readme.index("```", start + 10)])
+    path = tmp_path / "my_bot.py"
+    path.write_text(code, encoding="utf-8")
+    result = simulate([f"{path}:FirstLegal", "bm"], 2, 1, kingdom="first-game", workers=1)
+    assert result.players[0].name == "first-legal"
+
+
+def test_a_file_whose_name_holds_a_comma_is_named_as_such(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The audit: ``--players my,strat.toml,bm`` said "unknown bot 'my'"; the comma
+    separates the players, so such a file cannot be named there, and the message says so."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my,strat.toml").write_text('[[buy]]\ncard = "Gold"\n', encoding="utf-8")
+    code = main(["simulate", "dominion", "--players", "my,strat.toml,bm", "-n", "2"])
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert err == ("dominari: error: --players: 'my,strat.toml' is a file whose name holds a "
+                   "comma, which separates the players: rename the file\n")
