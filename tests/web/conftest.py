@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
 from webserver import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,3 +56,16 @@ def artifacts() -> Path:
     """Where screenshots of key screens are saved (kept after the run)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def checked_page(browser: Browser) -> Iterator[Page]:
+    """A page of its own context (1280×860), which fails the test if a script on it
+    raised an error that nothing caught."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    yield p
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

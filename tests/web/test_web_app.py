@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import urllib.error
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +16,8 @@ from webserver import LiveServer
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    p = context.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    yield p
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+def page(checked_page: Page) -> Page:
+    return checked_page
 
 
 def _random_move(server: LiveServer, gid: str, tokens: list[str], rng: random.Random
@@ -56,12 +49,15 @@ def test_lobby_creates_a_game_with_invitation_links(live_server: LiveServer, pag
     page.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
     page.select_option("#f-game", "dominion")
     page.select_option("#f-players", "3")
-    # Each bot is offered with a few words on it; the default opponent is Smithy-BM.
+    # Each bot is offered with a few words on it (under its row); the default opponent is
+    # Smithy-BM.
     seat3 = page.locator("select[name=seat2]")
-    expect(seat3.locator("option[value='bot:mcts-hard']")).to_have_text(
-        "Bot: mcts-hard (search, 3 times the work of mcts for no gain measured; up to 0.05 s "
-        "a move (measured without a cut: less time may weaken it), longer on a busy server)")
+    expect(seat3.locator("option[value='bot:mcts-hard']")).to_have_text("Bot: mcts-hard")
+    expect(seat3.locator("option[value='bot:mcts-hard']")).to_have_attribute(
+        "title", "search, 3 times the work of mcts for no gain measured; up to 0.05 s a move "
+                 "(measured without a cut: less time may weaken it), longer on a busy server")
     expect(seat3).to_have_value("bot:smithy")
+    expect(page.get_by_test_id("seat2-about")).to_have_text("smithy: Smithy Big Money")
     page.select_option("select[name=seat1]", "human")
     page.fill("input[aria-label='Seat 1 name']", "Ann")
     page.fill("input[aria-label='Seat 2 name']", "Bob")

@@ -28,6 +28,8 @@ export function toast(text, kind = "info") {
 }
 
 function setConnection(state) {
+  // written only when it changes: the bar is a live region, and every view reports "live"
+  if ((conn.dataset.state || "") === (state || "")) return;
   const words = { live: "live", connecting: "connecting…", offline: "offline: reconnecting…",
                   refused: "not admitted", "": "" };
   conn.dataset.state = state || "";
@@ -151,11 +153,15 @@ function buildLobby(page, opts) {
     ...Object.keys(GAME_TITLES).map((g) => {
       const bot = games[g].default_bot;
       const blurb = (games[g].bot_blurbs || {})[bot];
-      return el("button", {
-        class: "btn primary big", "data-testid": `quick-${g}`, title: blurb ? `${bot}: ${blurb}` : bot,
-        onclick: () => createAndGo({ game: g, seats: [
-          { kind: "human", name: "You" }, { kind: "bot", bot }] }),
-      }, `Play ${GAME_TITLES[g]} against ${bot}`);
+      // the bot's words shown under its button, and read with it (not a mouse's tooltip)
+      return el("div", { class: "stack quick-choice" },
+        el("button", {
+          class: "btn primary big", "data-testid": `quick-${g}`,
+          "aria-describedby": blurb ? `quick-${g}-about` : null,
+          onclick: () => createAndGo({ game: g, seats: [
+            { kind: "human", name: "You" }, { kind: "bot", bot }] }),
+        }, `Play ${GAME_TITLES[g]} against ${bot}`),
+        blurb ? el("p", { class: "muted about", id: `quick-${g}-about` }, `${bot}: ${blurb}`) : null);
     }));
 
   const form = el("form", { class: "panel stack", "aria-labelledby": "new-h", "data-testid": "new-game" });
@@ -190,23 +196,32 @@ function buildLobby(page, opts) {
     const old = [...seatsBox.querySelectorAll(".seat-row")].map((r) => ({
       kind: r.querySelector("select").value, name: r.querySelector("input").value }));
     clear(seatsBox);
+    const blurbs = games[g].bot_blurbs || {};
     for (let i = 0; i < n; i += 1) {
-      const kind = el("select", { "aria-label": `Seat ${i + 1} player`, name: `seat${i}` },
+      // The chosen bot's words go under the row (and are read with the choice): in the
+      // options themselves, the longest widened the page past the screen.
+      const about = el("p", { class: "muted about seat-about", id: `seat${i}-about`,
+                              "data-testid": `seat${i}-about` });
+      const kind = el("select", { "aria-label": `Seat ${i + 1} player`, name: `seat${i}`,
+                                  "aria-describedby": about.id },
         el("option", { value: "human" }, "Human"),
-        ...games[g].bots.map((b) => {
-          const blurb = (games[g].bot_blurbs || {})[b];
-          return el("option", { value: `bot:${b}` }, blurb ? `Bot: ${b} (${blurb})` : `Bot: ${b}`);
-        }));
+        ...games[g].bots.map((b) => el("option", { value: `bot:${b}`, title: blurbs[b] || null },
+                                        `Bot: ${b}`)));
       const prev = old[i];
       const fallback = i === 0 ? "human" : `bot:${games[g].default_bot}`;
       const want = prev && [...kind.options].some((o) => o.value === prev.kind) ? prev.kind : fallback;
       kind.value = want;
-      kind.addEventListener("change", seedRule);
+      const describe = () => {
+        const bot = kind.value.startsWith("bot:") ? kind.value.slice(4) : null;
+        about.textContent = bot && blurbs[bot] ? `${bot}: ${blurbs[bot]}` : "";
+      };
+      describe();
+      kind.addEventListener("change", () => { describe(); seedRule(); });
       const name = el("input", { type: "text", maxlength: 40, "aria-label": `Seat ${i + 1} name`,
                                  placeholder: "name (optional)",
                                  value: prev ? prev.name : "" });
       seatsBox.append(el("div", { class: `seat-row p${i}` },
-        el("span", {}, el("span", { class: "dot" }), `Seat ${i + 1}`), kind, name));
+        el("span", {}, el("span", { class: "dot" }), `Seat ${i + 1}`), kind, name), about);
     }
     seedRule();
   }

@@ -60,13 +60,25 @@ function turnStatus(msg, viewer) {
 }
 
 function helpDialog(shortcuts) {
-  const close = () => overlay.remove();
+  const opener = document.activeElement; // focus goes back there once it closes
+  const close = () => {
+    overlay.remove();
+    if (opener && opener.isConnected && opener.focus) opener.focus({ preventScroll: true });
+  };
   const overlay = el("div", { class: "overlay", onclick: (e) => { if (e.target === overlay) close(); } },
     el("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "keys-h" },
       el("h2", { id: "keys-h" }, "Keyboard shortcuts"),
       el("div", { class: "shortcuts" }, ...shortcuts.flatMap(([k, d]) => [el("kbd", {}, k), el("span", {}, d)])),
       el("p", {}, el("button", { class: "btn", onclick: close, autofocus: true }, "Close"))));
-  overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.stopPropagation(); close(); } });
+  overlay.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      e.stopPropagation();
+      close();
+    } else if (e.key === "Tab") { // the dialog's one control keeps the focus (modal)
+      e.preventDefault();
+      overlay.querySelector("button").focus();
+    }
+  });
   document.body.append(overlay);
   overlay.querySelector("button").focus();
   return overlay;
@@ -87,7 +99,10 @@ export function mergeLog(known, msg) {
 export function openTable({ main, toast, setConnection, again = null }, who) {
   const bar = el("div", { class: "table-bar", "data-testid": "table-bar" });
   const root = el("div", { class: "game-root", "data-testid": "game" }, el("p", { class: "muted" }, "Joining the table…"));
-  render(main, el("section", { class: "table", "aria-label": "Game table" }, bar, root));
+  // What a screen reader is told as the game goes on (the panels are redrawn whole, so no
+  // live region of theirs would be heard): one region that stays, written with the news.
+  const announcer = el("div", { class: "sr-only", "aria-live": "polite", "data-testid": "announce" });
+  render(main, el("section", { class: "table", "aria-label": "Game table" }, bar, announcer, root));
   let module = null;
   let mounting = false;
   let last = null;
@@ -128,6 +143,33 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
     msg.log = logLines;
   }
 
+  let heard = null; // the log's lines already told (counted from the game's first line)
+
+  // The news of ``msg`` after ``prev`` for the announcer: the log's new lines (a bot's
+  // moves among them, the last few), a bot that waits for a worker, your decision, and
+  // at the end the result as the table shows it.
+  function announce(msg, prev) {
+    const end = logBase + logLines.length;
+    const said = [];
+    if (heard !== null && end > heard) said.push(...logLines.slice(Math.max(heard, end - 4) - logBase));
+    heard = end;
+    if (prev && msg.status !== "finished") {
+      const s = msg.seats[msg.current_seat];
+      if (s && msg.bot_waiting && !prev.bot_waiting) said.push(`${s.name} waits for a free bot worker`);
+      if (msg.seat !== null && msg.current_seat === msg.seat && prev.current_seat !== msg.seat) {
+        said.push("Your decision");
+      }
+    }
+    if (prev && msg.status === "finished" && prev.status !== "finished") {
+      setTimeout(() => { // once the game's module has drawn the result
+        const result = root.querySelector("[data-result]");
+        announcer.textContent = [...said, `Game over. ${result ? result.textContent : ""}`].join(". ");
+      }, 0);
+      return;
+    }
+    if (said.length) announcer.textContent = said.join(". ");
+  }
+
   const conn = new Connection(who, {
     onView: (msg) => {
       takeLog(msg);
@@ -135,10 +177,12 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
         toast(msg.seat === null ? "The next game has started: “Watch the next game”"
           : "Another player started the next game: “Join the next game” takes your seat");
       }
+      const prev = last;
       last = msg;
       drawBar(msg);
       if (module) module.update(msg);
       else if (!mounting) mountModule(msg);
+      announce(msg, prev);
     },
     onStatus: (state) => {
       setConnection(state);
@@ -184,6 +228,18 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
   }
 
   function drawBar(msg) {
+    // the bar is drawn anew with each view: a control of it that had the focus gets it back
+    const had = document.activeElement;
+    const focused = had && bar.contains(had) ? (had.dataset.testid || had.textContent) : null;
+    drawBarNow(msg);
+    if (focused !== null) {
+      const again = [...bar.querySelectorAll("button, a")]
+        .find((x) => (x.dataset.testid || x.textContent) === focused);
+      if (again) again.focus({ preventScroll: true });
+    }
+  }
+
+  function drawBarNow(msg) {
     const viewer = msg.seat;
     const mine = viewer !== null && msg.status !== "finished" && msg.current_seat === viewer;
     document.title = `${mine ? "● Your turn · " : ""}${msg.game === "dominion" ? "Dominion" : "Dominations"} · Dominari`;

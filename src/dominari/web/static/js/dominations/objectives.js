@@ -236,7 +236,7 @@ export function scoringView(view, catalog, log = []) {
   });
   const lines = scoringLines(log);
   return el("section", { class: "dom-panel dom-scoring", "data-testid": "scoring" },
-    el("h3", {}, over ? `Final scoring — ${view.players[best].name} wins${tieBreak(view, ranks)}`
+    el("h3", over ? { "data-result": "" } : {}, over ? `Final scoring — ${view.players[best].name} wins${tieBreak(view, ranks)}`
       : `Scores after age ${view.age}${view.phase === "end of age" ? " (end of age)" : ""}`),
     el("div", { class: "table-scroll" }, el("table", { class: "scoring-table" },
       el("thead", {}, head), el("tbody", {}, rows))),

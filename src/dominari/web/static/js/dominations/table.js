@@ -112,8 +112,10 @@ export function mount(root, ctx) {
       if (info && info.action && sel.tile) showPreview(info.action);
     } });
   const status = el("div", { class: "dom-status", "data-testid": "status", role: "status" });
+  // (not a live region: it is drawn anew at every pick of a tile; the table's announcer
+  // says when the decision is yours, and the focus comes here)
   const pending = el("section", { class: "dom-panel dom-pending", "data-testid": "pending",
-    "aria-live": "polite" });
+    "aria-label": "Your decision" });
   const handBox = el("div", { class: "dom-hand-box" });
   const players = el("section", { class: "dom-panel dom-players", "data-testid": "knowledge" });
   const preview = el("div", { class: "dom-preview", "data-testid": "preview", hidden: true });
@@ -218,6 +220,7 @@ export function mount(root, ctx) {
 
   function draw() {
     if (!msg) return;
+    const focused = focusKey(document.activeElement);
     const g = groups();
     checkSelection(g);
     drawStatus();
@@ -228,6 +231,30 @@ export function mount(root, ctx) {
     drawPreview();
     drawLog();
     drawTabs(g);
+    if (focused !== null) refocus(focused);
+  }
+
+  // Every panel is drawn anew: the control that had the focus gets it back, or, where it
+  // is gone (the action it made was played), the decision waiting does, so that a keyboard
+  // (or a screen reader) is never left at the top of the page.
+  const FOCUS_DATA = ["tab", "action", "cell", "vertex", "tile", "monument", "copy", "domain",
+    "pos", "side", "card", "player"];
+
+  function focusKey(node) {
+    if (!node || node === document.body || !layout.contains(node)) return null;
+    const d = node.dataset || {};
+    const panel = node.closest("[data-testid]");
+    return [panel ? panel.dataset.testid : "", node.tagName, node.getAttribute("role") || "",
+      ...FOCUS_DATA.map((k) => d[k] ?? ""),
+      node.getAttribute("aria-label") || (node.textContent || "").trim().slice(0, 80)].join("|");
+  }
+
+  function refocus(key) {
+    const controls = layout.querySelectorAll("button, a[href], input, select, [tabindex]");
+    const same = [...controls].find((x) => focusKey(x) === key);
+    const target = same || pending.querySelector("button:not([disabled]), input, select") || pending;
+    if (target === pending) pending.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
   }
 
   function drawStatus() {
@@ -262,7 +289,9 @@ export function mount(root, ctx) {
     if (msg.data_set) rules.push(`data set ${msg.data_set}`);
     if (rules.length) parts.push(el("span", { class: "muted", "data-testid": "rules" },
       `rules: ${rules.join(", ")}`));
-    render(status, parts);
+    // (a live region: written only when it says something new, not at every redraw)
+    const fresh = el("div", {}, parts);
+    if (fresh.innerHTML !== status.innerHTML) render(status, [...fresh.childNodes]);
     status.dataset.supplyKnown = bottom.length;
     status.dataset.age = v.age;
     status.dataset.turn = v.turn;
@@ -854,10 +883,20 @@ export function mount(root, ctx) {
   // -- the lower tabs: market, monuments, trees, objectives, scores ------------------------
 
   function drawTabs(g) {
-    render(tabBar, TABS.map(([id, label]) => el("button", {
+    const choose = (id) => { tab = id; tabChosen = true; draw(); };
+    render(tabBar, TABS.map(([id, label], i) => el("button", {
       type: "button", role: "tab", class: `tab${tab === id ? " active" : ""}`, "data-tab": id,
-      "aria-selected": String(tab === id),
-      onclick: () => { tab = id; tabChosen = true; draw(); },
+      "aria-selected": String(tab === id), tabindex: tab === id ? "0" : "-1",
+      onclick: () => choose(id),
+      onkeydown: (e) => { // a tab list's keys: ← → to the next tab, Home / End
+        const to = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: TABS.length - 1 }[e.key];
+        if (to === undefined) return;
+        e.preventDefault();
+        e.stopPropagation();
+        choose(TABS[(to + TABS.length) % TABS.length][0]);
+        const now = tabBar.querySelector(`[data-tab="${TABS[(to + TABS.length) % TABS.length][0]}"]`);
+        if (now) now.focus({ preventScroll: true });
+      },
     }, label)));
     let body;
     try {

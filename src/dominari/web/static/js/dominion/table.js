@@ -542,7 +542,7 @@ export function mount(root, ctx) {
     const shared = winners.size > 1;
     return el("section", { class: "dmn-scores", "data-testid": "scores", "aria-labelledby": "dmn-scores-h" },
       el("h2", { id: "dmn-scores-h" }, "Final scores"),
-      el("p", {}, `The game ended because ${REASONS[out.reason] || out.reason}.`,
+      el("p", { "data-result": "" }, `The game ended because ${REASONS[out.reason] || out.reason}.`,
         winners.size ? ` ${[...winners].map(playerName).join(" and ")} ${shared ? "share the win" : "wins"}${tieBreak(out, order, winners)}.` : ""),
       el("table", {},
         el("thead", {}, el("tr", {}, ...["Rank", "Player", "VP", "Turns", ""].map((h) => el("th", { scope: "col" }, h)))),
