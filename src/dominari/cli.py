@@ -103,7 +103,13 @@ from dominari.dominion.render import (
     seat,
     status_text,
 )
-from dominari.sim.pool import MEMORY_ERROR, MIN_STALL, check_backend, end_own_ray
+from dominari.sim.pool import (
+    MEMORY_ERROR,
+    MIN_STALL,
+    WorkersLost,
+    check_backend,
+    end_own_ray,
+)
 from dominari.sim.records import (
     ANY_RECORDS,
     LinesFile,
@@ -3066,12 +3072,15 @@ def _status_of(exc: BaseException) -> int:
     (:attr:`~dominari.core.errors.DominariError.machine`, which comes back from a worker),
     or caused by a :class:`MemoryError` or an OS error of
     :data:`~dominari.core.errors.MACHINE_ERRNOS` (itself, or the cause or context of the
-    error that says it, a file named); else :data:`EXIT_USAGE`."""
+    error that says it, a file named), or workers that died, hung or could not start
+    (:class:`~dominari.sim.pool.WorkersLost`: not the request's fault, as far as can be
+    told); else :data:`EXIT_USAGE`."""
     seen: BaseException | None = exc
     for _ in range(8):  # (a chain of causes is short; never a loop)
         if seen is None:
             break
-        if getattr(seen, "machine", False) is True or machine_cause(seen):
+        if getattr(seen, "machine", False) is True or machine_cause(seen) \
+                or isinstance(seen, WorkersLost):  # workers that died, hung, did not start
             return EXIT_FAILED
         seen = seen.__cause__ or seen.__context__
     return EXIT_USAGE

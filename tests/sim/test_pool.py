@@ -52,6 +52,7 @@ from dominari.sim import pool, simulate
 from dominari.sim.pool import (
     RAY_MISSING,
     PoolError,
+    WorkersLost,
     _check_reachable,
     blocked,
     each_result,
@@ -189,7 +190,7 @@ def test_games_of_a_retried_chunk_count_once(tmp_path: Path) -> None:
 
 def test_a_task_that_keeps_killing_its_worker_is_named(tmp_path: Path) -> None:
     tasks = [(str(tmp_path), v, 1) for v in range(4)]
-    with pytest.raises(PoolError, match=r"task 2 of 4 \(.*\) was lost 2 times: its worker "
+    with pytest.raises(WorkersLost, match=r"task 2 of 4 \(.*\) was lost 2 times: its worker "
                        r"process died"):  # fmt: skip
         run_tasks(crash_on, tasks, workers=2, retries=1)
     assert runs(tmp_path, 1) == 2  # the first run and one retry
@@ -436,7 +437,7 @@ def test_too_many_workers_for_the_machine_is_one_error(monkeypatch: pytest.Monke
         raise OSError(errno.EMFILE, "Too many open files")
 
     monkeypatch.setattr(pool_module, "ProcessPoolExecutor", no_pipes)
-    with pytest.raises(PoolError, match=r"cannot start a pool of 300 worker processes \(Too "
+    with pytest.raises(WorkersLost, match=r"cannot start a pool of 300 worker processes \(Too "
                                         r"many open files\): use fewer workers"):
         run_tasks(abs, list(range(400)), workers=300)
 

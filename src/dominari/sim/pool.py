@@ -114,6 +114,12 @@ class PoolError(DominariError):
     """Workers kept dying while running a task (or the pool could not start)."""
 
 
+class WorkersLost(PoolError):
+    """The run failed in its workers, not in what it asked for: they died, hung, or could
+    not start, more often than they are tried again (the command line ends with status 1,
+    not 2: the same request may succeed on another day or machine)."""
+
+
 def check_backend(name: str) -> str:
     """The canonical backend name (any case); :class:`ConfigError` for an unknown one.
 
@@ -259,12 +265,12 @@ class _Results(Generic[T, R]):
         return bool(self._done[k])
 
     def charge(self, k: int, what: str) -> None:
-        """Count a lost worker against task ``k``; :class:`PoolError` past the retries."""
+        """Count a lost worker against task ``k``; :class:`WorkersLost` past the retries."""
         failures = self.failures[k] = self.failures.get(k, 0) + 1
         if failures > self.retries:
             times = f"{failures} time{'s' if failures != 1 else ''}"
-            failed = PoolError(f"task {k + 1} of {len(self.tasks)} "
-                               f"({_describe(self.tasks[k])}) was lost {times}: {what}")
+            failed = WorkersLost(f"task {k + 1} of {len(self.tasks)} "
+                                 f"({_describe(self.tasks[k])}) was lost {times}: {what}")
             failed.machine = what == OUT_OF_MEMORY  # the machine's memory ran short
             raise failed
 
@@ -569,8 +575,8 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                                        initargs=(watch.shared(), os.getpid()))  # fmt: skip
             _launch_all(pool)
         except OSError as exc:  # out of file descriptors or memory: too many workers
-            raise PoolError(f"cannot start a pool of {workers} worker processes "
-                            f"({exc.strerror or exc}): use fewer workers") from None
+            raise WorkersLost(f"cannot start a pool of {workers} worker processes "
+                              f"({exc.strerror or exc}): use fewer workers") from None
         finished = False
         broken: BrokenProcessPool | None = None
         left = out.left
@@ -602,19 +608,19 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
         if not suspects:
             idle_deaths += 1
             if idle_deaths > out.retries and watch.wedged == "start":
-                raise PoolError(f"no worker process started a task within "
-                                f"{watch.start_limit:g} s, {idle_deaths} times, and the "
-                                f"workers were stopped each time (a worker stopped, or "
-                                f"workers stuck starting: a slow import, a network folder "
-                                f"that does not answer)")  # fmt: skip
+                raise WorkersLost(f"no worker process started a task within "
+                                  f"{watch.start_limit:g} s, {idle_deaths} times, and the "
+                                  f"workers were stopped each time (a worker stopped, or "
+                                  f"workers stuck starting: a slow import, a network "
+                                  f"folder that does not answer)")  # fmt: skip
             if idle_deaths > out.retries and watch.wedged:
-                raise PoolError(f"no task made progress for {stall:g} s, {idle_deaths} "
-                                "times, and the workers were stopped each time (a worker "
-                                "stopped while idle holds the others up)")  # fmt: skip
+                raise WorkersLost(f"no task made progress for {stall:g} s, {idle_deaths} "
+                                  "times, and the workers were stopped each time (a worker "
+                                  "stopped while idle holds the others up)")  # fmt: skip
             if idle_deaths > out.retries:
                 why = _main_guard(ctx.get_start_method())
-                raise PoolError(f"worker processes died {idle_deaths} times before running "
-                                f"a task: {broken}{why}")  # fmt: skip
+                raise WorkersLost(f"worker processes died {idle_deaths} times before "
+                                  f"running a task: {broken}{why}")  # fmt: skip
         if watch.hung:  # a stall: the tasks beside the hung one are not suspects
             todo.extendleft([k for k in suspects if k not in watch.hung])
             suspects = [k for k in suspects if k in watch.hung]
@@ -814,8 +820,8 @@ def _begin_ray(ray: Any, num_cpus: int | None) -> None:
         _RAY_SESSION["ours"] = True
     except Exception as exc:  # a bad RAY_ADDRESS, a cluster that cannot start
         if not address:
-            raise PoolError(f"could not start a local Ray cluster: "
-                            f"{_on_one_line(exc)}") from exc  # fmt: skip
+            raise WorkersLost(f"could not start a local Ray cluster: "
+                              f"{_on_one_line(exc)}") from exc  # fmt: skip
         why = _on_one_line(exc).split(" Please specify the one to connect to", 1)[0]
         if reached and not os.environ.get("RAY_AUTH_MODE", "").strip():
             raise PoolError(f"RAY_ADDRESS={address}: a server answers there, but Ray "
