@@ -435,8 +435,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "(default: $DOMINARI_DB_URL, else SQLite in the data folder)")
     srv.add_argument("--data", action="append", default=[], metavar="NAME=DIR",
                      help="offer a folder of Dominations component data as NAME (repeatable)")
-    srv.add_argument("--bot-workers", type=_positive, default=1, metavar="N",
-                     help="processes that run bot decisions (default 1)")
+    srv.add_argument("--bot-workers", type=_positive, default=None, metavar="N",
+                     help="processes that run bot decisions (default: one fewer than the "
+                     "CPUs, at least 1)")
     srv.add_argument("--bot-seconds", type=_seconds, default=1.0, metavar="S",
                      help=f"a search bot's time per decision, at most {MAX_SECONDS:g}, in "
                      "the games created from now on (default 1.0; a game keeps the time it "

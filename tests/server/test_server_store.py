@@ -285,10 +285,30 @@ def test_serve_takes_the_most_games_of_bots_only(tmp_path: Path,
         s.bind(("127.0.0.1", 0))
         port = str(s.getsockname()[1])
     db = f"sqlite:///{tmp_path / 'x.db'}"
+    from dominari.server import default_bot_workers
+
     for flags, cap in (([], 50), (["--max-bot-games", "3"], 3), (["--max-bot-games", "0"], 0)):
         assert main(["serve", "--port", port, "--db", db, *flags]) == 0
-        assert seen.pop().max_bot_games == cap
+        settings = seen.pop()
+        assert settings.max_bot_games == cap
+        assert settings.bot_workers == default_bot_workers()  # unless told
+    assert main(["serve", "--port", port, "--db", db, "--bot-workers", "3"]) == 0
+    assert seen.pop().bot_workers == 3
     for bad in (-1, "5", 2.5, True):  # from Python: one clear error, nothing started
         with pytest.raises(ConfigError, match="max_bot_games is a whole number of 0 or more"):
             serve(port=int(port), db=db, max_bot_games=bad)  # type: ignore[arg-type]
     assert not seen
+
+
+@pytest.mark.parametrize(("cpus", "workers"), [(1, 1), (2, 1), (4, 3), (16, 15)])
+def test_the_server_has_a_bot_worker_for_each_cpu_but_one(monkeypatch: pytest.MonkeyPatch,
+                                                          cpus: int, workers: int) -> None:
+    """The last notes left one bot worker by default, whatever the machine: the bots of a
+    busy server on 16 cores queued behind one process. Now one fewer than the CPUs (the
+    other serves the event loop and the store), at least one."""
+    import os
+
+    from dominari.server import default_bot_workers
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cpus)), raising=False)
+    assert default_bot_workers() == workers

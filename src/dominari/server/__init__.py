@@ -74,11 +74,26 @@ def ws_protocol(compression: bool = True) -> type[Any]:
     return Protocol
 
 
+def default_bot_workers() -> int:
+    """The server's bot worker processes unless told: one fewer than the CPUs this process
+    may use (the other serves the event loop and the store), at least one.
+
+    >>> default_bot_workers() >= 1
+    True
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # (not on every system)
+        cpus = os.cpu_count() or 1
+    return max(1, cpus - 1)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
-          data_sets: Mapping[str, str] | None = None, bot_workers: int = 1,
+          data_sets: Mapping[str, str] | None = None, bot_workers: int | None = None,
           bot_seconds: float = 1.0, log_level: str = "info",
           ws_compression: bool = True, max_bot_games: int = 50) -> None:
-    """Run the server until interrupted (prints its address first). ``ws_compression``:
+    """Run the server until interrupted (prints its address first). ``bot_workers``: its
+    bot worker processes (None: :func:`default_bot_workers`). ``ws_compression``:
     permessage-deflate on WebSockets (see :func:`ws_protocol`); ``max_bot_games``: see
     :attr:`~dominari.server.service.Settings.max_bot_games` (a whole number, 0 or more)."""
     if isinstance(max_bot_games, bool) or not isinstance(max_bot_games, int) \
@@ -108,11 +123,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     check_port(host, port)  # first: a server that cannot listen makes no data folder or file
     url = database_url(db)
     Store(url).close()  # fail here, with one line, if the database cannot be opened
-    settings = Settings(db_url=url, data_sets=sets, bot_workers=bot_workers,
+    workers = default_bot_workers() if bot_workers is None else bot_workers
+    settings = Settings(db_url=url, data_sets=sets, bot_workers=workers,
                         bot_seconds=bot_seconds, max_bot_games=max_bot_games)
     app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host
     print(f"Dominari server: http://{shown}:{port}/  (API docs at /docs; "
-          f"store {redact(url)})", flush=True)
+          f"store {redact(url)}; {workers} bot worker{'s' if workers != 1 else ''})",
+          flush=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 20,
                 ws=ws_protocol(ws_compression), timeout_graceful_shutdown=5)
