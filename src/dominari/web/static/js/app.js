@@ -174,7 +174,6 @@ function buildLobby(page, opts) {
   const optionsBox = el("div", { class: "stack" });
   const seedIn = el("input", { id: "f-seed", type: "number", min: 0, placeholder: "random",
                                inputmode: "numeric",
-                               "aria-describedby": "f-seed-note",
                                title: "The same seed deals the same game. Search bots think "
                                  + "for a set time, so their moves may differ from game to game." });
   // The server refuses a seed for a game of several people: whoever chose the deal would
@@ -188,6 +187,9 @@ function buildLobby(page, opts) {
       .filter((s) => s.value === "human").length;
     seedIn.disabled = people >= 2;
     seedNote.hidden = people < 2;
+    // described by the note only while it shows (else its tooltip says what a seed does)
+    if (people >= 2) seedIn.setAttribute("aria-describedby", "f-seed-note");
+    else seedIn.removeAttribute("aria-describedby");
   }
 
   function seatRows() {

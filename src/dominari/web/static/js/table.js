@@ -102,7 +102,8 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
   // What a screen reader is told as the game goes on (the panels are redrawn whole, so no
   // live region of theirs would be heard): one region that stays, written with the news.
   const announcer = el("div", { class: "sr-only", "aria-live": "polite", "data-testid": "announce" });
-  render(main, el("section", { class: "table", "aria-label": "Game table" }, bar, announcer, root));
+  render(main, el("section", { class: "table", "aria-label": "Game table" },
+    el("h1", { class: "sr-only" }, "Game table"), bar, announcer, root));
   let module = null;
   let mounting = false;
   let last = null;

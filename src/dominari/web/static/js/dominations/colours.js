@@ -20,9 +20,10 @@ export const DOMAIN_FILL = {
   X: "#222222",
 };
 
-// Letter colour on each fill, for contrast.
+// Letter colour on each fill, for contrast (at least 4.5:1, WCAG's for small text:
+// black on green and vermillion, where white and near-black gave 3.4 and 4.3).
 export const DOMAIN_INK = {
-  T: "#222222", C: "#222222", A: "#ffffff", S: "#ffffff", G: "#1f1f1f", R: "#222222",
+  T: "#222222", C: "#222222", A: "#ffffff", S: "#000000", G: "#000000", R: "#222222",
   V: "#222222", X: "#ffffff",
 };
 
