@@ -161,3 +161,24 @@ def test_a_seat_claimed_through_another_server_is_found(db_file: str) -> None:
         assert r.status_code == 200 and r.json()["game_id"] == made["game_id"]
         bob = r.json()["seats"][1]["token"]
         assert a.view(made["game_id"], bob)["seat"] == 1
+
+
+def test_a_wrong_token_costs_no_store_read_each_time(api: Api,
+                                                    monkeypatch: Any) -> None:
+    """The review: with a next game's seat unclaimed, every request with a wrong token read
+    the seats from the store, on the event loop. The same wrong token is now looked for in
+    the store once a SEATS_REREAD; another token, or the right one, at once."""
+    gid, tokens, _ = _two_people(api, game="dominion", max_turns=1)
+    _finish(api, gid, tokens)
+    new = _again(api, gid, tokens[0]).json()["game_id"]
+    reads: list[str] = []
+    real = api.service.db.load_seats
+    monkeypatch.setattr(api.service.db, "load_seats",
+                        lambda game_id, wait=None: reads.append(game_id) or real(game_id, wait))
+    for _ in range(5):
+        assert api.c.get(f"/api/games/{new}", headers=auth("junk")).status_code == 403
+    assert reads == [new]
+    assert api.c.get(f"/api/games/{new}", headers=auth("other")).status_code == 403
+    assert len(reads) == 2
+    bob = _again(api, gid, tokens[1]).json()["seats"][1]["token"]  # claimed here
+    assert api.view(new, bob)["seat"] == 1

@@ -72,6 +72,16 @@ def test_options_name_the_bots_variants_and_kingdoms(api: Api) -> None:
     assert opts["games"]["dominations"]["variants"] == ["retail", "prototype"]
     assert len(opts["games"]["dominion"]["kingdom_cards"]) == 25
     assert "first-game" in opts["games"]["dominion"]["kingdoms"]
+    # the rule bots' rankings by number of players, for the lobby to rank a seat's bot
+    from dominari.bots.kingdom import KINGDOM_ORDERS, best_rule_bot
+
+    orders = opts["games"]["dominion"]["rule_bot_orders"]
+    assert set(orders) == {"2", "3", "4"}
+    for n, order in orders.items():
+        assert [e["bot"] for e in order] == list(KINGDOM_ORDERS[int(n)])
+        for name, cards in opts["games"]["dominion"]["recommended"].items():
+            first = next(e["bot"] for e in order if set(e["needs"]) <= set(cards))
+            assert first == best_rule_bot(name, int(n)), (name, n)
 
 
 def test_catalogs_describe_the_components_of_each_game(api: Api) -> None:

@@ -190,3 +190,36 @@ def test_domain_letters_are_legible_on_their_colours(live_server: LiveServer,
     }""")
     assert set(ratios) == set("TCASGRVX")
     assert all(r >= 4.5 for r in ratios.values()), ratios
+
+
+def test_the_lobby_ranks_a_seats_rule_bot_for_the_kingdom(live_server: LiveServer,
+                                                         page: Page) -> None:
+    """The notes left the lobby's 19 Dominion choices unranked, though the rankings by
+    kingdom exist (KINGDOM_ORDERS, measured two by two): a seat's rule bot now says where
+    it stands for the kingdom and the number of players chosen."""
+    page.goto(live_server.url + "/")
+    page.select_option("#f-game", "dominion")
+    page.select_option("#f-kingdom", "first-game")
+    about = page.get_by_test_id("seat1-about")
+    expect(about).to_have_text("smithy: Smithy Big Money; the strongest rule bot for this "
+                               "kingdom with 2 players")
+    page.select_option("select[name=seat1]", "bot:militia")
+    expect(about).to_have_text("militia: Double Militia; 2nd of the 5 rule bots that fit it, "
+                               "for this kingdom with 2 players")
+    page.select_option("select[name=seat1]", "bot:witch")
+    expect(about).to_have_text("witch: Double Witch; its Kingdom cards are not all in this "
+                               "kingdom (it plays without them)")
+    page.select_option("select[name=seat1]", "bot:bm")
+    expect(about).to_have_text("bm: Big Money")  # not ranked
+    page.select_option("select[name=seat1]", "bot:smithy")
+    page.select_option("#f-kingdom", "random")
+    expect(about).to_have_text("smithy: Smithy Big Money")  # the kingdom is not known yet
+    page.select_option("#f-kingdom", "choose")
+    for card in ("Cellar", "Chapel", "Moat", "Village", "Workshop", "Gardens", "Smithy",
+                 "Market", "Mine", "Witch"):
+        page.get_by_label(card, exact=True).check()
+    expect(about).to_have_text("smithy: Smithy Big Money; 3rd of the 6 rule bots that fit it, "
+                               "for this kingdom with 2 players")
+    gardens = page.locator("select[name=seat1] option[value='bot:workshop-gardens']")
+    expect(gardens).to_have_attribute("title", "Workshop/Gardens; the strongest rule bot for "
+                                             "this kingdom with 2 players")

@@ -27,6 +27,7 @@ import hmac
 import logging
 import pickle
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -95,6 +96,9 @@ BOT_STORE_WAIT = 0.05
 after :data:`BOT_RETRY` (and twice as long each time, the bot not deciding again), so it
 need not wait, and a lock held for minutes never holds up the other games for more than
 this per try."""
+SEATS_REREAD = 1.0
+"""Seconds before the store's seats of a game are read again for a token found in none
+of them while some are unclaimed (a next game's, claimed through another process)."""
 KEEP_FINISHED = 200
 """Finished games kept in memory (older ones are reloaded from the store on demand); one
 that is watched when its turn comes stays until its last watcher leaves."""
@@ -503,7 +507,8 @@ class GameService:
         nxt = await self.game(t.again[0])
         mine = again_token(token, nxt.id, seat)
         digest = token_hash(mine)
-        if nxt.seats[seat].token_hash != digest:
+        held = nxt.seats[seat].token_hash
+        if held is None or not hmac.compare_digest(held, digest):
             if not self.db.claim_seat(nxt.id, seat, digest, wait=STORE_WAIT):
                 raise ActionError("bad_token", "this token holds no seat in the next game")
             nxt.seats = tuple(replace(x, token_hash=digest) if x.seat == seat else x
@@ -658,10 +663,19 @@ class GameService:
         seat = _seat_of_digest(t.seats, digest)
         if seat < 0 and any(x.kind == "human" and x.token_hash is None for x in t.seats):
             # a next game's seat not yet claimed here: claimed through another process?
-            stored = self.db.load_seats(t.id, wait=STORE_WAIT)
-            seat = _seat_of_digest(stored, digest)
-            if seat >= 0:
-                t.seats = stored
+            # (a token just found in none is not looked for again for SEATS_REREAD: a
+            # client that keeps trying a wrong one costs no read each time)
+            now = time.monotonic()
+            failed = t.seats_failed
+            if now >= failed.get(digest, float("-inf")) + SEATS_REREAD:
+                stored = self.db.load_seats(t.id, wait=STORE_WAIT)
+                seat = _seat_of_digest(stored, digest)
+                if seat >= 0:
+                    t.seats = stored
+                else:
+                    if len(failed) >= 64:
+                        failed.clear()
+                    failed[digest] = now
         if seat < 0:
             raise ActionError("bad_token", "this token holds no seat in this game")
         return seat
@@ -732,9 +746,15 @@ class GameService:
 
     def options(self) -> dict[str, Any]:
         """What a client may choose when it creates a game."""
+        from dominari.bots.kingdom import KINGDOM_ORDERS, kingdom_cards
         from dominari.dominion.catalog import catalog
 
         dominion = catalog()
+        # the rule bots from the strongest down, by number of players, with the Kingdom
+        # cards each needs (the first whose cards a kingdom holds is its best: the lobby
+        # ranks a seat's rule bot for the kingdom chosen)
+        orders = {str(n): [{"bot": name, "needs": sorted(kingdom_cards(name))}
+                           for name in order] for n, order in KINGDOM_ORDERS.items()}
         return {
             "games": {
                 "dominations": {
@@ -751,6 +771,7 @@ class GameService:
                     "kingdoms": ["random", *dominion["recommended"]],
                     "recommended": dominion["recommended"],
                     "kingdom_cards": dominion["kingdom_cards"],
+                    "rule_bot_orders": orders,
                 },
             },
             "players": {"min": 2, "max": 4},

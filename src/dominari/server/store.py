@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hmac
 import secrets
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
@@ -406,7 +407,7 @@ class Store:
             if row.token_hash is None:
                 row.token_hash = token_hash
                 return True
-            return row.token_hash == token_hash
+            return hmac.compare_digest(row.token_hash, token_hash)
 
     def append(self, game_id: str, seq: int, kind: str, seat: int, text: str,
                finished: bool = False, wait: float | None = None) -> None:

@@ -155,6 +155,9 @@ class Table:
     again: tuple[str, str] | None = None
     """The id and spectator id of the next game, once a player of this finished one asked
     to play again (the views say so: ``again``)."""
+    seats_failed: dict[str, float] = field(default_factory=dict, repr=False)
+    """The token hashes lately found in no seat, even as the store has them, and when
+    (``time.monotonic()``; see :meth:`~dominari.server.service.GameService.seat_of`)."""
     _log: tuple[Any, int, list[str]] | None = field(default=None, repr=False)
     """(last event seen, events seen, lines) of the log in words. A list of lines is
     never changed once made: a longer log is a new list."""

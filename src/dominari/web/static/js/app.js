@@ -13,7 +13,7 @@ import {
   savedCreations, savedSeats,
 } from "./api.js";
 import { clear, el, render } from "./dom.js";
-import { ago, parseRoute, route, seedValue } from "./format.js";
+import { ago, ordinal, parseRoute, route, seedValue } from "./format.js";
 import { openReplay, openTable } from "./table.js";
 
 const main = document.getElementById("main");
@@ -199,6 +199,7 @@ function buildLobby(page, opts) {
       kind: r.querySelector("select").value, name: r.querySelector("input").value }));
     clear(seatsBox);
     const blurbs = games[g].bot_blurbs || {};
+    describers = [];
     for (let i = 0; i < n; i += 1) {
       // The chosen bot's words go under the row (and are read with the choice): in the
       // options themselves, the longest widened the page past the screen.
@@ -215,8 +216,14 @@ function buildLobby(page, opts) {
       kind.value = want;
       const describe = () => {
         const bot = kind.value.startsWith("bot:") ? kind.value.slice(4) : null;
-        about.textContent = bot && blurbs[bot] ? `${bot}: ${blurbs[bot]}` : "";
+        const rank = ruleRank(g);
+        about.textContent = bot && blurbs[bot] ? `${bot}: ${blurbs[bot]}${rank(bot)}` : "";
+        for (const o of kind.options) {  // each choice's words as its tooltip, ranked too
+          const b = o.value.slice(4);
+          if (blurbs[b]) o.title = `${blurbs[b]}${rank(b)}`;
+        }
       };
+      describers.push(describe);
       describe();
       kind.addEventListener("change", () => { describe(); seedRule(); });
       const name = el("input", { type: "text", maxlength: 40, "aria-label": `Seat ${i + 1} name`,
@@ -226,6 +233,37 @@ function buildLobby(page, opts) {
         el("span", {}, el("span", { class: "dot" }), `Seat ${i + 1}`), kind, name), about);
     }
     seedRule();
+  }
+
+  let describers = []; // each seat row's words on its bot, said again when the kingdom changes
+
+  // How a Dominion rule bot ranks for the kingdom chosen and the number of players, in
+  // words (``; the strongest rule bot for this kingdom with 2 players``), by the order of
+  // the rankings measured two by two (the first whose Kingdom cards the kingdom holds is
+  // its best); nothing for a random kingdom, the other game, or a bot not ranked.
+  function ruleRank(g) {
+    const orders = g === "dominion" ? games.dominion.rule_bot_orders : null;
+    const k = form.querySelector("#f-kingdom");
+    if (!orders || !k || k.value === "random") return () => "";
+    const players = countSel.value;
+    const cards = new Set(k.value === "choose"
+      ? [...form.querySelectorAll("input[name=card]:checked")].map((x) => x.value)
+      : games.dominion.recommended[k.value] || []);
+    if (k.value === "choose" && cards.size !== 10) return () => "";
+    const order = orders[players] || [];
+    const fitting = order.filter((e) => e.needs.every((c) => cards.has(c))).map((e) => e.bot);
+    return (bot) => {
+      if (!order.some((e) => e.bot === bot)) return "";
+      const at = fitting.indexOf(bot);
+      if (at < 0) return "; its Kingdom cards are not all in this kingdom (it plays without them)";
+      const where = `for this kingdom with ${players} players`;
+      return at === 0 ? `; the strongest rule bot ${where}`
+        : `; ${ordinal(at + 1)} of the ${fitting.length} rule bots that fit it, ${where}`;
+    };
+  }
+
+  function describeAll() {
+    for (const describe of describers) describe();
   }
 
   function gameOptions() {
@@ -249,13 +287,14 @@ function buildLobby(page, opts) {
         el("legend", {}, "Kingdom cards (choose 10)"),
         ...games.dominion.kingdom_cards.map((c) => el("label", {},
           el("input", { type: "checkbox", value: c, name: "card" }), ` ${c}`)));
-      kingdom.addEventListener("change", () => { cards.hidden = kingdom.value !== "choose"; });
+      kingdom.addEventListener("change", () => { cards.hidden = kingdom.value !== "choose"; describeAll(); });
+      cards.addEventListener("change", describeAll);
       optionsBox.append(el("div", { class: "form-grid" },
         el("label", { for: "f-kingdom" }, "Kingdom"), kingdom), cards);
     }
   }
 
-  gameSel.addEventListener("change", () => { seatRows(); gameOptions(); });
+  gameSel.addEventListener("change", () => { seatRows(); gameOptions(); describeAll(); });
   countSel.addEventListener("change", seatRows);
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();

@@ -5,6 +5,13 @@ export function andList(items) {
   return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
+// "1st", "2nd", "3rd", "4th", "11th", "21st".
+export function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const end = teen ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+  return `${n}${end}`;
+}
+
 // "1 card", "2 cards"; `plural` defaults to singular + "s".
 export function count(n, singular, plural = null) {
   return `${n} ${n === 1 ? singular : (plural || `${singular}s`)}`;
