@@ -109,7 +109,7 @@ def test_a_journal_refuses_an_edited_bot_file(mine: Path, tmp_path: Path) -> Non
     mine.write_text(WRAPPED.replace("load_bot(\"bm\")", "load_bot(\"smithy\")"),
                     encoding="utf-8")
     with pytest.raises(ConfigError,
-                       match=r"have changed since \(.*mine\.py:Wrapped; any edit counts"):
+                       match=r"have changed since: .*mine\.py:Wrapped; any edit counts"):
         tournament([spec, "bm"], 2, 7, kingdom="first-game", journal=journal)
 
 
@@ -220,3 +220,56 @@ def test_a_file_whose_name_holds_a_comma_is_named_as_such(
     assert code == 2
     assert err == ("dominari: error: --players: 'my,strat.toml' is a file whose name holds a "
                    "comma, which separates the players: rename the file\n")
+
+
+def test_a_search_option_naming_a_python_file_is_the_searchs_to_refuse(mine: Path) -> None:
+    """The review: ``mcts:own=mine.py:Wrapped`` was read as a Python bot's spec, and said
+    "cannot read mcts:own=mine.py"; a search's spec is the search's to refuse."""
+    with pytest.raises(ConfigError, match="'wrapped' is not option=value"):
+        load_bot(f"mcts:own={mine}:Wrapped")
+
+
+def test_modules_beside_the_bot_file_import(tmp_path: Path) -> None:
+    """The review: a bot importing a helper module beside it failed (its folder was not
+    on the path, as a script's is)."""
+    folder = tmp_path / "pb"
+    folder.mkdir()
+    (folder / "helper_for_my_bot.py").write_text("NAME = 'helped'\n", encoding="utf-8")
+    (folder / "hb.py").write_text(textwrap.dedent('''
+        import helper_for_my_bot
+
+
+        class B:
+            name = helper_for_my_bot.NAME
+
+            def reset(self, seed):
+                pass
+
+            def act(self, state):
+                return state.legal_actions()[0]
+    '''), encoding="utf-8")
+    assert load_bot(f"{folder / 'hb.py'}:B").name == "helped"
+
+
+def test_a_worker_lost_with_a_bot_of_ones_own_is_the_requests_to_answer(
+        mine: Path) -> None:
+    """The review: a Python bot that ends its worker (``os._exit``) ended the run with
+    status 1, "the same command may work elsewhere or later", which it will not. A task
+    lost where a bot of one's own plays is a plain PoolError (status 2) that names it; a
+    run of built-in bots keeps WorkersLost (status 1)."""
+    from dominari.cli import EXIT_FAILED, EXIT_USAGE, _status_of
+    from dominari.sim import pool
+    from dominari.sim.runner import Chunk, game_options
+
+    options = game_options("dominion", kingdom="first-game")
+    ours = Chunk((f"{mine}:Wrapped", "bm"), ("Mine", "BM"), options, 1, 0, 5)
+    theirs = Chunk(("bmu", "bm"), ("BMU", "BM"), options, 1, 0, 5)
+    for task, kind, status in ((ours, pool.PoolError, EXIT_USAGE),
+                               (theirs, pool.WorkersLost, EXIT_FAILED)):
+        with pytest.raises(pool.PoolError) as lost:
+            pool._Results([task], lambda k, v: None, 0).charge(0, "its worker process died")
+        assert type(lost.value) is kind and _status_of(lost.value) == status
+    with pytest.raises(pool.PoolError, match=r"a bot of your own plays there \(.*mine\.py:"
+                                             r"Wrapped\): it may be what ended or stopped "
+                                             r"its worker$"):
+        pool._Results([ours], lambda k, v: None, 0).charge(0, "its worker process died")

@@ -13,13 +13,14 @@ A run checks the file as it checks a strategy file: the journal of a run and the
 workers check hold its SHA-256, so a run that goes on after the file was edited is refused,
 and a worker that finds other contents at the path stops the run. Only that file is
 digested: a module it imports is not (keep what a bot plays by in its one file, or note
-its version in the bot's name). A file is loaded once per process for what it holds: an
-edited file is loaded anew, as a module of its own.
+its version in the bot's name). Modules beside the file import as they would beside a
+script (its folder is put on the path, after the others). A file is loaded once per
+process for what it holds: an edited file is loaded anew, as a module of its own.
 
 >>> python_spec("bots/mine.py:Mine"), python_spec("C:/bots/mine.py:make.bot")
 (('bots/mine.py', 'Mine'), ('C:/bots/mine.py', 'make.bot'))
->>> python_spec("mcts:steps=100") is None, python_spec("mine.toml") is None
-(True, True)
+>>> [python_spec(s) for s in ("mcts:steps=100", "mine.toml", "mcts:own=mine.py:Mine")]
+[None, None, None]
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ def python_spec(spec: str) -> tuple[str, str] | None:
     None for a spec of another kind (a spec that ends ``.py`` without a name is one:
     :func:`load_python_bot` says what it lacks)."""
     text = spec.strip()
+    from dominari.bots.mcts import SEARCH_BOTS  # (a search's options may name files)
+
+    if text.partition(":")[0].strip().lower() in SEARCH_BOTS:
+        return None
     m = _SPEC.match(text)
     if m is None:
         if text.lower().endswith(".py"):
@@ -120,6 +125,9 @@ def _module(path: str, spec: str) -> ModuleType:
         raise StrategyError(f"bot {spec!r}: {path} cannot be loaded as Python")
     module = importlib.util.module_from_spec(found)
     sys.modules[name] = module  # (its classes pickle, and dataclasses find their module)
+    folder = os.path.dirname(real)
+    if folder not in sys.path:  # modules beside it import, as beside a script (after all
+        sys.path.append(folder)  # others: none of them is shadowed)
     try:
         code = compile(source, real, "exec")
         exec(code, module.__dict__)  # the user's own bot file, named by them

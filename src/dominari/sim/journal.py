@@ -925,8 +925,8 @@ def _files_differ(old: Any, new: Any) -> str:
         return "the players' files have changed"
     if set(old) == set(new):
         changed = ", ".join(k for k in sorted(new) if old[k] != new[k])
-        return (f"the players' files have changed since ({changed}; any edit counts, a "
-                f"comment too)")
+        return (f"the players' files have changed since: {changed}; any edit counts, a "
+                f"comment too")
     if sorted(old.values()) == sorted(new.values()):
         return ("the same players' files, at other paths (a journal goes with the paths "
                 "it was played with)")

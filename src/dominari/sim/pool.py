@@ -117,7 +117,9 @@ class PoolError(DominariError):
 class WorkersLost(PoolError):
     """The run failed in its workers, not in what it asked for: they died, hung, or could
     not start, more often than they are tried again (the command line ends with status 1,
-    not 2: the same request may succeed on another day or machine)."""
+    not 2: the same request may succeed on another day or machine). A task lost where a
+    Python bot of the user's own plays (its ``own_code``) is a plain :class:`PoolError`:
+    that bot may be what ended its worker."""
 
 
 def check_backend(name: str) -> str:
@@ -269,8 +271,14 @@ class _Results(Generic[T, R]):
         failures = self.failures[k] = self.failures.get(k, 0) + 1
         if failures > self.retries:
             times = f"{failures} time{'s' if failures != 1 else ''}"
-            failed = WorkersLost(f"task {k + 1} of {len(self.tasks)} "
-                                 f"({_describe(self.tasks[k])}) was lost {times}: {what}")
+            text = (f"task {k + 1} of {len(self.tasks)} ({_describe(self.tasks[k])}) was "
+                    f"lost {times}: {what}")
+            own = tuple(getattr(self.tasks[k], "own_code", ()))
+            if own and what != OUT_OF_MEMORY:  # the user's code may have ended it: theirs
+                raise PoolError(f"{text}; a bot of your own plays there "  # (status 2)
+                                f"({', '.join(own)}): it may be what ended or stopped its "
+                                f"worker")
+            failed = WorkersLost(text)
             failed.machine = what == OUT_OF_MEMORY  # the machine's memory ran short
             raise failed
 

@@ -174,6 +174,17 @@ def load_bots(specs: Sequence[str | os.PathLike[str]], game: str = "dominion"
     return bots
 
 
+def own_code(specs: Iterable[str]) -> tuple[str, ...]:
+    """The specs of ``specs`` that are Python bots of the user's own (``FILE.py:NAME``).
+
+    >>> own_code(["bm", "mine.py:Mine", "mcts"])
+    ('mine.py:Mine',)
+    """
+    from dominari.bots.python_bot import python_spec
+
+    return tuple(s for s in specs if isinstance(s, str) and python_spec(s) is not None)
+
+
 def seat_names(names: Sequence[str]) -> tuple[str, ...]:
     """Distinct display names: repeated names get ``#1``, ``#2``… by seat, skipping a
     number whose name another player already has.
@@ -369,6 +380,12 @@ class Chunk:
     @property
     def game(self) -> str:
         return self.options.game
+
+    @property
+    def own_code(self) -> tuple[str, ...]:
+        """The Python bots of its own that the run plays (``FILE.py:NAME``): a worker that
+        dies may be theirs to answer for (:class:`~dominari.sim.pool.WorkersLost`)."""
+        return own_code(self.specs)
 
     def describe(self) -> str:
         """The chunk in words, for messages: ``games 26-50 of seed 1 (bm, smithy)``."""

@@ -115,6 +115,7 @@ from dominari.sim.runner import (
     game_range,
     key_cards,
     load_bots,
+    own_code,
     play_game,
     run_files,
     seat_names,
@@ -274,6 +275,12 @@ class Shard:
     stamp: str | None = None
     """The run's code and what its files hold (:func:`~dominari.sim.runner.begin_run`),
     for :func:`~dominari.sim.runner.use_stamp`."""
+
+    @property
+    def own_code(self) -> tuple[str, ...]:
+        """The Python bots of the user's own in its match-up (see
+        :attr:`~dominari.sim.runner.Chunk.own_code`)."""
+        return own_code(self.specs[e] for e in self.entries)
 
     def describe(self) -> str:
         """The shard in words, for messages: ``games 1-10 of bm vs smithy, seed 1``."""
