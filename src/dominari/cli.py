@@ -1628,6 +1628,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             if stop and begun and args.journal is not None and os.path.isfile(args.journal):
                 _note(f"the journal {args.journal} keeps the games played so far: the same "
                       "command goes on from them", None)
+            elif isinstance(exc, BotError) and begun and args.journal is not None \
+                    and os.path.isfile(args.journal):  # a bot failed: mend it, go on
+                _note(f"the journal {args.journal} keeps the games played so far; once the "
+                      "bot's file is mended, the same command with --recheck N plays N of "
+                      "them again to check they come out the same, and goes on from them "
+                      "if they do", None)  # fmt: skip
             elif stop and begun and args.journal is None:
                 seed_too = "" if args.seed is not None else " and a --seed"
                 _note("a tournament keeps the games it played only in a journal: run with "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import textwrap
 from pathlib import Path
 
@@ -229,28 +230,6 @@ def test_a_search_option_naming_a_python_file_is_the_searchs_to_refuse(mine: Pat
         load_bot(f"mcts:own={mine}:Wrapped")
 
 
-def test_modules_beside_the_bot_file_import(tmp_path: Path) -> None:
-    """The review: a bot importing a helper module beside it failed (its folder was not
-    on the path, as a script's is)."""
-    folder = tmp_path / "pb"
-    folder.mkdir()
-    (folder / "helper_for_my_bot.py").write_text("NAME = 'helped'\n", encoding="utf-8")
-    (folder / "hb.py").write_text(textwrap.dedent('''
-        import helper_for_my_bot
-
-
-        class B:
-            name = helper_for_my_bot.NAME
-
-            def reset(self, seed):
-                pass
-
-            def act(self, state):
-                return state.legal_actions()[0]
-    '''), encoding="utf-8")
-    assert load_bot(f"{folder / 'hb.py'}:B").name == "helped"
-
-
 def test_a_worker_lost_with_a_bot_of_ones_own_is_the_requests_to_answer(
         mine: Path) -> None:
     """The review: a Python bot that ends its worker (``os._exit``) ended the run with
@@ -273,3 +252,123 @@ def test_a_worker_lost_with_a_bot_of_ones_own_is_the_requests_to_answer(
                                              r"Wrapped\): it may be what ended or stopped "
                                              r"its worker$"):
         pool._Results([ours], lambda k, v: None, 0).charge(0, "its worker process died")
+
+
+def _bot_file(path: Path, body: str, name: str = "Bot") -> str:
+    """Write a bot class ``name`` whose ``act`` runs ``body`` (with ``state``) and then plays
+    the first legal action; its spec."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(f'''
+        class {name}:
+            name = "{name}"
+
+            def reset(self, seed):
+                self.turns = 0
+
+            def act(self, state):
+                self.turns += 1
+        ''') + textwrap.indent(textwrap.dedent(body), " " * 8)
+        + "        return state.legal_actions()[0]\n", encoding="utf-8")
+    return f"{path}:{name}"
+
+
+def test_two_students_helpers_of_one_name_are_each_their_own(tmp_path: Path) -> None:
+    """Modules beside a bot file import, as beside a script (the review found they did not
+    at first), and each bot file gets its own: in the classroom audit dan/bot.py and
+    eve/bot.py each imported the utils.py beside them, and the first loaded was the one
+    both got."""
+    specs = []
+    for who in ("dan", "eve"):
+        folder = tmp_path / who
+        folder.mkdir()
+        (folder / "utils.py").write_text(f"OWNER = {who!r}\n", encoding="utf-8")
+        (folder / "bot.py").write_text(textwrap.dedent('''
+            import utils
+
+
+            class Bot:
+                name = utils.OWNER
+
+                def reset(self, seed):
+                    pass
+
+                def act(self, state):
+                    assert utils.OWNER == self.name
+                    return state.legal_actions()[0]
+        '''), encoding="utf-8")
+        specs.append(f"{folder / 'bot.py'}:Bot")
+    assert [load_bot(s).name for s in specs] == ["dan", "eve"]
+    result = tournament([*specs, "bm"], 1, 1, kingdom="first-game", max_turns=3, workers=1)
+    assert sorted(p.name for p in result.players) == ["BM", "dan", "eve"]
+
+
+def test_a_helper_named_as_a_loaded_module_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "json.py").write_text("MINE = True\n", encoding="utf-8")
+    spec = tmp_path / "bot.py"
+    spec.write_text("import json\n\nclass Bot:\n    name = 'b'\n", encoding="utf-8")
+    with pytest.raises(StrategyError, match=r"it imports json, and .*json\.py is not the json "
+                                            r"it got .*rename json\.py"):
+        load_bot(f"{spec}:Bot")
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ("if self.turns == 3:\n    raise KeyError('duchy')\n",
+     r"stopped while bot 'Bot' \(seat \d, Bot#\d: .*carol\.py:Bot\) was deciding: "
+     r"KeyError: 'duchy' \(.*carol\.py line 11\)"),
+    ("state.copy().apply(state.parse_action('buy Province'))\n",  # an engine error in a
+     r"was deciding: IllegalActionError: .+ \(.*carol\.py line 10\)"),  # look-ahead
+    ("state.apply(state.legal_actions()[0])\n",
+     r"bot 'Bot' \(seat \d, Bot#\d: .*carol\.py:Bot\) changed the game's state while "
+     r"deciding, in the game with seed \d+: a bot reads the state it is given and works on "
+     r"state\.copy\(\)"),
+])
+def test_a_failing_bot_is_named_with_its_game_file_and_line(tmp_path: Path, body: str,
+                                                             words: str) -> None:
+    """The classroom audit: a student's bot that failed mid-tournament was named by its
+    bare name ("bot 'Bot'", two students' bots having it) with no match-up, game or line;
+    an engine error it met in a look-ahead of its own named no bot at all, and a bot that
+    played on the state it was given went unseen until its record would not replay."""
+    good = _bot_file(tmp_path / "alice.py", "")
+    bad = _bot_file(tmp_path / "carol.py", body)
+    with pytest.raises(Exception) as caught:
+        tournament([good, bad], 2, 1, kingdom="first-game", workers=1)
+    text = str(caught.value)
+    assert re.search(r"^game \d of match-up 1 \(Bot#1 vs Bot#2\): ", text), text
+    assert re.search(words, text), text
+    with pytest.raises(Exception) as caught:
+        simulate([bad, "bm"], 2, 1, kingdom="first-game", workers=1)
+    assert re.search(r"^game \d of the simulation: ", str(caught.value)), caught.value
+
+
+def test_a_bot_failing_in_reset_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "reset.py"
+    path.write_text("class Bot:\n    name = 'r'\n\n    def reset(self, seed):\n"
+                    "        self.rng = random.Random(seed)\n\n    def act(self, state):\n"
+                    "        return state.legal_actions()[0]\n", encoding="utf-8")
+    with pytest.raises(Exception, match=r"^game 1 of the simulation: bot 'r' \(seat 1, r: "
+                                        r".*reset\.py:Bot\) failed in reset\(\d+\): NameError: "
+                                        r"name 'random' is not defined \(.*reset\.py line 5\)$"):
+        simulate([f"{path}:Bot", "bm"], 1, 1, workers=1)
+
+
+def test_every_bad_file_is_said_at_once(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def f(:\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("X = 1\n", encoding="utf-8")
+    with pytest.raises(StrategyError, match=r"^3 bots cannot be loaded: bot '.*a\.py:A': .*a\.py "
+                                            r"line 1: SyntaxError: .*; bot '.*b\.py:B': .*b\.py "
+                                            r"has no 'B'; unknown bot 'nobody'"):
+        simulate([f"{tmp_path / 'a.py'}:A", f"{tmp_path / 'b.py'}:B", "nobody"], 1, 1)
+
+
+def test_a_journal_kept_after_a_bot_failed_says_how_to_go_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _bot_file(tmp_path / "late.py", "if self.turns == 12:\n    raise ValueError('late')\n")
+    code = main(["tournament", "dominion", "--players", "bm,smithy,late.py:Bot", "-n", "2",
+                 "--seed", "1", "--workers", "1", "--journal", "j.jsonl", "--no-progress"])
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert "ValueError: late (late.py line 11)" in err
+    assert "the journal j.jsonl keeps the games played so far; once the bot's file is " \
+           "mended, the same command with --recheck N" in " ".join(err.split())

@@ -7,7 +7,7 @@ game, so a simulation is reproducible from its seed. ``act`` is given the game's
 state, hidden cards and all: a fair bot reads only what its seat may see
 (``state.view(seat)``; a search samples the rest with ``state.determinize``), and no bot
 may change the state (work on ``state.copy()``): the game would no longer replay from its
-record.
+record, and the runner's ``play_game`` stops a bot that plays a move on it.
 
 :class:`Bot` is a Dominion bot, :class:`DominationsBot` a Dominations one;
 :class:`GameBot` is either (what the game-agnostic runner's ``play_game`` takes). A

@@ -14,8 +14,9 @@ workers check hold its SHA-256, so a run that goes on after the file was edited 
 and a worker that finds other contents at the path stops the run. Only that file is
 digested: a module it imports is not (keep what a bot plays by in its one file, or note
 its version in the bot's name). Modules beside the file import as they would beside a
-script (its folder is put on the path, after the others). A file is loaded once per
-process for what it holds: an edited file is loaded anew, as a module of its own.
+script, while it loads (import them at its top): each bot file gets its own, though
+another's folder holds modules of the same names. A file is loaded once per process for
+what it holds: an edited file is loaded anew, as a module of its own.
 
 >>> python_spec("bots/mine.py:Mine"), python_spec("C:/bots/mine.py:make.bot")
 (('bots/mine.py', 'Mine'), ('C:/bots/mine.py', 'make.bot'))
@@ -25,6 +26,7 @@ process for what it holds: an edited file is loaded anew, as a module of its own
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -126,8 +128,8 @@ def _module(path: str, spec: str) -> ModuleType:
     module = importlib.util.module_from_spec(found)
     sys.modules[name] = module  # (its classes pickle, and dataclasses find their module)
     folder = os.path.dirname(real)
-    if folder not in sys.path:  # modules beside it import, as beside a script (after all
-        sys.path.append(folder)  # others: none of them is shadowed)
+    before = set(sys.modules)
+    sys.path.insert(0, folder)  # modules beside it import as beside a script, first
     try:
         code = compile(source, real, "exec")
         exec(code, module.__dict__)  # the user's own bot file, named by them
@@ -139,8 +141,41 @@ def _module(path: str, spec: str) -> ModuleType:
         del sys.modules[name]
         raise StrategyError(f"bot {spec!r}: {path} cannot be run: {_where(exc, path)}"
                             ) from exc
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(folder)
+        _forget_beside(folder, set(sys.modules) - before - {name})
+    _check_beside(module, folder, spec)
     _MODULES[(real, digest)] = module
     return module
+
+
+def _inside(file: object, folder: str) -> bool:
+    return isinstance(file, str) and os.path.realpath(file).startswith(folder + os.sep)
+
+
+def _forget_beside(folder: str, names: set[str]) -> None:
+    """Take the modules a bot file imported from its own folder out of ``sys.modules``
+    (the bot keeps them): another bot's folder may hold a module of the same name, which
+    must be that bot's own."""
+    for mod in names:
+        if _inside(getattr(sys.modules.get(mod), "__file__", None), folder):
+            del sys.modules[mod]
+
+
+def _check_beside(module: ModuleType, folder: str, spec: str) -> None:
+    """:class:`StrategyError` where the bot file imported, by the name of a module beside
+    it, a module from elsewhere (one of that name loaded before it: the bot would play with
+    another module than its own)."""
+    for value in list(vars(module).values()):
+        if not isinstance(value, ModuleType):
+            continue
+        top = value.__name__.partition(".")[0]
+        beside = os.path.join(folder, f"{top}.py")
+        if os.path.isfile(beside) and not _inside(getattr(value, "__file__", None), folder):
+            raise StrategyError(f"bot {spec!r}: it imports {top}, and {beside} is not the "
+                                f"{top} it got (a module of that name was loaded before it: "
+                                f"rename {top}.py)")
 
 
 def _where(exc: BaseException, path: str) -> str:

@@ -627,8 +627,9 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                                   "stopped while idle holds the others up)")  # fmt: skip
             if idle_deaths > out.retries:
                 why = _main_guard(ctx.get_start_method())
-                raise WorkersLost(f"worker processes died {idle_deaths} times before "
-                                  f"running a task: {broken}{why}")  # fmt: skip
+                died = WorkersLost if not why else PoolError  # (a script's own mistake)
+                raise died(f"worker processes died {idle_deaths} times before running a "
+                           f"task: {broken}{why}")  # fmt: skip
         if watch.hung:  # a stall: the tasks beside the hung one are not suspects
             todo.extendleft([k for k in suspects if k not in watch.hung])
             suspects = [k for k in suspects if k in watch.hung]

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import re
+import sysconfig
 import threading
 from array import array
 from collections import Counter
@@ -99,7 +100,7 @@ class BotError(DominariError):
         BotError("the game with seed 7 stopped while bot 'bm' (seat 1) was deciding: KeyError: 'x'")
         """
         return cls(f"the game with seed {seed} stopped while {who} was deciding: "
-                   f"{type(exc).__name__}: {exc}")
+                   f"{type(exc).__name__}: {exc}{_user_line(exc)}")
 
 
 def derive_seed(*parts: object) -> int:
@@ -159,18 +160,28 @@ def load_bots(specs: Sequence[str | os.PathLike[str]], game: str = "dominion"
     """One bot of ``game`` per seat from a list of spec strings (built-in names; for
     Dominion also strategy file paths, as strings or path objects).
 
-    Raises :class:`StrategyError` for an unknown name or a bad strategy file,
+    Raises :class:`StrategyError` for an unknown name or a bad strategy file or Python bot
+    (every one of them, in one message),
     :class:`ConfigError` for specs that are not a list of strings (one string of names
     separated by commas is refused, as :func:`simulate` refuses it).
     """
     from dominari.bots import load_bot
 
     bots: list[GameBot] = []
+    failed: list[StrategyError] = []  # every bad file said at once (a class's bots)
     for spec in spec_list(specs, "the bots"):
         if isinstance(spec, str) and spec.strip().lower() == HUMAN:
             raise StrategyError("'human' cannot play in a simulation or a tournament; name a bot"
                                 + (" or strategy file" if game == "dominion" else ""))
-        bots.append(load_bot(spec, game))  # a spec that is no string or path: ConfigError
+        try:
+            bots.append(load_bot(spec, game))  # a spec that is no string or path: ConfigError
+        except StrategyError as exc:
+            failed.append(exc)
+    if len(failed) == 1:
+        raise failed[0]
+    if failed:
+        raise StrategyError(f"{len(failed)} bots cannot be loaded: "
+                            + "; ".join(str(exc) for exc in failed)) from failed[0]
     return bots
 
 
@@ -571,12 +582,16 @@ def _action_text(state: GameState, action: Any) -> str:
         return str(action)
 
 
-def play_game(bots: Sequence[GameBot], state: S) -> S:
+def play_game(bots: Sequence[GameBot], state: S, *,
+              labels: Sequence[str] | None = None) -> S:
     """Play the game ``state`` between ``bots`` (seat order) to its end; return it.
 
     Works on any state with the core protocol (``current_player``, ``apply``).
     Raises :class:`ConfigError` before playing unless there is one bot a player, and
-    :class:`BotError` when a bot chooses an action the engine rejects.
+    :class:`BotError` when a bot fails: it chooses an action the engine rejects, raises an
+    error (its line named where it is in a file of the user's own), or changes the state
+    it was given. ``labels`` say who plays each seat in such a message, beside the bot's
+    name (a run's ``Bot#2: carol/bot.py:Bot``).
     A Dominion game between strategy bots (``best`` among them: each game its kingdom's)
     is played by :func:`dominari.bots.playout.play_out`: the same game, faster (their
     actions are always legal).
@@ -591,7 +606,7 @@ def play_game(bots: Sequence[GameBot], state: S) -> S:
         if isinstance(state, DominionState) and can_play_out(state, players):
             play_out(state, players)
             return state
-        _play_steps(players, state)
+        _play_steps(players, state, labels)
     except (DominariError, MemoryError):
         raise
     except Exception as exc:  # a bug in a bot or its strategy (or, rarely, the engine)
@@ -600,27 +615,106 @@ def play_game(bots: Sequence[GameBot], state: S) -> S:
         if 0 <= p < len(bots):
             name, plays = bots[p].name, players[p].name
             as_ = "" if plays == name else f" playing {plays!r}"
-            who = f"bot {name!r}{as_} (seat {p + 1})"
+            who = f"bot {name!r}{as_} ({_seat_words(p, labels)})"
         raise BotError.deciding(_seed_of(state), who, exc) from exc
     return state
 
 
-def _play_steps(bots: Sequence[GameBot], state: GameState) -> None:
-    """:func:`play_game`'s loop: each bot's action applied in turn, checked by the engine."""
+def _seat_words(p: int, labels: Sequence[str] | None) -> str:
+    """``seat 2``, or ``seat 2, Bot#2: carol/bot.py:Bot`` with a run's labels."""
+    label = labels[p] if labels is not None and 0 <= p < len(labels) else None
+    return f"seat {p + 1}" if not label else f"seat {p + 1}, {label}"
+
+
+def _play_steps(bots: Sequence[GameBot], state: GameState,
+                labels: Sequence[str] | None = None) -> None:
+    """:func:`play_game`'s loop: each bot's action applied in turn, checked by the engine;
+    a bot that changes the state it is given (other than through a copy) is stopped."""
     current = state.current_player
     apply = state.apply
+    history: list[Any] | None = getattr(state, "history", None)
     p = current()
     while p >= 0:
         bot = bots[p]
-        action = bot.act(state)
+        before = len(history) if history is not None else 0
+        try:
+            action = bot.act(state)
+        except (BotError, MemoryError):
+            raise
+        except DominariError as exc:  # the engine refusing what the bot tried on the state
+            raise BotError.deciding(_seed_of(state), f"bot {bot.name!r} "
+                                    f"({_seat_words(p, labels)})", exc) from exc
+        if history is not None and len(history) != before:
+            raise BotError(f"bot {bot.name!r} ({_seat_words(p, labels)}) changed the game's "
+                           f"state while deciding, in the game with seed {_seed_of(state)}: "
+                           "a bot reads the state it is given and works on state.copy()")
         try:
             apply(action)
         except DominariError as exc:
             raise BotError(
-                f"bot {bot.name!r} (seat {p + 1}) chose {_action_text(state, action)} in the "
-                f"game with seed {_seed_of(state)}: {exc}"
+                f"bot {bot.name!r} ({_seat_words(p, labels)}) chose "
+                f"{_action_text(state, action)} in the game with seed {_seed_of(state)}: {exc}"
             ) from None
         p = current()
+
+
+def reset_bots(bots: Sequence[GameBot], seeds: Sequence[int],
+               labels: Sequence[str] | None = None) -> None:
+    """``reset(seed)`` each bot for its game; :class:`BotError` naming the bot where one
+    fails (a bot of the user's own: its line)."""
+    for p, (bot, seed) in enumerate(zip(bots, seeds, strict=True)):
+        try:
+            bot.reset(seed)
+        except (DominariError, MemoryError):
+            raise
+        except Exception as exc:
+            raise BotError(f"bot {bot.name!r} ({_seat_words(p, labels)}) failed in "
+                           f"reset({seed}): {type(exc).__name__}: {exc}{_user_line(exc)}"
+                           ) from exc
+
+
+_NOT_USERS = tuple(os.path.abspath(d) + os.sep for d in {
+    os.path.dirname(os.path.dirname(__file__)),  # Dominari
+    *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib"))})
+"""Folders whose files are no bot's of the user's own (:func:`_user_line`)."""
+
+
+def seat_labels(names: Sequence[str], specs: Sequence[str]) -> list[str]:
+    """Who plays each seat, for a bot's error: a bot of a file (a Python bot's, a strategy
+    file's) by its display name and spec (``Bot#2: carol/bot.py:Bot``), a built-in bot by
+    its name alone (``""``).
+
+    >>> seat_labels(["BM", "Bot#2", "Mine"], ["bm", "carol/bot.py:Bot", "mine.toml"])
+    ['', 'Bot#2: carol/bot.py:Bot', 'Mine: mine.toml']
+    """
+    from dominari.bots.python_bot import python_spec
+
+    return [f"{name}: {spec.strip()}" if isinstance(spec, str) and (
+        python_spec(spec) is not None or spec.strip().lower().endswith(".toml")) else ""
+        for name, spec in zip(names, specs, strict=True)]
+
+
+def _user_line(exc: BaseException) -> str:
+    """`` (carol/bot.py line 12)``: where ``exc`` was raised last in a file outside
+    Dominari and Python's own (a bot of the user's own), or ``""``."""
+    import traceback
+
+    skip = _NOT_USERS
+    where = ""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        path = os.path.abspath(frame.filename)
+        if not path.startswith(skip) and os.path.isfile(path):
+            where = f" ({_short(path)} line {frame.lineno})"
+    return where
+
+
+def _short(path: str) -> str:
+    """``path`` relative to the working folder where it is within it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # (another drive)
+        return path
+    return rel if not rel.startswith(os.pardir) else path
 
 
 def turn_order(state: GameState) -> list[int]:
@@ -650,6 +744,7 @@ def run_chunk(chunk: Chunk) -> Tally:
     tally = Tally(n)
     record_dir = Path(chunk.record_dir) if chunk.record_dir is not None else None
     recorder = SeatRecorder(bots, chunk.specs, chunk.game)
+    labels = seat_labels(chunk.names, chunk.specs)
     seats = range(n)
     # Seats whose bot plays each game as some rule bot (``best``): counted by it.
     as_seats = [(f"as:{p}:", bot) for p, bot in enumerate(bots)
@@ -664,9 +759,11 @@ def run_chunk(chunk: Chunk) -> Tally:
         state = chunk.options.new_game(n, game_seed(chunk.seed, i), chunk.names)
         order = turn_order(state)
         seeds = [bot_seed(chunk.seed, i, seat) for seat in range(n)]
-        for bot, seed in zip(bots, seeds, strict=True):
-            bot.reset(seed)
-        play_game(bots, state)
+        try:
+            reset_bots(bots, seeds, labels)
+            play_game(bots, state, labels=labels)
+        except BotError as exc:  # which game of the run: played again alone by its seed
+            raise BotError(f"game {i + 1} of the simulation: {exc}") from exc
         beat()  # a game finished: the worker is not hung
         out = state.outcome()
         assert out is not None

@@ -100,6 +100,7 @@ from dominari.sim.records import (
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
+    BotError,
     DominionOptions,
     GameOptions,
     alike_features,
@@ -117,7 +118,9 @@ from dominari.sim.runner import (
     load_bots,
     own_code,
     play_game,
+    reset_bots,
     run_files,
+    seat_labels,
     seat_names,
     start_run,
     turn_order,
@@ -304,6 +307,7 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
     use_stamp(shard.stamp, shard.specs, shard.options)
     bots = bots_for(shard.options.game, shard.specs)  # one per entry, loaded once a thread
     recorder = SeatRecorder(bots, shard.specs, shard.options.game)
+    every = seat_labels(shard.names, shard.specs)  # by entry
     out: list[GameResult] = []
     # One tuple for each distinct seating and ranking of the shard: its games share them,
     # in this process and, once unpickled, in the one that keeps every game's result.
@@ -317,9 +321,14 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
                                        tuple(shard.names[e] for e in seats))  # fmt: skip
         order = tuple(turn_order(state))
         seeds = [tournament_bot_seed(shard.seed, shard.entries, j, p) for p in range(len(table))]
-        for bot, seed in zip(table, seeds, strict=True):
-            bot.reset(seed)
-        play_game(table, state)
+        labels = [every[e] for e in seats]
+        try:
+            reset_bots(table, seeds, labels)
+            play_game(table, state, labels=labels)
+        except BotError as exc:  # which game of which match-up: played again alone
+            who = " vs ".join(shard.names[e] for e in shard.entries)
+            raise BotError(f"game {j + 1} of match-up {shard.matchup + 1} ({who}): {exc}"
+                           ) from exc
         beat()  # a game finished: the worker is not hung
         if shard.record_dir is not None:
             write_record(Path(shard.record_dir) / tournament_record_name(shard.matchup, j),
