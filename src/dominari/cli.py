@@ -29,6 +29,7 @@ import re
 import signal
 import stat
 import sys
+import sysconfig
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -2559,6 +2560,7 @@ def _replay_bots(args: argparse.Namespace, record: dict[str, Any], start: Any) -
     make every recorded move of theirs, 1 at the first they do not."""
     if args.upto is not None:
         raise ConfigError("--bots plays the whole game again: give it without --upto")
+    _check_python_seats(record)
     done = rerun(record, start)
     if done.clocked:
         one = len(done.clocked) == 1
@@ -2582,6 +2584,37 @@ def _replay_bots(args: argparse.Namespace, record: dict[str, Any], start: Any) -
                        f"{d.recorded!r}, and the bot plays {d.played!r} there now "
                        f"({before})"))  # fmt: skip
     return 1
+
+
+def _check_python_seats(record: dict[str, Any]) -> None:
+    """:class:`RecordError` for a seat of a Python bot (``FILE.py:NAME``) that the record
+    does not name with its file's SHA-256, or whose file is a library's (Python's own, an
+    installed package's, Dominari's): playing a bot runs its file, and a record may come
+    from anyone, so only a bot file that is as it was when the game was played, and no
+    library's code, is run. (The SHA-256 is checked against the file as it is now by
+    :func:`~dominari.sim.seats.rerun`.)"""
+    from dominari.bots.python_bot import python_spec
+
+    seats = record.get("seats")
+    for p, entry in enumerate(seats if isinstance(seats, list) else []):
+        spec = entry.get("bot") if isinstance(entry, dict) else None
+        python = python_spec(spec) if isinstance(spec, str) else None
+        if python is None:
+            continue
+        file, files = entry.get("file"), entry.get("files")
+        if not isinstance(file, str) or not isinstance(files, dict) or file not in files:
+            raise RecordError(f"the record's seat {p + 1} ({spec}) is a Python bot, and the "
+                              "record does not name its file with the file's SHA-256: "
+                              "--bots runs only a bot file that is as it was when the game "
+                              "was played")  # fmt: skip
+        real = os.path.realpath(file)
+        libraries = {os.path.realpath(d) for d in (
+            *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib",
+                                                  "platlib")),
+            str(Path(__file__).resolve().parent))}  # fmt: skip
+        if any(real.startswith(d + os.sep) for d in libraries):
+            raise RecordError(f"the record's seat {p + 1} ({spec}) names {file}, a file of a "
+                              "library, not a bot of anyone's own: --bots does not run it")
 
 
 def _count(n: int, what: str) -> str:

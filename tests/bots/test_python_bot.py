@@ -372,3 +372,27 @@ def test_a_journal_kept_after_a_bot_failed_says_how_to_go_on(
     assert "ValueError: late (late.py line 11)" in err
     assert "the journal j.jsonl keeps the games played so far; once the bot's file is " \
            "mended, the same command with --recheck N" in " ".join(err.split())
+
+
+def test_replay_runs_only_a_bot_file_the_record_vouches_for(
+        mine: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record may come from anyone, and ``replay --bots`` runs the files its Python bots
+    name: only one whose SHA-256 the record gives (and that is as it was), never a
+    library's file (Python's own, an installed package's)."""
+    records = tmp_path / "records"
+    simulate([f"{mine}:Wrapped", "bm"], 1, 7, kingdom="first-game", record_dir=records)
+    path = sorted(records.iterdir())[0]
+    record = json.loads(path.read_text("utf-8"))
+    assert main(["replay", str(path), "--bots"]) == 0
+    capsys.readouterr()
+    for seat, words in (
+            ({k: v for k, v in record["seats"][0].items() if k != "files"},
+             "does not name its file with the file's SHA-256"),
+            ({**record["seats"][0], "bot": f"{json.__file__}:dumps", "file": json.__file__,
+              "files": {json.__file__: "0" * 64}},
+             "a file of a library, not a bot of anyone's own")):
+        forged = tmp_path / "forged.json"
+        forged.write_text(json.dumps({**record, "seats": [seat, record["seats"][1]]}),
+                          encoding="utf-8")
+        assert main(["replay", str(forged), "--bots"]) == 2
+        assert words in capsys.readouterr().err
