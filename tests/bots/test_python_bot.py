@@ -396,3 +396,96 @@ def test_replay_runs_only_a_bot_file_the_record_vouches_for(
                           encoding="utf-8")
         assert main(["replay", str(forged), "--bots"]) == 2
         assert words in capsys.readouterr().err
+
+
+def test_a_bot_beside_an_environment_leaves_its_modules_loaded(tmp_path: Path) -> None:
+    """The review: a bot at a project's root, beside its ``.venv``, had every module first
+    imported while it loaded taken out of ``sys.modules`` (numpy among them: "cannot load
+    module more than once"). Only the modules directly beside the file are its own."""
+    import sys
+
+    deep = tmp_path / ".venv" / "site"
+    deep.mkdir(parents=True)
+    (deep / "deeplib_for_test.py").write_text("VALUE = 7\n", encoding="utf-8")
+    sys.path.append(str(deep))
+    try:
+        path = tmp_path / "np_bot.py"
+        spec = _bot_file(path, "", "Bot")
+        path.write_text("import deeplib_for_test\n" + path.read_text("utf-8"), "utf-8")
+        load_bot(spec)
+        assert sys.modules["deeplib_for_test"].VALUE == 7  # still loaded, once
+    finally:
+        sys.path.remove(str(deep))
+        sys.modules.pop("deeplib_for_test", None)
+
+
+def test_a_bots_helper_classes_pickle_and_a_file_may_share_a_modules_name(
+        tmp_path: Path) -> None:
+    """The review: instances of a helper module's classes no longer pickled (the helper
+    was taken out of ``sys.modules``), and a bot file named ``random.py`` importing
+    ``random`` was refused as if it were a helper of that name."""
+    import pickle
+
+    folder = tmp_path / "pk"
+    folder.mkdir()
+    (folder / "plan_helper_for_test.py").write_text(
+        "class Plan:\n    def __init__(self):\n        self.steps = [1, 2]\n", encoding="utf-8")
+    (folder / "random.py").write_text(textwrap.dedent('''
+        import random
+
+        import plan_helper_for_test
+
+
+        class Bot:
+            name = "planner"
+
+            def __init__(self):
+                self.plan = plan_helper_for_test.Plan()
+                self.rng = random.Random(1)
+
+            def reset(self, seed):
+                self.rng.seed(seed)
+
+            def act(self, state):
+                return state.legal_actions()[0]
+    '''), encoding="utf-8")
+    bot = load_bot(f"{folder / 'random.py'}:Bot")
+    assert pickle.loads(pickle.dumps(bot)).plan.steps == [1, 2]
+
+
+def test_from_a_module_of_the_helpers_name_loaded_before_is_refused(tmp_path: Path) -> None:
+    """``from json import dumps`` with a json.py beside the bot gets Python's json: refused
+    as ``import json`` is (the review found only the latter checked)."""
+    (tmp_path / "json.py").write_text("def dumps(x):\n    return 'mine'\n", encoding="utf-8")
+    path = tmp_path / "bot2.py"
+    spec = _bot_file(path, "")
+    path.write_text("from json import dumps\n" + path.read_text("utf-8"), "utf-8")
+    with pytest.raises(StrategyError, match=r"it imports json, .*rename json\.py"):
+        load_bot(spec)
+
+
+def test_a_library_beside_nothing_is_not_named_as_the_bots_line(tmp_path: Path) -> None:
+    """The review: an error raised in a library on the path (not Dominari's, not Python's)
+    was named at the library's line; the bot's own file comes first."""
+    import sys
+
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "extlib_for_test.py").write_text("def boom():\n    raise ValueError('x')\n",
+                                             encoding="utf-8")
+    sys.path.append(str(lib))
+    try:
+        spec = _bot_file(tmp_path / "bots" / "uses.py",
+                         "import extlib_for_test\nextlib_for_test.boom()\n")
+        with pytest.raises(Exception, match=r"ValueError: x \(.*uses\.py line 11\)$"):
+            simulate([spec, "bm"], 1, 1, workers=1)
+    finally:
+        sys.path.remove(str(lib))
+        sys.modules.pop("extlib_for_test", None)
+
+
+def test_a_bad_spec_given_twice_is_said_once(tmp_path: Path) -> None:
+    with pytest.raises(StrategyError) as caught:
+        simulate([f"{tmp_path / 'none.py'}:X", f"{tmp_path / 'none.py'}:X"], 1, 1)
+    assert str(caught.value).count("cannot read") == 1
+    assert not str(caught.value).startswith("2 bots")

@@ -14,9 +14,10 @@ workers check hold its SHA-256, so a run that goes on after the file was edited 
 and a worker that finds other contents at the path stops the run. Only that file is
 digested: a module it imports is not (keep what a bot plays by in its one file, or note
 its version in the bot's name). Modules beside the file import as they would beside a
-script, while it loads (import them at its top): each bot file gets its own, though
-another's folder holds modules of the same names. A file is loaded once per process for
-what it holds: an edited file is loaded anew, as a module of its own.
+script, and each bot file gets its own, though another's folder holds modules of the same
+names (where two do, the name is the later one's: import at the top of the file). A file is
+loaded once per process for what it holds: an edited file is loaded anew, as a module of
+its own.
 
 >>> python_spec("bots/mine.py:Mine"), python_spec("C:/bots/mine.py:make.bot")
 (('bots/mine.py', 'Mine'), ('C:/bots/mine.py', 'make.bot'))
@@ -32,6 +33,7 @@ import importlib.util
 import os
 import re
 import sys
+import threading
 import traceback
 from pathlib import Path
 from types import ModuleType
@@ -117,18 +119,25 @@ def _module(path: str, spec: str) -> ModuleType:
         raise StrategyError(f"bot {spec!r}: cannot read {path}: "
                             f"{exc.strerror or exc}") from None
     digest = hashlib.sha256(source).hexdigest()
-    module = _MODULES.get((real, digest))
-    if module is not None:
+    with _LOADING:  # (sys.path and sys.modules are the process's: one file at a time)
+        module = _MODULES.get((real, digest))
+        if module is None:
+            module = _load(source, real, digest, path, spec)
+            _MODULES[(real, digest)] = module
         return module
+
+
+def _load(source: bytes, real: str, digest: str, path: str, spec: str) -> ModuleType:
     stem = re.sub(r"\W", "_", Path(path).stem)
     name = f"_dominari_bot_{stem}_{digest[:16]}"
     found = importlib.util.spec_from_file_location(name, real)
     if found is None or found.loader is None:  # pragma: no cover - a .py file always has one
         raise StrategyError(f"bot {spec!r}: {path} cannot be loaded as Python")
     module = importlib.util.module_from_spec(found)
-    sys.modules[name] = module  # (its classes pickle, and dataclasses find their module)
     folder = os.path.dirname(real)
+    _make_way(folder)
     before = set(sys.modules)
+    sys.modules[name] = module  # (its classes pickle, and dataclasses find their module)
     sys.path.insert(0, folder)  # modules beside it import as beside a script, first
     try:
         code = compile(source, real, "exec")
@@ -144,35 +153,62 @@ def _module(path: str, spec: str) -> ModuleType:
     finally:
         with contextlib.suppress(ValueError):
             sys.path.remove(folder)
-        _forget_beside(folder, set(sys.modules) - before - {name})
-    _check_beside(module, folder, spec)
-    _MODULES[(real, digest)] = module
+        if folder not in sys.path:  # (after all others: a lazy import of its own finds it)
+            sys.path.append(folder)
+        for mod in set(sys.modules) - before:  # its own modules, beside it
+            if _beside(sys.modules.get(mod), folder):
+                _HELPERS[mod] = folder
+    _check_beside(module, folder, real, spec)
     return module
 
 
-def _inside(file: object, folder: str) -> bool:
-    return isinstance(file, str) and os.path.realpath(file).startswith(folder + os.sep)
+_LOADING = threading.RLock()
+_HELPERS: dict[str, str] = {}
+"""The modules that bot files imported from their own folders: by name, that folder."""
 
 
-def _forget_beside(folder: str, names: set[str]) -> None:
-    """Take the modules a bot file imported from its own folder out of ``sys.modules``
-    (the bot keeps them): another bot's folder may hold a module of the same name, which
-    must be that bot's own."""
-    for mod in names:
-        if _inside(getattr(sys.modules.get(mod), "__file__", None), folder):
-            del sys.modules[mod]
+def bot_folders() -> set[str]:
+    """The folders of the bot files loaded in this process (real paths)."""
+    return {os.path.dirname(real) for real, _ in _MODULES}
 
 
-def _check_beside(module: ModuleType, folder: str, spec: str) -> None:
-    """:class:`StrategyError` where the bot file imported, by the name of a module beside
-    it, a module from elsewhere (one of that name loaded before it: the bot would play with
-    another module than its own)."""
+def _beside(module: object, folder: str) -> bool:
+    """Whether ``module`` is a module directly in ``folder`` (``NAME.py``, or the package
+    ``NAME/``), not one found deeper (an environment or a checkout kept there)."""
+    file = getattr(module, "__file__", None)
+    if not isinstance(file, str):
+        return False
+    at = os.path.dirname(os.path.realpath(file))
+    if os.path.basename(file) == "__init__.py":
+        at = os.path.dirname(at)
+    return at == folder
+
+
+def _make_way(folder: str) -> None:
+    """Take out of ``sys.modules`` the modules another bot file imported from its folder
+    whose names ``folder`` holds modules of: each bot file gets its own (the other bot
+    keeps the one it has)."""
+    for mod, other in list(_HELPERS.items()):
+        top = mod.partition(".")[0]
+        if other != folder and (os.path.isfile(os.path.join(folder, f"{top}.py"))
+                                or os.path.isfile(os.path.join(folder, top, "__init__.py"))):
+            sys.modules.pop(mod, None)
+            del _HELPERS[mod]
+
+
+def _check_beside(module: ModuleType, folder: str, real: str, spec: str) -> None:
+    """:class:`StrategyError` where the bot file took, by the name of a module beside it,
+    something from a module elsewhere (one of that name loaded before it, as Python's own
+    ``json``: the bot would play with another module than its own)."""
     for value in list(vars(module).values()):
-        if not isinstance(value, ModuleType):
+        source = value if isinstance(value, ModuleType) else sys.modules.get(
+            getattr(value, "__module__", None) or "")
+        if source is None or source is module:
             continue
-        top = value.__name__.partition(".")[0]
+        top = source.__name__.partition(".")[0]
         beside = os.path.join(folder, f"{top}.py")
-        if os.path.isfile(beside) and not _inside(getattr(value, "__file__", None), folder):
+        if os.path.isfile(beside) and beside != real and not _beside(
+                sys.modules.get(top, source), folder):
             raise StrategyError(f"bot {spec!r}: it imports {top}, and {beside} is not the "
                                 f"{top} it got (a module of that name was loaded before it: "
                                 f"rename {top}.py)")

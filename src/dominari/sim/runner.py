@@ -24,6 +24,7 @@ import json
 import math
 import os
 import re
+import site
 import sysconfig
 import threading
 from array import array
@@ -177,11 +178,12 @@ def load_bots(specs: Sequence[str | os.PathLike[str]], game: str = "dominion"
             bots.append(load_bot(spec, game))  # a spec that is no string or path: ConfigError
         except StrategyError as exc:
             failed.append(exc)
-    if len(failed) == 1:
+    if failed and len({str(exc) for exc in failed}) == 1:
         raise failed[0]
-    if failed:
-        raise StrategyError(f"{len(failed)} bots cannot be loaded: "
-                            + "; ".join(str(exc) for exc in failed)) from failed[0]
+    said = list(dict.fromkeys(str(exc) for exc in failed))  # a spec given twice: once
+    if len(said) > 1:
+        raise StrategyError(f"{len(said)} bots cannot be loaded: "
+                            + "; ".join(said)) from failed[0]
     return bots
 
 
@@ -665,7 +667,7 @@ def reset_bots(bots: Sequence[GameBot], seeds: Sequence[int],
     for p, (bot, seed) in enumerate(zip(bots, seeds, strict=True)):
         try:
             bot.reset(seed)
-        except (DominariError, MemoryError):
+        except (BotError, MemoryError):
             raise
         except Exception as exc:
             raise BotError(f"bot {bot.name!r} ({_seat_words(p, labels)}) failed in "
@@ -673,9 +675,10 @@ def reset_bots(bots: Sequence[GameBot], seeds: Sequence[int],
                            ) from exc
 
 
-_NOT_USERS = tuple(os.path.abspath(d) + os.sep for d in {
+_NOT_USERS = tuple(os.path.realpath(d) + os.sep for d in {
     os.path.dirname(os.path.dirname(__file__)),  # Dominari
-    *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib"))})
+    *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")),
+    *site.getsitepackages(), site.getusersitepackages()})
 """Folders whose files are no bot's of the user's own (:func:`_user_line`)."""
 
 
@@ -695,17 +698,26 @@ def seat_labels(names: Sequence[str], specs: Sequence[str]) -> list[str]:
 
 
 def _user_line(exc: BaseException) -> str:
-    """`` (carol/bot.py line 12)``: where ``exc`` was raised last in a file outside
-    Dominari and Python's own (a bot of the user's own), or ``""``."""
+    """`` (carol/bot.py line 12)``: where ``exc`` was raised last in a bot file of the
+    user's own, or a module beside one (:func:`~dominari.bots.python_bot.bot_folders`);
+    else last in a file outside Dominari, Python's library and installed packages; or
+    ``""``."""
     import traceback
 
-    skip = _NOT_USERS
-    where = ""
+    from dominari.bots.python_bot import bot_folders
+
+    folders = bot_folders()
+    ours = elsewhere = ""
     for frame in traceback.extract_tb(exc.__traceback__):
-        path = os.path.abspath(frame.filename)
-        if not path.startswith(skip) and os.path.isfile(path):
-            where = f" ({_short(path)} line {frame.lineno})"
-    return where
+        path = os.path.realpath(frame.filename)
+        if not os.path.isfile(path):
+            continue
+        here = f" ({_short(path)} line {frame.lineno})"
+        if os.path.dirname(path) in folders:
+            ours = here
+        elif not path.startswith(_NOT_USERS):
+            elsewhere = here
+    return ours or elsewhere
 
 
 def _short(path: str) -> str:
