@@ -11,6 +11,7 @@ import re
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from dominari.bots import load_bot
@@ -489,3 +490,17 @@ def test_a_bad_spec_given_twice_is_said_once(tmp_path: Path) -> None:
         simulate([f"{tmp_path / 'none.py'}:X", f"{tmp_path / 'none.py'}:X"], 1, 1)
     assert str(caught.value).count("cannot read") == 1
     assert not str(caught.value).startswith("2 bots")
+
+
+def test_a_learning_environment_stops_an_opponent_that_plays_on_its_state(
+        tmp_path: Path) -> None:
+    """The review: the history check was play_game's only; an opponent in VersusEnv that
+    applied a move itself played two a turn, unseen."""
+    from dominari.sim.runner import BotError
+
+    spec = _bot_file(tmp_path / "cheat.py", "state.apply(state.legal_actions()[0])\n")
+    env = dominion_versus(opponents=[spec], kingdom="first-game", seat=1)
+    with pytest.raises(BotError, match=r"changed the game's state while deciding"):
+        env.reset(seed=3)  # the opponent begins
+        for _ in range(200):
+            env.step(int(np.flatnonzero(env.action_masks())[0]))

@@ -305,7 +305,12 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 self._play_policy(bot, who)
                 p = game.current_player()
                 continue
+            before = len(game.history)
             action = self._ask(who, bot.act, game)
+            if len(game.history) != before:  # it played on the game itself: not a move
+                raise BotError(f"{who} changed the game's state while deciding, in the game "
+                               f"with seed {aec.game_seed}: a bot reads the state it is "
+                               "given and works on state.copy()")
             try:
                 game.apply(action)
             except DominariError as exc:
