@@ -119,9 +119,8 @@ def test_the_focus_stays_with_the_keyboard_in_dominations(live_server: LiveServe
             assert time.monotonic() < deadline, "the bot did not move"
             time.sleep(0.05)
             view = live_server.view(gid, token)
-        shown = f"() => document.querySelector('[data-testid=version]').textContent " \
-                f"=== 'move {view['version']}'"
-        page.wait_for_function(shown)
+        # the table drawn at that version (its module's, not only the bar's)
+        page.wait_for_selector(f"[data-testid=dominations][data-version='{view['version']}']")
         buttons = pending.locator(".choices:not(.all) button:not([disabled])")
         if buttons.count() == 0:  # tiles now: picked from the hand, placed on the board
             break

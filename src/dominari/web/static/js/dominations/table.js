@@ -252,7 +252,8 @@ export function mount(root, ctx) {
   function refocus(key) {
     const controls = layout.querySelectorAll("button, a[href], input, select, [tabindex]");
     const same = [...controls].find((x) => focusKey(x) === key);
-    const target = same || pending.querySelector("button:not([disabled]), input, select") || pending;
+    // (a button, never a field: keys typed in a field are not the table's shortcuts)
+    const target = same || pending.querySelector("button:not([disabled])") || pending;
     if (target === pending) pending.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
   }
