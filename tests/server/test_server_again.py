@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from server_client import Api, auth, make_client
 
 from dominari.server.service import again_token, token_hash
+
+pytestmark = pytest.mark.timeout(120)
+"""A view that never comes (a socket waiting for a next game not offered) fails its test
+instead of holding up the suite."""
 
 
 def _finish(api: Api, gid: str, tokens: list[str]) -> dict[str, Any]:
@@ -151,14 +156,21 @@ def test_the_next_game_survives_a_restart(db_file: str) -> None:
 
 def test_a_seat_claimed_through_another_server_is_found(db_file: str) -> None:
     """Two servers on one database: the next game made by one, its seat claimed through
-    the other, is played through the first (which reads the seats it had not claimed)."""
+    the other, is played through the first (which reads the seats it had not claimed); the
+    other offers it to its own watchers once it learns of it (the first review found it
+    did not)."""
     with make_client(db_file) as one, make_client(db_file) as two:
         a, b = Api(one), Api(two)
         gid, tokens, _ = _two_people(a, game="dominion", max_turns=1)
         _finish(a, gid, tokens)
-        made = _again(a, gid, tokens[0]).json()
-        r = _again(b, gid, tokens[1])  # through the other server: the same next game
-        assert r.status_code == 200 and r.json()["game_id"] == made["game_id"]
+        with two.websocket_connect("/api/ws") as ws:  # Ann watches through the other
+            ws.send_json({"type": "join", "game_id": gid, "token": tokens[0]})
+            assert ws.receive_json()["again"] is None
+            made = _again(a, gid, tokens[0]).json()
+            r = _again(b, gid, tokens[1])  # through the other server: the same next game
+            assert r.status_code == 200 and r.json()["game_id"] == made["game_id"]
+            # the other server, learning of it from the store, offers it to its watchers
+            assert ws.receive_json()["again"]["game_id"] == made["game_id"]
         bob = r.json()["seats"][1]["token"]
         assert a.view(made["game_id"], bob)["seat"] == 1
 

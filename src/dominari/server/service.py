@@ -494,16 +494,16 @@ class GameService:
         made = False
         if t.again is None:
             t.again = self.db.again_of(t.id, wait=STORE_WAIT)  # made by another process?
-        if t.again is None:
-            try:
-                self.create(_again_spec(t), again_of=t.id)
-                made = True
-            except ConflictError:  # another process made it first: that one it is
-                pass
-            t.again = self.db.again_of(t.id, wait=STORE_WAIT)
             if t.again is None:
-                raise StoreError(f"game {t.id}: its next game was not stored; try again")
-            self.broadcast(t)  # every player of t is offered it
+                try:
+                    self.create(_again_spec(t), again_of=t.id)
+                    made = True
+                except ConflictError:  # another process made it first: that one it is
+                    pass
+                t.again = self.db.again_of(t.id, wait=STORE_WAIT)
+                if t.again is None:
+                    raise StoreError(f"game {t.id}: its next game was not stored; try again")
+            self.broadcast(t)  # every player of t watching here is offered it
         nxt = await self.game(t.again[0])
         mine = again_token(token, nxt.id, seat)
         digest = token_hash(mine)
