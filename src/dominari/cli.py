@@ -29,7 +29,6 @@ import re
 import signal
 import stat
 import sys
-import sysconfig
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -135,6 +134,7 @@ from dominari.sim.runner import (
     default_workers,
     dominations_data,
     game_options,
+    in_library,
     parse_players,
     seat_names,
     simulate,
@@ -2607,12 +2607,7 @@ def _check_python_seats(record: dict[str, Any]) -> None:
                               "record does not name its file with the file's SHA-256: "
                               "--bots runs only a bot file that is as it was when the game "
                               "was played")  # fmt: skip
-        real = os.path.realpath(file)
-        libraries = {os.path.realpath(d) for d in (
-            *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib",
-                                                  "platlib")),
-            str(Path(__file__).resolve().parent))}  # fmt: skip
-        if any(real.startswith(d + os.sep) for d in libraries):
+        if in_library(file):
             raise RecordError(f"the record's seat {p + 1} ({spec}) names {file}, a file of a "
                               "library, not a bot of anyone's own: --bots does not run it")
 

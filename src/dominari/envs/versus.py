@@ -308,9 +308,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
             before = len(game.history)
             action = self._ask(who, bot.act, game)
             if len(game.history) != before:  # it played on the game itself: not a move
-                raise BotError(f"{who} changed the game's state while deciding, in the game "
-                               f"with seed {aec.game_seed}: a bot reads the state it is "
-                               "given and works on state.copy()")
+                raise BotError.changed_state(aec.game_seed, who)
             try:
                 game.apply(action)
             except DominariError as exc:

@@ -103,6 +103,16 @@ class BotError(DominariError):
         return cls(f"the game with seed {seed} stopped while {who} was deciding: "
                    f"{type(exc).__name__}: {exc}{_user_line(exc)}")
 
+    @classmethod
+    def changed_state(cls, seed: object, who: str) -> BotError:
+        """The error for ``who``, which played on the state it was given.
+
+        >>> str(BotError.changed_state(7, "bot 'x' (seat 1)"))[:56]
+        "bot 'x' (seat 1) changed the game's state while deciding"
+        """
+        return cls(f"{who} changed the game's state while deciding, in the game with seed "
+                   f"{seed}: a bot reads the state it is given and works on state.copy()")
+
 
 def derive_seed(*parts: object) -> int:
     """A 63-bit seed derived from ``parts`` (stable across runs and machines)."""
@@ -178,10 +188,10 @@ def load_bots(specs: Sequence[str | os.PathLike[str]], game: str = "dominion"
             bots.append(load_bot(spec, game))  # a spec that is no string or path: ConfigError
         except StrategyError as exc:
             failed.append(exc)
-    if failed and len({str(exc) for exc in failed}) == 1:
-        raise failed[0]
     said = list(dict.fromkeys(str(exc) for exc in failed))  # a spec given twice: once
-    if len(said) > 1:
+    if len(said) == 1:
+        raise failed[0]
+    if said:
         raise StrategyError(f"{len(said)} bots cannot be loaded: "
                             + "; ".join(said)) from failed[0]
     return bots
@@ -647,9 +657,8 @@ def _play_steps(bots: Sequence[GameBot], state: GameState,
             raise BotError.deciding(_seed_of(state), f"bot {bot.name!r} "
                                     f"({_seat_words(p, labels)})", exc) from exc
         if history is not None and len(history) != before:
-            raise BotError(f"bot {bot.name!r} ({_seat_words(p, labels)}) changed the game's "
-                           f"state while deciding, in the game with seed {_seed_of(state)}: "
-                           "a bot reads the state it is given and works on state.copy()")
+            raise BotError.changed_state(_seed_of(state),
+                                         f"bot {bot.name!r} ({_seat_words(p, labels)})")
         try:
             apply(action)
         except DominariError as exc:
@@ -675,11 +684,21 @@ def reset_bots(bots: Sequence[GameBot], seeds: Sequence[int],
                            ) from exc
 
 
-_NOT_USERS = tuple(os.path.realpath(d) + os.sep for d in {
+LIBRARY_FOLDERS = tuple(os.path.realpath(d) + os.sep for d in {
     os.path.dirname(os.path.dirname(__file__)),  # Dominari
     *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")),
     *site.getsitepackages(), site.getusersitepackages()})
-"""Folders whose files are no bot's of the user's own (:func:`_user_line`)."""
+"""Folders whose files are no bot's of the user's own: Dominari's, Python's library and
+installed packages' (:func:`in_library`)."""
+
+
+def in_library(path: str) -> bool:
+    """Whether the file ``path`` is in one of :data:`LIBRARY_FOLDERS`.
+
+    >>> in_library(os.__file__), in_library("/nowhere/my_bot.py")
+    (True, False)
+    """
+    return os.path.realpath(path).startswith(LIBRARY_FOLDERS)
 
 
 def seat_labels(names: Sequence[str], specs: Sequence[str]) -> list[str]:
@@ -715,7 +734,7 @@ def _user_line(exc: BaseException) -> str:
         here = f" ({_short(path)} line {frame.lineno})"
         if os.path.dirname(path) in folders:
             ours = here
-        elif not path.startswith(_NOT_USERS):
+        elif not in_library(path):
             elsewhere = here
     return ours or elsewhere
 
@@ -1001,9 +1020,9 @@ def check_request(players: object, options: object, keywords: dict[str, object],
     for spec in specs:
         if isinstance(spec, str):
             continue
-        if callable(getattr(spec, "act", None)) or isinstance(spec, type):
-            what = "objects" if not isinstance(spec, type) else "classes"
-            kind = type(spec).__name__ if not isinstance(spec, type) else spec.__name__
+        if isinstance(spec, type) or callable(getattr(spec, "act", None)):
+            kind, what = ((spec.__name__, "classes") if isinstance(spec, type)
+                          else (type(spec).__name__, "objects"))
             shown = (f"{kind} {what}: every game needs its own bots, made in its worker "
                      "from a spec (a bot of your own: the file and the class or function "
                      "that makes it, FILE.py:NAME)")
