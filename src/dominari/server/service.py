@@ -299,6 +299,22 @@ class GameSpec:
     max_turns: int | None = None
 
 
+def _created(t: Table, tokens: Mapping[int, str]) -> dict[str, Any]:
+    """The answer that gives the game ``t`` to whom asked for it: its ids, version and
+    seats, the human seats' ``tokens`` given (by seat), and ``notes``."""
+    seat_list = t.seat_list()
+    return {
+        "game_id": t.id,
+        "game": t.game,
+        "spectator": t.spectator,
+        "version": t.version,
+        "seats": [{**x, "token": tokens.get(x["seat"])} for x in seat_list],
+        # a rule bot whose cards the kingdom lacks is seated all the same (a random
+        # kingdom often lacks them), and said so
+        "notes": [note for x in seat_list if (note := missing_note(x)) is not None],
+    }
+
+
 def _again_spec(t: Table) -> GameSpec:
     """What makes a game like the finished ``t`` (:meth:`GameService.again`)."""
     seats = tuple(SeatSpec(x.kind, x.bot, x.name) for x in t.seats)
@@ -467,17 +483,7 @@ class GameService:
                   state=state)
         self.tables[gid] = t
         self._schedule_bot(t)
-        seat_list = t.seat_list()
-        return {
-            "game_id": gid,
-            "game": game,
-            "spectator": spectator,
-            "version": t.version,
-            "seats": [{**x, "token": tokens.get(x["seat"])} for x in seat_list],
-            # a rule bot whose cards the kingdom lacks is seated all the same (a random
-            # kingdom often lacks them), and said so
-            "notes": [note for x in seat_list if (note := missing_note(x)) is not None],
-        }
+        return _created(t, tokens)
 
     async def again(self, t: Table, seat: int, token: str) -> tuple[dict[str, Any], bool]:
         """The next game of the finished ``t`` for the player of ``seat`` (whose ``token``
@@ -513,15 +519,7 @@ class GameService:
                 raise ActionError("bad_token", "this token holds no seat in the next game")
             nxt.seats = tuple(replace(x, token_hash=digest) if x.seat == seat else x
                               for x in nxt.seats)
-        seat_list = nxt.seat_list()
-        return {
-            "game_id": nxt.id,
-            "game": nxt.game,
-            "spectator": nxt.spectator,
-            "version": nxt.version,
-            "seats": [{**x, "token": mine if x["seat"] == seat else None} for x in seat_list],
-            "notes": [note for x in seat_list if (note := missing_note(x)) is not None],
-        }, made
+        return _created(nxt, {seat: mine}), made
 
     def _check_bot_games(self) -> None:
         """Refuse a game of bots only when :attr:`Settings.max_bot_games` are playing."""
