@@ -103,6 +103,7 @@ from dominari.dominion.render import (
     seat,
     status_text,
 )
+from dominari.sim.deadline import MIN_DECISION_TIMEOUT
 from dominari.sim.pool import (
     MEMORY_ERROR,
     MIN_STALL,
@@ -271,6 +272,19 @@ def _stall(text: str) -> float:
         value = math.nan
     if math.isfinite(value) and value < MIN_STALL:  # 0 and -1 too, with the same words
         raise argparse.ArgumentTypeError(f"must be at least {MIN_STALL:g} seconds, not {text}")
+    return _float_seconds(text)
+
+
+def _decision_timeout(text: str) -> float:
+    """A decision's time limit: a number of seconds, at least
+    :data:`~dominari.sim.deadline.MIN_DECISION_TIMEOUT`."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isfinite(value) and value < MIN_DECISION_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be at least {MIN_DECISION_TIMEOUT:g} seconds, "
+                                         f"not {text}")  # fmt: skip
     return _float_seconds(text)
 
 
@@ -532,6 +546,10 @@ def _run_flags(parser: argparse.ArgumentParser, what: str) -> None:
                         help="a worker that finishes no game for S seconds (at least "
                         f"{MIN_STALL:g}) is taken for hung, stopped, and its games played "
                         "again (default: wait)")  # fmt: skip
+    parser.add_argument("--decision-timeout", type=_decision_timeout, default=None,
+                        metavar="S", help="stop the run, naming the bot, when a bot takes "
+                        "more than S seconds over one decision (a bot of your own that "
+                        "hangs is stopped where it is; default: no limit)")  # fmt: skip
     parser.add_argument("--kingdom", type=_text, default=None,
                         help="dominion: recommended set name, 'random' or comma-separated "
                         "cards (default random, from the seed)")  # fmt: skip
@@ -882,7 +900,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     cut: list[SimResult] = []  # the games played before a stop, if any
     run = partial(simulate, specs, args.games, seed, workers, options=options,
                   record_dir=args.record_dir, backend=backend, by_card=args.by_card,
-                  stall=args.stall_timeout, started=started, stopped=cut.append,
+                  stall=args.stall_timeout, decision_timeout=args.decision_timeout,
+                  started=started, stopped=cut.append,
                   each_game=per_game.each_game)  # fmt: skip
     t0 = time.perf_counter()
     try:
@@ -1612,8 +1631,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     run = partial(tournament, specs, args.games, seed, seats=args.seats, workers=workers,
                   backend=args.backend, options=options, journal=args.journal,
-                  stall=args.stall_timeout, record_dir=args.record_dir,
-                  recheck=args.recheck, started=started, by_card=args.by_card,
+                  stall=args.stall_timeout, decision_timeout=args.decision_timeout,
+                  record_dir=args.record_dir, recheck=args.recheck, started=started,
+                  by_card=args.by_card,
                   each_game=per_game.each_game)  # fmt: skip
     t0 = time.perf_counter()
     total = math.comb(len(specs), args.seats) * args.games

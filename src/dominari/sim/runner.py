@@ -47,6 +47,7 @@ from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import describe as describe_kingdom
 from dominari.dominion.kingdoms import fixed as fixed_kingdom
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
+from dominari.sim.deadline import DecisionClock, Overtime, check_decision_timeout
 from dominari.sim.journal import (
     PACKAGE,
     code_files,
@@ -102,6 +103,23 @@ class BotError(DominariError):
         """
         return cls(f"the game with seed {seed} stopped while {who} was deciding: "
                    f"{type(exc).__name__}: {exc}{_user_line(exc)}")
+
+    @classmethod
+    def overtime(cls, seed: object, who: str, limit: float, took: float,
+                 exc: BaseException | None = None) -> BotError:
+        """The error for ``who``, whose decision ran past the run's ``limit``: stopped
+        there (``exc``, the :class:`~dominari.sim.deadline.Overtime` raised where it was),
+        or judged once it returned after ``took`` seconds.
+
+        >>> print(BotError.overtime(7, "bot 'x' (seat 1)", 2.0, 3.25))
+        bot 'x' (seat 1) took 3.25 s over one decision in the game with seed 7, past the ... 2 s
+        """
+        if exc is not None:
+            return cls(f"{who} was still deciding after the decision timeout of {limit:g} s "
+                       f"in the game with seed {seed}, and was stopped"
+                       f"{_user_line(exc).replace(' (', ' (at ', 1)}")  # fmt: skip
+        return cls(f"{who} took {took:.3g} s over one decision in the game with seed {seed}, "
+                   f"past the decision timeout of {limit:g} s")  # fmt: skip
 
     @classmethod
     def changed_state(cls, seed: object, who: str) -> BotError:
@@ -399,6 +417,9 @@ class Chunk:
     rows: bool = False
     """Keep each game's own result (:attr:`Tally.rows`), for :func:`simulate`'s
     ``each_game``."""
+    decision_timeout: float | None = None
+    """The most seconds a bot may take over one decision (:func:`play_game`'s
+    ``timeout``)."""
 
     @property
     def game(self) -> str:
@@ -595,7 +616,7 @@ def _action_text(state: GameState, action: Any) -> str:
 
 
 def play_game(bots: Sequence[GameBot], state: S, *,
-              labels: Sequence[str] | None = None) -> S:
+              labels: Sequence[str] | None = None, timeout: float | None = None) -> S:
     """Play the game ``state`` between ``bots`` (seat order) to its end; return it.
 
     Works on any state with the core protocol (``current_player``, ``apply``).
@@ -603,7 +624,10 @@ def play_game(bots: Sequence[GameBot], state: S, *,
     :class:`BotError` when a bot fails: it chooses an action the engine rejects, raises an
     error (its line named where it is in a file of the user's own), or changes the state
     it was given. ``labels`` say who plays each seat in such a message, beside the bot's
-    name (a run's ``Bot#2: carol/bot.py:Bot``).
+    name (a run's ``Bot#2: carol/bot.py:Bot``). With ``timeout`` (seconds,
+    :func:`~dominari.sim.deadline.check_decision_timeout`), a decision that takes longer is
+    a :class:`BotError` too, and is stopped where it runs past it where that can be done
+    (:class:`~dominari.sim.deadline.DecisionClock`).
     A Dominion game between strategy bots (``best`` among them: each game its kingdom's)
     is played by :func:`dominari.bots.playout.play_out`: the same game, faster (their
     actions are always legal).
@@ -618,9 +642,18 @@ def play_game(bots: Sequence[GameBot], state: S, *,
         if isinstance(state, DominionState) and can_play_out(state, players):
             play_out(state, players)
             return state
-        _play_steps(players, state, labels)
+        if timeout is None:
+            _play_steps(players, state, labels)
+        else:
+            with DecisionClock(timeout) as clock:
+                _play_steps([_Timed(b, clock, f"bot {b.name!r} ({_seat_words(p, labels)})")
+                             for p, b in enumerate(players)], state, labels)  # fmt: skip
     except (DominariError, MemoryError):
         raise
+    except Overtime as exc:  # rung between two of the clock's own steps
+        p = state.current_player()
+        raise BotError.overtime(_seed_of(state), f"bot ({_seat_words(p, labels)})",
+                                timeout or 0.0, timeout or 0.0, exc) from None
     except Exception as exc:  # a bug in a bot or its strategy (or, rarely, the engine)
         p = state.current_player()
         who = "a bot"
@@ -667,6 +700,34 @@ def _play_steps(bots: Sequence[GameBot], state: GameState,
                 f"{_action_text(state, action)} in the game with seed {_seed_of(state)}: {exc}"
             ) from None
         p = current()
+
+
+class _Timed:
+    """A bot whose every decision ``clock`` times (:func:`play_game`'s ``timeout``)."""
+
+    __slots__ = ("bot", "clock", "name", "who")
+
+    def __init__(self, bot: GameBot, clock: DecisionClock, who: str) -> None:
+        self.bot, self.clock, self.name, self.who = bot, clock, bot.name, who
+
+    def reset(self, seed: int) -> None:
+        self.bot.reset(seed)
+
+    def act(self, state: GameState) -> Any:
+        clock = self.clock
+        try:
+            clock.start()
+            try:
+                action = self.bot.act(state)
+            finally:
+                took = clock.stop()
+        except Overtime as exc:
+            clock.stop()  # should it have rung again as the first stop began
+            raise BotError.overtime(_seed_of(state), self.who, clock.limit, clock.limit,
+                                    exc) from None  # fmt: skip
+        if took > clock.limit:
+            raise BotError.overtime(_seed_of(state), self.who, clock.limit, took)
+        return action
 
 
 def reset_bots(bots: Sequence[GameBot], seeds: Sequence[int],
@@ -792,7 +853,7 @@ def run_chunk(chunk: Chunk) -> Tally:
         seeds = [bot_seed(chunk.seed, i, seat) for seat in range(n)]
         try:
             reset_bots(bots, seeds, labels)
-            play_game(bots, state, labels=labels)
+            play_game(bots, state, labels=labels, timeout=chunk.decision_timeout)
         except BotError as exc:  # which game of the run: played again alone by its seed
             raise BotError(f"game {i + 1} of the simulation: {exc}") from exc
         beat()  # a game finished: the worker is not hung
@@ -1093,8 +1154,9 @@ class _Chunks(Sequence[Chunk]):
     def __init__(self, specs: tuple[str, ...], names: tuple[str, ...], options: GameOptions,
                  seed: int, starts: array[int], record_dir: str | None,
                  by_card: bool = False, stamp: str | None = None,
-                 rows: bool = False) -> None:  # fmt: skip
+                 rows: bool = False, decision_timeout: float | None = None) -> None:
         self.specs, self.names, self.options, self.seed = specs, names, options, seed
+        self.decision_timeout = decision_timeout
         self.starts = starts
         self.record_dir = record_dir
         self.by_card = by_card
@@ -1116,7 +1178,7 @@ class _Chunks(Sequence[Chunk]):
         k %= len(self)
         return Chunk(self.specs, self.names, self.options, self.seed, self.starts[k],
                      self.starts[k + 1], self.record_dir, self.by_card,
-                     self.stamp, self.rows)  # fmt: skip
+                     self.stamp, self.rows, self.decision_timeout)  # fmt: skip
 
 
 def game_row(row: tuple[Any, ...], seed: int) -> dict[str, Any]:
@@ -1205,6 +1267,7 @@ def simulate(
     start_method: str | None = "spawn",
     backend: str = "local",
     stall: float | None = None,
+    decision_timeout: float | None = None,
     by_card: bool = False,
     started: Callable[[], None] | None = None,
     each_game: Callable[[dict[str, Any]], None] | None = None,
@@ -1228,6 +1291,8 @@ def simulate(
     processes or ``ray``). With ``stall`` (seconds), a batch of games
     whose worker finishes no game for that long is taken for hung: the worker is killed
     and the batch played again (see :func:`~dominari.sim.pool.each_result`).
+    ``decision_timeout`` (seconds) stops the run with a :class:`BotError` naming the bot
+    that takes longer over one decision (see :func:`play_game`).
     ``by_card`` splits every seat's results by card: Dominion (kingdoms that differ between
     games) by the Kingdom cards of each game (:attr:`SimResult.by_card`), Dominations by
     the mastery cards each seat held at the end (:attr:`SimResult.by_mastery`). A seat played by
@@ -1257,6 +1322,7 @@ def simulate(
     games, workers, seed, backend = check_run(games, workers, seed, backend,
                                               "the number of games")  # fmt: skip
     stall = check_stall(stall)
+    decision_timeout = check_decision_timeout(decision_timeout)
     if each_game is not None and not callable(each_game):
         raise ConfigError(f"each_game must be a function of a game's row, not {each_game!r}")
     if stopped is not None and not callable(stopped):
@@ -1282,7 +1348,8 @@ def simulate(
 
     starts = chunk_starts(games, workers)
     chunks = _Chunks(specs, names, options, seed, starts, rdir, by_card, stamp,
-                     rows=each_game is not None)  # fmt: skip
+                     rows=each_game is not None,
+                     decision_timeout=decision_timeout)  # fmt: skip
     total = _InOrder(Tally(len(specs)), None if each_game is None else
                      lambda row: each_game(game_row(row, seed)))  # fmt: skip
 

@@ -79,6 +79,7 @@ from dominari.core.errors import ConfigError
 from dominari.dominion.cards import NAME
 from dominari.dominion.kingdoms import fixed as fixed_kingdom
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
+from dominari.sim.deadline import check_decision_timeout
 from dominari.sim.journal import (
     FORMAT,
     GameResult,
@@ -278,6 +279,9 @@ class Shard:
     stamp: str | None = None
     """The run's code and what its files hold (:func:`~dominari.sim.runner.begin_run`),
     for :func:`~dominari.sim.runner.use_stamp`."""
+    decision_timeout: float | None = None
+    """The most seconds a bot may take over one decision
+    (:func:`~dominari.sim.runner.play_game`'s ``timeout``)."""
 
     @property
     def own_code(self) -> tuple[str, ...]:
@@ -324,7 +328,7 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
         labels = [every[e] for e in seats]
         try:
             reset_bots(table, seeds, labels)
-            play_game(table, state, labels=labels)
+            play_game(table, state, labels=labels, timeout=shard.decision_timeout)
         except BotError as exc:  # which game of which match-up: played again alone
             who = " vs ".join(shard.names[e] for e in shard.entries)
             raise BotError(f"game {j + 1} of match-up {shard.matchup + 1} ({who}): {exc}"
@@ -756,6 +760,7 @@ def tournament(
     recheck: int = 0,
     rating: Callable[[int], None] | None = None,
     stall: float | None = None,
+    decision_timeout: float | None = None,
     record_dir: str | os.PathLike[str] | None = None,
     started: Callable[[], None] | None = None,
     each_game: Callable[[dict[str, Any]], None] | None = None,
@@ -775,7 +780,9 @@ def tournament(
     games are read for their rows (``each_game``) or their split by card (``by_card``),
     once every game is played, before the ratings (about 0.1 ms a game). ``stall`` is as for
     :func:`~dominari.sim.runner.simulate`: a run of games whose worker finishes no game
-    for that many seconds is played again in another. ``started()`` is called once
+    for that many seconds is played again in another. ``decision_timeout`` (seconds) stops
+    the run with a :class:`~dominari.sim.runner.BotError` naming the bot that takes longer
+    over one decision (its journal keeps the games played). ``started()`` is called once
     everything given is checked, before the first game is played (or played again, to
     recheck a journal: the records folder is checked before that too). Raises
     :class:`DominariError` subclasses for bad input before any game is played.
@@ -821,6 +828,7 @@ def tournament(
         raise ConfigError(f"the number of games to recheck must be 0 or more, not "
                           f"{recheck!r}")  # fmt: skip
     stall = check_stall(stall)
+    decision_timeout = check_decision_timeout(decision_timeout)
     if rating is not None and not callable(rating):
         raise ConfigError(f"rating must be a function of the games rated, not {rating!r}")
     if reading is not None and not callable(reading):
@@ -912,7 +920,9 @@ def tournament(
             open_records()  # a folder that cannot serve is refused before any game
             begin()
             again = run_tasks(play_shard, [Shard(specs, names, options, seed, m, combos[m],
-                                                 j, j + 1, stamp=stamp) for m, j in picked],
+                                                 j, j + 1, stamp=stamp,
+                                                 decision_timeout=decision_timeout)
+                                           for m, j in picked],
                               workers=workers, backend=backend,
                               start_method=start_method, stall=stall)  # fmt: skip
             for (m, j), (game,) in zip(picked, again, strict=True):
@@ -972,7 +982,8 @@ def tournament(
         size = min(games, chunk_size(missing or 1, workers))
         if book is not None:
             size = max(1, min(size, math.ceil(games * len(combos) / 100)))
-        shards.extend(Shard(specs, names, options, seed, m, entries, start, stop, rdir, stamp)
+        shards.extend(Shard(specs, names, options, seed, m, entries, start, stop, rdir, stamp,
+                            decision_timeout)
                       for m, entries in enumerate(combos)
                       for start, stop in _runs(table.matchups[m].present(), games, size))
         if reused and progress is not None:
