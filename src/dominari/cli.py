@@ -2638,7 +2638,8 @@ def _count(n: int, what: str) -> str:
 
 
 _SEARCH_DEFAULTS = {k: SETTINGS[k]
-                    for k in ("trust", "widen", "tree", "c", "margin", "shared")}
+                    for k in ("trust", "widen", "tree", "c", "margin", "shared", "policy",
+                              "evaluate")}
 """The search settings :func:`~dominari.bots.mcts.describe_level` does not put in words,
 with :class:`~dominari.bots.mcts.MCTSBot`'s defaults: ``replay`` names those that differ."""
 

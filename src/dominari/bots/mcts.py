@@ -443,6 +443,19 @@ class MCTSBot:
     on the first turns of a kingdom whose openings were measured with rule bots) instead
     of the search's; :attr:`book_moves` counts those that differ.
 
+    A search of one's own may replace the game's two models. ``policy(state, rng)``
+    returns one bot per seat (anything with ``act(state)``) for a decision at ``state``:
+    they play every world of that decision's search, outside the tree and in the rollouts,
+    instead of the game's rule bots (the searcher's seat too, unless ``own`` names its
+    bot); draw any random numbers from ``rng``, the search's own generator, for the search
+    to stay reproducible. ``evaluate(state)`` returns a score per player (higher is better)
+    for a rollout cut off unfinished, instead of the game's heuristic; each player's reward
+    is then ``tanh`` of its lead over the best other player, scaled by
+    :attr:`GameHooks.margin_scale` (8 VP in Dominion, 30 in Dominations), so give scores
+    in about the game's points. It needs ``cutoff`` or ``cutoff_turns``. A search with
+    either is named by a bot file of one's own (``FILE.py:NAME``) to play in runs, whose
+    records then name that file.
+
     Without ``seed``, and until :meth:`reset`, the search draws its numbers from the
     operating system: the simulator resets every bot with a seed before each game, and a
     library user who wants a game again calls ``reset(seed)`` too.
@@ -455,7 +468,9 @@ class MCTSBot:
                  paired: bool = False, steps: int | None = None,
                  prune: float = 0.0, cutoff_turns: int | None = None,
                  own: str | os.PathLike[str] | None = None, shared: float | None = None,
-                 book: bool | str = False) -> None:
+                 book: bool | str = False,
+                 policy: Callable[[Any, random.Random], Sequence[Any]] | None = None,
+                 evaluate: Callable[[Any], Sequence[float]] | None = None) -> None:
         if not isinstance(game, str) or game.strip().lower() not in HOOKS:
             raise ConfigError(f"no search for the game {game!r}: dominion or dominations")
         game = game.strip().lower()
@@ -547,7 +562,9 @@ class MCTSBot:
         self._rng = random.Random(seed)
         if seed is not None:
             self._seed_own(seed)
-        self._hooks = HOOKS[game]
+        self._hooks = _own_models(HOOKS[game], policy, evaluate,
+                                  cutoff is not None or cutoff_turns is not None)
+        self.policy, self.evaluate = policy, evaluate
         self.last_root: Node | None = None
         """The tree of the last decision (for inspection and tests)."""
 
@@ -573,7 +590,8 @@ class MCTSBot:
                 "shared": self.shared, "widen": self.widen, "trust": self.trust,
                 "width": None if self.width == 1 << 30 else self.width,
                 "paired": self.paired, "prune": self.prune, "own": self.own,
-                "book": self.book}  # fmt: skip
+                "book": self.book, "policy": self.policy,
+                "evaluate": self.evaluate}  # fmt: skip
 
     def cap_seconds(self, seconds: float) -> None:
         """Think at most ``seconds`` a decision (a shorter budget of its own is kept); a
@@ -990,6 +1008,65 @@ def _behind(dsum: float, dsq: float, n: int, z: float) -> bool:
     mean = dsum / n
     var = max(0.0, (dsq - n * mean * mean) / (n - 1))
     return mean > z * math.sqrt(var / n) if var > 0.0 else mean > 0.0
+
+
+def _own_models(hooks: GameHooks, policy: object, evaluate: object,
+                cut: bool) -> GameHooks:  # fmt: skip
+    """``hooks`` with a search's own ``policy`` and ``evaluate`` (see :class:`MCTSBot`),
+    each checked: a function, ``evaluate`` only with a cut-off (``cut``), and answers of
+    one per seat (:class:`_OwnPolicy`, :class:`_OwnEvaluate`)."""
+    if policy is not None:
+        if not callable(policy):
+            raise ConfigError(f"policy must be a function of a state and a random generator "
+                              f"that gives one bot per seat, not {policy!r}")  # fmt: skip
+        # the game's own bot for the searcher's seat and its fast playout are its policy's
+        hooks = replace(hooks, policy=_OwnPolicy(policy), own=None, playout=None)
+    if evaluate is not None:
+        if not callable(evaluate):
+            raise ConfigError(f"evaluate must be a function of a state that gives a score "
+                              f"per player, not {evaluate!r}")  # fmt: skip
+        if not cut:
+            raise ConfigError("evaluate does nothing without cutoff or cutoff_turns: every "
+                              "rollout is played to the end of the game")  # fmt: skip
+        hooks = replace(hooks, scores=_OwnEvaluate(evaluate))
+    return hooks
+
+
+class _OwnPolicy:
+    """A search's own policy, its answers checked (a :class:`ConfigError` naming it)."""
+
+    def __init__(self, policy: Callable[[Any, random.Random], Sequence[Any]]) -> None:
+        self.policy = policy
+
+    def __call__(self, state: Any, rng: random.Random) -> list[Any]:
+        bots = list(self.policy(state, rng))
+        if len(bots) != state.num_players or not all(
+                callable(getattr(b, "act", None)) for b in bots):  # fmt: skip
+            raise ConfigError(f"policy {function_name(self.policy)} gave {bots!r} for a game of "
+                              f"{state.num_players} players: one bot (with act(state)) a "
+                              "seat")  # fmt: skip
+        return bots
+
+
+class _OwnEvaluate:
+    """A search's own evaluation, its answers checked (a :class:`ConfigError` naming it)."""
+
+    def __init__(self, evaluate: Callable[[Any], Sequence[float]]) -> None:
+        self.evaluate = evaluate
+
+    def __call__(self, state: Any) -> list[float]:
+        out = [float(x) for x in self.evaluate(state)]
+        if len(out) != state.num_players or not all(map(math.isfinite, out)):
+            raise ConfigError(f"evaluate {function_name(self.evaluate)} gave {out!r} for a game of "
+                              f"{state.num_players} players: a finite score a player")
+        return out
+
+
+def function_name(function: object) -> str:
+    """A function by its qualified name, for messages and records (``mine.value``)."""
+    module = getattr(function, "__module__", None)
+    name = getattr(function, "__qualname__", None) or type(function).__qualname__
+    return f"{module}.{name}" if module else name
 
 
 def _leads(scores: Sequence[float], scale: float) -> list[float]:

@@ -36,7 +36,7 @@ from typing import Any
 
 from dominari.bots import bot_names, load_bot
 from dominari.bots.base import GameBot, playing
-from dominari.bots.mcts import SETTINGS, MCTSBot
+from dominari.bots.mcts import SETTINGS, MCTSBot, function_name
 from dominari.bots.python_bot import python_spec
 from dominari.core.errors import DominariError, RecordError
 from dominari.core.records import replay
@@ -82,11 +82,17 @@ class SeatRecorder:
 
 def _static_entry(bot: GameBot, spec: str, names: set[str]) -> dict[str, Any]:
     """A seat's entry but for its seed and what ``best`` played as (:class:`SeatRecorder`)."""
-    # a search bot's name is its spec in lower case, with a time cap where one was set
-    entry: dict[str, Any] = {"bot": bot.name if isinstance(bot, MCTSBot) else spec}
+    # a search bot's name is its spec in lower case, with a time cap where one was set; a
+    # bot file's (FILE.py:NAME) is played again from its file, whatever it makes
+    search = isinstance(bot, MCTSBot) and python_spec(spec) is None
+    entry: dict[str, Any] = {"bot": bot.name if search else spec}
     paths = spec_paths(spec)
-    if isinstance(bot, MCTSBot):
+    if search:
+        assert isinstance(bot, MCTSBot)
         settings = bot.settings()
+        for key in ("policy", "evaluate"):  # a library's search of its own: named only
+            if settings[key] is not None:
+                settings[key] = function_name(settings[key])
         own, book = settings["own"], settings["book"]
         # a built-in bot's name is never read as a path, even beside a file of that name
         if isinstance(own, str) and own.strip().lower() not in names and Path(own).is_file():
@@ -216,6 +222,12 @@ def seat_bots(record: dict[str, Any], game: str, players: int) -> list[Any]:
                 raise RecordError(f"the record's seat {p + 1} ({spec}): unknown search "
                                   f"setting(s) {', '.join(map(repr, unknown))}; a search's are "
                                   f"{', '.join(sorted(SETTINGS))}")  # fmt: skip
+            for key in ("policy", "evaluate"):
+                if search.get(key) is not None:
+                    raise RecordError(f"the record's seat {p + 1} ({spec}) searched with "
+                                      f"its own {key} ({search[key]}), which a record "
+                                      "cannot hold: name the search by a bot file "
+                                      "(FILE.py:NAME), whose records play it again")
         try:
             if isinstance(search, dict):
                 bot: Any = MCTSBot(game, name=spec, **search)
