@@ -2571,6 +2571,7 @@ def _replay(args: argparse.Namespace, record: dict[str, Any]) -> int:
         console.print(Text(f"(stopped after {args.upto} of {len(actions)} actions)",
                            style="dim"))  # fmt: skip
     _print_scores(console, state)
+    _print_stop(console, record, complete)
     return 0
 
 
@@ -2596,6 +2597,7 @@ def _replay_bots(args: argparse.Namespace, record: dict[str, Any], start: Any) -
         console.print(Text(f"{args.file}: played again by the bots its seats name, "
                            f"{_count(done.compared, 'decision')} of theirs in "
                            f"{_count(done.actions, 'action')}, each the recorded one"))
+        _print_stop(console, record, True)  # (not asked again: it may hang)
         return 0
     before = (f"the {_count(done.compared - 1, 'decision')} of theirs before it were the "
               "recorded ones" if done.compared > 1 else "the first decision of theirs")
@@ -2729,7 +2731,16 @@ def _replay_dominations(args: argparse.Namespace, record: dict[str, Any]) -> int
                            style="dim"))  # fmt: skip
     console.print(dominations_table(state))
     print_dominations_scores(console, state)
+    _print_stop(console, record, complete)
     return 0
+
+
+def _print_stop(console: Console, record: dict[str, Any], complete: bool) -> None:
+    """The words of a game a bot stopped (a record ``stopped-….json`` of ``simulate`` or
+    ``tournament``), once the whole record is shown."""
+    stop = record.get("stopped")
+    if complete and isinstance(stop, str):
+        console.print(Text(f"The game stopped here: {stop}"))
 
 
 # -------------------------------------------------------------------- data

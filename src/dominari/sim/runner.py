@@ -31,6 +31,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, overload
 
@@ -855,7 +856,10 @@ def run_chunk(chunk: Chunk) -> Tally:
             reset_bots(bots, seeds, labels)
             play_game(bots, state, labels=labels, timeout=chunk.decision_timeout)
         except BotError as exc:  # which game of the run: played again alone by its seed
-            raise BotError(f"game {i + 1} of the simulation: {exc}") from exc
+            where = "" if record_dir is None else stopped_record(
+                record_dir / (STOPPED + record_name(i)), state,
+                partial(recorder.entries, seats, seeds, state), exc)  # fmt: skip
+            raise BotError(f"game {i + 1} of the simulation: {exc}{where}") from exc
         beat()  # a game finished: the worker is not hung
         out = state.outcome()
         assert out is not None
@@ -1039,6 +1043,27 @@ def write_record(target: Path, state: GameState, seats: list[dict[str, Any]]) ->
         # machine's where it is: the mark, not the OS error, comes back from a worker)
         raise machine_failed(ConfigError(f"cannot write game record {str(target)!r} "
                                          f"({exc.strerror or exc})"), exc) from None
+
+
+STOPPED = "stopped-"
+"""The start of the name of a game's record that a bot stopped (``stopped-game-000004.json``),
+beside a run's records: no record of a run (a run that fails removes those), and a run
+into the folder leaves it be."""
+
+
+def stopped_record(target: Path, state: GameState, seats: Callable[[], list[dict[str, Any]]],
+                   exc: BaseException) -> str:  # fmt: skip
+    """Write the record of the game ``state`` a bot stopped (``exc``), up to the stop, to
+    ``target`` (:data:`STOPPED`), with what played its seats (``seats()``) and the stop in
+    words (``stopped``); the words that say where it is for the error, or ``""`` where
+    it cannot be written (the bot's error is the one said)."""
+    try:
+        record = record_with_seats(state, seats())
+        record["stopped"] = str(exc)
+        write_record_atomic(target, record)
+    except Exception:  # a state the bot left unreadable, a full disk …
+        return ""
+    return f"; the game up to there: {_short(str(target))} (dominari replay shows it)"
 
 
 def check_run(games: object, workers: object, seed: object, backend: str,

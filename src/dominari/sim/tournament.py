@@ -69,6 +69,7 @@ import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -101,6 +102,7 @@ from dominari.sim.records import (
 from dominari.sim.runner import (
     DEFAULT_MAX_TURNS,
     GAME_TITLES,
+    STOPPED,
     BotError,
     DominionOptions,
     GameOptions,
@@ -124,6 +126,7 @@ from dominari.sim.runner import (
     seat_labels,
     seat_names,
     start_run,
+    stopped_record,
     turn_order,
     use_stamp,
     write_record,
@@ -331,8 +334,11 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
             play_game(table, state, labels=labels, timeout=shard.decision_timeout)
         except BotError as exc:  # which game of which match-up: played again alone
             who = " vs ".join(shard.names[e] for e in shard.entries)
-            raise BotError(f"game {j + 1} of match-up {shard.matchup + 1} ({who}): {exc}"
-                           ) from exc
+            where = "" if shard.record_dir is None else stopped_record(
+                Path(shard.record_dir) / (STOPPED + tournament_record_name(shard.matchup, j)),
+                state, partial(recorder.entries, seats, seeds, state), exc)  # fmt: skip
+            raise BotError(f"game {j + 1} of match-up {shard.matchup + 1} ({who}): "
+                           f"{exc}{where}") from exc
         beat()  # a game finished: the worker is not hung
         if shard.record_dir is not None:
             write_record(Path(shard.record_dir) / tournament_record_name(shard.matchup, j),
