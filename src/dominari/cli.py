@@ -1652,9 +1652,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             elif isinstance(exc, BotError) and begun and args.journal is not None \
                     and os.path.isfile(args.journal):  # a bot failed: mend it, go on
                 _note(f"the journal {args.journal} keeps the games played so far; once the "
-                      "bot's file is mended, the same command with --recheck N plays N of "
-                      "them again to check they come out the same, and goes on from them "
-                      "if they do", None)  # fmt: skip
+                      "bot's file is mended, the same command goes on from them, playing "
+                      "the match-ups of the players whose files changed again", None)
             elif stop and begun and args.journal is None:
                 seed_too = "" if args.seed is not None else " and a --seed"
                 _note("a tournament keeps the games it played only in a journal: run with "
@@ -1888,6 +1887,14 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         console.print(f"{n:,} game{'s' if n != 1 else ''} per match-up is not a multiple of "
                       f"{result.seats}: the seats are not exactly balanced",
                       style="yellow", markup=False)  # fmt: skip
+    if result.files_changed:
+        names = ", ".join(result.files_changed)
+        whose = "its" if len(result.files_changed) == 1 else "their"
+        console.print(f"the files of {names} have changed since the journal's games were "
+                      f"played: the journal's {result.dropped:,} "
+                      f"game{'' if result.dropped == 1 else 's'} of {whose} match-ups were "
+                      "played again, the others read back",
+                      style="dim", markup=False)  # fmt: skip
     _print_speed(console, result.games - result.reused, elapsed, workers, result.reused,
                  result.rechecked)  # fmt: skip
 

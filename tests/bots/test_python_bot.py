@@ -102,17 +102,28 @@ def test_records_name_the_file_and_replay_from_anywhere(mine: Path, tmp_path: Pa
         rerun(record, DominionState.from_record(record, upto=0))
 
 
-def test_a_journal_refuses_an_edited_bot_file(mine: Path, tmp_path: Path) -> None:
-    journal = tmp_path / "j.jsonl"
+def test_a_journal_plays_an_edited_bot_files_games_again(mine: Path, tmp_path: Path) -> None:
+    """An edited file's match-ups are played again with the file as it is (the classroom
+    audit: one student's mended bot meant the whole tournament again); the others are read
+    back, and the records of the games played again are written again."""
+    journal, records = tmp_path / "j.jsonl", tmp_path / "records"
     spec = f"{mine}:Wrapped"
-    first = tournament([spec, "bm"], 2, 7, kingdom="first-game", journal=journal)
-    again = tournament([spec, "bm"], 2, 7, kingdom="first-game", journal=journal)
-    assert again.to_json() == first.to_json()  # read back, not played
+    players = [spec, "bm", "smithy"]
+    first = tournament(players, 2, 7, kingdom="first-game", journal=journal,
+                       record_dir=records)  # fmt: skip
+    again = tournament(players, 2, 7, kingdom="first-game", journal=journal,
+                       record_dir=records)  # fmt: skip
+    assert again.to_json() == first.to_json() and again.reused == 6  # read back
     mine.write_text(WRAPPED.replace("load_bot(\"bm\")", "load_bot(\"smithy\")"),
                     encoding="utf-8")
-    with pytest.raises(ConfigError,
-                       match=r"have changed since: .*mine\.py:Wrapped; any edit counts"):
-        tournament([spec, "bm"], 2, 7, kingdom="first-game", journal=journal)
+    mended = tournament(players, 2, 7, kingdom="first-game", journal=journal,
+                        record_dir=records)  # fmt: skip
+    assert (mended.reused, mended.dropped, mended.files_changed) == (2, 4, ("Mine",))
+    fresh = tournament(players, 2, 7, kingdom="first-game")
+    assert mended.to_json() == fresh.to_json() != first.to_json()
+    for name in ("matchup-001-game-000001.json", "matchup-002-game-000002.json"):
+        record = json.loads((records / name).read_text("utf-8"))
+        assert rerun(record, DominionState.from_record(record, upto=0)).made  # the new file's
 
 
 def test_an_edited_file_is_loaded_anew(mine: Path) -> None:
@@ -372,7 +383,17 @@ def test_a_journal_kept_after_a_bot_failed_says_how_to_go_on(
     assert code == 2
     assert "ValueError: late (late.py line 11)" in err
     assert "the journal j.jsonl keeps the games played so far; once the bot's file is " \
-           "mended, the same command with --recheck N" in " ".join(err.split())
+           "mended, the same command goes on from them, playing the match-ups of the " \
+           "players whose files changed again" in " ".join(err.split())
+    # mended: the same command goes on, playing only the mended bot's match-ups again
+    _bot_file(tmp_path / "late.py", "")
+    code = main(["tournament", "dominion", "--players", "bm,smithy,late.py:Bot", "-n", "2",
+                 "--seed", "1", "--workers", "1", "--journal", "j.jsonl", "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "the files of Bot have changed since the journal's games were played: the " \
+           "journal's " in " ".join(out.split()), out
+    assert "more read from the journal" in out
 
 
 def test_replay_runs_only_a_bot_file_the_record_vouches_for(

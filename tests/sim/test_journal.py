@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from dominari.core.errors import ConfigError
-from dominari.sim.journal import GameResult, Journal, JournalError
+from dominari.sim.journal import GameResult, Journal, JournalError, spec_files
 from dominari.sim.stats import t95
 from dominari.sim.tournament import TournamentResult, tournament
 
@@ -344,13 +344,47 @@ def test_recheck_does_not_open_another_tournament(tmp_path: Path,
         run(path, games=2, seed=6, recheck=3)
 
 
-def test_a_changed_strategy_file_is_refused(tmp_path: Path) -> None:
+def test_a_changed_strategy_file_plays_its_match_ups_again(tmp_path: Path,
+                                                            counted: list[int]) -> None:
+    """Only the games of the player whose file changed are played again (a class whose one
+    student mends a bot replays that student's match-ups, not the tournament); the others
+    are read back, and the result is a fresh run's with the new file."""
+    strategy = tmp_path / "mine.toml"
+    strategy.write_text(MINE, encoding="utf-8")
+    path = tmp_path / "t.jsonl"
+    players = ["bm", str(strategy), "smithy"]
+    run(path, games=4, players=players)
+    strategy.write_text(MINE.replace('"Silver"', '"Smithy"'), encoding="utf-8")
+    counted.clear()
+    again = run(path, games=4, players=players)
+    assert sum(counted) == 8  # bm vs mine, mine vs smithy: 4 games each
+    assert (again.reused, again.dropped, again.files_changed) == (4, 8, ("Mine",))
+    assert again.to_json() == run(None, games=4, players=players).to_json()
+    key = json.loads(path.read_text(encoding="utf-8").splitlines()[0])["key"]
+    assert list(key["files"].values()) == list(spec_files([str(strategy)]).values())
+    counted.clear()
+    assert run(path, games=4, players=players).reused == 12 and not counted  # all read
+
+
+def test_a_library_journal_without_changed_refuses_a_changed_file(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    Journal.open(path, {"seed": 1, "code": "c", "files": {"a.toml": "1"}})
+    with pytest.raises(JournalError, match=r"the players' files have changed since: a\.toml"):
+        Journal.open(path, {"seed": 1, "code": "c", "files": {"a.toml": "2"}})
+
+
+def test_other_code_and_a_changed_file_are_refused_as_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Only the files changed: other code needs a recheck, which the changed player's
+    games would fail."""
     strategy = tmp_path / "mine.toml"
     strategy.write_text(MINE, encoding="utf-8")
     path = tmp_path / "t.jsonl"
     run(path, games=2, players=["bm", str(strategy)])
     strategy.write_text(MINE.replace('"Silver"', '"Smithy"'), encoding="utf-8")
-    with pytest.raises(JournalError, match="the players' files have changed since"):
+    _new_code(monkeypatch)
+    with pytest.raises(JournalError, match="the code has changed since; the players' files "
+                                           "have changed since"):
         run(path, games=2, players=["bm", str(strategy)])
 
 
@@ -671,14 +705,13 @@ def test_the_same_bots_however_typed_are_the_same_tournament(
 def test_a_changed_strategy_file_can_be_rechecked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   counted: list[int]) -> None:
     """Files, like code, play the games: an edit that plays the same games (a comment)
-    keeps the journal once a recheck shows it; one that does not is named."""
+    keeps the journal once a recheck asked for shows it (without one, the file's games
+    are played again); one that does not is named."""
     mine = tmp_path / "mine.toml"
     mine.write_text(MINE, encoding="utf-8")
     path = tmp_path / "t.jsonl"
     run(path, games=2, players=[str(mine), "bm"])
     mine.write_text("# the same bot\n" + MINE, encoding="utf-8")
-    with pytest.raises(JournalError, match=r"the players' files have changed.*--recheck N"):
-        run(path, games=2, players=[str(mine), "bm"])
     counted.clear()
     assert run(path, games=2, players=[str(mine), "bm"], recheck=2).reused == 2
     assert sum(counted) == 2  # the two rechecked games, none played again for the result

@@ -21,7 +21,9 @@ only (see :mod:`dominari.sim.tournament`), so the games are the same games wheth
 played now or in the earlier run. The key guards that promise: a journal written for
 other entries, another seed or seat count, other options, another version of the
 code, or strategy files (or Python bots' files) that have since changed, is refused
-with a message saying what differs. The number of games is not part of the key: a
+with a message saying what differs; but a tournament plays the match-ups of players whose
+files alone changed again, and reads the others back (:meth:`Journal.open`'s
+``changed``). The number of games is not part of the key: a
 journal of a 500-game run serves the first 500 games of a 1,000-game run.
 
 A run killed while writing leaves an unfinished last line; it is dropped (and cut
@@ -262,6 +264,9 @@ class Journal:
         """The format the file is written in (:data:`READS`)."""
         self._held: int | None = None  # the descriptor whose lock holds the file
         self._unwritable: JournalError | None = None  # why a held file cannot be written
+        self.dropped: dict[int, int] = {}
+        """The games let go as it was opened, by match-up: those of players whose files
+        changed (:meth:`open`'s ``changed``)."""
 
     def _swap(self, data: bytes | Iterable[bytes], keep: tuple[int, int] | None = None,
               doing: str = "rewritten") -> None:  # fmt: skip
@@ -350,7 +355,9 @@ class Journal:
              recheck: Callable[[Mapping[tuple[int, int], GameResult]], None] | None = None,
              check: Callable[[int, int, GameResult], str | None] | None = None,
              into: MutableMapping[tuple[int, int], GameResult] | None = None,
-             hold: bool = False) -> Journal:  # fmt: skip
+             hold: bool = False,
+             changed: Callable[[Sequence[str]], Iterable[int]] | None = None,
+             ) -> Journal:  # fmt: skip
         """Open the journal at ``path`` for the tournament ``key`` (JSON values),
         creating it if it does not exist; :class:`JournalError` if it cannot serve.
 
@@ -366,6 +373,14 @@ class Journal:
         ``recheck(known)`` replays some of them with this code and raises
         :class:`JournalError` if any comes out otherwise; if it returns, the journal is
         stamped with ``key`` (its first line rewritten, the games kept) and served.
+
+        A journal whose key differs only in what some players' files hold (the same
+        players, their files at the same paths, one edited since) serves when ``changed``
+        is given and ``recheck`` is not: ``changed(specs)`` names the match-ups those
+        players' specs (as the key has them) play, whose games are dropped (to be played
+        again) and the others kept; the file is written again with ``key`` and the games
+        kept
+        (:attr:`dropped` counts the games let go, by match-up).
 
         ``into`` is where the games read and recorded are kept (:attr:`known`; a new dict
         by default): a tournament gives its compact table, which keeps only the games it
@@ -411,7 +426,7 @@ class Journal:
             if _holds_no_game(p):  # made empty (touch), or cut off while made: begun again
                 book._begin(head)
             else:
-                book._read(key, recheck, check)
+                book._read(key, recheck, check, changed)
         except BaseException:
             book.close()
             raise
@@ -419,7 +434,8 @@ class Journal:
 
     def _read(self, key: Any,
               recheck: Callable[[Mapping[tuple[int, int], GameResult]], None] | None,
-              check: Callable[[int, int, GameResult], str | None] | None) -> None:
+              check: Callable[[int, int, GameResult], str | None] | None,
+              changed: Callable[[Sequence[str]], Iterable[int]] | None = None) -> None:
         """:meth:`open`'s reading of an existing journal into :attr:`known`."""
         p, known = self.path, self.known
         try:
@@ -451,7 +467,11 @@ class Journal:
             played_otherwise = isinstance(old, dict) and not same and (
                 {k: v for k, v in old.items() if k not in REPLAYED}
                 == {k: v for k, v in key.items() if k not in REPLAYED})
-            if not same and not (played_otherwise and recheck is not None):
+            # (a recheck asked for keeps them all if they come out the same: a comment)
+            edited = (_edited(old, key) if played_otherwise and changed is not None
+                      and recheck is None else [])  # fmt: skip
+            drop = frozenset(changed(edited)) if edited and changed is not None else frozenset()
+            if not same and not edited and not (played_otherwise and recheck is not None):
                 hint = (", or replay some of them with this code to keep it if they come "
                         "out the same (--recheck N)") if played_otherwise else ""
                 raise JournalError(f"journal {p} was written for another tournament "
@@ -459,6 +479,9 @@ class Journal:
                                    f"be reused: give another file or delete it{hint}")  # fmt: skip
             for n, line in lines:
                 for (m, j), game in _games(p, n, _load_line(p, n, line), check):
+                    if m in drop:
+                        self.dropped[m] = self.dropped.get(m, 0) + 1
+                        continue
                     if (m, j) in known and known[(m, j)] != game:  # the same game twice: fine
                         raise JournalError(
                             f"journal {p} line {n}: game {j} of match-up {m} (counted from "
@@ -471,7 +494,13 @@ class Journal:
                                            "another file") from None  # fmt: skip
             end = src.tell()  # after the last whole line
             unfinished = _unfinished(src)
-        if not same:
+        if edited:
+            # Its first line stamped with this key, the games of the match-ups whose
+            # players' files changed let go (an unfinished line too).
+            self._swap(self._kept(key, drop), doing="written again without the games of "
+                       "the players whose files changed")  # fmt: skip
+            self.format = FORMAT
+        elif not same:
             assert recheck is not None
             recheck(known)  # raises if the games are not this code's
             # Its first line stamped with this code, its games kept (an unfinished line not).
@@ -494,6 +523,21 @@ class Journal:
             finally:
                 if isinstance(lock, int):
                     os.close(lock)
+
+    def _kept(self, key: Any, drop: frozenset[int]) -> Iterator[bytes]:
+        """The journal's lines stamped with ``key``, without the runs of the match-ups
+        ``drop`` nor an unfinished last line; each game as held (:attr:`known`: a
+        format-1 game given its turn order since), read a line at a time."""
+        yield (json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n").encode()
+        with self.path.open("rb") as f:
+            rows = _lines(f)
+            next(rows)
+            for n, line in rows:
+                entry = _load_line(self.path, n, line)
+                if entry["matchup"] in drop:
+                    continue
+                games = [self.known.get(at, game) for at, game in _games(self.path, n, entry)]
+                yield (_run_line(entry["matchup"], entry["start"], games) + "\n").encode()
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Journal:
@@ -916,6 +960,22 @@ def _field_differs(name: str, old: Any, new: Any) -> str:
         return "; ".join(f"{name}.{k} {old.get(k)!r} there, {new.get(k)!r} here"
                          for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k))
     return f"{name} {old!r} there, {new!r} here"
+
+
+def _edited(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """The specs (as keys have them) whose files changed where two keys differ only in
+    that (the same code, data files and players' file paths); else ``[]``.
+
+    >>> _edited({"code": "c", "files": {"a.toml": "1", "b.toml": "2"}},
+    ...         {"code": "c", "files": {"a.toml": "1", "b.toml": "3"}})
+    ['b.toml']
+    """
+    if any(old.get(k) != new.get(k) for k in REPLAYED - {"files"}):
+        return []
+    before, now = old.get("files"), new.get("files")
+    if not isinstance(before, dict) or not isinstance(now, dict) or set(before) != set(now):
+        return []
+    return sorted(k for k in now if before[k] != now[k])
 
 
 def _files_differ(old: Any, new: Any) -> str:

@@ -517,6 +517,12 @@ class TournamentResult(EndReasons):
     journal written by other code, before it was used (each came out the same: a game
     that did not stops the run); 0 where none was. Like :attr:`reused`, not among the
     results' JSON."""
+    files_changed: tuple[str, ...] = ()
+    """The players (by name) whose files (strategy files, Python bots' files) changed since
+    the journal's games were played: the games of their match-ups were played again, the
+    others read back (:attr:`dropped`). Not among the results' JSON."""
+    dropped: int = 0
+    """How many of the journal's games were let go for :attr:`files_changed`."""
     by_turn: tuple[TurnPlace, ...] = ()
     """Results by place in the turn order, whoever sat there: the player who began, the
     second … (empty where a game's turn order is not known)."""
@@ -877,6 +883,7 @@ def tournament(
                       games, MAX_MATCHUP_GAMES)  # fmt: skip
     book: Journal | None = None
     rechecked = 0  # the journal's games played again to recheck it
+    files_changed: list[str] = []  # the players whose files changed since the journal
 
     def begin(playing: bool = True) -> None:  # once: before the first game played, to
         nonlocal started  # recheck or to count (or before the count of a journal's games)
@@ -915,6 +922,14 @@ def tournament(
                         f"{', '.join(sorted(options.end_reasons))}")  # fmt: skip
             return None
 
+        def edited_matchups(edited: Sequence[str]) -> list[int]:
+            """The match-ups of the players whose files changed (their specs as the key
+            has them): their journal's games are played again, the others kept."""
+            keys = comparable_key({"players": list(specs)})["players"]
+            changed = {e for e, k in enumerate(keys) if k in edited}
+            files_changed.extend(names[e] for e in sorted(changed))
+            return [m for m, combo in enumerate(combos) if changed.intersection(combo)]
+
         def check(_known: Mapping[tuple[int, int], GameResult]) -> None:  # the table
             rng = random.Random(derive_seed("dominari-tournament-recheck", seed))
             # Picked by position among the games in order, as from their sorted list, but
@@ -949,12 +964,12 @@ def tournament(
             records = _Records(record_dir, {
                 "game": options.game, "players": list(specs), "seats": seats, "seed": seed,
                 "options": options.to_json()}, names, combos, table, len(table), journal,
-                games)  # fmt: skip
+                games, () if book is None else book.dropped)  # fmt: skip
 
     try:
         if journal is not None:
             book = Journal.open(journal, key, check if recheck else None, fits,
-                                into=table, hold=True)  # fmt: skip
+                                into=table, hold=True, changed=edited_matchups)  # fmt: skip
         open_records()  # (opened by a recheck already) before anything is written
         if records is not None:
             records.write_index()  # before the journal is written (a format-1 journal)
@@ -1048,6 +1063,8 @@ def tournament(
                                          seats=seats, seed=seed, game=options.game,
                                          options=options.to_json(), rating=rating)  # fmt: skip
     return dataclasses.replace(result, reused=reused, rechecked=rechecked,
+                               files_changed=tuple(files_changed),
+                               dropped=sum(book.dropped.values()) if book is not None else 0,
                                code=game_code(options.game),
                                by_card=splits, by_card_unadjusted=unadjusted,
                                by_card_key_cards=keys,
@@ -1146,7 +1163,8 @@ class _Records:
     def __init__(self, folder: str | os.PathLike[str], identity: dict[str, Any],
                  names: Sequence[str], combos: Sequence[tuple[int, ...]],
                  journaled: Iterable[tuple[int, int]], count: int,
-                 journal: str | os.PathLike[str] | None, games: int) -> None:  # fmt: skip
+                 journal: str | os.PathLike[str] | None, games: int,
+                 forget: Iterable[int] = ()) -> None:  # fmt: skip
         self.where = f"--record-dir {str(folder)!r}"
         self._held: HeldFolder | None = HeldFolder(folder, where=self.where)
         self.path = self._held.path
@@ -1173,7 +1191,8 @@ class _Records:
                 data = os.read(fd, 1 << 24) if existed else b""
             finally:
                 os.close(fd)  # the index is written by a rename (not over an open file)
-            self._check(identity, names, combos, journaled, count, journal, data, games)
+            self._check(identity, names, combos, journaled, count, journal, data, games,
+                        forget)  # fmt: skip
         except BaseException:
             self.discard(*self.made)
             raise
@@ -1181,7 +1200,7 @@ class _Records:
     def _check(self, identity: dict[str, Any], names: Sequence[str],
                combos: Sequence[tuple[int, ...]], journaled: Iterable[tuple[int, int]],
                count: int, journal: str | os.PathLike[str] | None, data: bytes,
-               games: int) -> None:  # fmt: skip
+               games: int, forget: Iterable[int] = ()) -> None:  # fmt: skip
         try:
             old = json.loads(data) if data.strip() else None
         except ValueError:
@@ -1190,6 +1209,8 @@ class _Records:
         # run again from another folder goes on into the folder.
         mine = comparable_key(json.loads(json.dumps(identity)))
         ours = isinstance(old, dict) and mine == comparable_key(old.get("tournament"))
+        if ours:  # the games a journal let go (their players' files changed): played again
+            self.forget(forget)
         simulated = min((f.name for f in self.path.glob(SIMULATION_RECORDS)), default=None)
         if simulated is not None:
             raise ConfigError(f"{self.where}: holds the records of a simulation ({simulated} "
@@ -1242,6 +1263,12 @@ class _Records:
                               f"({exc.strerror})") from None  # fmt: skip
         remove_files(self.path, _INDEX_TEMP)  # a run killed while it wrote the index left
         # its temporary file (none is being written: the folder is held)
+
+    def forget(self, matchups: Iterable[int]) -> None:
+        """Remove the records of the games of ``matchups`` (the journal let them go, its
+        players' files having changed: they are played, and written, again)."""
+        for m in matchups:
+            remove_files(self.path, f"matchup-{m + 1:03d}-game-*.json")
 
     def close(self) -> None:
         """Let go of the folder (another run may write there)."""
