@@ -103,7 +103,7 @@ from dominari.dominion.render import (
     seat,
     status_text,
 )
-from dominari.sim.deadline import MIN_DECISION_TIMEOUT
+from dominari.sim.deadline import MAX_DECISION_TIMEOUT, MIN_DECISION_TIMEOUT
 from dominari.sim.pool import (
     MEMORY_ERROR,
     MIN_STALL,
@@ -282,9 +282,9 @@ def _decision_timeout(text: str) -> float:
         value = float(text)
     except ValueError:
         value = math.nan
-    if math.isfinite(value) and value < MIN_DECISION_TIMEOUT:
-        raise argparse.ArgumentTypeError(f"must be at least {MIN_DECISION_TIMEOUT:g} seconds, "
-                                         f"not {text}")  # fmt: skip
+    if math.isfinite(value) and not MIN_DECISION_TIMEOUT <= value <= MAX_DECISION_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be {MIN_DECISION_TIMEOUT:g} to "
+                                         f"{MAX_DECISION_TIMEOUT:g} seconds, not {text}")
     return _float_seconds(text)
 
 
@@ -872,6 +872,18 @@ def _check_folder(path: str | Path, flag: str, fresh: str | Sequence[str] | None
 
 
 # ---------------------------------------------------------------- simulate
+def _note_timeouts(args: argparse.Namespace, notes: list[str]) -> None:
+    """A note where ``--stall-timeout`` is no longer than ``--decision-timeout``: a worker
+    stuck in one decision is then taken for hung, and its games played again, before the
+    decision's limit names the bot."""
+    stall, decision = args.stall_timeout, args.decision_timeout
+    if stall is not None and decision is not None and stall <= decision:
+        notes.append(f"--stall-timeout {stall:g} is no longer than --decision-timeout "
+                     f"{decision:g}: a worker stuck in one decision is taken for hung first, "
+                     "and its games played again, before the decision's limit names the "
+                     "bot; give a stall timeout longer than a game")
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = check_game(args.game)
     backend = check_backend(args.backend)
@@ -884,6 +896,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             raise ConfigError(f"--by-card: {exc}") from None
     notes: list[str] = []  # said once the run has checked what it was given
     timed = _note_clock(specs, game, notes)
+    _note_timeouts(args, notes)
     missing = _note_missing(specs, game, getattr(args, "kingdom", None), notes,
                             bool(getattr(args, "by_card", False)))
     if args.record_dir is not None:
@@ -1582,6 +1595,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     options = _sim_options(args, game)
     notes: list[str] = []  # said once the run has checked what it was given
     timed = _note_clock(specs, game, notes)
+    _note_timeouts(args, notes)
     if args.by_card:
         if game != "dominion":
             raise ConfigError("--by-card: a tournament keeps no Dominations game's mastery "

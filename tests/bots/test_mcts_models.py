@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -102,10 +103,16 @@ def test_a_wrong_model_is_refused(keywords: dict[str, Any], words: str) -> None:
 
 
 @pytest.mark.parametrize(("keywords", "words"), [
-    ({"policy": lambda s, rng: [load_bot("bm")]}, r"policy .*<lambda> gave \[.*\] for a game "
-                                                   r"of 2 players: one bot \(with act"),
+    ({"policy": lambda s, rng: [load_bot("bm")]}, r"policy <lambda> \(.*test_mcts_models\.py "
+                                                   r"line \d+\) gave \[.*\] for a game of 2 "
+                                                   r"players: one bot \(with act"),
     ({"evaluate": lambda s: [1.0, float("nan")], "cutoff": 3},
-     r"evaluate .*<lambda> gave \[1\.0, nan\] for a game of 2 players: a finite score"),
+     r"evaluate <lambda> \(.*\) gave \[1\.0, nan\] for a game of 2 players: a finite score"),
+    ({"evaluate": lambda s: None, "cutoff": 3},  # (it forgot its return)
+     r"evaluate <lambda> \(.*\) gave None for a game of 2 players"),
+    ({"evaluate": lambda s: ["a", "b"], "cutoff": 3},
+     r"evaluate <lambda> \(.*\) gave \['a', 'b'\] for a game"),
+    ({"policy": lambda s, rng: None}, r"policy <lambda> \(.*\) gave None for a game"),
 ])
 def test_a_wrong_answer_stops_the_game_naming_the_function(keywords: dict[str, Any],
                                                            words: str) -> None:
@@ -172,9 +179,11 @@ def test_a_library_records_a_search_of_its_own_by_its_functions_names() -> None:
     bot = MCTSBot("dominion", iterations=4, cutoff=10, evaluate=_estates, name="mine")
     state = DominionState.new(DominionConfig(players=2, seed=1, kingdom="first-game"))
     entries = seat_entries([bot, load_bot("bm")], ["mine", "bm"], [1, 2], state)
-    assert entries[0]["search"]["evaluate"].endswith("test_mcts_models._estates")
+    assert re.fullmatch(r"_estates \(.*test_mcts_models\.py line \d+\)",
+                        entries[0]["search"]["evaluate"])
     assert entries[0]["search"]["policy"] is None
     json.dumps(entries)
-    with pytest.raises(RecordError, match=r"seat 1 \(mine\) searched with its own evaluate "
-                                          r"\(.*_estates\), which a record cannot hold"):
+    with pytest.raises(RecordError, match=r"seat 1 \(mine\) searched with its own evaluate, "
+                                          r"_estates \(.*line \d+\), which a record cannot "
+                                          r"hold"):
         seat_bots({"seats": entries}, "dominion", 2)

@@ -55,6 +55,33 @@ BOTS = textwrap.dedent('''
             return state.legal_actions()[0]
 
 
+    class HangsInReset:
+        name = "slow-reset"
+
+        def reset(self, seed):
+            while True:
+                pass
+
+        def act(self, state):
+            return state.legal_actions()[0]
+
+
+    class CleansUp:
+        """Stopped from outside (Ctrl-C) as it decides, and slow to clean up."""
+        name = "cleans-up"
+
+        def reset(self, seed):
+            pass
+
+        def act(self, state):
+            try:
+                raise KeyboardInterrupt
+            finally:
+                began = time.perf_counter()
+                while time.perf_counter() - began < 0.5:
+                    pass
+
+
     class Quick:
         name = "quick"
 
@@ -75,7 +102,8 @@ def students(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("limit", [0, -1, 0.001, float("nan"), float("inf"), True, "1", [1]])
+@pytest.mark.parametrize("limit", [0, -1, 0.001, 1e7, float("nan"), float("inf"), True, "1",
+                                   [1]])
 def test_a_bad_limit_is_refused(limit: object) -> None:
     with pytest.raises(ConfigError, match="the decision timeout must be a number of seconds"):
         check_decision_timeout(limit)
@@ -92,8 +120,8 @@ def test_a_bot_that_hangs_is_stopped_where_it_is(students: Path, workers: int) -
     with pytest.raises(BotError) as caught:
         simulate([f"{students}:Hangs", "bm"], 2, 1, workers=workers, kingdom="first-game",
                  decision_timeout=0.2)  # fmt: skip
-    text = str(caught.value)
-    assert re.match(r"game 1 of the simulation: bot 'hangs' " + WHILE + r"of 0\.2 s in the "
+    text = str(caught.value)  # (two workers: the first game of each to stop may be said)
+    assert re.match(r"game [12] of the simulation: bot 'hangs' " + WHILE + r"of 0\.2 s in the "
                     rf"game with seed \d+, and was stopped \(at .*students\.py line {HANG_LINE}"
                     r"\)$", text), text  # fmt: skip
     assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL  # given back as it was
@@ -180,8 +208,37 @@ def test_the_command_line_flag(students: Path, capsys: pytest.CaptureFixture[str
     assert code == 2, err
     assert re.fullmatch(r"dominari: error: game 1 of the simulation: bot 'hangs' " + WHILE
                         + r".*line 13\)\n", err), err  # fmt: skip
-    for bad in ("0", "-2", "soon", "nan"):
+    for bad in ("0", "-2", "soon", "nan", "1e12"):
         assert main(["tournament", "dominion", "--players", "bm,smithy", "-n", "1",
                      "--decision-timeout", bad]) == 2  # fmt: skip
         err = capsys.readouterr().err
         assert "--decision-timeout" in err and bad in err, err
+
+
+def test_a_bot_that_hangs_in_reset_is_stopped_too(students: Path) -> None:
+    """The audit of the limit: a student's reset that never returned hung the run."""
+    with pytest.raises(BotError, match=r"^game 1 of the simulation: bot 'slow-reset' \(seat "
+                                       r"1, .*\) was still in reset\(\d+\) after the decision "
+                                       r"timeout of 0\.2 s, and was stopped \(at .*students\.py "
+                                       r"line \d+\)$"):
+        simulate([f"{students}:HangsInReset", "bm"], 1, 1, workers=1, decision_timeout=0.2)
+
+
+def test_a_stop_from_outside_is_not_the_bots_time(students: Path) -> None:
+    """Ctrl-C (or a signal) while a bot decides, and the bot slow to clean up: the stop goes
+    on as a stop, not as a decision that ran past its limit (the audit's first finding)."""
+    bots = load_bots([f"{students}:CleansUp", "bm"])
+    state = DominionState.new(DominionConfig(players=2, seed=5, kingdom="first-game"))
+    while state.current_player() != 0:
+        state.apply(bots[1].act(state))
+    with pytest.raises(KeyboardInterrupt):
+        play_game(bots, state, timeout=0.1)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_short_stall_timeout_is_noted(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "dominion", "--players", "bm,bm", "-n", "2", "--seed", "1",
+                 "--workers", "1", "--stall-timeout", "30", "--decision-timeout", "60"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "--stall-timeout 30 is no longer than --decision-timeout 60: a worker stuck in " \
+           "one decision is taken for hung first" in err, err

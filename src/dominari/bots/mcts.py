@@ -60,11 +60,13 @@ True
 from __future__ import annotations
 
 import decimal
+import functools
 import inspect
 import math
 import os
 import random
 import re
+import reprlib
 import threading
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -1039,12 +1041,16 @@ class _OwnPolicy:
         self.policy = policy
 
     def __call__(self, state: Any, rng: random.Random) -> list[Any]:
-        bots = list(self.policy(state, rng))
+        got = self.policy(state, rng)
+        try:
+            bots = list(got)
+        except TypeError:  # (no sequence: a function that forgot its return, say)
+            bots = []
         if len(bots) != state.num_players or not all(
                 callable(getattr(b, "act", None)) for b in bots):  # fmt: skip
-            raise ConfigError(f"policy {function_name(self.policy)} gave {bots!r} for a game of "
-                              f"{state.num_players} players: one bot (with act(state)) a "
-                              "seat")  # fmt: skip
+            raise ConfigError(f"policy {function_name(self.policy)} gave {reprlib.repr(got)} "
+                              f"for a game of {state.num_players} players: one bot (with "
+                              "act(state)) a seat")  # fmt: skip
         return bots
 
 
@@ -1055,18 +1061,40 @@ class _OwnEvaluate:
         self.evaluate = evaluate
 
     def __call__(self, state: Any) -> list[float]:
-        out = [float(x) for x in self.evaluate(state)]
+        got = self.evaluate(state)
+        try:
+            out = [float(x) for x in got]
+        except (TypeError, ValueError):  # no sequence, or not of numbers
+            out = []
         if len(out) != state.num_players or not all(map(math.isfinite, out)):
-            raise ConfigError(f"evaluate {function_name(self.evaluate)} gave {out!r} for a game of "
-                              f"{state.num_players} players: a finite score a player")
+            raise ConfigError(f"evaluate {function_name(self.evaluate)} gave "
+                              f"{reprlib.repr(got)} for a game of {state.num_players} "
+                              "players: a finite score a player")  # fmt: skip
         return out
 
 
 def function_name(function: object) -> str:
-    """A function by its qualified name, for messages and records (``mine.value``)."""
-    module = getattr(function, "__module__", None)
-    name = getattr(function, "__qualname__", None) or type(function).__qualname__
-    return f"{module}.{name}" if module else name
+    """A function by its name and where it is written, for messages and records
+    (``value (my_search.py line 3)``; a ``functools.partial`` by the function it calls).
+
+    >>> function_name(math.floor), function_name(functools.partial(int, base=2))
+    ('floor', 'int')
+    """
+    inner = function
+    while isinstance(inner, functools.partial):
+        inner = inner.func
+    name = getattr(inner, "__qualname__", None) or type(inner).__qualname__
+    code = getattr(inner, "__code__", None) or getattr(  # (or an object's __call__)
+        inspect.getattr_static(type(inner), "__call__", None), "__code__", None)
+    if code is None:
+        return str(name)
+    path = code.co_filename
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # (another drive)
+        rel = path
+    where = rel if not rel.startswith(os.pardir) else path
+    return f"{name} ({where} line {code.co_firstlineno})"
 
 
 def _leads(scores: Sequence[float], scale: float) -> list[float]:

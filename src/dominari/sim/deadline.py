@@ -22,7 +22,6 @@ True
 
 from __future__ import annotations
 
-import math
 import signal
 import threading
 import time
@@ -33,9 +32,14 @@ from dominari.core.errors import ConfigError
 MIN_DECISION_TIMEOUT = 0.01
 """The shortest limit a decision may be given, in seconds (the timer's resolution is far
 finer, but a limit below it says nothing a bot can meet)."""
+MAX_DECISION_TIMEOUT = 1e6
+"""The longest limit, in seconds (some 11 days; the system's timer takes no more)."""
 
-_AGAIN = 0.1
-"""After the limit, seconds between further interrupts, should a bot catch the first."""
+_TICKS = 4
+"""How many times in a limit the clock looks at the decision being made: a decision that
+runs past the limit is stopped within a quarter of it more."""
+_TICK_MIN = 0.002
+"""The shortest time between two looks, in seconds."""
 
 
 class Overtime(BaseException):
@@ -45,21 +49,23 @@ class Overtime(BaseException):
 
 def check_decision_timeout(limit: object) -> float | None:
     """A decision's time limit in seconds as a float (None: no limit); :class:`ConfigError`
-    for one that is not a finite number of at least :data:`MIN_DECISION_TIMEOUT`.
+    for one that is not a number of seconds from :data:`MIN_DECISION_TIMEOUT` to
+    :data:`MAX_DECISION_TIMEOUT`.
 
     >>> check_decision_timeout(2)
     2.0
     >>> check_decision_timeout(0)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dominari.core.errors.ConfigError: the decision timeout must be ... at least 0.01, not 0
+    dominari.core.errors.ConfigError: the decision timeout must be ... 0.01 to 1e+06, not 0
     """
     if limit is None:
         return None
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not (
-            MIN_DECISION_TIMEOUT <= limit < math.inf):  # fmt: skip
-        raise ConfigError(f"the decision timeout must be a number of seconds of at least "
-                          f"{MIN_DECISION_TIMEOUT:g}, not {limit!r}")  # fmt: skip
+            MIN_DECISION_TIMEOUT <= limit <= MAX_DECISION_TIMEOUT):  # fmt: skip
+        raise ConfigError(f"the decision timeout must be a number of seconds from "
+                          f"{MIN_DECISION_TIMEOUT:g} to {MAX_DECISION_TIMEOUT:g}, not "
+                          f"{limit!r}")  # fmt: skip
     return float(limit)
 
 
@@ -70,10 +76,26 @@ def can_interrupt() -> bool:
             and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0))  # fmt: skip
 
 
+def stop_within(exc: BaseException) -> BaseException | None:
+    """The stop from outside (Ctrl-C, a signal: an exception that is no ``Exception``)
+    that an :class:`Overtime` ``exc`` was raised over, as a bot cleaned up after it; None
+    where there is none (the decision did run past its limit)."""
+    seen: set[int] = set()
+    cause = exc.__context__
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if not isinstance(cause, (Exception, Overtime)):
+            return cause
+        cause = cause.__context__
+    return None
+
+
 class DecisionClock:
     """Times each decision against ``limit`` seconds, and interrupts one that runs past it
-    where it can (:attr:`interrupts`). Used as a context around a game: it holds
-    ``SIGALRM`` while it is entered, and gives it back as it was."""
+    where it can (:attr:`interrupts`). Used as a context around a game: while it is
+    entered it holds ``SIGALRM``, whose timer looks at the decision being made a few
+    times a limit (nothing more happens at a decision than reading the time), and gives
+    it back as it was."""
 
     def __init__(self, limit: float) -> None:
         self.limit = limit
@@ -91,29 +113,29 @@ class DecisionClock:
                 self._old = signal.signal(signal.SIGALRM, self._ring)
             except (ValueError, OSError):  # not the main interpreter, say
                 self.interrupts = False
+            else:
+                tick = max(self.limit / _TICKS, _TICK_MIN)
+                signal.setitimer(signal.ITIMER_REAL, tick, tick)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:  # fmt: skip
-        self.stop()
+        self._armed = False
         if self.interrupts:
+            signal.setitimer(signal.ITIMER_REAL, 0.0)
             signal.signal(signal.SIGALRM, self._old)  # type: ignore[arg-type]
             self.interrupts = False
 
     def _ring(self, signum: int, frame: FrameType | None) -> None:
-        if self._armed:
+        if self._armed and time.perf_counter() - self._began > self.limit:
             raise Overtime
 
     def start(self) -> None:
         """A decision begins."""
-        self._armed = True
-        if self.interrupts:
-            signal.setitimer(signal.ITIMER_REAL, self.limit, _AGAIN)
         self._began = time.perf_counter()
+        self._armed = True
 
     def stop(self) -> float:
         """The decision is over (or stopped): the seconds it took. Idempotent."""
         self._armed = False
-        if self.interrupts:
-            signal.setitimer(signal.ITIMER_REAL, 0.0)
         return time.perf_counter() - self._began

@@ -19,6 +19,7 @@ with the core protocol (:class:`~dominari.core.game.GameState`), which
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -48,7 +49,12 @@ from dominari.dominion.kingdoms import check_spec
 from dominari.dominion.kingdoms import describe as describe_kingdom
 from dominari.dominion.kingdoms import fixed as fixed_kingdom
 from dominari.dominion.kingdoms import resolve as resolve_kingdom
-from dominari.sim.deadline import DecisionClock, Overtime, check_decision_timeout
+from dominari.sim.deadline import (
+    DecisionClock,
+    Overtime,
+    check_decision_timeout,
+    stop_within,
+)
 from dominari.sim.journal import (
     PACKAGE,
     code_files,
@@ -117,8 +123,7 @@ class BotError(DominariError):
         """
         if exc is not None:
             return cls(f"{who} was still deciding after the decision timeout of {limit:g} s "
-                       f"in the game with seed {seed}, and was stopped"
-                       f"{_user_line(exc).replace(' (', ' (at ', 1)}")  # fmt: skip
+                       f"in the game with seed {seed}, and was stopped{_stopped_at(exc)}")
         return cls(f"{who} took {took:.3g} s over one decision in the game with seed {seed}, "
                    f"past the decision timeout of {limit:g} s")  # fmt: skip
 
@@ -652,6 +657,9 @@ def play_game(bots: Sequence[GameBot], state: S, *,
     except (DominariError, MemoryError):
         raise
     except Overtime as exc:  # rung between two of the clock's own steps
+        stop = stop_within(exc)
+        if stop is not None:
+            raise stop from None
         p = state.current_player()
         raise BotError.overtime(_seed_of(state), f"bot ({_seat_words(p, labels)})",
                                 timeout or 0.0, timeout or 0.0, exc) from None
@@ -723,7 +731,10 @@ class _Timed:
             finally:
                 took = clock.stop()
         except Overtime as exc:
-            clock.stop()  # should it have rung again as the first stop began
+            clock.stop()
+            stop = stop_within(exc)
+            if stop is not None:  # Ctrl-C, a signal, as the bot cleaned up: not its time
+                raise stop from None
             raise BotError.overtime(_seed_of(state), self.who, clock.limit, clock.limit,
                                     exc) from None  # fmt: skip
         if took > clock.limit:
@@ -732,18 +743,45 @@ class _Timed:
 
 
 def reset_bots(bots: Sequence[GameBot], seeds: Sequence[int],
-               labels: Sequence[str] | None = None) -> None:
+               labels: Sequence[str] | None = None, timeout: float | None = None) -> None:
     """``reset(seed)`` each bot for its game; :class:`BotError` naming the bot where one
-    fails (a bot of the user's own: its line)."""
-    for p, (bot, seed) in enumerate(zip(bots, seeds, strict=True)):
-        try:
-            bot.reset(seed)
-        except (BotError, MemoryError):
-            raise
-        except Exception as exc:
-            raise BotError(f"bot {bot.name!r} ({_seat_words(p, labels)}) failed in "
-                           f"reset({seed}): {type(exc).__name__}: {exc}{_user_line(exc)}"
-                           ) from exc
+    fails (a bot of the user's own: its line), or takes longer than ``timeout`` seconds
+    (as :func:`play_game`'s decisions)."""
+    clock = DecisionClock(timeout) if timeout is not None else None
+    with clock if clock is not None else contextlib.nullcontext():
+        for p, (bot, seed) in enumerate(zip(bots, seeds, strict=True)):
+            who = f"bot {bot.name!r} ({_seat_words(p, labels)})"
+            try:
+                if clock is None:
+                    bot.reset(seed)
+                    continue
+                clock.start()
+                try:
+                    bot.reset(seed)
+                finally:
+                    took = clock.stop()
+                if took > clock.limit:
+                    raise BotError(f"{who} took {took:.3g} s in reset({seed}), past the "
+                                   f"decision timeout of {clock.limit:g} s")  # fmt: skip
+            except Overtime as exc:
+                assert clock is not None
+                clock.stop()
+                stop = stop_within(exc)
+                if stop is not None:  # Ctrl-C, a signal, as the bot cleaned up
+                    raise stop from None
+                raise BotError(f"{who} was still in reset({seed}) after the decision "
+                               f"timeout of {clock.limit:g} s, and was stopped"
+                               f"{_stopped_at(exc)}") from None  # fmt: skip
+            except (BotError, MemoryError):
+                raise
+            except Exception as exc:
+                raise BotError(f"{who} failed in reset({seed}): {type(exc).__name__}: {exc}"
+                               f"{_user_line(exc)}") from exc  # fmt: skip
+
+
+def _stopped_at(exc: BaseException) -> str:
+    """`` (at carol/bot.py line 12)``: where a bot was stopped (:func:`_user_line`)."""
+    return _user_line(exc).replace(" (", " (at ", 1)
 
 
 LIBRARY_FOLDERS = tuple(os.path.realpath(d) + os.sep for d in {
@@ -853,7 +891,7 @@ def run_chunk(chunk: Chunk) -> Tally:
         order = turn_order(state)
         seeds = [bot_seed(chunk.seed, i, seat) for seat in range(n)]
         try:
-            reset_bots(bots, seeds, labels)
+            reset_bots(bots, seeds, labels, chunk.decision_timeout)
             play_game(bots, state, labels=labels, timeout=chunk.decision_timeout)
         except BotError as exc:  # which game of the run: played again alone by its seed
             where = "" if record_dir is None else stopped_record(

@@ -225,7 +225,7 @@ def seat_bots(record: dict[str, Any], game: str, players: int) -> list[Any]:
             for key in ("policy", "evaluate"):
                 if search.get(key) is not None:
                     raise RecordError(f"the record's seat {p + 1} ({spec}) searched with "
-                                      f"its own {key} ({search[key]}), which a record "
+                                      f"its own {key}, {search[key]}, which a record "
                                       "cannot hold: name the search by a bot file "
                                       "(FILE.py:NAME), whose records play it again")
         try:

@@ -330,7 +330,7 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
         seeds = [tournament_bot_seed(shard.seed, shard.entries, j, p) for p in range(len(table))]
         labels = [every[e] for e in seats]
         try:
-            reset_bots(table, seeds, labels)
+            reset_bots(table, seeds, labels, shard.decision_timeout)
             play_game(table, state, labels=labels, timeout=shard.decision_timeout)
         except BotError as exc:  # which game of which match-up: played again alone
             who = " vs ".join(shard.names[e] for e in shard.entries)
