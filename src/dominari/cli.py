@@ -362,10 +362,11 @@ def build_parser() -> argparse.ArgumentParser:
                       "goes on where it stopped")  # fmt: skip
     tour.add_argument("--recheck", type=_non_negative, default=0, metavar="N",
                       help="with --journal: a journal written by another version of "
-                      "Dominari, or before a strategy file or a --data folder's files "
-                      "changed, is kept if N of its games, picked at random and played "
-                      "again now, come out the same (default 0: such a journal is "
-                      "refused)")  # fmt: skip
+                      "Dominari, or before a --data folder's files changed, is kept if N "
+                      "of its games, picked at random and played again now, come out the "
+                      "same (default 0: such a journal is refused); a journal written "
+                      "before a player's file changed (a strategy file, a Python bot's) "
+                      "goes on without it, playing that player's match-ups again")
     tour.add_argument("--record-dir", type=_text, metavar="DIR",
                       help="write one record file per game here (matchup-001-game-000001.json "
                       "…, and tournament.json, which says who plays each match-up); with "
@@ -1675,6 +1676,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                       "stopped", None)  # fmt: skip
         raise
     elapsed = time.perf_counter() - t0
+    if result.files_changed:
+        _note_files_changed(args.journal, result)
     if args.json:  # the results first: a chart that fails to draw loses none of them
         _print_json(result.to_json(), timed, missing)
     else:
@@ -1687,6 +1690,21 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if not args.json:
             console.print(f"Chart drawn to {args.plot}", markup=False)
     return 0
+
+
+def _note_files_changed(journal: str, result: TournamentResult) -> None:
+    """The note of a journal that let go of the games of players whose files changed
+    (:attr:`~dominari.sim.tournament.TournamentResult.files_changed`)."""
+    names = ", ".join(result.files_changed)
+    whose = "its" if len(result.files_changed) == 1 else "their"
+    n = result.dropped
+    if n:
+        _note(f"the files of {names} have changed since the journal {journal} was written: "
+              f"it let go of its {n:,} game{'' if n == 1 else 's'} of {whose} match-ups, "
+              "played again as far as this run goes", None)  # fmt: skip
+    else:
+        _note(f"the files of {names} have changed since the journal {journal} was written: "
+              f"it held no game of {whose} match-ups", None)  # fmt: skip
 
 
 def _note_old_journal(path: str, notes: list[str]) -> None:
@@ -1901,14 +1919,6 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         console.print(f"{n:,} game{'s' if n != 1 else ''} per match-up is not a multiple of "
                       f"{result.seats}: the seats are not exactly balanced",
                       style="yellow", markup=False)  # fmt: skip
-    if result.files_changed:
-        names = ", ".join(result.files_changed)
-        whose = "its" if len(result.files_changed) == 1 else "their"
-        console.print(f"the files of {names} have changed since the journal's games were "
-                      f"played: the journal's {result.dropped:,} "
-                      f"game{'' if result.dropped == 1 else 's'} of {whose} match-ups were "
-                      "played again, the others read back",
-                      style="dim", markup=False)  # fmt: skip
     _print_speed(console, result.games - result.reused, elapsed, workers, result.reused,
                  result.rechecked)  # fmt: skip
 

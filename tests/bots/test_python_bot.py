@@ -391,8 +391,8 @@ def test_a_journal_kept_after_a_bot_failed_says_how_to_go_on(
                  "--seed", "1", "--workers", "1", "--journal", "j.jsonl", "--no-progress"])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert "the files of Bot have changed since the journal's games were played: the " \
-           "journal's " in " ".join(out.split()), out
+    assert "note: the files of Bot have changed since the journal j.jsonl was written: it " \
+           "held no game of its match-ups" in " ".join(err.split()), err
     assert "more read from the journal" in out
 
 

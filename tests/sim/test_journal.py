@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from dominari.core.errors import ConfigError
+from dominari.sim import simulate
 from dominari.sim.journal import GameResult, Journal, JournalError, spec_files
 from dominari.sim.stats import t95
 from dominari.sim.tournament import TournamentResult, tournament
@@ -702,22 +703,21 @@ def test_the_same_bots_however_typed_are_the_same_tournament(
         run(path, games=2, players=["bm", "mcts-easy:iterations=4:width=2"])
 
 
-def test_a_changed_strategy_file_can_be_rechecked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                  counted: list[int]) -> None:
-    """Files, like code, play the games: an edit that plays the same games (a comment)
-    keeps the journal once a recheck asked for shows it (without one, the file's games
-    are played again); one that does not is named."""
+def test_a_changed_strategy_file_is_played_again_even_with_a_recheck(
+        tmp_path: Path, counted: list[int]) -> None:  # fmt: skip
+    """A player's edited file plays that player's match-ups again, --recheck or not: a
+    recheck of games picked among all match-ups could miss the edited player's (the
+    review found a real edit kept that way), and the games are played anyway."""
     mine = tmp_path / "mine.toml"
     mine.write_text(MINE, encoding="utf-8")
     path = tmp_path / "t.jsonl"
-    run(path, games=2, players=[str(mine), "bm"])
-    mine.write_text("# the same bot\n" + MINE, encoding="utf-8")
-    counted.clear()
-    assert run(path, games=2, players=[str(mine), "bm"], recheck=2).reused == 2
-    assert sum(counted) == 2  # the two rechecked games, none played again for the result
+    players = [str(mine), "bm", "smithy"]
+    run(path, games=2, players=players)
     mine.write_text(MINE.replace('card = "Gold"\n', 'card = "Province"\n'), encoding="utf-8")
-    with pytest.raises(JournalError, match="written by other code or files, and game"):
-        run(path, games=2, players=[str(mine), "bm"], recheck=2)
+    counted.clear()
+    again = run(path, games=2, players=players, recheck=1)
+    assert (again.reused, again.rechecked, sum(counted)) == (2, 0, 4)
+    assert again.to_json() == run(None, games=2, players=players).to_json()
 
 
 def test_a_journal_made_by_a_run_that_fails_at_once_is_removed(
@@ -1029,3 +1029,67 @@ def test_a_journal_a_run_writes_is_refused_to_a_second_run_meanwhile(
     with pytest.raises(RuntimeError, match="lost"):
         run(tour, games=4)
     Journal.open(tour, key, hold=True).close()
+
+
+def _three(tmp_path: Path) -> tuple[Path, list[str]]:
+    strategy = tmp_path / "mine.toml"
+    strategy.write_text(MINE, encoding="utf-8")
+    return strategy, ["bm", str(strategy), "smithy"]
+
+
+def _edit(strategy: Path) -> None:
+    strategy.write_text(MINE.replace('"Silver"', '"Smithy"'), encoding="utf-8")
+
+
+def test_a_run_refused_after_reading_the_journal_leaves_it_as_it_was(tmp_path: Path) -> None:
+    """The review: a records folder refused after the journal had let go of an edited
+    player's games left the journal without them, though no game was played."""
+    strategy, players = _three(tmp_path)
+    path = tmp_path / "t.jsonl"
+    run(path, games=2, players=players)
+    before = path.read_bytes()
+    _edit(strategy)
+    other = tmp_path / "other"
+    simulate(["bm", "bm"], 1, 1, record_dir=other)  # a folder a tournament refuses
+    with pytest.raises(ConfigError, match="holds the records of a simulation"):
+        run(path, games=2, players=players, record_dir=other)
+    assert path.read_bytes() == before
+
+
+def test_records_of_an_edited_player_are_written_again_or_refused(tmp_path: Path) -> None:
+    """Played again with the journal, an edited player's records are written again; a
+    folder whose records of that player the journal let go in a run without it is refused
+    (the review found it kept the old bot's records of the journal's new games)."""
+    strategy, players = _three(tmp_path)
+    path, records = tmp_path / "t.jsonl", tmp_path / "records"
+    run(path, games=2, players=players, record_dir=records)
+    _edit(strategy)
+    fresh = tmp_path / "fresh"
+    run(None, games=2, players=players, record_dir=fresh)
+    run(path, games=2, players=players, record_dir=records)  # its match-ups played again
+    for record in sorted(records.glob("matchup-*.json")):
+        assert json.loads(record.read_text("utf-8"))["actions"] == json.loads(
+            (fresh / record.name).read_text("utf-8"))["actions"], record.name
+    index = json.loads((records / "tournament.json").read_text("utf-8"))
+    assert list(index["files"].values()) == list(spec_files([str(strategy)]).values())
+    # edited again, and played on without the folder: the folder's records are stale
+    strategy.write_text(MINE, encoding="utf-8")
+    run(path, games=2, players=players)
+    with pytest.raises(ConfigError, match=r"holds records of the games of Mine played with "
+                                          r"their files as they were before .*match-up\(s\) "
+                                          r"1, 3"):
+        run(path, games=2, players=players, record_dir=records)
+
+
+def test_every_match_up_let_go_with_its_records(tmp_path: Path) -> None:
+    """A two-player tournament whose one edited player is in every match-up: the folder's
+    records are all let go, and the run is not refused for them."""
+    strategy = tmp_path / "mine.toml"
+    strategy.write_text(MINE, encoding="utf-8")
+    players = [str(strategy), "bm"]
+    path, records = tmp_path / "t.jsonl", tmp_path / "records"
+    run(path, games=2, players=players, record_dir=records)
+    _edit(strategy)
+    again = run(path, games=2, players=players, record_dir=records)
+    assert (again.reused, again.dropped) == (0, 2)
+    assert again.to_json() == run(None, games=2, players=players).to_json()

@@ -267,6 +267,7 @@ class Journal:
         self.dropped: dict[int, int] = {}
         """The games let go as it was opened, by match-up: those of players whose files
         changed (:meth:`open`'s ``changed``)."""
+        self._unsettled: tuple[Any, frozenset[int]] | None = None  # for settle()
 
     def _swap(self, data: bytes | Iterable[bytes], keep: tuple[int, int] | None = None,
               doing: str = "rewritten") -> None:  # fmt: skip
@@ -376,11 +377,12 @@ class Journal:
 
         A journal whose key differs only in what some players' files hold (the same
         players, their files at the same paths, one edited since) serves when ``changed``
-        is given and ``recheck`` is not: ``changed(specs)`` names the match-ups those
-        players' specs (as the key has them) play, whose games are dropped (to be played
-        again) and the others kept; the file is written again with ``key`` and the games
-        kept
-        (:attr:`dropped` counts the games let go, by match-up).
+        is given (``recheck`` or not): ``changed(specs)`` names the match-ups those
+        players' specs (as the key has them) play, whose games are let go (to be played
+        again) and the others kept (:attr:`dropped` counts those let go, by match-up). The
+        file is written again with ``key`` and the games kept by :meth:`settle`, which the
+        caller calls once nothing else can refuse the run (a records folder), or else
+        the first game recorded does: a run refused before leaves the file as it was.
 
         ``into`` is where the games read and recorded are kept (:attr:`known`; a new dict
         by default): a tournament gives its compact table, which keeps only the games it
@@ -467,10 +469,8 @@ class Journal:
             played_otherwise = isinstance(old, dict) and not same and (
                 {k: v for k, v in old.items() if k not in REPLAYED}
                 == {k: v for k, v in key.items() if k not in REPLAYED})
-            # (a recheck asked for keeps them all if they come out the same: a comment)
-            edited = (_edited(old, key) if played_otherwise and changed is not None
-                      and recheck is None else [])  # fmt: skip
-            drop = frozenset(changed(edited)) if edited and changed is not None else frozenset()
+            edited = _edited(old, key) if played_otherwise and changed is not None else []
+            drop = frozenset(changed(edited)) if changed is not None and edited else frozenset()
             if not same and not edited and not (played_otherwise and recheck is not None):
                 hint = (", or replay some of them with this code to keep it if they come "
                         "out the same (--recheck N)") if played_otherwise else ""
@@ -494,12 +494,8 @@ class Journal:
                                            "another file") from None  # fmt: skip
             end = src.tell()  # after the last whole line
             unfinished = _unfinished(src)
-        if edited:
-            # Its first line stamped with this key, the games of the match-ups whose
-            # players' files changed let go (an unfinished line too).
-            self._swap(self._kept(key, drop), doing="written again without the games of "
-                       "the players whose files changed")  # fmt: skip
-            self.format = FORMAT
+        if edited:  # written again by settle(), once the run is sure to go on
+            self._unsettled = (key, drop)
         elif not same:
             assert recheck is not None
             recheck(known)  # raises if the games are not this code's
@@ -524,20 +520,37 @@ class Journal:
                 if isinstance(lock, int):
                     os.close(lock)
 
-    def _kept(self, key: Any, drop: frozenset[int]) -> Iterator[bytes]:
-        """The journal's lines stamped with ``key``, without the runs of the match-ups
-        ``drop`` nor an unfinished last line; each game as held (:attr:`known`: a
-        format-1 game given its turn order since), read a line at a time."""
-        yield (json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n").encode()
+    def settle(self) -> None:
+        """Write the journal again as :meth:`open` left it to be (stamped with this
+        tournament's key, without the games of the players whose files changed); nothing
+        where there is nothing to write."""
+        if self._unsettled is None:
+            return
+        key, drop = self._unsettled
+        head = {"dominari_journal": FORMAT, "key": key}
         with self.path.open("rb") as f:
-            rows = _lines(f)
-            next(rows)
-            for n, line in rows:
-                entry = _load_line(self.path, n, line)
-                if entry["matchup"] in drop:
-                    continue
-                games = [self.known.get(at, game) for at, game in _games(self.path, n, entry)]
-                yield (_run_line(entry["matchup"], entry["start"], games) + "\n").encode()
+            self._swap(self._lines_again(f, head, drop), doing="written again without the "
+                       "games of the players whose files changed")  # fmt: skip
+        self._unsettled = None
+        self.format = FORMAT
+
+    def _lines_again(self, f: BinaryIO, head: dict[str, Any] | None,
+                     drop: frozenset[int] = frozenset()) -> Iterator[bytes]:  # fmt: skip
+        """The journal ``f`` a line at a time, as written again in this format: its first
+        line ``head`` (None: as it was, in this format), without the runs of the match-ups
+        ``drop`` nor an unfinished last line, each game as held (:attr:`known`, where a
+        game read from the file may have been given its turn order since), or as the file
+        has it where it is not held (past a table's limit)."""
+        rows = _lines(f)
+        first = json.loads(next(rows)[1])
+        yield (json.dumps(head or {**first, "dominari_journal": FORMAT}) + "\n").encode()
+        for n, line in rows:
+            entry = _load_line(self.path, n, line)
+            m, start = entry["matchup"], entry["start"]
+            if m in drop:
+                continue
+            games = [self.known.get(at, game) for at, game in _games(self.path, n, entry)]
+            yield (_run_line(m, start, games) + "\n").encode()
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Journal:
@@ -574,26 +587,17 @@ class Journal:
         given its turn order since), or as the file has it where it is not held (past a
         table's limit); the file is replaced at once, so a stop halfway leaves the old one
         whole, and is written a line at a time (a journal of millions of games)."""
-        known = self.known
-
-        def lines(f: BinaryIO) -> Iterator[bytes]:
-            rows = _lines(f)
-            head = json.loads(next(rows)[1])
-            yield (json.dumps({**head, "dominari_journal": FORMAT}) + "\n").encode()
-            for n, line in rows:
-                entry = json.loads(line)
-                m, start = entry["matchup"], entry["start"]
-                games = [known.get(at, game) for at, game in _games(self.path, n, entry)]
-                yield (_run_line(m, start, games) + "\n").encode()
-
+        self.settle()
         doing = (f"upgraded from format {self.format} to format {FORMAT}"
                  if self.format < FORMAT else "written again")  # fmt: skip
         with self.path.open("rb") as f:
-            self._swap(lines(f), doing=doing)
+            self._swap(self._lines_again(f, None), doing=doing)
         self.format = FORMAT
 
     def record(self, matchup: int, start: int, games: Sequence[GameResult]) -> None:
         """Append games ``start``… of match-up ``matchup`` and make sure they are on disk."""
+        if self._unsettled is not None:
+            self.settle()
         data = (_run_line(matchup, start, games) + "\n").encode()
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _BINARY)

@@ -964,7 +964,7 @@ def tournament(
             records = _Records(record_dir, {
                 "game": options.game, "players": list(specs), "seats": seats, "seed": seed,
                 "options": options.to_json()}, names, combos, table, len(table), journal,
-                games, () if book is None else book.dropped)  # fmt: skip
+                games, () if book is None else book.dropped, files.specs)  # fmt: skip
 
     try:
         if journal is not None:
@@ -974,6 +974,7 @@ def tournament(
         if records is not None:
             records.write_index()  # before the journal is written (a format-1 journal)
         if book is not None:
+            book.settle()  # (without the games of players whose files changed)
             _give_orders(book, table, combos, names, options, seed)
         rdir = str(records.path) if records is not None else None
         reused = table.played()
@@ -1158,13 +1159,17 @@ class _Records:
     records while the journal (if any) holds no games (an earlier run's, which this run's
     would overwrite in part and mix with), or, for a journal that holds games, a folder
     that is not the one their records were written to or that lacks one of them (those
-    games are not played again, so their records could not be written)."""
+    games are not played again, so their records could not be written), or that holds
+    records of players whose files have changed since, which are not played again. Once
+    accepted, the records of the match-ups whose games the journal let go (``forget``:
+    their players' files changed) are removed: they are played, and written, again."""
 
     def __init__(self, folder: str | os.PathLike[str], identity: dict[str, Any],
                  names: Sequence[str], combos: Sequence[tuple[int, ...]],
                  journaled: Iterable[tuple[int, int]], count: int,
                  journal: str | os.PathLike[str] | None, games: int,
-                 forget: Iterable[int] = ()) -> None:  # fmt: skip
+                 forget: Iterable[int] = (), files: Mapping[str, str] | None = None,
+                 ) -> None:  # fmt: skip
         self.where = f"--record-dir {str(folder)!r}"
         self._held: HeldFolder | None = HeldFolder(folder, where=self.where)
         self.path = self._held.path
@@ -1192,7 +1197,7 @@ class _Records:
             finally:
                 os.close(fd)  # the index is written by a rename (not over an open file)
             self._check(identity, names, combos, journaled, count, journal, data, games,
-                        forget)  # fmt: skip
+                        forget, files or {})  # fmt: skip
         except BaseException:
             self.discard(*self.made)
             raise
@@ -1200,7 +1205,8 @@ class _Records:
     def _check(self, identity: dict[str, Any], names: Sequence[str],
                combos: Sequence[tuple[int, ...]], journaled: Iterable[tuple[int, int]],
                count: int, journal: str | os.PathLike[str] | None, data: bytes,
-               games: int, forget: Iterable[int] = ()) -> None:  # fmt: skip
+               games: int, forget: Iterable[int] = (),
+               files: Mapping[str, str] | None = None) -> None:  # fmt: skip
         try:
             old = json.loads(data) if data.strip() else None
         except ValueError:
@@ -1209,8 +1215,11 @@ class _Records:
         # run again from another folder goes on into the folder.
         mine = comparable_key(json.loads(json.dumps(identity)))
         ours = isinstance(old, dict) and mine == comparable_key(old.get("tournament"))
-        if ours:  # the games a journal let go (their players' files changed): played again
-            self.forget(forget)
+        held = comparable_key({"files": dict(files or {})})["files"]
+        if ours:
+            assert isinstance(old, dict)
+            self._check_stale(old.get("files"), held, mine["players"], names, combos,
+                              set(forget))  # fmt: skip
         simulated = min((f.name for f in self.path.glob(SIMULATION_RECORDS)), default=None)
         if simulated is not None:
             raise ConfigError(f"{self.where}: holds the records of a simulation ({simulated} "
@@ -1234,15 +1243,20 @@ class _Records:
             if old is not None and not ours:
                 raise ConfigError(f"{self.where}: holds the records of another tournament "
                                   f"({RECORDS_INDEX}); give an empty folder or another one")
-            records = min((f.name for f in self.path.glob(RECORD_GLOB)), default=None)
+            let_go = tuple(f"matchup-{m + 1:03d}-" for m in forget) if ours else ()
+            records = min((f.name for f in self.path.glob(RECORD_GLOB)
+                           if not f.name.startswith(let_go)),
+                          default=None)  # (those a journal let go are played again)
             if records is not None:
                 raise ConfigError(f"{self.where}: already holds the records of an earlier "
                                   f"run ({records} …), which this run's would overwrite in "
                                   "part and mix with; give an empty folder or another one (a "
                                   "run goes on into its folder with the journal that holds "
                                   "its games)")  # fmt: skip
+        if ours:  # accepted: the records of the games a journal let go are played again
+            self.forget(forget)
         self._text = json.dumps({
-            "dominari_tournament_records": 1, "tournament": mine,
+            "dominari_tournament_records": 1, "tournament": mine, "files": held,
             "games_per_matchup": games,
             "matchups": [{"matchup": m + 1, "players": [names[e] for e in entries],
                           "files": f"matchup-{m + 1:03d}-game-*.json"}
@@ -1263,6 +1277,28 @@ class _Records:
                               f"({exc.strerror})") from None  # fmt: skip
         remove_files(self.path, _INDEX_TEMP)  # a run killed while it wrote the index left
         # its temporary file (none is being written: the folder is held)
+
+    def _check_stale(self, was: object, held: dict[str, str], players: Sequence[str],
+                     names: Sequence[str], combos: Sequence[tuple[int, ...]],
+                     forget: set[int]) -> None:  # fmt: skip
+        """A :class:`ConfigError` where the folder holds records of match-ups whose
+        players' files have changed since they were written (the index says: ``was``, by
+        spec, against ``held`` now) and that this run does not play again (not in
+        ``forget``: the journal let their games go in an earlier run without this
+        folder)."""
+        changed = ({k for k, v in held.items() if was.get(k) != v} if isinstance(was, dict)
+                   else set())  # fmt: skip
+        whose = {e for e, k in enumerate(players) if k in changed}
+        stale = [m for m, combo in enumerate(combos)
+                 if whose.intersection(combo) and m not in forget
+                 and any(self.path.glob(f"matchup-{m + 1:03d}-game-*.json"))]  # fmt: skip
+        if stale:
+            who = ", ".join(names[e] for e in sorted(whose))
+            ups = ", ".join(str(m + 1) for m in stale)
+            raise ConfigError(f"{self.where}: holds records of the games of {who} played with "
+                              f"their files as they were before (its {RECORDS_INDEX} says "
+                              f"so), which the journal's games of them are not: give another "
+                              f"folder, or remove its records of match-up(s) {ups}")
 
     def forget(self, matchups: Iterable[int]) -> None:
         """Remove the records of the games of ``matchups`` (the journal let them go, its
