@@ -147,8 +147,9 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
   let heard = null; // the log's lines already told (counted from the game's first line)
 
   // The news of ``msg`` after ``prev`` for the announcer: the log's new lines (a bot's
-  // moves among them, the last few), a bot that waits for a worker, your decision, and
-  // at the end the result as the table shows it.
+  // moves among them, the last few), a bot that waits for a worker, your decision (with
+  // its prompt where the table marks one, data-prompt), and at the end the result as the
+  // table shows it. (Called once the game's module has drawn ``msg``.)
   function announce(msg, prev) {
     const end = logBase + logLines.length;
     const said = [];
@@ -158,7 +159,9 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
       const s = msg.seats[msg.current_seat];
       if (s && msg.bot_waiting && !prev.bot_waiting) said.push(`${s.name} waits for a free bot worker`);
       if (msg.seat !== null && msg.current_seat === msg.seat && prev.current_seat !== msg.seat) {
-        said.push("Your decision");
+        // with what is asked, where the game's table says it in one line (Dominion's)
+        const asked = root.querySelector("[data-prompt]");
+        said.push(asked && asked.textContent ? `Your decision: ${asked.textContent}` : "Your decision");
       }
     }
     if (prev && msg.status === "finished" && prev.status !== "finished") {

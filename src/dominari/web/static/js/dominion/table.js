@@ -451,10 +451,10 @@ export function mount(root, ctx) {
     const hintText = mine ? decisionHint(d) : null;
     return el("section", {
       class: `dmn-decision${mine ? " is-mine" : ""}`, "data-testid": "decision", "data-kind": d.kind,
-      "aria-live": "polite", "aria-label": "Decision",
+      "aria-label": "Decision", // (drawn anew at every view: the table's announcer says it)
     },
     who ? el("div", { class: "dmn-who" }, who) : null,
-    el("p", { class: "dmn-prompt" }, prompt()),
+    el("p", { class: "dmn-prompt", "data-prompt": "" }, prompt()),
     revealed(), hintText ? el("p", { class: "dmn-hint" }, hintText) : null,
     mine ? selectionControls() : null,
     buttons.length ? el("div", { class: "dmn-buttons" }, buttons) : null);
