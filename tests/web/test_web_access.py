@@ -94,7 +94,8 @@ def test_a_screen_reader_is_told_the_bots_moves_its_turn_and_the_result(
     heard: list[str] = page.evaluate("window.__heard")
     assert any("Bea" in t for t in heard), heard  # the bot's moves
     # with what is asked (the decision panel is no live region: it is drawn anew)
-    assert any(re.search(r"Your decision: (Play an Action card|Buy a card)", t) for t in heard), heard
+    assert any(re.search(r"Your decision: (Play an Action card|Buy a card)", t)
+               for t in heard), heard
     expect(page.get_by_test_id("decision")).not_to_have_attribute("aria-live", "polite")
     result = page.locator("[data-result]").text_content()
     assert result and heard[-1].endswith(f"Game over. {result}"), heard
