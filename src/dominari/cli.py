@@ -103,7 +103,11 @@ from dominari.dominion.render import (
     seat,
     status_text,
 )
-from dominari.sim.deadline import MAX_DECISION_TIMEOUT, MIN_DECISION_TIMEOUT
+from dominari.sim.deadline import (
+    MAX_DECISION_TIMEOUT,
+    MIN_DECISION_TIMEOUT,
+    check_decision_timeout,
+)
 from dominari.sim.pool import (
     MEMORY_ERROR,
     MIN_STALL,
@@ -276,16 +280,16 @@ def _stall(text: str) -> float:
 
 
 def _decision_timeout(text: str) -> float:
-    """A decision's time limit: a number of seconds, at least
-    :data:`~dominari.sim.deadline.MIN_DECISION_TIMEOUT`."""
+    """A decision's time limit in seconds, as the runner takes it
+    (:func:`~dominari.sim.deadline.check_decision_timeout`)."""
+    value = _float_seconds(text)
     try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if math.isfinite(value) and not MIN_DECISION_TIMEOUT <= value <= MAX_DECISION_TIMEOUT:
+        check_decision_timeout(value)
+    except ConfigError:  # worded with the text given (1e12, not 1000000000000.0)
         raise argparse.ArgumentTypeError(f"must be {MIN_DECISION_TIMEOUT:g} to "
-                                         f"{MAX_DECISION_TIMEOUT:g} seconds, not {text}")
-    return _float_seconds(text)
+                                         f"{MAX_DECISION_TIMEOUT:g} seconds, not {text}"
+                                         ) from None  # fmt: skip
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -75,7 +75,7 @@ from types import MappingProxyType
 from typing import Any
 
 from dominari.bots.base import check_seed, misuse
-from dominari.core.checks import real, whole
+from dominari.core.checks import real, short_path, whole
 from dominari.core.checks import seed as seed_value
 from dominari.core.errors import (
     ConfigError,
@@ -1088,13 +1088,7 @@ def function_name(function: object) -> str:
         inspect.getattr_static(type(inner), "__call__", None), "__code__", None)
     if code is None:
         return str(name)
-    path = code.co_filename
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # (another drive)
-        rel = path
-    where = rel if not rel.startswith(os.pardir) else path
-    return f"{name} ({where} line {code.co_firstlineno})"
+    return f"{name} ({short_path(code.co_filename)} line {code.co_firstlineno})"
 
 
 def _leads(scores: Sequence[float], scale: float) -> list[float]:

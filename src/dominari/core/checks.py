@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import os
 import re
 from collections.abc import Iterable
 from typing import SupportsIndex, cast
@@ -112,3 +113,17 @@ def escaped(text: str) -> str:
     mcts\x1b[2J
     """
     return UNSHOWN.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+def short_path(path: str) -> str:
+    """``path`` relative to the working folder where it is within it (as a message names a
+    file of the user's), else as it is.
+
+    >>> short_path(os.path.join(os.getcwd(), "bot.py")), short_path("/elsewhere/bot.py")
+    ('bot.py', '/elsewhere/bot.py')
+    """
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # (another drive)
+        return path
+    return rel if not rel.startswith(os.pardir) else path

@@ -25,7 +25,9 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from collections.abc import Callable
 from types import FrameType, TracebackType
+from typing import TypeVar
 
 from dominari.core.errors import ConfigError
 
@@ -34,6 +36,9 @@ MIN_DECISION_TIMEOUT = 0.01
 finer, but a limit below it says nothing a bot can meet)."""
 MAX_DECISION_TIMEOUT = 1e6
 """The longest limit, in seconds (some 11 days; the system's timer takes no more)."""
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 _TICKS = 4
 """How many times in a limit the clock looks at the decision being made: a decision that
@@ -105,6 +110,8 @@ class DecisionClock:
         self._armed = False
         self._began = 0.0
         self._old: object = None
+        self.took = 0.0
+        """The seconds the last :meth:`call` took."""
 
     def __enter__(self) -> DecisionClock:
         self.interrupts = can_interrupt()
@@ -129,6 +136,24 @@ class DecisionClock:
     def _ring(self, signum: int, frame: FrameType | None) -> None:
         if self._armed and time.perf_counter() - self._began > self.limit:
             raise Overtime
+
+    def call(self, act: Callable[[T], R], arg: T) -> R:
+        """``act(arg)`` timed (a bot's ``act(state)``, ``reset(seed)``): its answer, the
+        seconds it took in :attr:`took`. An :class:`Overtime` where it ran past the limit
+        and was stopped; the stop from outside an ``Overtime`` was raised over (Ctrl-C, a
+        signal, as the bot cleaned up: :func:`stop_within`) as itself."""
+        try:
+            self.start()
+            try:
+                return act(arg)
+            finally:
+                self.took = self.stop()
+        except Overtime as exc:
+            self.stop()  # (should it have rung as the first stop began)
+            stop = stop_within(exc)
+            if stop is not None:
+                raise stop from None
+            raise
 
     def start(self) -> None:
         """A decision begins."""

@@ -40,7 +40,7 @@ from dominari.bots.base import GameBot, playing
 from dominari.bots.kingdom import KingdomBestBot
 from dominari.bots.playout import can_play_out, play_out
 from dominari.core.checks import seed as seed_value
-from dominari.core.checks import whole
+from dominari.core.checks import short_path, whole
 from dominari.core.errors import ConfigError, DominariError, StrategyError, machine_failed
 from dominari.core.game import GameState
 from dominari.dominion.cards import NAME
@@ -53,7 +53,6 @@ from dominari.sim.deadline import (
     DecisionClock,
     Overtime,
     check_decision_timeout,
-    stop_within,
 )
 from dominari.sim.journal import (
     PACKAGE,
@@ -656,13 +655,6 @@ def play_game(bots: Sequence[GameBot], state: S, *,
                              for p, b in enumerate(players)], state, labels)  # fmt: skip
     except (DominariError, MemoryError):
         raise
-    except Overtime as exc:  # rung between two of the clock's own steps
-        stop = stop_within(exc)
-        if stop is not None:
-            raise stop from None
-        p = state.current_player()
-        raise BotError.overtime(_seed_of(state), f"bot ({_seat_words(p, labels)})",
-                                timeout or 0.0, timeout or 0.0, exc) from None
     except Exception as exc:  # a bug in a bot or its strategy (or, rarely, the engine)
         p = state.current_player()
         who = "a bot"
@@ -725,20 +717,12 @@ class _Timed:
     def act(self, state: GameState) -> Any:
         clock = self.clock
         try:
-            clock.start()
-            try:
-                action = self.bot.act(state)
-            finally:
-                took = clock.stop()
+            action = clock.call(self.bot.act, state)
         except Overtime as exc:
-            clock.stop()
-            stop = stop_within(exc)
-            if stop is not None:  # Ctrl-C, a signal, as the bot cleaned up: not its time
-                raise stop from None
             raise BotError.overtime(_seed_of(state), self.who, clock.limit, clock.limit,
                                     exc) from None  # fmt: skip
-        if took > clock.limit:
-            raise BotError.overtime(_seed_of(state), self.who, clock.limit, took)
+        if clock.took > clock.limit:
+            raise BotError.overtime(_seed_of(state), self.who, clock.limit, clock.took)
         return action
 
 
@@ -748,30 +732,21 @@ def reset_bots(bots: Sequence[GameBot], seeds: Sequence[int],
     fails (a bot of the user's own: its line), or takes longer than ``timeout`` seconds
     (as :func:`play_game`'s decisions)."""
     clock = DecisionClock(timeout) if timeout is not None else None
-    with clock if clock is not None else contextlib.nullcontext():
+    with clock or contextlib.nullcontext():
         for p, (bot, seed) in enumerate(zip(bots, seeds, strict=True)):
             who = f"bot {bot.name!r} ({_seat_words(p, labels)})"
             try:
                 if clock is None:
                     bot.reset(seed)
-                    continue
-                clock.start()
-                try:
-                    bot.reset(seed)
-                finally:
-                    took = clock.stop()
-                if took > clock.limit:
-                    raise BotError(f"{who} took {took:.3g} s in reset({seed}), past the "
-                                   f"decision timeout of {clock.limit:g} s")  # fmt: skip
+                else:
+                    clock.call(bot.reset, seed)
+                    if clock.took > clock.limit:
+                        raise BotError(f"{who} took {clock.took:.3g} s in reset({seed}), past "
+                                       f"the decision timeout of {clock.limit:g} s")
             except Overtime as exc:
-                assert clock is not None
-                clock.stop()
-                stop = stop_within(exc)
-                if stop is not None:  # Ctrl-C, a signal, as the bot cleaned up
-                    raise stop from None
-                raise BotError(f"{who} was still in reset({seed}) after the decision "
-                               f"timeout of {clock.limit:g} s, and was stopped"
-                               f"{_stopped_at(exc)}") from None  # fmt: skip
+                raise BotError(f"{who} was still in reset({seed}) after the decision timeout "
+                               f"of {timeout:g} s, and was stopped{_stopped_at(exc)}"
+                               ) from None  # fmt: skip
             except (BotError, MemoryError):
                 raise
             except Exception as exc:
@@ -831,21 +806,12 @@ def _user_line(exc: BaseException) -> str:
         path = os.path.realpath(frame.filename)
         if not os.path.isfile(path):
             continue
-        here = f" ({_short(path)} line {frame.lineno})"
+        here = f" ({short_path(path)} line {frame.lineno})"
         if os.path.dirname(path) in folders:
             ours = here
         elif not in_library(path):
             elsewhere = here
     return ours or elsewhere
-
-
-def _short(path: str) -> str:
-    """``path`` relative to the working folder where it is within it."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # (another drive)
-        return path
-    return rel if not rel.startswith(os.pardir) else path
 
 
 def turn_order(state: GameState) -> list[int]:
@@ -1101,7 +1067,7 @@ def stopped_record(target: Path, state: GameState, seats: Callable[[], list[dict
         write_record_atomic(target, record)
     except Exception:  # a state the bot left unreadable, a full disk …
         return ""
-    return f"; the game up to there: {_short(str(target))} (dominari replay shows it)"
+    return f"; the game up to there: {short_path(str(target))} (dominari replay shows it)"
 
 
 def check_run(games: object, workers: object, seed: object, backend: str,
