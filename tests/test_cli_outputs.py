@@ -637,7 +637,9 @@ def test_a_full_standard_output_is_said_once_as_the_outputs(buffered: bool,
     """``dominari simulate … --json > out.json`` on a full disk: one line says that standard
     output could not be written, and the run ends with 1. It said a bare "No space left on
     device", as though of a file nobody named, then the interpreter's traceback on its last
-    flush, and ended with 120."""
+    flush, and ended with 120. Help that could not be written (argparse drops it, and says
+    nothing) is said too: it ended with 0 and nothing said where the help did not fit the
+    buffer, or where standard output is unbuffered."""
     import subprocess
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
@@ -649,14 +651,28 @@ def test_a_full_standard_output_is_said_once_as_the_outputs(buffered: bool,
                                "--kingdom", "first-game", "--no-progress", *extra],
                               stdout=full, stderr=subprocess.PIPE, text=True, env=env,
                               timeout=120)  # fmt: skip
-    if extra == ["--help"] and not buffered:  # argparse drops help it cannot write, and
-        assert (proc.returncode, proc.stderr) == (0, "")  # says nothing: nothing is left
-        return  # to flush (as before)
     assert proc.returncode == 1
     assert proc.stderr.splitlines()[-1:] == [
         "dominari: error: standard output cannot be written (No space left on device): what "
         "it shows is cut short or missing"]
     assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="a device that is always full")
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["tournament", "--help"]])
+def test_help_on_a_full_disk_is_said(args: list[str]) -> None:
+    """``dominari --help > /dev/full`` ended with 0 and said nothing: the help is longer than
+    the output's buffer, so its write failed at once, and argparse drops what it cannot
+    write. It now says so, as every other output's failure, and ends with 1."""
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "dominari", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+    assert (proc.returncode, proc.stderr) == (1, (
+        "dominari: error: standard output cannot be written (No space left on device): what "
+        "it shows is cut short or missing\n"))
 
 
 @pytest.mark.parametrize(("command", "flag", "name"), [

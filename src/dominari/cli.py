@@ -3014,6 +3014,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _stopped(stop)
         try:
             _flush_output()  # (argparse says nothing of help it could not write)
+            if output is not None and output.failed is not None:  # (nor of a write's
+                raise output.failed  # failure: it drops what it could not write)
         except OSError as failed:
             if not isinstance(failed, BrokenPipeError):
                 return _output_failed(failed)
@@ -3065,12 +3067,16 @@ class _Output:
 
     def __init__(self, stream: Any) -> None:
         self.stream = stream
+        self.failed: OSError | None = None
+        """The first error of a write, kept: argparse drops the help it cannot write."""
 
     def write(self, text: str) -> Any:  # (a wrapper's may give None)
         try:
             return self.stream.write(text)
         except OSError as exc:
             setattr(exc, _OUTPUT_FAILED, True)
+            if self.failed is None:
+                self.failed = exc
             raise
 
     def writelines(self, lines: Any) -> None:
