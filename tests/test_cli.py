@@ -490,9 +490,9 @@ def test_play_bot_seconds_caps_each_search_decision(capsys: pytest.CaptureFixtur
         raise _Stop
 
     monkeypatch.setattr(MCTSBot, "act", stop)
-    with pytest.raises(_Stop):
-        main(["play", "dominations", "--players", "greedy,mcts", "--seed", "3",
-              "--bot-seconds", "0.5"])
+    code, out, err = run(capsys, "play", "dominations", "--players", "greedy,mcts", "--seed",
+                         "3", "--bot-seconds", "0.5")  # (a bot's error: the game stops)
+    assert code == 2 and "was deciding: _Stop" in err, err
     assert seen == [("mcts:seconds=0.5", 0.5)]
 
 

@@ -133,6 +133,7 @@ from dominari.sim.runner import (
     BotError,
     DominationsOptions,
     GameOptions,
+    ask_bot,
     bot_seed,
     check_by_card,
     check_game,
@@ -141,8 +142,12 @@ from dominari.sim.runner import (
     game_options,
     in_library,
     parse_players,
+    reset_bots,
+    seat_labels,
     seat_names,
+    seat_words,
     simulate,
+    stopped_record,
 )
 from dominari.sim.seats import record_with_seats, rerun, seat_entries
 from dominari.sim.stats import CardSplit, PlayerResult, SimResult, TurnPlace, WinShare
@@ -410,6 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
                       f"seconds a decision, S at most {MAX_SECONDS:g} (default: their "
                       "level's budget alone, so that a seed plays the same game on any "
                       "machine)")  # fmt: skip
+    _decision_timeout_flag(play, "the game")
     _dominations_flags(play)
     play.add_argument("--svg", type=_text, metavar="FILE",
                       help="dominations: redraw the board to this SVG file after every action")
@@ -439,6 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "whether they make every recorded move of theirs: exit 0 if they do, 1 "
                      "at the first they do not, 2 for a record they cannot play again (no "
                      "seeds, as a server's; a file changed since)")  # fmt: skip
+    _decision_timeout_flag(rep, "--bots")
     rep.set_defaults(func=cmd_replay)
 
     srv = sub.add_parser(
@@ -551,10 +558,7 @@ def _run_flags(parser: argparse.ArgumentParser, what: str) -> None:
                         help="a worker that finishes no game for S seconds (at least "
                         f"{MIN_STALL:g}) is taken for hung, stopped, and its games played "
                         "again (default: wait)")  # fmt: skip
-    parser.add_argument("--decision-timeout", type=_decision_timeout, default=None,
-                        metavar="S", help="stop the run, naming the bot, when a bot takes "
-                        "more than S seconds over one decision (a bot of your own that "
-                        "hangs is stopped where it is; default: no limit)")  # fmt: skip
+    _decision_timeout_flag(parser, "the run")
     parser.add_argument("--kingdom", type=_text, default=None,
                         help="dominion: recommended set name, 'random' or comma-separated "
                         "cards (default random, from the seed)")  # fmt: skip
@@ -569,6 +573,15 @@ def _seats(text: str) -> int:
     if value not in SEATS:
         raise argparse.ArgumentTypeError(f"a game seats 2 to 4 players, not {value}")
     return value
+
+
+def _decision_timeout_flag(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--decision-timeout S``, which stops ``what`` (``the run``) at a bot's decision
+    that takes longer."""
+    parser.add_argument("--decision-timeout", type=_decision_timeout, default=None,
+                        metavar="S", help=f"stop {what}, naming the bot, when a bot takes "
+                        "more than S seconds over one decision (a bot of your own that "
+                        "hangs is stopped where it is; default: no limit)")  # fmt: skip
 
 
 def _player_count(text: str) -> int:
@@ -2020,18 +2033,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     state = DominionState.new(config)
     if args.record_dir is not None:
         record_path = _play_record_path(args.record_dir, game, seed)
-    played = _seat_bots(seats, specs, seed, state)
+    played = _seat_bots(seats, specs, seed, state, args.decision_timeout)
     _say(notes)
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
     who = ", ".join(seat(state, p) for p in humans)
+    bots = _PlayBots(seats, seat_labels(names, specs), args.decision_timeout)
     with _kept_if_stopped(record_path, state, played):
         _print_header(console, state, f"Dominion: {who} at the keyboard" if humans else
                       "Dominion: a bot game")  # fmt: skip
         if humans:
             console.print(Text("Type an action ('buy Silver', prefixes like 'b sil' work), "
                                "'help' for the legal actions, 'quit' to stop.", style="dim"))
-        finished = _play_loop(console, state, seats, sys.stdin, sys.stderr)
+        finished = _play_loop(console, state, bots, sys.stdin, sys.stderr)
     if finished:
         _print_scores(console, state)
     if record_path is not None:
@@ -2040,23 +2054,52 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _seat_bots(seats: Sequence[GameBot | None], specs: Sequence[str], seed: int,
-               state: DominionState | DominationsState) -> list[dict[str, Any]]:
+               state: DominionState | DominationsState,
+               timeout: float | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """Reset ``play``'s bots for the game of ``seed`` (the seeds a simulation's first game
-    gives them); what plays each seat, for the record (:func:`seat_entries`)."""
+    gives them), each within ``timeout`` seconds (``--decision-timeout``); what plays each
+    seat, for the record (:func:`seat_entries`)."""
     seeds = [bot_seed(seed, 0, p) for p in range(len(seats))]
-    for seated, bot_seed_ in zip(seats, seeds, strict=True):
-        if seated is not None:
-            seated.reset(bot_seed_)
+    at = [p for p, seated in enumerate(seats) if seated is not None]
+    labels = seat_labels([HUMAN if b is None else b.name for b in seats], specs)
+    reset_bots([b for b in seats if b is not None], [seeds[p] for p in at], labels, timeout,
+               seats=at)  # fmt: skip
     return seat_entries(seats, specs, seeds, state)
+
+
+class _PlayBots:
+    """``play``'s seats: a bot's (its decisions checked as a run's: :func:`ask_bot`, with
+    ``--decision-timeout``'s ``timeout``) or a human's (None)."""
+
+    def __init__(self, seats: Sequence[GameBot | None], labels: Sequence[str],
+                 timeout: float | None) -> None:  # fmt: skip
+        self.seats, self.labels, self.timeout = seats, labels, timeout
+
+    def __getitem__(self, p: int) -> GameBot | None:
+        return self.seats[p]
+
+    def ask(self, p: int, state: Any) -> Any:
+        """The action of seat ``p``'s bot on ``state``; a :class:`BotError` naming it
+        where it fails, changes the state or takes too long."""
+        bot = self.seats[p]
+        assert bot is not None
+        return ask_bot(bot, state, f"bot {bot.name!r} ({seat_words(p, self.labels)})",
+                       self.timeout)  # fmt: skip
 
 
 @contextlib.contextmanager
 def _kept_if_stopped(record_path: Path | None, state: DominionState | DominationsState,
                      played: list[dict[str, Any]]) -> Iterator[None]:
     """Write the game so far to ``record_path`` if play is stopped by Ctrl-C, ``kill`` or
-    a closed output (``| head``), as ``quit`` does, then let the stop go on."""
+    a closed output (``| head``), as ``quit`` does, then let the stop go on; or by a bot
+    (it failed, or took longer than ``--decision-timeout``): with the stop in words
+    (``stopped``), as a run's stopped game, named in the bot's error."""
     try:
         yield
+    except BotError as exc:
+        where = "" if record_path is None else stopped_record(record_path, state,
+                                                              lambda: played, exc)
+        raise BotError(f"{exc}{where}") from exc
     except (KeyboardInterrupt, _Terminated, BrokenPipeError, SystemExit):  # rich: SystemExit
         if record_path is not None:
             with contextlib.suppress(OSError):  # stderr itself may be gone
@@ -2109,7 +2152,7 @@ def _cap_search(seats: Sequence[GameBot | None], seconds: float | None) -> None:
         bot.cap_seconds(seconds)
 
 
-def _play_loop(console: Console, state: DominionState, seats: Sequence[Bot | None],
+def _play_loop(console: Console, state: DominionState, seats: _PlayBots,
                stdin: TextIO, stderr: TextIO) -> bool:
     """Run the game to its end (True) or until a human quits or input ends (False)."""
     shown = print_events(console, state, 0)
@@ -2117,7 +2160,7 @@ def _play_loop(console: Console, state: DominionState, seats: Sequence[Bot | Non
         p = state.current_player()
         bot = seats[p]
         if bot is not None:
-            action = bot.act(state)
+            action = seats.ask(p, state)
             try:
                 state.apply(action)
             except DominariError as exc:
@@ -2249,11 +2292,12 @@ def _play_dominations(args: argparse.Namespace) -> int:
     state = DominationsState.new(config)  # a bad --data folder fails here
     if args.record_dir is not None:
         record_path = _play_record_path(args.record_dir, game, seed)
-    played = _seat_bots(seats, specs, seed, state)
+    played = _seat_bots(seats, specs, seed, state, args.decision_timeout)
     _say(notes)
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
     who = ", ".join(config.player_names()[p] for p in humans)
+    bots = _PlayBots(seats, seat_labels(names, specs), args.decision_timeout)
     with _kept_if_stopped(record_path, state, played):
         console.print(Text(f"Dominations: {who} at the keyboard" if humans else
                            "Dominations: a bot game", style="bold"))  # fmt: skip
@@ -2262,7 +2306,7 @@ def _play_dominations(args: argparse.Namespace) -> int:
             console.print(Text("Type an action ('L07 2,0 r1 via 1,0', 'city 2,0', 'pass' …); "
                                "'help' lists the legal actions, 'help L07' those starting "
                                "with L07; 'quit' stops.", style="dim"))  # fmt: skip
-        finished = _play_dominations_loop(console, state, seats, sys.stdin, sys.stderr,
+        finished = _play_dominations_loop(console, state, bots, sys.stdin, sys.stderr,
                                           svg_path)  # fmt: skip
     if finished:
         print_dominations_scores(console, state)
@@ -2303,9 +2347,8 @@ def _draw_board(path: Path | None, state: DominationsState) -> None:
         write_text_atomic(path, state_svg(state))  # a temporary file renamed over the target
 
 
-def _play_dominations_loop(console: Console, state: DominationsState,
-                           seats: Sequence[DominationsBot | None], stdin: TextIO,
-                           stderr: TextIO, svg: Path | None = None) -> bool:
+def _play_dominations_loop(console: Console, state: DominationsState, seats: _PlayBots,
+                           stdin: TextIO, stderr: TextIO, svg: Path | None = None) -> bool:
     """Run the game to its end (True) or until a human quits or input ends (False).
 
     Whoever ``current_player()`` names decides, in turn or not (pending decisions such
@@ -2318,7 +2361,7 @@ def _play_dominations_loop(console: Console, state: DominationsState,
         p = state.current_player()
         bot = seats[p]
         if bot is not None:
-            action = bot.act(state)
+            action = seats.ask(p, state)
             try:
                 state.apply(action)
             except DominariError as exc:
@@ -2565,6 +2608,9 @@ def print_dominations_scores(console: Console, state: DominationsState) -> None:
 
 # ------------------------------------------------------------------ replay
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.decision_timeout is not None and not args.bots:
+        raise ConfigError("--decision-timeout limits the decisions of the bots that --bots "
+                          "plays the game again with: give it with --bots")  # fmt: skip
     record = load_record(args.file)
     try:
         return _replay(args, record)
@@ -2617,7 +2663,7 @@ def _replay_bots(args: argparse.Namespace, record: dict[str, Any], start: Any) -
     if args.upto is not None:
         raise ConfigError("--bots plays the whole game again: give it without --upto")
     _check_python_seats(record)
-    done = rerun(record, start)
+    done = rerun(record, start, args.decision_timeout)
     if done.clocked:
         one = len(done.clocked) == 1
         _note(f"{', '.join(done.clocked)} searched with a time per decision: "

@@ -651,7 +651,7 @@ def play_game(bots: Sequence[GameBot], state: S, *,
             _play_steps(players, state, labels)
         else:
             with DecisionClock(timeout) as clock:
-                _play_steps([_Timed(b, clock, f"bot {b.name!r} ({_seat_words(p, labels)})")
+                _play_steps([_Timed(b, clock, f"bot {b.name!r} ({seat_words(p, labels)})")
                              for p, b in enumerate(players)], state, labels)  # fmt: skip
     except (DominariError, MemoryError):
         raise
@@ -661,12 +661,12 @@ def play_game(bots: Sequence[GameBot], state: S, *,
         if 0 <= p < len(bots):
             name, plays = bots[p].name, players[p].name
             as_ = "" if plays == name else f" playing {plays!r}"
-            who = f"bot {name!r}{as_} ({_seat_words(p, labels)})"
+            who = f"bot {name!r}{as_} ({seat_words(p, labels)})"
         raise BotError.deciding(_seed_of(state), who, exc) from exc
     return state
 
 
-def _seat_words(p: int, labels: Sequence[str] | None) -> str:
+def seat_words(p: int, labels: Sequence[str] | None) -> str:
     """``seat 2``, or ``seat 2, Bot#2: carol/bot.py:Bot`` with a run's labels."""
     label = labels[p] if labels is not None and 0 <= p < len(labels) else None
     return f"seat {p + 1}" if not label else f"seat {p + 1}, {label}"
@@ -689,15 +689,15 @@ def _play_steps(bots: Sequence[GameBot], state: GameState,
             raise
         except DominariError as exc:  # the engine refusing what the bot tried on the state
             raise BotError.deciding(_seed_of(state), f"bot {bot.name!r} "
-                                    f"({_seat_words(p, labels)})", exc) from exc
+                                    f"({seat_words(p, labels)})", exc) from exc
         if history is not None and len(history) != before:
             raise BotError.changed_state(_seed_of(state),
-                                         f"bot {bot.name!r} ({_seat_words(p, labels)})")
+                                         f"bot {bot.name!r} ({seat_words(p, labels)})")
         try:
             apply(action)
         except DominariError as exc:
             raise BotError(
-                f"bot {bot.name!r} ({_seat_words(p, labels)}) chose "
+                f"bot {bot.name!r} ({seat_words(p, labels)}) chose "
                 f"{_action_text(state, action)} in the game with seed {_seed_of(state)}: {exc}"
             ) from None
         p = current()
@@ -726,15 +726,50 @@ class _Timed:
         return action
 
 
+def ask_bot(bot: GameBot, state: S, who: str, timeout: float | None = None) -> Any:
+    """One decision of ``bot`` on ``state``, checked as :func:`play_game` checks each, for
+    a game played a decision at a time (``dominari play``'s, ``replay --bots``'s): a
+    :class:`BotError` naming ``who`` (``bot 'x' (seat 1)``) where the bot raises an error
+    (a file of the user's own: its line), changes the state it was given, or takes longer
+    than ``timeout`` seconds (stopped where it runs past it where that can be done:
+    :class:`~dominari.sim.deadline.DecisionClock`). The engine's check of the action is
+    the caller's.
+
+    >>> from dominari.bots.random_bot import RandomBot
+    >>> from dominari.dominion.engine import DominionConfig, DominionState
+    >>> state = DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=3))
+    >>> ask_bot(RandomBot(seed=1), state, "bot 'random' (seat 1)") in state.legal_actions()
+    True
+    """
+    history: list[Any] | None = getattr(state, "history", None)
+    before = len(history) if history is not None else 0
+    try:
+        if timeout is None:
+            action = bot.act(state)
+        else:
+            with DecisionClock(timeout) as clock:
+                action = _Timed(bot, clock, who).act(state)
+    except (BotError, MemoryError):
+        raise
+    except Exception as exc:  # a bug in the bot, the engine refusing what it tried …
+        raise BotError.deciding(_seed_of(state), who, exc) from exc
+    if history is not None and len(history) != before:
+        raise BotError.changed_state(_seed_of(state), who)
+    return action
+
+
 def reset_bots(bots: Sequence[GameBot], seeds: Sequence[int],
-               labels: Sequence[str] | None = None, timeout: float | None = None) -> None:
+               labels: Sequence[str] | None = None, timeout: float | None = None, *,
+               seats: Sequence[int] | None = None) -> None:
     """``reset(seed)`` each bot for its game; :class:`BotError` naming the bot where one
     fails (a bot of the user's own: its line), or takes longer than ``timeout`` seconds
-    (as :func:`play_game`'s decisions)."""
+    (as :func:`play_game`'s decisions). ``seats`` are the bots' seats (from 0), where
+    not every seat's bot is given (a game with humans: ``dominari play``'s)."""
     clock = DecisionClock(timeout) if timeout is not None else None
     with clock or contextlib.nullcontext():
-        for p, (bot, seed) in enumerate(zip(bots, seeds, strict=True)):
-            who = f"bot {bot.name!r} ({_seat_words(p, labels)})"
+        for k, (bot, seed) in enumerate(zip(bots, seeds, strict=True)):
+            p = k if seats is None else seats[k]
+            who = f"bot {bot.name!r} ({seat_words(p, labels)})"
             try:
                 if clock is None:
                     bot.reset(seed)

@@ -187,9 +187,13 @@ class Rerun:
         return self.divergence is None
 
 
-def seat_bots(record: dict[str, Any], game: str, players: int) -> list[Any]:
+def seat_bots(record: dict[str, Any], game: str, players: int,
+              timeout: float | None = None) -> list[Any]:  # fmt: skip
     """A bot for each seat the record's ``seats`` name (None for a human), reset with its
-    recorded seed; :class:`RecordError` saying what is missing or wrong."""
+    recorded seed (within ``timeout`` seconds, as :func:`rerun`'s decisions);
+    :class:`RecordError` saying what is missing or wrong, or how a bot's ``reset`` failed."""
+    from dominari.sim.runner import reset_bots  # (the runner imports this module)
+
     seats = record.get("seats")
     if not isinstance(seats, list):
         raise RecordError("the record does not say what played its seats (no 'seats': "
@@ -237,7 +241,7 @@ def seat_bots(record: dict[str, Any], game: str, players: int) -> list[Any]:
                 if python is not None and isinstance(file, str):  # FILE.py:NAME, by full path
                     named = f"{file}:{python[1]}"
                 bot = load_bot(named, game)
-            bot.reset(seed)
+            reset_bots([bot], [seed], None, timeout, seats=[p])  # a bot's failure named
         except (DominariError, TypeError, ValueError, OverflowError) as exc:
             raise RecordError(f"the record's seat {p + 1} ({spec}) cannot be played again: "
                               f"{exc}") from None
@@ -266,13 +270,18 @@ def _check_files(entry: dict[str, Any], p: int) -> None:
                               "bot would play otherwise")  # fmt: skip
 
 
-def rerun(record: dict[str, Any], state: Any) -> Rerun:
+def rerun(record: dict[str, Any], state: Any, timeout: float | None = None) -> Rerun:
     """Walk ``record``'s actions from ``state``, its game at the start
     (``from_record(record, upto=0)``), asking the bots its seats name at their
     decisions (see the module's docstring). Raises :class:`RecordError` for a record that
     names no bots (or only humans), a bot that cannot be made again (a file changed since
-    included), or an action that does not apply."""
-    bots = seat_bots(record, state.game_name, state.num_players)
+    included), or an action that does not apply; a
+    :class:`~dominari.sim.runner.BotError` for a bot that fails at a decision (raises an
+    error, changes the state it is given, or takes longer than ``timeout`` seconds: see
+    :func:`~dominari.sim.runner.ask_bot`)."""
+    from dominari.sim.runner import BotError, ask_bot  # (the runner imports this module)
+
+    bots = seat_bots(record, state.game_name, state.num_players, timeout)
     specs = [x.get("bot") for x in record["seats"]]
     clocked = tuple(dict.fromkeys(b.name for b in bots
                                   if isinstance(b, MCTSBot) and b.seconds is not None))
@@ -288,7 +297,10 @@ def rerun(record: dict[str, Any], state: Any) -> Rerun:
         bot = players[p] if 0 <= p < len(players) else None
         if bot is None:
             return
-        played = bot.act(state)
+        try:
+            played = ask_bot(bot, state, f"bot {specs[p]!r} (seat {p + 1})", timeout)
+        except BotError as exc:  # where in the record (counted as replay --upto counts)
+            raise BotError(f"{exc}, at the record's action {i + 1:,}") from exc
         compared[0] += 1
         if played != recorded and _text(state, played) != record["actions"][i]:
             raise _Diverged(Divergence(i + 1, p, str(specs[p]), state.format_action(recorded),
