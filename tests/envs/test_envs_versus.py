@@ -566,3 +566,36 @@ def test_a_stateful_bot_object_is_copied_and_a_policy_shared() -> None:
     with pytest.raises(ConfigError, match=r"bot 'counting' cannot be copied, and each "
                                           r"environment plays its own copy"):
         dominion_versus(opponents=[Locked()])
+
+
+def test_each_info_names_the_game_seed_and_who_plays_each_seat() -> None:
+    """The researcher's audit: an episode logged from a vector of environments could not be
+    played again (the game's seed was only ``env.aec.game_seed``), and ``best`` was named
+    ``Best`` whatever rule bot it played. Each info now holds ``game_seed`` and ``players``."""
+    env = dominion_versus(opponents=["best", "smithy"], seat=None)
+    obs, info = env.reset()  # an unseeded game: its seed is drawn
+    assert info["game_seed"] == env.aec.game_seed
+    played = [p for p in info["players"] if p is not None]
+    assert info["players"][info["seat"]] is None and len(played) == 2 and played[1] == "Smithy"
+    assert played[0] == load_bot("best").for_game(env.game).name  # type: ignore[attr-defined]
+    first, seed = [obs["observation"].copy()], info["game_seed"]
+    rng = np.random.default_rng(1)
+    picks = []
+    done = False
+    while not done:
+        picks.append(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        obs, _, terminated, truncated, info = env.step(picks[-1])
+        first.append(obs["observation"].copy())
+        assert info["game_seed"] == seed
+        done = terminated or truncated
+    again = [env.reset(seed=seed)[0]["observation"].copy()]
+    for index in picks:
+        again.append(env.step(index)[0]["observation"].copy())
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    with pytest.raises(IllegalActionError):
+        env.reset(seed=seed)
+        env.step(int(np.flatnonzero(env.action_masks() == 0)[0]))
+    lost = dominion_versus(opponents=["smithy"], illegal="lose")
+    lost.reset(seed=2)
+    info = lost.step(int(np.flatnonzero(lost.action_masks() == 0)[0]))[4]
+    assert "illegal" in info and info["game_seed"] == 2 and info["players"] == (None, "Smithy")

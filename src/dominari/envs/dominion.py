@@ -17,7 +17,10 @@ index                      action
 =========================  ===============================================================
 
 The same verb serves several decisions (``discard`` for Cellar, Militia and Spy; ``keep`` for
-Library and Spy); which one is asked is in the observation (``decision``).
+Library and Spy); which one is asked is in the observation (``decision``). Some indices are
+never legal: ``play`` of a Treasure (the engine plays every Treasure in hand as the buy
+phase begins, N-TURN-2), a Victory card or Curse, and the verbs of cards that are not in
+the game's kingdom; a policy's outputs for them are always masked out.
 
 >>> from dominari.dominion.actions import parse
 >>> action_to_index(parse("buy Province")), str(index_to_action(4 + 32 + 5))

@@ -19,9 +19,10 @@ Episodes
 
 Seats
     ``seat=0`` (the default) … ``num_players - 1``: the agent always plays that seat.
-    ``seat=None`` draws it at each reset, from the reset's seed (the same seed, the same
-    seat), so that the agent sits at every place among the bots: who plays before it and
-    who after. (Who begins is the engine's draw from the game's seed, whatever the seat.)
+    ``seat=None`` draws it at each reset, from the game's seed (the same seed, the same
+    seat, a drawn one's too: ``reset(seed=info["game_seed"])`` plays an episode again),
+    so that the agent sits at every place among the bots: who plays before it and who
+    after. (Who begins is the engine's draw from the game's seed, whatever the seat.)
     ``env.seat`` is the seat of the current episode; the bots fill the other seats in
     the order given.
 
@@ -34,10 +35,14 @@ Observations, actions, rewards
     is not a rule (Dominion's ``max_turns``) is *truncated*, reward 0.
 
 Infos
-    ``seat``, the agent's seat; ``view`` (with ``raw_view=True``, the default), the
-    engine's view of the agent's seat; at the end of the game ``outcome``
-    (``Outcome.to_json()``). An illegal loss (``illegal="lose"``) ends the episode, not
-    the game: its info has ``illegal`` instead of an outcome.
+    ``seat``, the agent's seat; ``game_seed``, the seed of the episode's game (drawn where
+    ``reset()`` was given none: with it, ``reset(seed=game_seed)`` plays the episode
+    again, whatever vector of environments it was logged from); ``players``, what plays
+    each seat this episode (the bot's name, the rule bot that ``best`` plays for this
+    kingdom, say ``Witch``; None at the agent's seat); ``view`` (with ``raw_view=True``,
+    the default), the engine's view of the agent's seat; at the end of the game
+    ``outcome`` (``Outcome.to_json()``). An illegal loss (``illegal="lose"``) ends the
+    episode, not the game: its info has ``illegal`` instead of an outcome.
 
 Illegal indices
     ``illegal="raise"`` (the default): an index that is not legal raises
@@ -86,8 +91,8 @@ Rendering
 
 >>> env = dominion_versus(opponents=["smithy"], kingdom="first-game")
 >>> obs, info = env.reset(seed=7)
->>> info["seat"], env.opponents, obs["action_mask"].dtype
-(0, ('Smithy',), dtype('int8'))
+>>> info["seat"], env.opponents, obs["action_mask"].dtype, info["players"]
+(0, ('Smithy',), dtype('int8'), (None, 'Smithy'))
 >>> import numpy as np
 >>> rng = np.random.default_rng(0)
 >>> terminated = truncated = False
@@ -169,8 +174,9 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         env._render_each_step = False  # printed here once the bots have answered
         self.seat = seat if seat is not None else 0
         """The agent's seat in the current episode."""
-        self._seat_rng = random.Random()
         self._players: list[GameBot | PolicyOpponent | None] = []
+        self._info: dict[str, Any] = {"seat": self.seat}
+        """What every info of the episode holds (the seat, the game's seed, the players)."""
         self._over = True
         self._reward = 0.0
 
@@ -200,12 +206,10 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if seed is not None:
             seed = operator.index(seed)  # a NumPy integer, as the game took it
         super().reset(seed=seed)
-        game_seed = self.aec.game_seed
-        if seed is not None:
-            self._seat_rng.seed(derive_seed("versus-seat", seed))
+        game_seed = self.aec.game_seed  # (the seed given, else drawn)
         n = len(self.aec.possible_agents)
         self.seat = self.fixed_seat if self.fixed_seat is not None \
-            else self._seat_rng.randrange(n)
+            else random.Random(derive_seed("versus-seat", game_seed)).randrange(n)
         state = self.aec.game
         bots = iter(self._bots)
         self._players = []
@@ -225,6 +229,8 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
                                f"begin the game with seed {game_seed}: "
                                f"{type(exc).__name__}: {exc}") from exc
             self._players.append(bot)
+        self._info = {"seat": self.seat, "game_seed": game_seed,
+                      "players": tuple(None if b is None else b.name for b in self._players)}
         self._reward = 0.0
         self._play_bots()
         obs, _, _, _, info = self._result()  # the episode begins: not over
@@ -249,7 +255,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self._over = True
             obs = aec.observe(self.agent)
             obs["action_mask"][:] = 0
-            info = {"seat": self.seat, "illegal": str(exc)}
+            info = {**self._info, "illegal": str(exc)}
             if aec.raw_view:
                 info["view"] = aec.view(self.agent)
             return obs, self.illegal_reward, True, False, info
@@ -348,7 +354,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         aec, me = self.aec, self.agent
         terminated, truncated = aec.terminations[me], aec.truncations[me]
         self._over = terminated or truncated
-        info = {"seat": self.seat, **aec.infos[me]}
+        info = {**self._info, **aec.infos[me]}
         return aec.observe(me), self._reward, terminated, truncated, info
 
 
