@@ -135,6 +135,7 @@ from dominari.sim.runner import (
     GameOptions,
     ask_bot,
     bot_seed,
+    card_gaps,
     check_by_card,
     check_game,
     default_workers,
@@ -375,7 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "of its games, picked at random and played again now, come out the "
                       "same (default 0: such a journal is refused); a journal written "
                       "before a player's file changed (a strategy file, a Python bot's) "
-                      "goes on without it, playing that player's match-ups again")
+                      "goes on without it, playing that player's match-ups again; a "
+                      "journal of this code is checked so (a game edited by hand comes out "
+                      "otherwise)")
     tour.add_argument("--record-dir", type=_text, metavar="DIR",
                       help="write one record file per game here (matchup-001-game-000001.json "
                       "…, and tournament.json, which says who plays each match-up); with "
@@ -913,10 +916,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         except ConfigError as exc:
             raise ConfigError(f"--by-card: {exc}") from None
     notes: list[str] = []  # said once the run has checked what it was given
-    timed = _note_clock(specs, game, notes)
+    _note_clock(specs, game, notes)
     _note_timeouts(args, notes)
-    missing = _note_missing(specs, game, getattr(args, "kingdom", None), notes,
-                            bool(getattr(args, "by_card", False)))
+    _note_missing(specs, game, getattr(args, "kingdom", None), notes,
+                  bool(getattr(args, "by_card", False)))
     if args.record_dir is not None:
         _check_folder(args.record_dir, "--record-dir", fresh=ANY_RECORDS)
     per_game = _PerGame(args.per_game, specs, getattr(args, "data", None),
@@ -945,13 +948,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             # (also where stdout's reader is gone).
             try:
                 if cut:
-                    _print_sim_result(args, cut[0], time.perf_counter() - t0, workers,
-                                      timed, missing)  # fmt: skip
+                    _print_sim_result(args, cut[0], time.perf_counter() - t0, workers)
             finally:
                 with contextlib.suppress(OSError):
                     _note(_stopped_note(args, seed, cut[0] if cut else None), None)
         raise
-    _print_sim_result(args, result, time.perf_counter() - t0, workers, timed, missing)
+    _print_sim_result(args, result, time.perf_counter() - t0, workers)
     return 0
 
 
@@ -1021,14 +1023,25 @@ def _stopped_note(args: argparse.Namespace, seed: int, result: SimResult | None)
 
 
 def _print_sim_result(args: argparse.Namespace, result: SimResult, elapsed: float,
-                      workers: int, timed: Sequence[str],
-                      missing: tuple[dict[str, list[str]], dict[str, dict[str, float]]]
-                      ) -> None:  # fmt: skip
-    """A simulation's results on standard output, as JSON or tables."""
+                      workers: int) -> None:  # fmt: skip
+    """A simulation's results on standard output, as JSON or tables, and on stderr the
+    batches played again (:func:`_note_retried`)."""
     if args.json:
-        _print_json(result.to_json(), timed, missing)
+        _print_json(result.to_json())
     else:
         _print_sim(_stdout_console(), result, elapsed, min(workers, result.games_asked))
+    _note_retried(result.retried)
+
+
+def _note_retried(retried: Sequence[str]) -> None:
+    """Say on stderr which batches of games were played again, their workers lost (each
+    game counted once: the results are a run's that lost none), so that a report of the
+    run can say so."""
+    if retried:
+        n = len(retried)
+        _note(f"{n:,} batch{'es' if n != 1 else ''} of games {'were' if n != 1 else 'was'} "
+              f"played again, {'their workers' if n != 1 else 'its worker'} lost (each game "
+              f"counted once): {'; '.join(retried)}", None)  # fmt: skip
 
 
 def _pct(x: float) -> str:
@@ -1075,40 +1088,28 @@ _REASONS = {"provinces": "Provinces gone", "three-piles": "three piles empty",
 
 
 def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str],
-                  by_card: bool = False
-                  ) -> tuple[dict[str, list[str]], dict[str, dict[str, float]]]:
-    """A note (into ``notes``) when a Dominion rule bot buys Kingdom cards that the kingdom does not
-    always have: a fixed kingdom (a recommended set, or 10 cards) without them, or kingdoms
-    drawn per game that have them only in some games. The bot then plays without them,
-    often as a money bot, which a table of its results does not show. Returns the cards
-    missing from every game (the JSON's ``missing_cards``) and the share of games that have
-    each card present only in some (``partial_cards``), by bot name. ``by_card``: the
-    run splits its results by card."""
-    from dominari.bots.kingdom import strategy_needs
-    from dominari.bots.strategy import StrategyBot
-    from dominari.dominion.kingdoms import chance
-
+                  by_card: bool = False) -> None:  # fmt: skip
+    """A note (into ``notes``) when a Dominion rule bot buys Kingdom cards that the kingdom
+    does not always have: a fixed kingdom (a recommended set, or 10 cards) without them, or
+    kingdoms drawn per game that have them only in some games
+    (:func:`~dominari.sim.runner.card_gaps`, which the results' JSON names too). The bot
+    then plays without them, often as a money bot, which a table of its results does not
+    show. ``by_card``: the run splits its results by card."""
     spec = "random" if kingdom is None else kingdom
     if game != "dominion":
-        return {}, {}
-    missing: dict[str, list[str]] = {}
-    partial: dict[str, dict[str, float]] = {}
+        return
     try:
         bots = [load_bot(bot_spec, game) for bot_spec in specs]  # (search bots too)
     except DominariError:
-        return missing, partial  # the run says what is wrong with it
+        return  # the run says what is wrong with it
     names = seat_names([bot.name for bot in bots])  # as the results name them (BM#1 …)
+    missing, partial = card_gaps(bots, names, spec)
     said: dict[tuple[str, tuple[tuple[str, float], ...]], list[str]] = {}  # the players
     where = describe_kingdom(spec)  # of a note, by the bots' name and cards' shares
     for bot, name in zip(bots, names, strict=True):
-        if not isinstance(bot, StrategyBot):
-            continue
-        shares = {c: chance(spec, c) for c in sorted(strategy_needs(bot.strategy))}
-        if any(v == 0 for v in shares.values()):
-            missing[name] = [NAME[c] for c, v in shares.items() if v == 0]
+        if name in missing:
             cards = tuple((card, 0.0) for card in missing[name])
-        elif any(v < 1 for v in shares.values()):
-            partial[name] = {NAME[c]: v for c, v in shares.items() if v < 1}
+        elif name in partial:
             cards = tuple(partial[name].items())
         else:
             continue
@@ -1131,49 +1132,13 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
         _note(f"{players} {'buys' if one else 'buy'} {' and '.join(c for c, _ in cards)}, "
               f"which {percents} of kingdoms have (kingdom {where}): {plays} without {it} "
               f"where the kingdom lacks {it}; {how}", notes)
-    return missing, partial
 
 
-def _print_json(out: dict[str, Any], timed: Sequence[str],
-                cards: tuple[Mapping[str, Sequence[str]],
-                             Mapping[str, Mapping[str, float]]]) -> None:  # fmt: skip
-    """A run's results (``out``) on standard output as JSON, with its notes
-    (:func:`_with_notes`) and its data folder's digest (:func:`_with_data_digest`)."""
-    sys.stdout.write(json.dumps(_with_notes(_with_data_digest(out), timed, cards),
-                                indent=2) + "\n")
+def _print_json(out: dict[str, Any]) -> None:
+    """A run's results (``out``, its ``to_json()``: its notes and its data folder's digest
+    included) on standard output as JSON."""
+    sys.stdout.write(json.dumps(out, indent=2) + "\n")
     sys.stdout.flush()
-
-
-def _with_notes(out: dict[str, Any], timed: Sequence[str],
-                cards: tuple[Mapping[str, Sequence[str]],
-                             Mapping[str, Mapping[str, float]]]) -> dict[str, Any]:  # fmt: skip
-    """A run's JSON with the stderr notes kept beside the results, each only when there is
-    one: the search bots that stopped their searches by the clock (``timed_searches``: the
-    games depend on the machine, not only on the seed), the rule bots' cards that the
-    kingdom does not have (``missing_cards``, by bot), and those that only some games have,
-    with the share that do (``partial_cards``)."""
-    missing, partial = cards
-    if timed:
-        out["timed_searches"] = list(timed)
-    if missing:
-        out["missing_cards"] = {name: list(cards) for name, cards in missing.items()}
-    if partial:
-        out["partial_cards"] = {name: dict(shares) for name, shares in partial.items()}
-    return out
-
-
-def _with_data_digest(out: dict[str, Any]) -> dict[str, Any]:
-    """A run's JSON with the digest of its data folder's files beside the folder (as in a
-    record), so that runs on two versions of one folder tell themselves apart: at the top
-    (simulate) or in ``options`` (tournament)."""
-    options = out.get("options")
-    for where in (out, options if isinstance(options, dict) else {}):
-        folder = where.get("data")
-        if isinstance(folder, str):
-            from dominari.dominations.engine import data_digest
-
-            where["data_digest"] = data_digest(dominations_data(folder))
-    return out
 
 
 def sim_table(result: SimResult, layout: _Layout = _WIDE) -> Table:
@@ -1612,7 +1577,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     specs = parse_entries(args.players)
     options = _sim_options(args, game)
     notes: list[str] = []  # said once the run has checked what it was given
-    timed = _note_clock(specs, game, notes)
+    _note_clock(specs, game, notes)
     _note_timeouts(args, notes)
     if args.by_card:
         if game != "dominion":
@@ -1623,8 +1588,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             check_by_card(options)
         except ConfigError as exc:
             raise ConfigError(f"--by-card: {exc}") from None
-    missing = _note_missing(specs, game, getattr(args, "kingdom", None), notes,
-                            bool(args.by_card))
+    _note_missing(specs, game, getattr(args, "kingdom", None), notes, bool(args.by_card))
     if args.plot:
         from dominari.sim.plot import check_plot_path
 
@@ -1696,10 +1660,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if result.files_changed:
         _note_files_changed(args.journal, result)
     if args.json:  # the results first: a chart that fails to draw loses none of them
-        _print_json(result.to_json(), timed, missing)
+        _print_json(result.to_json())
     else:
         console = _stdout_console()
         _print_tournament(console, result, elapsed, min(workers, result.games))
+    _note_retried(result.retried)
     if args.plot:
         from dominari.sim.plot import plot_tournament
 
@@ -1937,17 +1902,20 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
                       f"{result.seats}: the seats are not exactly balanced",
                       style="yellow", markup=False)  # fmt: skip
     _print_speed(console, result.games - result.reused, elapsed, workers, result.reused,
-                 result.rechecked)  # fmt: skip
+                 result.rechecked, result.restamped)  # fmt: skip
 
 
 def _print_speed(console: Console, played: int, elapsed: float, workers: int,
-                 reused: int = 0, rechecked: int = 0) -> None:
+                 reused: int = 0, rechecked: int = 0, restamped: bool = True) -> None:
     """The closing line of a run: the games played, how fast, and those read back (and
-    played again first, to recheck a journal written by other code)."""
-    if rechecked:
+    played again first, to recheck a journal written by other code, or to check it)."""
+    if rechecked and restamped:
         console.print(f"the journal was written by other code: {rechecked:,} of its games "
                       f"played again with this code came out the same, so its games serve "
                       f"(it is stamped with this code)", style="dim", markup=False)
+    elif rechecked:
+        console.print(f"{rechecked:,} of the journal's games played again came out the "
+                      "same (--recheck)", style="dim", markup=False)  # fmt: skip
     if not played and reused:  # a journal that held every game
         console.print(f"no new game played: all {reused:,} read from the journal",
                       style="dim", markup=False)  # fmt: skip
@@ -2686,7 +2654,31 @@ def _replay_bots(args: argparse.Namespace, record: dict[str, Any], start: Any) -
                        f"{d.action:,} (seat {d.seat + 1}, {escaped(d.bot)}) is recorded as "
                        f"{d.recorded!r}, and the bot plays {d.played!r} there now "
                        f"({before})"))  # fmt: skip
+    other = _other_code(record, start.game_name)
+    if other:
+        _note(other, None)
     return 1
+
+
+def _other_code(record: dict[str, Any], game: str) -> str:
+    """Words for a record written by other code than the code that plays ``game`` now
+    (its ``dominari``: the version and the code's fingerprint, as a run's JSON names
+    them), or that does not say: its bots may play otherwise for that alone; ``""``
+    where the code is the same."""
+    from dominari.sim.journal import code_fingerprint
+
+    now = code_fingerprint(game)
+    made = record.get("dominari")
+    code = made.get("code") if isinstance(made, dict) else None
+    if code == now:
+        return ""
+    if not isinstance(code, str):
+        return ("the record does not say which code wrote it (records written before "
+                "they did): other code may play otherwise")  # fmt: skip
+    version = made.get("version") if isinstance(made, dict) else None
+    by = f"Dominari {version}" if isinstance(version, str) else "Dominari"
+    return (f"the record was written by {by} with other code (code {code[:12]}…, now "
+            f"{now[:12]}…): a bot may play otherwise for that alone")  # fmt: skip
 
 
 def _check_python_seats(record: dict[str, Any]) -> None:

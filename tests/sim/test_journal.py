@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from dominari.cli import main
 from dominari.core.errors import ConfigError
 from dominari.sim import simulate
 from dominari.sim.journal import GameResult, Journal, JournalError, spec_files
@@ -170,12 +171,42 @@ def test_a_journal_whose_games_do_not_replay_is_refused(
     path.write_text("\n".join([head, json.dumps(line), *rest]) + "\n", encoding="utf-8")
     before = path.read_bytes()
     _new_code(monkeypatch)
-    with pytest.raises(JournalError, match=r"written by other code or files, and game 1 of "
-                       r"match-up 1 \(\S+ vs \S+; the journal's game 0 of match-up 0, counted "
-                       r"from 0\) comes out otherwise with this code \(ranks ./., "
-                       r"scores 99/98 there"):  # fmt: skip
+    with pytest.raises(JournalError, match=r": game 1 of match-up 1 \(\S+ vs \S+; the "
+                       r"journal's game 0 of match-up 0, counted from 0\) comes out otherwise "
+                       r"with this code \(ranks ./., scores 99/98 there.*\): it was written "
+                       r"by other code or files, or edited"):  # fmt: skip
         run(path, games=2, recheck=6)  # all six games: the changed one among them
     assert path.read_bytes() == before
+
+
+def test_recheck_checks_a_journal_of_this_code_too(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The reproducibility audit: a game of a journal edited by hand (a win made a loss)
+    was read back as it stood, and ``--recheck N`` did nothing on a journal of this code.
+    It now plays N of its games again there too: the edited game, if picked, stops the
+    run, and an intact journal serves as before, saying so."""
+    path = tmp_path / "t.jsonl"
+    first = run(path, games=2)
+    rechecked = run(path, games=2, recheck=3)
+    assert rechecked.rechecked == 3 and not rechecked.restamped and rechecked.reused == 6
+    assert rechecked.to_json() == first.to_json()
+    head, line, *rest = path.read_text(encoding="utf-8").splitlines()
+    assert json.loads(head)["key"]["code"] == first.code  # not stamped again
+    edited = json.loads(line)
+    edited["games"][0][1:3] = [list(reversed(edited["games"][0][1])),
+                               list(reversed(edited["games"][0][2]))]  # fmt: skip
+    path.write_text("\n".join([head, json.dumps(edited), *rest]) + "\n", encoding="utf-8")
+    assert run(path, games=2).to_json() != first.to_json()  # (read back as it stands)
+    with pytest.raises(JournalError, match="or edited"):
+        run(path, games=2, recheck=6)
+    assert main(["tournament", "dominion", "--players", "bm,smithy", "-n", "2", "--seed", "1",
+                 "--journal", str(tmp_path / "c.jsonl"), "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["tournament", "dominion", "--players", "bm,smithy", "-n", "2", "--seed", "1",
+                 "--journal", str(tmp_path / "c.jsonl"), "--no-progress", "--recheck",
+                 "2"]) == 0
+    assert "2 of the journal's games played again came out the same (--recheck)" in \
+        capsys.readouterr().out
 
 
 def _without_orders(path: Path) -> None:

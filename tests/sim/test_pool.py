@@ -8,8 +8,10 @@ seconds) on whichever xdist worker runs it; it is skipped when Ray is not instal
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -1045,3 +1047,54 @@ def test_signals_blocked_for_a_block_come_after_it_and_the_mask_is_as_it_was() -
         assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
     finally:
         signal.signal(signal.SIGUSR1, old)
+
+
+def test_each_retry_is_told_with_why(tmp_path: Path) -> None:
+    """The reproducibility audit: a run that played batches again (a worker killed, hung)
+    gave the results of a run that lost none, and nothing said it: ``retried(k, why)``
+    is called for each."""
+    told: list[tuple[int, str]] = []
+    out = run_tasks(crash_once, _tasks(tmp_path, range(3)), workers=2,
+                    retried=lambda k, why: told.append((k, why)))  # fmt: skip
+    assert out == [0, 1, 4]
+    assert {k for k, _ in told} == {0, 1, 2}
+    assert all(why.startswith("its worker process died") for _, why in told)
+
+
+_DIES_ONCE = """
+import os, pathlib, signal
+
+class Bot:
+    name = "Dies"
+
+    def reset(self, seed):
+        mark = pathlib.Path(__file__).with_name("died")
+        if not mark.exists():  # the first game of the first batch: the worker dies
+            mark.write_text("x")
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    def act(self, state):
+        return state.legal_actions()[0]
+"""
+
+
+def test_a_run_says_which_batches_it_played_again(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from dominari.cli import main
+    from dominari.sim import simulate
+
+    bot = tmp_path / "dies.py"
+    bot.write_text(_DIES_ONCE, encoding="utf-8")
+    result = simulate([f"{bot}:Bot", "bm"], 8, seed=1, workers=2, kingdom="first-game")
+    assert result.games == 8 and len(result.retried) >= 1
+    assert re.match(r"games? 1(-\d+)?: its worker process died", result.retried[0])
+    assert "retried" not in result.to_json()  # the results: a run's that lost none
+    (tmp_path / "died").unlink()
+    assert main(["simulate", "dominion", "--players", f"{bot}:Bot,bm", "-n", "8", "--seed",
+                 "1", "--workers", "2", "--kingdom", "first-game", "--json",
+                 "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) == result.to_json()
+    assert re.search(r"dominari: note: \d batch(es)? of games (was|were) played again, "
+                     r"(its worker|their workers) lost \(each game counted once\): "
+                     r"games? 1(-\d+)?: its worker process died", err), err

@@ -18,8 +18,10 @@ from dominari.core.errors import RecordError
 from dominari.dominations.engine import DominationsState
 from dominari.dominion.engine import DominionState
 from dominari.sim import simulate
+from dominari.sim.journal import code_fingerprint
 from dominari.sim.runner import bot_seed, game_seed, play_game
 from dominari.sim.seats import rerun
+from dominari.sim.stats import made_by
 from dominari.sim.tournament import tournament, tournament_bot_seed
 
 STATES: dict[str, Any] = {"dominion": DominionState, "dominations": DominationsState}
@@ -206,6 +208,43 @@ def test_replay_bots_says_where_a_bot_plays_otherwise(
         assert words in err and err.count("\n") == 1
     assert main(["replay", str(path), "--bots", "--upto", "3"]) == 2
     assert "without --upto" in capsys.readouterr().err
+
+
+def test_a_record_names_its_code_and_replay_bots_says_when_it_is_other(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reproducibility audit: a record did not say which code made it, so a bot that
+    played otherwise in a later version was only "the bot plays … there now". A record
+    names Dominari's version and the code's fingerprint (``dominari``, as a run's JSON),
+    and ``replay --bots`` notes at a divergence that the record's code was other, or is
+    not named (an older record)."""
+    simulate(["bm", "smithy"], 1, seed=3, workers=1, kingdom="first-game",
+             record_dir=tmp_path)  # fmt: skip
+    path = tmp_path / "game-000001.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["dominari"] == made_by(code_fingerprint("dominion"))
+    record["seats"][0]["bot"] = "smithy"  # (it buys a Smithy where BM buys otherwise)
+    other = tmp_path / "other.json"
+    for made, note in ((record["dominari"], None),
+                       ({"version": "0.0.9", "code": "0" * 64},
+                        "dominari: note: the record was written by Dominari 0.0.9 with other "
+                        "code (code 000000000000…, now "
+                        f"{code_fingerprint('dominion')[:12]}…): a bot may play otherwise "
+                        "for that alone"),
+                       (None, "dominari: note: the record does not say which code wrote it "
+                              "(records written before they did): other code may play "
+                              "otherwise")):  # fmt: skip
+        if made is None:
+            record.pop("dominari")
+        else:
+            record["dominari"] = made
+        other.write_text(json.dumps(record), encoding="utf-8")
+        assert main(["replay", str(other), "--bots"]) == 1
+        err = capsys.readouterr().err
+        assert err == ("" if note is None else note + "\n")
+    records = tmp_path / "t"
+    tournament(["bm", "smithy"], 1, 1, workers=1, record_dir=records)
+    index = json.loads((records / "tournament.json").read_text(encoding="utf-8"))
+    assert index["dominari"] == made_by(code_fingerprint("dominion"))
 
 
 def test_a_human_seats_actions_are_taken_as_recorded(

@@ -1170,3 +1170,42 @@ def test_a_stop_before_any_game_ends_or_a_failure_gives_no_results(
     monkeypatch.setattr(stats.Tally, "merge", merge)
     with pytest.raises(ConfigError, match="stopped must be a function of a result, not 3"):
         simulate(["bm", "smithy"], 40, seed=5, stopped=3)  # type: ignore[arg-type]
+
+
+def test_the_librarys_json_is_the_command_lines(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The reproducibility audit: ``simulate(...).to_json()`` and ``tournament(...)``'s
+    lacked what the command line's ``--json`` adds beside the numbers: the search bots
+    stopped by the clock (``timed_searches``: the games depend on the machine), the rule
+    bots' cards the kingdom lacks (``missing_cards``, ``partial_cards``) and a data
+    folder's digest. The results hold them now, and the command line prints them as
+    they are."""
+    import shutil
+
+    from dominari.dominations.data import builtin_folder
+    from dominari.sim import tournament
+
+    result = simulate(["witch", "bm"], 3, seed=1, workers=1).to_json()
+    assert result["partial_cards"] == {"Witch": {"Witch": 0.4}} and \
+        "missing_cards" not in result and "timed_searches" not in result
+    assert main(["simulate", "dominion", "--players", "witch,bm", "-n", "3", "--seed", "1",
+                 "--workers", "1", "--json", "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out) == result
+    table = tournament(["witch", "bm", "smithy"], 2, 1, workers=1, kingdom="first-game")
+    assert table.to_json()["missing_cards"] == {"Witch": ["Witch"]}
+    assert main(["tournament", "dominion", "--players", "witch,bm,smithy", "-n", "2",
+                 "--seed", "1", "--workers", "1", "--kingdom", "first-game", "--json",
+                 "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out) == table.to_json()
+    timed = simulate(["mcts-easy:seconds=0.05:iterations=4", "bm"], 1, seed=1, workers=1)
+    assert timed.to_json()["timed_searches"] == ["mcts-easy:seconds=0.05:iterations=4"]
+    folder = tmp_path / "data"
+    folder.mkdir()
+    shutil.copy(builtin_folder() / "tiles.json", folder / "tiles.json")
+    played = simulate(["random", "random"], 1, seed=1, workers=1, game="dominations",
+                      data=str(folder), record_dir=tmp_path / "r").to_json()
+    record = json.loads((tmp_path / "r" / "game-000001.json").read_text(encoding="utf-8"))
+    assert played["data_digest"] == record["config"]["data_digest"]
+    options = tournament(["random", "random"], 1, 1, workers=1, game="dominations",
+                         data=str(folder)).to_json()["options"]
+    assert options["data_digest"] == record["config"]["data_digest"]

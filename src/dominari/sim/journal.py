@@ -268,6 +268,9 @@ class Journal:
         """The games let go as it was opened, by match-up: those of players whose files
         changed (:meth:`open`'s ``changed``)."""
         self._unsettled: tuple[Any, frozenset[int]] | None = None  # for settle()
+        self.stamped = False
+        """Whether :meth:`open` stamped the journal with this code (its games, written by
+        other code or files, rechecked)."""
 
     def _swap(self, data: bytes | Iterable[bytes], keep: tuple[int, int] | None = None,
               doing: str = "rewritten") -> None:  # fmt: skip
@@ -373,7 +376,9 @@ class Journal:
         :data:`REPLAYED` fields) serves when ``recheck`` is given and accepts its games:
         ``recheck(known)`` replays some of them with this code and raises
         :class:`JournalError` if any comes out otherwise; if it returns, the journal is
-        stamped with ``key`` (its first line rewritten, the games kept) and served.
+        stamped with ``key`` (its first line rewritten, the games kept: :attr:`stamped`)
+        and served. A journal of this very key is rechecked too where ``recheck`` is given
+        (a check of the file: a game edited or damaged by hand comes out otherwise).
 
         A journal whose key differs only in what some players' files hold (the same
         players, their files at the same paths, one edited since) serves when ``changed``
@@ -496,14 +501,19 @@ class Journal:
             unfinished = _unfinished(src)
         if edited:  # written again by settle(), once the run is sure to go on
             self._unsettled = (key, drop)
-        elif not same:
+            return
+        if not same:
             assert recheck is not None
             recheck(known)  # raises if the games are not this code's
             # Its first line stamped with this code, its games kept (an unfinished line not).
             self._swap((json.dumps({"dominari_journal": FORMAT, "key": key}) + "\n").encode(),
                        (body, end), doing="stamped with this code")  # fmt: skip
             self.format = FORMAT  # games without a turn order are format 2's too
-        elif unfinished:  # only now, when the file is known to be this tournament's journal
+            self.stamped = True
+            return
+        if recheck is not None:  # this key's: a check of the file itself
+            recheck(known)
+        if unfinished:  # only now, when the file is known to be this tournament's journal
             # A reader that does not hold the file cuts the line only while no run holds it:
             # a run writing it now is writing that line, not leaving it unfinished.
             lock = None if self._held is not None else lock_file(p, create=False)

@@ -144,6 +144,7 @@ def run_tasks(
     start_method: str | None = "spawn",
     retries: int = DEFAULT_RETRIES,
     stall: float | None = None,
+    retried: Callable[[int, str], None] | None = None,
 ) -> list[R]:
     """Run ``fn(task)`` for every task; return the results in task order.
 
@@ -159,6 +160,8 @@ def run_tasks(
     last called :func:`beat`) is taken for hung: its worker is killed (on Ray, the task
     cancelled with ``force``) and it is run again like a task whose worker died (with
     one local worker too: the task then runs in a worker process, not in this one).
+    ``retried(k, why)`` is called in this process each time task ``k`` is to be run again,
+    with why in words (its worker died, hung, ran out of memory).
 
     Raises :class:`ConfigError` for a bad backend, worker or retry count (or Ray
     missing) and :class:`PoolError` when a task's workers died more than ``retries``
@@ -172,7 +175,8 @@ def run_tasks(
             progress(tasks[k], value)
 
     each_result(fn, tasks, keep, workers=workers, backend=backend,
-                start_method=start_method, retries=retries, stall=stall)  # fmt: skip
+                start_method=start_method, retries=retries, stall=stall,
+                retried=retried)  # fmt: skip
     return values  # type: ignore[return-value]  # every slot is filled
 
 
@@ -186,6 +190,7 @@ def each_result(
     start_method: str | None = "spawn",
     retries: int = DEFAULT_RETRIES,
     stall: float | None = None,
+    retried: Callable[[int, str], None] | None = None,
 ) -> None:
     """Run ``fn(task)`` for every task as :func:`run_tasks` does, but keep no result:
     ``receive(k, result)`` is called in this process with task ``k``'s result as it
@@ -204,7 +209,7 @@ def each_result(
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise ConfigError(f"the number of retries must be 0 or more, not {retries!r}")
     stall = check_stall(stall)
-    out = _Results(tasks, receive, retries)
+    out = _Results(tasks, receive, retries, retried)
     if not tasks:
         return
     if backend == "ray":
@@ -247,10 +252,12 @@ class _Results(Generic[T, R]):
     tasks: a byte a task, and a dict entry a task that lost a worker."""
 
     def __init__(self, tasks: Sequence[T], receive: Callable[[int, R], None],
-                 retries: int) -> None:  # fmt: skip
+                 retries: int, retried: Callable[[int, str], None] | None = None,
+                 ) -> None:  # fmt: skip
         self.tasks = tasks
         self.receive = receive
         self.retries = retries
+        self.retried = retried
         self._done = bytearray(len(tasks))
         self.left = len(tasks)
         self.failures: dict[int, int] = {}
@@ -281,6 +288,8 @@ class _Results(Generic[T, R]):
             failed = WorkersLost(text)
             failed.machine = what == OUT_OF_MEMORY  # the machine's memory ran short
             raise failed
+        if self.retried is not None:
+            self.retried(k, what)
 
 
 class _Queue:

@@ -811,6 +811,71 @@ def in_library(path: str) -> bool:
     return os.path.realpath(path).startswith(LIBRARY_FOLDERS)
 
 
+def card_gaps(bots: Sequence[GameBot], names: Sequence[str], kingdom: str | Sequence[str],
+              ) -> tuple[dict[str, list[str]], dict[str, dict[str, float]]]:  # fmt: skip
+    """The Kingdom cards Dominion's rule bots (``bots``, named ``names``) buy that the
+    games of ``kingdom`` (a spec) never have, by name (``missing_cards``: the bot plays
+    without them), and those only some of its kingdoms have, with the share of kingdoms
+    that do (``partial_cards``).
+
+    >>> from dominari.bots import load_bot
+    >>> card_gaps([load_bot("witch"), load_bot("bm")], ["Witch", "BM"], "first-game")
+    ({'Witch': ['Witch']}, {})
+    >>> card_gaps([load_bot("witch")], ["Witch"], "random")
+    ({}, {'Witch': {'Witch': 0.4}})
+    """
+    from dominari.bots.kingdom import strategy_needs
+    from dominari.bots.strategy import StrategyBot
+    from dominari.dominion.kingdoms import chance
+
+    missing: dict[str, list[str]] = {}
+    partial: dict[str, dict[str, float]] = {}
+    for bot, name in zip(bots, names, strict=True):
+        if not isinstance(bot, StrategyBot):
+            continue
+        shares = {c: chance(kingdom, c) for c in sorted(strategy_needs(bot.strategy))}
+        if any(v == 0 for v in shares.values()):
+            missing[name] = [NAME[c] for c, v in shares.items() if v == 0]
+        elif any(v < 1 for v in shares.values()):
+            partial[name] = {NAME[c]: v for c, v in shares.items() if v < 1}
+    return missing, partial
+
+
+def run_notes(bots: Sequence[GameBot], names: Sequence[str],
+              options: GameOptions) -> dict[str, Any]:  # fmt: skip
+    """What a run's results say beside their numbers (as JSON values, each only where
+    there is one; the command line says them on stderr too): the search bots that stop
+    their searches by the clock (``timed_searches``: their games depend on the machine,
+    not only on the seed), and Dominion's rule bots' cards that the kingdom lacks
+    (``missing_cards``, ``partial_cards``: :func:`card_gaps`)."""
+    from dominari.bots.mcts import MCTSBot
+
+    notes: dict[str, Any] = {}
+    timed = list(dict.fromkeys(b.name for b in bots
+                               if isinstance(b, MCTSBot) and b.seconds is not None))
+    if timed:
+        notes["timed_searches"] = timed
+    if isinstance(options, DominionOptions):
+        missing, partial = card_gaps(bots, names, options.kingdom)
+        if missing:
+            notes["missing_cards"] = missing
+        if partial:
+            notes["partial_cards"] = partial
+    return notes
+
+
+def data_digest_of(options: GameOptions) -> str:
+    """The digest of the files of the data folder a run plays with (as a record names
+    it, so that runs on two versions of one folder tell themselves apart); ``""`` for the
+    built-in data, or Dominion."""
+    folder = getattr(options, "data", None) if options.game == "dominations" else None
+    if folder is None:
+        return ""
+    from dominari.dominations.engine import data_digest
+
+    return str(data_digest(dominations_data(folder)))
+
+
 def seat_labels(names: Sequence[str], specs: Sequence[str]) -> list[str]:
     """Who plays each seat, for a bot's error: a bot of a file (a Python bot's, a strategy
     file's) by its display name and spec (``Bot#2: carol/bot.py:Bot``), a built-in bot by
@@ -1416,6 +1481,7 @@ def simulate(
                      decision_timeout=decision_timeout)  # fmt: skip
     total = _InOrder(Tally(len(specs)), None if each_game is None else
                      lambda row: each_game(game_row(row, seed)))  # fmt: skip
+    retried: list[str] = []  # the batches played again, their workers lost
 
     def done(k: int, tally: Tally) -> None:
         total.add(k, tally)
@@ -1430,10 +1496,15 @@ def simulate(
                                     key_played_as=keys.played_as,
                                     unadjusted=keys.unknown,
                                     code=game_code(options.game),
-                                    games_asked=games)  # fmt: skip
+                                    games_asked=games,
+                                    notes=run_notes(bots, names, options),
+                                    data_digest=data_digest_of(options),
+                                    retried=tuple(retried))  # fmt: skip
 
     try:
-        _run_chunks(chunks, done, workers, backend, start_method, stall, started, held)
+        _run_chunks(chunks, done, workers, backend, start_method, stall, started, held,
+                    lambda k, why: retried.append(f"{game_range(starts[k], starts[k + 1])}: "
+                                                  f"{why}"))  # fmt: skip
     except BaseException as exc:
         if (stopped is not None and not isinstance(exc, Exception) and total.total.games
                 and not total.torn):
@@ -1445,9 +1516,11 @@ def simulate(
 
 def _run_chunks(chunks: _Chunks, done: Callable[[int, Tally], None], workers: int,
                 backend: str, start_method: str | None, stall: float | None,
-                started: Callable[[], None] | None, held: HeldFolder | None) -> None:
+                started: Callable[[], None] | None, held: HeldFolder | None,
+                retried: Callable[[int, str], None] | None = None) -> None:
     """:func:`simulate`'s games, chunk by chunk (each to ``done(k, tally)``), into
-    ``held``'s folder of records if any, which a run that does not end leaves empty."""
+    ``held``'s folder of records if any, which a run that does not end leaves empty;
+    ``retried`` as :func:`~dominari.sim.pool.each_result`'s."""
     rdir = str(held.path) if held is not None else None
     try:
         try:
@@ -1456,7 +1529,7 @@ def _run_chunks(chunks: _Chunks, done: Callable[[int, Tally], None], workers: in
                     init_ray(workers)  # the notes, as any other refusal
                 started()
             each_result(run_chunk, chunks, done, workers=workers, backend=backend,
-                        start_method=start_method, stall=stall)  # fmt: skip
+                        start_method=start_method, stall=stall, retried=retried)  # fmt: skip
         except BaseException:
             # A run that fails or is stopped leaves no records: the folder held none of an
             # earlier run (else it was refused) and no other run wrote there while it was

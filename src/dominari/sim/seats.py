@@ -40,7 +40,8 @@ from dominari.bots.mcts import SETTINGS, MCTSBot, function_name
 from dominari.bots.python_bot import python_spec
 from dominari.core.errors import DominariError, RecordError
 from dominari.core.records import replay
-from dominari.sim.journal import spec_paths
+from dominari.sim.journal import code_fingerprint, spec_paths
+from dominari.sim.stats import made_by
 
 
 class SeatRecorder:
@@ -133,9 +134,13 @@ def seat_entries(bots: Sequence[GameBot | None], specs: Sequence[str],
 
 
 def record_with_seats(state: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    """``state``'s game record with what played its seats (:func:`seat_entries`)."""
+    """``state``'s game record with what played its seats (:func:`seat_entries`) and what
+    made it (``dominari``: Dominari's version and the fingerprint of the code that plays
+    the game, :func:`~dominari.sim.journal.code_fingerprint`, as a run's JSON names them),
+    so that ``replay --bots`` can say when other code may play otherwise."""
     record: dict[str, Any] = state.record()
     record["seats"] = seats
+    record["dominari"] = made_by(code_fingerprint(state.game_name))
     return record
 
 

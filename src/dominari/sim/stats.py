@@ -713,6 +713,17 @@ class SimResult(EndReasons):
     """The games the run was asked to play: more than :attr:`games` where it was stopped
     before it played them all (:attr:`stopped`), whose results are then those of the first
     :attr:`games` of them, in game order; 0 where not known (the same as :attr:`games`)."""
+    notes: Mapping[str, Any] = field(default_factory=dict)
+    """What the results say beside their numbers, as JSON values
+    (:func:`~dominari.sim.runner.run_notes`: ``timed_searches``, ``missing_cards``,
+    ``partial_cards``, each only where there is one)."""
+    data_digest: str = ""
+    """Dominations with a data folder: the digest of its files, as a record names it
+    ('' for the built-in data)."""
+    retried: tuple[str, ...] = ()
+    """The batches of games played again because their workers were lost (died, hung, ran
+    out of memory), in words, once each time: each game counted once, the results those
+    of a run that lost none. Not among the results' JSON."""
 
     @property
     def stopped(self) -> bool:
@@ -727,7 +738,8 @@ class SimResult(EndReasons):
                    options: Mapping[str, Any] | None = None,
                    key_cards: tuple[str, ...] = (), key_played_as: bool = False,
                    unadjusted: str = "", code: str = "",
-                   games_asked: int = 0) -> SimResult:
+                   games_asked: int = 0, notes: Mapping[str, Any] | None = None,
+                   data_digest: str = "", retried: tuple[str, ...] = ()) -> SimResult:
         """Rates and means from ``tally``. ``options`` default to Dominion's
         ``kingdom`` and ``max_turns``. ``games_asked``: the games the run was asked to
         play, where it was stopped before the tally had them all."""
@@ -756,7 +768,8 @@ class SimResult(EndReasons):
                    by_mastery=_by_mastery(tally),
                    key_played_as=key_played_as, unadjusted=unadjusted, code=code,
                    by_key_cards=_by_key_cards(tally, key_cards, key_played_as),
-                   games_asked=max(games_asked, tally.games))  # fmt: skip
+                   games_asked=max(games_asked, tally.games), notes=dict(notes or {}),
+                   data_digest=data_digest, retried=retried)  # fmt: skip
 
     @property
     def kingdom(self) -> str | tuple[str, ...] | None:
@@ -789,6 +802,7 @@ class SimResult(EndReasons):
             "seed": self.seed,
             "dominari": made_by(self.code),
             **{key: _plain(value) for key, value in self.options.items()},
+            **({"data_digest": self.data_digest} if self.data_digest else {}),
             "players": [p.to_json() for p in self.players],
             "mean_turns": self.mean_turns,
             "end_reasons": dict(self.end_reasons),
@@ -816,6 +830,7 @@ class SimResult(EndReasons):
                 "by_card_unadjusted": self.unadjusted or None,
                 "by_key_cards": [group.to_json([p.name for p in self.players])
                                  for group in self.by_key_cards]} if self.by_card else {}),
+            **_plain(dict(self.notes)),
         }
 
 

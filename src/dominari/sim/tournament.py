@@ -113,6 +113,7 @@ from dominari.sim.runner import (
     check_request,
     check_run,
     chunk_size,
+    data_digest_of,
     derive_seed,
     game_code,
     game_options,
@@ -123,6 +124,7 @@ from dominari.sim.runner import (
     play_game,
     reset_bots,
     run_files,
+    run_notes,
     seat_labels,
     seat_names,
     start_run,
@@ -514,9 +516,16 @@ class TournamentResult(EndReasons):
     """How many of the games were read from a journal rather than played in this run."""
     rechecked: int = 0
     """How many of the journal's games were played again with this code, to recheck a
-    journal written by other code, before it was used (each came out the same: a game
-    that did not stops the run); 0 where none was. Like :attr:`reused`, not among the
-    results' JSON."""
+    journal written by other code (:attr:`restamped`) or to check the file, before it was
+    used (each came out the same: a game that did not stops the run); 0 where none was.
+    Like :attr:`reused`, not among the results' JSON."""
+    restamped: bool = False
+    """Whether the journal was written by other code or files, and stamped with this code
+    once :attr:`rechecked` games came out the same."""
+    retried: tuple[str, ...] = ()
+    """The batches of games played again because their workers were lost (died, hung, ran
+    out of memory), in words, once each time: each game counted once, the results those
+    of a run that lost none. Not among the results' JSON."""
     files_changed: tuple[str, ...] = ()
     """The players (by name) whose files (strategy files, Python bots' files) changed since
     the journal's games were played: the games of their match-ups were played again, the
@@ -529,6 +538,12 @@ class TournamentResult(EndReasons):
     code: str = ""
     """The fingerprint of the code that played the games
     (:func:`~dominari.sim.runner.game_code`; '' where not known)."""
+    notes: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """What the results say beside their numbers, as JSON values
+    (:func:`~dominari.sim.runner.run_notes`), as :attr:`SimResult.notes`."""
+    data_digest: str = ""
+    """Dominations with a data folder: the digest of its files, as a record names it (in
+    the JSON's ``options``)."""
     by_card: tuple[tuple[CardSplit, ...], ...] = ()
     """Dominion, when asked for (kingdoms that differ between games): entry by entry, in
     entry order, its results in its games whose kingdom had each card and in its others,
@@ -656,7 +671,8 @@ class TournamentResult(EndReasons):
             "games_per_matchup": self.games_per_matchup,
             "games": self.games,
             "seat_balanced": self.seat_balanced,
-            "options": _plain(self.options),
+            "options": {**_plain(self.options),
+                        **({"data_digest": self.data_digest} if self.data_digest else {})},
             "rating_model": dict(RATING_MODEL),
             "intervals": {k: INTERVALS[k] for k in ("ci95", "tie_ci95", "win_share_ci95",
                                                     "mean_score_ci95",
@@ -686,6 +702,7 @@ class TournamentResult(EndReasons):
                 "by_card_key_cards": [list(cards) for cards in self.by_card_key_cards],
                 "by_card_key_played_as": list(self.by_card_key_played_as)}
                if self.by_card else {}),
+            **_plain(dict(self.notes)),
         }
 
 
@@ -949,12 +966,12 @@ def tournament(
             for (m, j), (game,) in zip(picked, again, strict=True):
                 if not game.same(table[m, j]):
                     raise JournalError(
-                        f"journal {journal} was written by other code or files, and game "
-                        f"{j + 1} of match-up {m + 1} "
+                        f"journal {journal}: game {j + 1} of match-up {m + 1} "
                         f"({' vs '.join(names[e] for e in combos[m])}; the journal's game {j} "
                         f"of match-up {m}, counted from 0) comes out otherwise with this code "
-                        f"({_result_text(table[m, j])} there, {_result_text(game)} here): its "
-                        "games cannot be reused: give another file or delete it")  # fmt: skip
+                        f"({_result_text(table[m, j])} there, {_result_text(game)} here): it "
+                        "was written by other code or files, or edited: its games cannot be "
+                        "reused: give another file or delete it")  # fmt: skip
 
     records: _Records | None = None
 
@@ -986,6 +1003,7 @@ def tournament(
             book.close()
         raise
     shards: list[Shard] = []
+    retried: list[str] = []  # the batches played again, their workers lost
 
     def done(k: int, part: tuple[GameResult, ...]) -> None:
         shard = shards[k]
@@ -1012,7 +1030,8 @@ def tournament(
             progress(reused)
         begin(bool(shards))
         each_result(play_shard, shards, done, workers=workers, backend=backend,
-                    start_method=start_method, stall=stall)  # fmt: skip
+                    start_method=start_method, stall=stall,
+                    retried=lambda k, why: retried.append(f"{shards[k].describe()}: {why}"))
     except BaseException:
         # A journal this run made and never wrote a game to is removed; then, while no
         # journal holds a game (none, or none written to it), so are the records this run
@@ -1064,9 +1083,13 @@ def tournament(
                                          seats=seats, seed=seed, game=options.game,
                                          options=options.to_json(), rating=rating)  # fmt: skip
     return dataclasses.replace(result, reused=reused, rechecked=rechecked,
+                               restamped=book is not None and book.stamped,
+                               retried=tuple(retried),
                                files_changed=tuple(files_changed),
                                dropped=sum(book.dropped.values()) if book is not None else 0,
                                code=game_code(options.game),
+                               notes=run_notes(bots, names, options),
+                               data_digest=data_digest_of(options),
                                by_card=splits, by_card_unadjusted=unadjusted,
                                by_card_key_cards=keys,
                                by_card_key_played_as=keyed)  # fmt: skip
@@ -1257,6 +1280,7 @@ class _Records:
             self.forget(forget)
         self._text = json.dumps({
             "dominari_tournament_records": 1, "tournament": mine, "files": held,
+            "dominari": made_by(code_fingerprint(identity.get("game"))),
             "games_per_matchup": games,
             "matchups": [{"matchup": m + 1, "players": [names[e] for e in entries],
                           "files": f"matchup-{m + 1:03d}-game-*.json"}
