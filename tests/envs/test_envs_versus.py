@@ -434,7 +434,8 @@ def test_a_bot_that_cannot_begin_a_game_is_named() -> None:
 def test_options_are_named_and_numbers_may_be_numpys() -> None:
     with pytest.raises(ConfigError, match="dominion_versus: unknown option opponent; the "
                                           "options are opponents, seat, illegal, "
-                                          "illegal_reward and DominionEnv's kingdom"):
+                                          "illegal_reward, decision_timeout and "
+                                          "DominionEnv's kingdom"):
         dominion_versus(opponent=["smithy"])
     with pytest.raises(ConfigError, match="dominations_versus: unknown options foo, kingdom"):
         dominations_versus(kingdom="first-game", foo=1)
@@ -599,3 +600,47 @@ def test_each_info_names_the_game_seed_and_who_plays_each_seat() -> None:
     lost.reset(seed=2)
     info = lost.step(int(np.flatnonzero(lost.action_masks() == 0)[0]))[4]
     assert "illegal" in info and info["game_seed"] == 2 and info["players"] == (None, "Smithy")
+
+
+class _Hangs:
+    """A bot that hangs at its third decision (or in reset, with ``in_reset``)."""
+
+    name = "Hangs"
+
+    def __init__(self, in_reset: bool = False) -> None:
+        self.in_reset = in_reset
+        self.decisions = 0
+
+    def reset(self, seed: int) -> None:
+        self.decisions = 0
+        while self.in_reset:
+            pass
+
+    def act(self, state: Any) -> Any:
+        self.decisions += 1
+        while self.decisions == 3:
+            pass
+        return state.legal_actions()[0]
+
+
+@pytest.mark.timeout(120, method="thread")  # (the clock's SIGALRM is its own)
+def test_a_decision_timeout_stops_a_bot_that_hangs() -> None:
+    """Where a bot decides, a limit can be given (the last note's list: not in the learning
+    environments' opponents): ``decision_timeout=S`` stops a bot that hangs, in ``act`` or
+    ``reset``, naming it; a policy is not held to it; without it nothing changes."""
+    env = dominion_versus(opponents=[_Hangs()], kingdom="first-game", decision_timeout=0.2)
+    env.reset(seed=1)
+    with pytest.raises(BotError, match=r"bot 'Hangs' \(player_1\) was still deciding after "
+                                       r"the decision timeout of 0\.2 s in the game with seed "
+                                       r"1, and was stopped \(at .*test_envs_versus\.py line"):
+        while True:
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+    stuck = dominations_versus(opponents=[_Hangs(in_reset=True)], decision_timeout=0.2)
+    with pytest.raises(BotError, match=r"bot 'Hangs' \(seat 2, player_1\) was still in "
+                                       r"reset\(\d+\) after the decision timeout of 0\.2 s"):
+        stuck.reset(seed=1)
+    for bad in (0, "1", -2.0):
+        with pytest.raises(ConfigError, match="decision timeout must be a number of seconds"):
+            dominion_versus(opponents=["bm"], decision_timeout=bad)  # type: ignore[arg-type]
+    plain, timed = (dominion_versus(opponents=["smithy"], decision_timeout=t) for t in (None, 30))
+    assert _episode(plain, 4, "bm", 2)[3]["outcome"] == _episode(timed, 4, "bm", 2)[3]["outcome"]

@@ -83,7 +83,10 @@ Bots
     chooses an action the engine rejects, or fails while beginning a game or deciding (a
     bot of the other game fails at one or the other), raises
     :class:`~dominari.sim.runner.BotError` naming it and the game's seed; the episode is
-    then over (``reset()`` to go on).
+    then over (``reset()`` to go on). ``decision_timeout=S`` (seconds) holds the bots (not
+    the policies) to S seconds a decision and S for ``reset``, as ``simulate``'s
+    ``--decision-timeout`` does: a bot that takes longer raises a ``BotError``, stopped
+    where it runs past it in the main thread (see :mod:`dominari.sim.deadline`).
 
 Rendering
     ``render_mode="human"`` prints the game after each ``reset()`` and ``step()``;
@@ -123,7 +126,8 @@ from dominari.core.errors import ConfigError, DominariError, IllegalActionError
 from dominari.envs.base import GameEnv, check_options, shared_in_copy
 from dominari.envs.dominations import DominationsEnv
 from dominari.envs.dominion import DominionEnv
-from dominari.sim.runner import BotError, derive_seed
+from dominari.sim.deadline import check_decision_timeout
+from dominari.sim.runner import BotError, ask_bot, derive_seed, reset_bots
 
 ILLEGAL = ("raise", "lose")
 """What an illegal index of the agent does: raise, or end the episode as a loss."""
@@ -140,7 +144,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def __init__(self, env: GameEnv, opponents: Sequence[str | os.PathLike[str] | GameBot],
                  seat: int | None = 0, illegal: str = "raise",
-                 illegal_reward: float = -1.0) -> None:
+                 illegal_reward: float = -1.0, decision_timeout: float | None = None) -> None:
         if not isinstance(env, GameEnv):
             raise ConfigError(f"VersusEnv wraps a Dominari game environment, not {env!r}")
         self.aec = env
@@ -168,6 +172,9 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 or not math.isfinite(reward):
             raise ConfigError(f"illegal_reward is a finite number, not {illegal_reward!r}")
         self.illegal_reward = float(illegal_reward)
+        self.decision_timeout = check_decision_timeout(decision_timeout)
+        """The most seconds a bot opponent may take over one decision, or over ``reset``
+        (None: no limit; see the module docstring)."""
         self.observation_space = env.observation_space(env.possible_agents[0])
         self.action_space = env.action_space(env.possible_agents[0])
         self.render_mode = env.render_mode
@@ -221,8 +228,13 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
             try:
                 if not isinstance(bot, PolicyOpponent):
                     bot = playing(bot, state)  # ``best``: the kingdom's rule bot
-                bot.reset(derive_seed("versus-bot", game_seed, q))
-            except MemoryError:
+                seed_q = derive_seed("versus-bot", game_seed, q)
+                if self.decision_timeout is None or isinstance(bot, PolicyOpponent):
+                    bot.reset(seed_q)
+                else:
+                    reset_bots([bot], [seed_q], self.aec.possible_agents,
+                               self.decision_timeout, seats=[q])  # fmt: skip
+            except (MemoryError, BotError):
                 raise
             except Exception as exc:  # a bug in the bot, or a bot of the other game
                 raise BotError(f"bot {bot.name!r} ({self.aec.possible_agents[q]}) could not "
@@ -311,10 +323,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 self._play_policy(bot, who)
                 p = game.current_player()
                 continue
-            before = len(game.history)
-            action = self._ask(who, bot.act, game)
-            if len(game.history) != before:  # it played on the game itself: not a move
-                raise BotError.changed_state(aec.game_seed, who)
+            action = ask_bot(bot, game, who, self.decision_timeout)  # (changed it: stopped)
             try:
                 game.apply(action)
             except DominariError as exc:
@@ -428,35 +437,40 @@ def _quote(state: Any, action: Any) -> str:
 
 def dominion_versus(opponents: Sequence[str | os.PathLike[str] | GameBot] = ("best",),
                     seat: int | None = 0, illegal: str = "raise", illegal_reward: float = -1.0,
-                    **kwargs: Any) -> VersusEnv:
+                    decision_timeout: float | None = None, **kwargs: Any) -> VersusEnv:
     """Dominion for one agent against ``opponents`` (one per other seat; the default, the
     kingdom's best rule bot); other keyword arguments are :class:`DominionEnv`'s, the number
     of players following from the opponents."""
-    return _versus(DominionEnv, opponents, seat, illegal, illegal_reward, kwargs)
+    return _versus(DominionEnv, opponents, seat, illegal, illegal_reward, decision_timeout,
+                   kwargs)
 
 
 def dominations_versus(opponents: Sequence[str | os.PathLike[str] | GameBot] = ("greedy",),
                        seat: int | None = 0, illegal: str = "raise",
-                       illegal_reward: float = -1.0, **kwargs: Any) -> VersusEnv:
+                       illegal_reward: float = -1.0, decision_timeout: float | None = None,
+                       **kwargs: Any) -> VersusEnv:
     """Dominations for one agent against ``opponents`` (one per other seat; the default,
     ``greedy``); other keyword arguments are :class:`DominationsEnv`'s."""
-    return _versus(DominationsEnv, opponents, seat, illegal, illegal_reward, kwargs)
+    return _versus(DominationsEnv, opponents, seat, illegal, illegal_reward,
+                   decision_timeout, kwargs)
 
 
 def _versus(env_class: type[DominionEnv] | type[DominationsEnv], opponents: Any,
             seat: int | None, illegal: str, illegal_reward: float,
-            kwargs: dict[str, Any]) -> VersusEnv:
+            decision_timeout: float | None, kwargs: dict[str, Any]) -> VersusEnv:
     if "num_players" in kwargs:
         raise ConfigError("the number of players follows from the opponents (one per other "
                           "seat); do not give num_players")
     check_options(env_class, kwargs,
                   "dominion_versus" if env_class is DominionEnv else "dominations_versus",
-                  "opponents, seat, illegal, illegal_reward and ", ("num_players",))
+                  "opponents, seat, illegal, illegal_reward, decision_timeout and ",
+                  ("num_players",))
     _check_list(opponents)
     if not 1 <= len(opponents) <= 3:
         raise ConfigError(f"1 to 3 opponents (2 to 4 players), not {len(opponents)}")
+    check_decision_timeout(decision_timeout)  # before the game environment is made
     env = env_class(num_players=len(opponents) + 1, **kwargs)
-    return VersusEnv(env, opponents, seat, illegal, illegal_reward)
+    return VersusEnv(env, opponents, seat, illegal, illegal_reward, decision_timeout)
 
 
 ENV_IDS = {"dominari/DominionVersus-v0": dominion_versus,
