@@ -661,12 +661,13 @@ def test_a_full_standard_output_is_said_once_as_the_outputs(buffered: bool,
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="a device that is always full")
 @pytest.mark.parametrize("args", [["--help"], ["--version"], ["tournament", "--help"]])
 def test_help_on_a_full_disk_is_said(args: list[str]) -> None:
-    """``dominari --help > /dev/full`` ended with 0 and said nothing: the help is longer than
-    the output's buffer, so its write failed at once, and argparse drops what it cannot
-    write. It now says so, as every other output's failure, and ends with 1."""
+    """``dominari --help > /dev/full`` with an unbuffered output (``PYTHONUNBUFFERED``, as
+    some terminals' and CI's environments set it) ended with 0 and said nothing: the
+    write of the help failed at once, and argparse drops what it cannot write. It now
+    says so, as every other output's failure, and ends with 1."""
     import subprocess
 
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with open("/dev/full", "w") as full:
         proc = subprocess.run([sys.executable, "-m", "dominari", *args], stdout=full,
                               stderr=subprocess.PIPE, text=True, env=env, timeout=120)

@@ -53,6 +53,12 @@ DAN = textwrap.dedent('''
         def act(self, state):
             state.apply(state.legal_actions()[0])
             return state.legal_actions()[0]
+
+
+    class Illegal(Bot):
+        def act(self, state):
+            self.turns += 1
+            return "nonsense" if self.turns == 3 else state.legal_actions()[0]
 ''')
 
 
@@ -146,6 +152,13 @@ def test_replay_bots_names_a_bot_that_fails_now(dan: Path, tmp_path: Path,
     assert re.fullmatch(rf"the game with seed 3 stopped while bot '{re.escape(str(dan))}:Bot' "
                         r"\(seat 1\) was deciding: KeyError: 'duchy' \(.*dan\.py line 14\), "
                         r"at the record's action \d+", error), error  # fmt: skip
+    other = json.loads(record.read_text("utf-8"))
+    other["dominari"]["code"] = "0" * 64  # written by other code: said, the bot failing
+    (tmp_path / "other.json").write_text(json.dumps(other), encoding="utf-8")
+    assert main(["replay", "--bots", str(tmp_path / "other.json")]) == 2
+    err = capsys.readouterr().err
+    assert "dominari: note: the record was written by Dominari" in err and \
+        "KeyError: 'duchy'" in err.splitlines()[-1]
     monkeypatch.delenv("DAN_HANGS")  # it hangs at its fifth now
     assert main(["replay", "--bots", str(tmp_path / "hangs.json"),
                  "--decision-timeout", "0.2"]) == 2  # fmt: skip
@@ -153,3 +166,18 @@ def test_replay_bots_names_a_bot_that_fails_now(dan: Path, tmp_path: Path,
     assert main(["replay", str(record), "--decision-timeout", "1"]) == 2
     assert _error(capsys) == ("--decision-timeout limits the decisions of the bots that "
                               "--bots plays the game again with: give it with --bots")
+
+
+def test_play_words_a_bots_error_as_a_run_does(dan: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The review: an action the engine refused was said as ``bot 'Dan' (Dan) chose
+    nonsense: …``, without the seat, the file or the seed a run gives, and two copies of
+    one bot were both ``Dan``, where the game calls them ``Dan#1`` and ``Dan#2``."""
+    assert main(["play", "dominion", "--players", f"bm,{dan}:Illegal", "--seed", "5"]) == 2
+    assert re.fullmatch(r"bot 'Dan' \(seat 2, Dan: .*dan\.py:Illegal\) chose nonsense in "
+                        r"the game with seed 5: .*", _error(capsys))  # fmt: skip
+    assert main(["play", "dominations", "--players", f"{dan}:Bot,{dan}:Bot", "--seed",
+                 "4"]) == 2  # fmt: skip
+    assert re.fullmatch(r"the game with seed 4 stopped while bot 'Dan' \(seat \d, Dan#\d: "
+                        r".*dan\.py:Bot\) was deciding: KeyError: 'duchy' .*",
+                        _error(capsys))  # fmt: skip

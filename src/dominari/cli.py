@@ -133,6 +133,7 @@ from dominari.sim.runner import (
     BotError,
     DominationsOptions,
     GameOptions,
+    action_text,
     ask_bot,
     bot_seed,
     card_gaps,
@@ -149,6 +150,7 @@ from dominari.sim.runner import (
     seat_words,
     simulate,
     stopped_record,
+    timed_searches,
 )
 from dominari.sim.seats import record_with_seats, rerun, seat_entries
 from dominari.sim.stats import CardSplit, PlayerResult, SimResult, TurnPlace, WinShare
@@ -448,7 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "whether they make every recorded move of theirs: exit 0 if they do, 1 "
                      "at the first they do not, 2 for a record they cannot play again (no "
                      "seeds, as a server's; a file changed since)")  # fmt: skip
-    _decision_timeout_flag(rep, "--bots")
+    _decision_timeout_flag(rep, "the game --bots plays again")
     rep.set_defaults(func=cmd_replay)
 
     srv = sub.add_parser(
@@ -580,11 +582,12 @@ def _seats(text: str) -> int:
 
 def _decision_timeout_flag(parser: argparse.ArgumentParser, what: str) -> None:
     """``--decision-timeout S``, which stops ``what`` (``the run``) at a bot's decision
-    that takes longer."""
+    (or ``reset``) that takes longer."""
     parser.add_argument("--decision-timeout", type=_decision_timeout, default=None,
                         metavar="S", help=f"stop {what}, naming the bot, when a bot takes "
-                        "more than S seconds over one decision (a bot of your own that "
-                        "hangs is stopped where it is; default: no limit)")  # fmt: skip
+                        "more than S seconds over one decision or over reset (a bot of "
+                        "your own that hangs is stopped where it is; default: no "
+                        "limit)")  # fmt: skip
 
 
 def _player_count(text: str) -> int:
@@ -846,8 +849,7 @@ def _note_clock(specs: Sequence[str], game: str, notes: list[str]) -> list[str]:
 def _note_clock_bots(bots: Sequence[object], notes: list[str] | None = None) -> list[str]:
     """:func:`_note_clock` for bots already made (``play``'s, capped by --bot-seconds),
     said on stderr at once without ``notes``."""
-    timed = list(dict.fromkeys(b.name for b in bots
-                               if isinstance(b, MCTSBot) and b.seconds is not None))
+    timed = timed_searches(bots)
     if timed:
         one = len(timed) == 1
         _note(f"{', '.join(timed)} {'stops its search' if one else 'stop their searches'} "
@@ -2001,12 +2003,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     state = DominionState.new(config)
     if args.record_dir is not None:
         record_path = _play_record_path(args.record_dir, game, seed)
-    played = _seat_bots(seats, specs, seed, state, args.decision_timeout)
+    bots = _PlayBots(seats, specs, seat_names(names), args.decision_timeout)
+    played = bots.begin(seed, state)
     _say(notes)
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
     who = ", ".join(seat(state, p) for p in humans)
-    bots = _PlayBots(seats, seat_labels(names, specs), args.decision_timeout)
     with _kept_if_stopped(record_path, state, played):
         _print_header(console, state, f"Dominion: {who} at the keyboard" if humans else
                       "Dominion: a bot game")  # fmt: skip
@@ -2021,38 +2023,43 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _seat_bots(seats: Sequence[GameBot | None], specs: Sequence[str], seed: int,
-               state: DominionState | DominationsState,
-               timeout: float | None = None) -> list[dict[str, Any]]:  # fmt: skip
-    """Reset ``play``'s bots for the game of ``seed`` (the seeds a simulation's first game
-    gives them), each within ``timeout`` seconds (``--decision-timeout``); what plays each
-    seat, for the record (:func:`seat_entries`)."""
-    seeds = [bot_seed(seed, 0, p) for p in range(len(seats))]
-    at = [p for p, seated in enumerate(seats) if seated is not None]
-    labels = seat_labels([HUMAN if b is None else b.name for b in seats], specs)
-    reset_bots([b for b in seats if b is not None], [seeds[p] for p in at], labels, timeout,
-               seats=at)  # fmt: skip
-    return seat_entries(seats, specs, seeds, state)
-
-
 class _PlayBots:
-    """``play``'s seats: a bot's (its decisions checked as a run's: :func:`ask_bot`, with
-    ``--decision-timeout``'s ``timeout``) or a human's (None)."""
+    """``play``'s seats: a bot's (its decisions checked as a run's, :func:`ask_bot`, within
+    ``--decision-timeout``'s ``timeout``) or a human's (None); ``names`` are the seats'
+    names as the game has them (``BM#2``), for the bots' errors as a run words them."""
 
-    def __init__(self, seats: Sequence[GameBot | None], labels: Sequence[str],
-                 timeout: float | None) -> None:  # fmt: skip
-        self.seats, self.labels, self.timeout = seats, labels, timeout
+    def __init__(self, seats: Sequence[GameBot | None], specs: Sequence[str],
+                 names: Sequence[str], timeout: float | None) -> None:  # fmt: skip
+        self.seats, self.specs, self.timeout = seats, specs, timeout
+        self.labels = seat_labels(names, specs)
 
     def __getitem__(self, p: int) -> GameBot | None:
         return self.seats[p]
 
-    def ask(self, p: int, state: Any) -> Any:
-        """The action of seat ``p``'s bot on ``state``; a :class:`BotError` naming it
-        where it fails, changes the state or takes too long."""
+    def begin(self, seed: int, state: DominionState | DominationsState,
+              ) -> list[dict[str, Any]]:  # fmt: skip
+        """Reset the bots for the game of ``seed`` (the seeds a simulation's first game
+        gives them), each within the timeout; what plays each seat, for the record
+        (:func:`seat_entries`)."""
+        seats = self.seats
+        seeds = [bot_seed(seed, 0, p) for p in range(len(seats))]
+        at = [p for p, seated in enumerate(seats) if seated is not None]
+        reset_bots([b for b in seats if b is not None], [seeds[p] for p in at], self.labels,
+                   self.timeout, seats=at)  # fmt: skip
+        return seat_entries(seats, self.specs, seeds, state)
+
+    def play(self, p: int, state: Any) -> None:
+        """Seat ``p``'s bot's move on ``state``: a :class:`BotError` naming it where it
+        fails, changes the state, takes too long or chooses what the engine refuses."""
         bot = self.seats[p]
         assert bot is not None
-        return ask_bot(bot, state, f"bot {bot.name!r} ({seat_words(p, self.labels)})",
-                       self.timeout)  # fmt: skip
+        who = f"bot {bot.name!r} ({seat_words(p, self.labels)})"
+        action = ask_bot(bot, state, who, self.timeout)
+        try:
+            state.apply(action)
+        except DominariError as exc:
+            raise BotError.chose(state.config.seed, who, action_text(state, action),
+                                 exc) from None  # fmt: skip
 
 
 @contextlib.contextmanager
@@ -2126,14 +2133,8 @@ def _play_loop(console: Console, state: DominionState, seats: _PlayBots,
     shown = print_events(console, state, 0)
     while not state.is_terminal():
         p = state.current_player()
-        bot = seats[p]
-        if bot is not None:
-            action = seats.ask(p, state)
-            try:
-                state.apply(action)
-            except DominariError as exc:
-                raise BotError(f"bot {bot.name!r} ({seat(state, p)}) chose {action!s}: "
-                               f"{exc}") from None  # fmt: skip
+        if seats[p] is not None:
+            seats.play(p, state)
             shown = print_events(console, state, shown)
             continue
         console.print()
@@ -2260,12 +2261,12 @@ def _play_dominations(args: argparse.Namespace) -> int:
     state = DominationsState.new(config)  # a bad --data folder fails here
     if args.record_dir is not None:
         record_path = _play_record_path(args.record_dir, game, seed)
-    played = _seat_bots(seats, specs, seed, state, args.decision_timeout)
+    bots = _PlayBots(seats, specs, seat_names(names), args.decision_timeout)
+    played = bots.begin(seed, state)
     _say(notes)
     console = _stdout_console()
     humans = [p for p, b in enumerate(seats) if b is None]
     who = ", ".join(config.player_names()[p] for p in humans)
-    bots = _PlayBots(seats, seat_labels(names, specs), args.decision_timeout)
     with _kept_if_stopped(record_path, state, played):
         console.print(Text(f"Dominations: {who} at the keyboard" if humans else
                            "Dominations: a bot game", style="bold"))  # fmt: skip
@@ -2327,14 +2328,8 @@ def _play_dominations_loop(console: Console, state: DominationsState, seats: _Pl
     _draw_board(svg, state)
     while not state.is_terminal():
         p = state.current_player()
-        bot = seats[p]
-        if bot is not None:
-            action = seats.ask(p, state)
-            try:
-                state.apply(action)
-            except DominariError as exc:
-                raise BotError(f"bot {bot.name!r} ({names[p]}) chose "
-                               f"{_dominations_text(state, action)}: {exc}") from None
+        if seats[p] is not None:
+            seats.play(p, state)
             shown = print_dominations_events(console, state, shown)
             _draw_board(svg, state)
             continue
@@ -2347,13 +2342,6 @@ def _play_dominations_loop(console: Console, state: DominationsState, seats: _Pl
         _draw_board(svg, state)
     print_dominations_events(console, state, shown)
     return True
-
-
-def _dominations_text(state: DominationsState, action: Any) -> str:
-    try:
-        return state.format_action(action)
-    except Exception:  # a bot's nonsense need not be printable in notation
-        return str(action)
 
 
 def _tile_text(state: DominationsState, tile: int) -> str:
@@ -2631,7 +2619,13 @@ def _replay_bots(args: argparse.Namespace, record: dict[str, Any], start: Any) -
     if args.upto is not None:
         raise ConfigError("--bots plays the whole game again: give it without --upto")
     _check_python_seats(record)
-    done = rerun(record, start, args.decision_timeout)
+    try:
+        done = rerun(record, start, args.decision_timeout)
+    except BotError:  # a bot that fails now: other code may be why
+        other = _other_code(record, start.game_name)
+        if other:
+            _note(other, None)
+        raise
     if done.clocked:
         one = len(done.clocked) == 1
         _note(f"{', '.join(done.clocked)} searched with a time per decision: "
@@ -2672,9 +2666,12 @@ def _other_code(record: dict[str, Any], game: str) -> str:
     code = made.get("code") if isinstance(made, dict) else None
     if code == now:
         return ""
-    if not isinstance(code, str):
+    if "dominari" not in record:
         return ("the record does not say which code wrote it (records written before "
                 "they did): other code may play otherwise")  # fmt: skip
+    if not isinstance(code, str) or not code:
+        return (f"the record's 'dominari' names no code that wrote it ({made!r}): other code "
+                "may play otherwise")  # fmt: skip
     version = made.get("version") if isinstance(made, dict) else None
     by = f"Dominari {version}" if isinstance(version, str) else "Dominari"
     return (f"the record was written by {by} with other code (code {code[:12]}…, now "

@@ -1081,7 +1081,7 @@ class Bot:
 def test_a_run_says_which_batches_it_played_again(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     from dominari.cli import main
-    from dominari.sim import simulate
+    from dominari.sim import simulate, tournament
 
     bot = tmp_path / "dies.py"
     bot.write_text(_DIES_ONCE, encoding="utf-8")
@@ -1095,6 +1095,13 @@ def test_a_run_says_which_batches_it_played_again(tmp_path: Path,
                  "--no-progress"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out) == result.to_json()
+    journal = tmp_path / "t.jsonl"  # and a journal's games rechecked (the review)
+    tournament([f"{bot}:Bot", "bm"], 4, 1, workers=1, kingdom="first-game", journal=journal)
+    (tmp_path / "died").unlink()
+    again = tournament([f"{bot}:Bot", "bm"], 4, 1, workers=2, kingdom="first-game",
+                       journal=journal, recheck=4)  # fmt: skip
+    assert again.rechecked == 4 and any("(rechecked): its worker process died" in why
+                                        for why in again.retried)
     assert re.search(r"dominari: note: \d batch(es)? of games (was|were) played again, "
                      r"(its worker|their workers) lost \(each game counted once\): "
                      r"games? 1(-\d+)?: its worker process died", err), err

@@ -230,6 +230,9 @@ def test_a_record_names_its_code_and_replay_bots_says_when_it_is_other(
                         "code (code 000000000000…, now "
                         f"{code_fingerprint('dominion')[:12]}…): a bot may play otherwise "
                         "for that alone"),
+                       ({"code": ""}, "dominari: note: the record's 'dominari' names no "
+                                      "code that wrote it ({'code': ''}): other code may play "
+                                      "otherwise"),
                        (None, "dominari: note: the record does not say which code wrote it "
                               "(records written before they did): other code may play "
                               "otherwise")):  # fmt: skip

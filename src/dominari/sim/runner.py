@@ -127,6 +127,15 @@ class BotError(DominariError):
                    f"past the decision timeout of {limit:g} s")  # fmt: skip
 
     @classmethod
+    def chose(cls, seed: object, who: str, action: str, exc: BaseException) -> BotError:
+        """The error for ``who``, whose ``action`` (in words) the engine refused (``exc``).
+
+        >>> str(BotError.chose(7, "bot 'x' (seat 1)", "buy Gold", ValueError("3 coins")))
+        "bot 'x' (seat 1) chose buy Gold in the game with seed 7: 3 coins"
+        """
+        return cls(f"{who} chose {action} in the game with seed {seed}: {exc}")
+
+    @classmethod
     def changed_state(cls, seed: object, who: str) -> BotError:
         """The error for ``who``, which played on the state it was given.
 
@@ -613,7 +622,9 @@ def _seed_of(state: GameState) -> Any:
     return seed
 
 
-def _action_text(state: GameState, action: Any) -> str:
+def action_text(state: GameState, action: Any) -> str:
+    """``action`` in the game's notation, or as Python prints it where it is none of the
+    game's (a bot's nonsense, for its error)."""
     try:
         return state.format_action(action)
     except Exception:  # a bot's nonsense need not be printable in notation
@@ -696,10 +707,8 @@ def _play_steps(bots: Sequence[GameBot], state: GameState,
         try:
             apply(action)
         except DominariError as exc:
-            raise BotError(
-                f"bot {bot.name!r} ({seat_words(p, labels)}) chose "
-                f"{_action_text(state, action)} in the game with seed {_seed_of(state)}: {exc}"
-            ) from None
+            raise BotError.chose(_seed_of(state), f"bot {bot.name!r} ({seat_words(p, labels)})",
+                                 action_text(state, action), exc) from None
         p = current()
 
 
@@ -841,6 +850,16 @@ def card_gaps(bots: Sequence[GameBot], names: Sequence[str], kingdom: str | Sequ
     return missing, partial
 
 
+def timed_searches(bots: Iterable[object]) -> list[str]:
+    """The names of the search bots among ``bots`` that stop their searches by the clock
+    (``mcts:seconds=…``), once each: their games depend on the machine, not only on the
+    seed."""
+    from dominari.bots.mcts import MCTSBot
+
+    return list(dict.fromkeys(b.name for b in bots
+                              if isinstance(b, MCTSBot) and b.seconds is not None))
+
+
 def run_notes(bots: Sequence[GameBot], names: Sequence[str],
               options: GameOptions) -> dict[str, Any]:  # fmt: skip
     """What a run's results say beside their numbers (as JSON values, each only where
@@ -848,11 +867,8 @@ def run_notes(bots: Sequence[GameBot], names: Sequence[str],
     their searches by the clock (``timed_searches``: their games depend on the machine,
     not only on the seed), and Dominion's rule bots' cards that the kingdom lacks
     (``missing_cards``, ``partial_cards``: :func:`card_gaps`)."""
-    from dominari.bots.mcts import MCTSBot
-
     notes: dict[str, Any] = {}
-    timed = list(dict.fromkeys(b.name for b in bots
-                               if isinstance(b, MCTSBot) and b.seconds is not None))
+    timed = timed_searches(bots)
     if timed:
         notes["timed_searches"] = timed
     if isinstance(options, DominionOptions):

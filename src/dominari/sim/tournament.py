@@ -900,6 +900,7 @@ def tournament(
                       games, MAX_MATCHUP_GAMES)  # fmt: skip
     book: Journal | None = None
     rechecked = 0  # the journal's games played again to recheck it
+    retried: list[str] = []  # the batches played again, their workers lost
     files_changed: list[str] = []  # the players whose files changed since the journal
 
     def begin(playing: bool = True) -> None:  # once: before the first game played, to
@@ -957,12 +958,12 @@ def tournament(
             rechecked = len(picked)
             open_records()  # a folder that cannot serve is refused before any game
             begin()
-            again = run_tasks(play_shard, [Shard(specs, names, options, seed, m, combos[m],
-                                                 j, j + 1, stamp=stamp,
-                                                 decision_timeout=decision_timeout)
-                                           for m, j in picked],
-                              workers=workers, backend=backend,
-                              start_method=start_method, stall=stall)  # fmt: skip
+            tasks = [Shard(specs, names, options, seed, m, combos[m], j, j + 1, stamp=stamp,
+                           decision_timeout=decision_timeout) for m, j in picked]
+            again = run_tasks(play_shard, tasks, workers=workers, backend=backend,
+                              start_method=start_method, stall=stall,
+                              retried=lambda k, why: retried.append(
+                                  f"{tasks[k].describe()} (rechecked): {why}"))  # fmt: skip
             for (m, j), (game,) in zip(picked, again, strict=True):
                 if not game.same(table[m, j]):
                     raise JournalError(
@@ -1003,7 +1004,6 @@ def tournament(
             book.close()
         raise
     shards: list[Shard] = []
-    retried: list[str] = []  # the batches played again, their workers lost
 
     def done(k: int, part: tuple[GameResult, ...]) -> None:
         shard = shards[k]
