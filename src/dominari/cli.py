@@ -153,7 +153,14 @@ from dominari.sim.runner import (
     timed_searches,
 )
 from dominari.sim.seats import record_with_seats, rerun, seat_entries
-from dominari.sim.stats import CardSplit, PlayerResult, SimResult, TurnPlace, WinShare
+from dominari.sim.stats import (
+    CardSplit,
+    HeldCard,
+    PlayerResult,
+    SimResult,
+    TurnPlace,
+    WinShare,
+)
 from dominari.sim.tournament import (
     RATING_MU,
     RATING_NAME,
@@ -387,7 +394,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "--journal, the records go on with it")  # fmt: skip
     tour.add_argument("--by-card", action="store_true",
                       help="dominion, kingdoms that differ between games: also give each "
-                      "player's win rate in its games with each Kingdom card and without it")
+                      "player's win rate in its games with each Kingdom card and without it; "
+                      "dominations: with each mastery card it held at the end and without "
+                      "it")
     tour.add_argument("--per-game", type=_text, metavar="FILE",
                       help="write each game's result here, a JSON line a game, match-up by "
                       "match-up (match-up, index, seed, seating, players, scores, ranks, how "
@@ -1219,15 +1228,20 @@ def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
     of its interval: :attr:`SimResult.by_mastery`); ``layout``: its intervals stacked or
     not. No cell wraps (a card's name broken onto a line of its own would read as another
     card): :func:`_fitted` stacks the intervals instead."""
+    return _mastery_table(result.players[at].name, result.by_mastery[at], layout)
+
+
+def _mastery_table(name: str, cards: Sequence[HeldCard], layout: _Layout = _WIDE) -> Table:
+    """:func:`mastery_table` of a player ``name`` (a seat, a tournament's entry) and its
+    ``cards``."""
     stacked = layout.stacked
-    p = result.players[at]
-    table = Table(title=Text(f"{p.name}: win % with each mastery card it held at the end, "
+    table = Table(title=Text(f"{name}: win % with each mastery card it held at the end, "
                              "and without it"), title_style="bold", box=box.SIMPLE_HEAVY,
                   pad_edge=False, collapse_padding=True)  # fmt: skip
     for col in ("Card", "Games", _rate_head("With", stacked), "Without",
                 _rate_head("Δ", stacked)):  # fmt: skip
         table.add_column(col, justify="left" if col == "Card" else "right", no_wrap=True)
-    for c in result.by_mastery[at]:
+    for c in cards:
         held, lacked, delta, ci = c.held, c.lacked, c.difference, c.difference_ci95
         table.add_row(Text(f"{c.card} {c.name}"), f"{held.games:,}",
                       _interval(held.win_rate, held.ci95, stacked),
@@ -1240,7 +1254,13 @@ def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
 def mastery_note(result: SimResult) -> str:
     """The footnote of :func:`mastery_table`: what Δ measures, the order, and how many
     cards look significant by chance alone."""
-    most = max(sum(c.difference is not None for c in cards) for cards in result.by_mastery)
+    return mastery_note_of(result.by_mastery)
+
+
+def mastery_note_of(by_mastery: Sequence[Sequence[HeldCard]]) -> str:
+    """:func:`mastery_note` of the tables of ``by_mastery`` (a seat's or an entry's cards
+    each)."""
+    most = max(sum(c.difference is not None for c in cards) for cards in by_mastery)
     return ("Δ: with minus without, in points, with a score interval (Newcombe's). A card "
             "held is the player's choice, and a player who wins takes more cards: Δ tells "
             "which cards go with winning, not what a card does. The surest gain comes "
@@ -1581,11 +1601,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     notes: list[str] = []  # said once the run has checked what it was given
     _note_clock(specs, game, notes)
     _note_timeouts(args, notes)
-    if args.by_card:
-        if game != "dominion":
-            raise ConfigError("--by-card: a tournament keeps no Dominations game's mastery "
-                              "cards; simulate dominations --by-card gives each seat's "
-                              "results by them")  # fmt: skip
+    if args.by_card and game == "dominion":  # (Dominations': by mastery card)
         try:
             check_by_card(options)
         except ConfigError as exc:
@@ -1878,6 +1894,11 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         for p in result.leaderboard:
             _print_fitted(console, partial(entry_card_table, result, p.entry))
         console.print(entry_card_note(result), style="dim", markup=False)
+    if result.by_mastery:
+        for p in result.leaderboard:
+            _print_fitted(console, partial(_mastery_table, p.name,
+                                           result.by_mastery[p.entry]))  # fmt: skip
+        console.print(mastery_note_of(result.by_mastery), style="dim", markup=False)
     if result.game == "dominations":
         rules = result.options.get("rules") or {}
         data = result.options.get("data")

@@ -599,15 +599,14 @@ def test_results_by_card_of_a_tournament_are_each_entrys_recomputed_from_its_gam
 
 def test_results_by_card_of_a_tournament_with_a_search_bot_have_no_alike_difference() -> None:
     """A search bot chooses its buys by searching: games alike in what the bots buy do not
-    exist, and the result says why; a fixed kingdom, a Dominations tournament and a
-    by_card that is no bool are refused before any game."""
+    exist, and the result says why; a fixed kingdom and a by_card that is no bool are
+    refused before any game (a Dominations tournament splits by mastery card:
+    ``test_tournament_masteries``)."""
     r = tournament(["bm", "mcts-easy:iterations=4"], 2, seed=1, by_card=True)
     assert "chooses what it buys by searching the game" in r.by_card_unadjusted
     assert r.by_card and all(not c.adjusted for c in r.by_card[0])
     assert "by_card.cards.adjusted.ci95" not in r.to_json()["intervals"]
     with pytest.raises(ConfigError, match="the same in every game"):
         tournament(["bm", "smithy"], 2, seed=1, by_card=True, kingdom="first-game")
-    with pytest.raises(ConfigError, match="keeps no Dominations game's mastery cards"):
-        tournament(["greedy", "random"], 2, seed=1, by_card=True, game="dominations")
     with pytest.raises(ConfigError, match="by_card must be True or False, not 1"):
         tournament(["bm", "smithy"], 2, seed=1, by_card=1)  # type: ignore[arg-type]

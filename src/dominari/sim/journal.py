@@ -11,7 +11,9 @@ finished games of one match-up::
     {"matchup": 0, "start": 10, "games": [[[0, 1], [1, 2], [412, 380], "end", [1, 0]], ...]}
 
 A game is its seating (entry positions by seat), its ranks and scores by seat, how it
-ended, and the seats in the order of their first turns. Journals written before the turn
+ended, the seats in the order of their first turns and, for Dominations, each seat's
+mastery cards at the end (skill ids; a sixth item, which games of journals written before
+it was kept lack). Journals written before the turn
 order was kept (format 1) lack it (a game of four items); a tournament deals such games
 again from their seeds to learn it, and writes the journal again as format 2
 (:meth:`Journal.write_known`).
@@ -89,24 +91,28 @@ class GameResult(NamedTuple):
     seat the rank (1 for every winner) and the score; how the game ended; and the seats
     in the order of their first turns (the engines draw who begins from the game's seed:
     see :func:`dominari.sim.runner.turn_order`), empty where it is not known (a journal
-    written before it was kept)."""
+    written before it was kept); and Dominations' mastery cards each seat held at the end
+    (skill ids, sorted: :func:`~dominari.sim.runner.held_cards`), empty where not known
+    (Dominion, or a journal written before they were kept)."""
 
     seating: tuple[int, ...]
     ranks: tuple[int, ...]
     scores: tuple[int, ...]
     reason: str
     order: tuple[int, ...] = ()
+    held: tuple[tuple[str, ...], ...] = ()
 
     def same(self, other: GameResult) -> bool:
-        """Whether ``other`` is the same result, a turn order unknown on either side
-        matching any (a journal's game without one, played again).
+        """Whether ``other`` is the same result, a turn order or mastery cards unknown on
+        either side matching any (a journal's game without them, played again).
 
         >>> g = GameResult((0, 1), (1, 2), (30, 20), "provinces", (1, 0))
         >>> g.same(g._replace(order=())), g.same(g._replace(order=(0, 1)))
         (True, False)
         """
         return self[:4] == other[:4] and (not self.order or not other.order
-                                          or self.order == other.order)
+                                          or self.order == other.order) and (
+            not self.held or not other.held or self.held == other.held)
 
 
 class JournalError(ConfigError):
@@ -641,7 +647,9 @@ def _run_line(matchup: int, start: int, games: Sequence[GameResult]) -> str:
     """The journal line of a run of games of one match-up from game ``start`` on."""
     return json.dumps({"matchup": matchup, "start": start,
                        "games": [[list(g.seating), list(g.ranks), list(g.scores), g.reason,
-                                  *([list(g.order)] if g.order else [])]
+                                  *([list(g.order)] if g.order else []),
+                                  *([[list(c) for c in g.held]] if g.held and g.order
+                                    else [])]  # (the cards after the order, always known)
                                  for g in games]}, separators=(",", ":"))  # fmt: skip
 
 
@@ -804,16 +812,22 @@ def _games(path: Path, n: int, entry: Any,
         raise bad("matchup and start must be whole numbers of 0 or more, games a list")
     out = []
     for k, g in enumerate(games):
-        ok = (isinstance(g, list) and len(g) in (4, 5) and isinstance(g[3], str)
+        ok = (isinstance(g, list) and len(g) in (4, 5, 6) and isinstance(g[3], str)
               and all(isinstance(x, list) and all(_is_int(v) for v in x)
-                      for x in (*g[:3], *g[4:]))
+                      for x in (*g[:3], *g[4:5]))
               and len(g[0]) == len(g[1]) == len(g[2]) >= 2
-              and (len(g) == 4 or sorted(g[4]) == list(range(len(g[0])))))  # fmt: skip
+              and (len(g) == 4 or sorted(g[4]) == list(range(len(g[0]))))
+              and (len(g) < 6 or (isinstance(g[5], list) and len(g[5]) == len(g[0])
+                                  and all(isinstance(x, list)
+                                          and all(isinstance(c, str) for c in x)
+                                          for x in g[5]))))  # fmt: skip
         if not ok:
             raise bad(f"game {k} is not [seating, ranks, scores, reason] or [seating, ranks, "
-                      "scores, reason, turn order] (the turn order: every seat once)")
+                      "scores, reason, turn order] (the turn order: every seat once), or "
+                      "that and each seat's mastery cards")  # fmt: skip
         game = GameResult(tuple(g[0]), tuple(g[1]), tuple(g[2]), g[3],
-                          tuple(g[4]) if len(g) == 5 else ())
+                          tuple(g[4]) if len(g) >= 5 else (),
+                          tuple(tuple(x) for x in g[5]) if len(g) == 6 else ())
         why = None if check is None else check(m, start + k, game)
         if why is not None:
             raise bad(f"game {start + k} of match-up {m} (counted from 0, as in the file): "

@@ -1005,7 +1005,7 @@ def run_chunk(chunk: Chunk) -> Tally:
                 getattr(state, "kingdom", None),  # Dominion's Kingdom cards (ids)
                 tuple(played[best_at.index(p)] if p in best_at else None for p in seats)
                 if played else None, breakdown,
-                _held_cards(state, n) if chunk.game == "dominations" else None))  # fmt: skip
+                held_cards(state, n) if chunk.game == "dominations" else None))  # fmt: skip
         if record_dir is not None:
             write_record(record_dir / record_name(i), state,
                          recorder.entries(seats, seeds, state))  # fmt: skip
@@ -1031,7 +1031,7 @@ def _held_skills(state: Any) -> Iterator[tuple[int, Any]]:
             yield p, cat.skills[cat.copy_skill[code]]
 
 
-def _held_cards(state: Any, players: int) -> tuple[tuple[str, ...], ...]:
+def held_cards(state: Any, players: int) -> tuple[tuple[str, ...], ...]:
     """Each seat's mastery cards at the end of a Dominations game (skill ids, sorted; a
     tree holds one copy of a skill at most, D-DEV-4)."""
     held: list[list[str]] = [[] for _ in range(players)]

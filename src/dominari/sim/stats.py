@@ -765,7 +765,7 @@ class SimResult(EndReasons):
                    total_rounds=tally.rounds, end_reasons=dict(sorted(tally.reasons.items())),
                    options=dict(options), by_turn=by_turn,
                    by_card=card_splits(tally), key_cards=key_cards,
-                   by_mastery=_by_mastery(tally),
+                   by_mastery=mastery_splits(tally),
                    key_played_as=key_played_as, unadjusted=unadjusted, code=code,
                    by_key_cards=_by_key_cards(tally, key_cards, key_played_as),
                    games_asked=max(games_asked, tally.games), notes=dict(notes or {}),
@@ -881,7 +881,7 @@ def card_splits(tally: Tally) -> tuple[CardSplit, ...]:
     return tuple(out)
 
 
-def _by_mastery(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
+def mastery_splits(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
     """Seat by seat, its results with each mastery card it held at the end of some game
     (features ``mastery:SEAT:ID NAME``) and without it, the surest gain first: by the low
     end of the difference's interval, the highest first (then by the difference, then by
@@ -905,7 +905,7 @@ def _by_mastery(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
 
 
 def _surest_gain(card: HeldCard) -> tuple[float, float, str]:
-    """The order of :func:`_by_mastery`: the low end of the difference's interval, the
+    """The order of :func:`mastery_splits`: the low end of the difference's interval, the
     highest first; then the difference; a card without one last."""
     ci, difference = card.difference_ci95, card.difference
     if ci is None or difference is None:

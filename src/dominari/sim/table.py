@@ -8,7 +8,10 @@ games a tournament may play. A :class:`GameTable` keeps per match-up one array o
 end reasons (an index into the reasons seen, 2 bytes) and one of turn orders (a byte: which
 of the ``seats!`` orders, 0 where it is not known), and no seating at all: game ``j``
 of a match-up is seated by the tournament's rotation, which repeats every ``seats!``
-games. A 2-seat game takes 13 bytes, a 4-seat one 23.
+games. A 2-seat game takes 13 bytes, a 4-seat one 23. A Dominations game also keeps each
+seat's mastery cards (a dict entry a game, and a tuple of skill ids a seat, each id one
+string for the table): some 450 bytes a game more at 2 seats, 900 at 4, at the tens of
+games a second Dominations plays.
 
 It reads and writes as a mapping of ``(match-up, game)`` to ``GameResult``, the way a
 :class:`~dominari.sim.journal.Journal` holds its games, and each match-up reads as the
@@ -17,7 +20,7 @@ list of its games.
 >>> t = GameTable([[(0, 1), (1, 0)]], 3)
 >>> t[0, 1] = GameResult((1, 0), (2, 1), (25, 31), "provinces", (1, 0))
 >>> t[0, 1]
-GameResult(seating=(1, 0), ranks=(2, 1), scores=(25, 31), reason='provinces', order=(1, 0))
+GameResult(seating=(1, 0), ranks=(2, 1), scores=(25, 31), reason='provinces', order=(1, 0), held=())
 >>> len(t), (0, 0) in t
 (1, False)
 """
@@ -66,6 +69,11 @@ class MatchupGames(Sequence[GameResult]):
         self._reasons = reasons
         self._reason_ids = reason_ids
         self._rankings: dict[tuple[int, ...], tuple[int, ...]] = {}  # one tuple each
+        self.cards: dict[int, tuple[tuple[str, ...], ...]] = {}
+        """Dominations: the mastery cards each seat held at the end, by game (the games
+        that have them: a journal's written before they were kept do not)."""
+        self._card_sets: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple each
+        self._card_ids: dict[str, str] = {}  # one string each (a journal's are new each)
 
     def __len__(self) -> int:
         return self.n
@@ -122,7 +130,8 @@ class MatchupGames(Sequence[GameResult]):
         return GameResult(self.seatings[j % len(self.seatings)],
                           self._rankings.setdefault(ranks, ranks),
                           tuple(self.scores[at:at + k]), self._reasons[self.reason[j]],
-                          _ORDERS[k][order - 1] if order else ())  # fmt: skip
+                          _ORDERS[k][order - 1] if order else (),
+                          self.cards.get(j, ()))  # fmt: skip
 
     def put(self, j: int, game: GameResult) -> None:
         """Keep game ``j`` (its seating is the match-up's, its ranks 1 to 255: a
@@ -167,6 +176,19 @@ class MatchupGames(Sequence[GameResult]):
             table[at + p] = scores[p]
         self.reason[j] = rid
         self.order[j] = order
+        if game.held:
+            if len(game.held) != k:
+                raise ValueError(f"game {j}: mastery cards for {len(game.held)} seats, not "
+                                 f"{k}")  # fmt: skip
+            sets, ids = self._card_sets, self._card_ids
+            self.cards[j] = tuple(sets.setdefault(held, held) for held in (
+                tuple(ids.setdefault(c, c) for c in cards) for cards in game.held))
+        else:
+            self.cards.pop(j, None)
+
+    def lacks_cards(self) -> bool:
+        """Whether a game in (one of the first ``n``) has no mastery cards kept."""
+        return any(j not in self.cards for j in self.present())
 
     def _grow(self, games: int) -> None:
         more = games - len(self.reason)
@@ -179,6 +201,7 @@ class MatchupGames(Sequence[GameResult]):
     def remove(self, j: int) -> None:
         if self.has(j):
             self.ranks[j * self.seats:(j + 1) * self.seats] = bytes(self.seats)
+            self.cards.pop(j, None)
             if j < self.n:
                 self.held -= 1
             else:

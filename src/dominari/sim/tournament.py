@@ -115,9 +115,11 @@ from dominari.sim.runner import (
     chunk_size,
     data_digest_of,
     derive_seed,
+    dominations_data,
     game_code,
     game_options,
     game_range,
+    held_cards,
     key_cards,
     load_bots,
     own_code,
@@ -138,6 +140,7 @@ from dominari.sim.stats import (
     INTERVALS,
     CardSplit,
     EndReasons,
+    HeldCard,
     Places,
     Tally,
     TurnPlace,
@@ -146,6 +149,7 @@ from dominari.sim.stats import (
     _plain,
     card_splits,
     made_by,
+    mastery_splits,
     mean_ci95,
 )
 from dominari.sim.table import GameTable
@@ -317,6 +321,7 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
     bots = bots_for(shard.options.game, shard.specs)  # one per entry, loaded once a thread
     recorder = SeatRecorder(bots, shard.specs, shard.options.game)
     every = seat_labels(shard.names, shard.specs)  # by entry
+    dominations = shard.options.game == "dominations"  # (its mastery cards are kept)
     out: list[GameResult] = []
     # One tuple for each distinct seating and ranking of the shard: its games share them,
     # in this process and, once unpickled, in the one that keeps every game's result.
@@ -349,7 +354,8 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
         assert outcome is not None
         ranks = tuple(outcome.ranks)
         out.append(GameResult(seats, shared.setdefault(ranks, ranks), tuple(outcome.scores),
-                              outcome.reason, shared.setdefault(order, order)))  # fmt: skip
+                              outcome.reason, shared.setdefault(order, order),
+                              held_cards(state, len(seats)) if dominations else ()))  # fmt: skip
     return tuple(out)
 
 
@@ -544,6 +550,10 @@ class TournamentResult(EndReasons):
     data_digest: str = ""
     """Dominations with a data folder: the digest of its files, as a record names it (in
     the JSON's ``options``)."""
+    by_mastery: tuple[tuple[HeldCard, ...], ...] = ()
+    """Dominations, with ``by_card``: entry by entry (in entry order), its results in its
+    games in which it held each mastery card at the end and in its others, the surest
+    gain first (as :attr:`SimResult.by_mastery`'s, by seat)."""
     by_card: tuple[tuple[CardSplit, ...], ...] = ()
     """Dominion, when asked for (kingdoms that differ between games): entry by entry, in
     entry order, its results in its games whose kingdom had each card and in its others,
@@ -681,7 +691,9 @@ class TournamentResult(EndReasons):
                                                     *(("by_card.cards.adjusted.ci95",)
                                                       if self.by_card
                                                       and not self.by_card_unadjusted
-                                                      else ()))},
+                                                      else ()),
+                                                    *(("by_mastery.cards.difference_ci95",)
+                                                      if self.by_mastery else ()))},
             "players": [{"rank": k + 1, **s.to_json()} for k, s in enumerate(board)],
             "head_to_head": {
                 "names": names,
@@ -702,6 +714,9 @@ class TournamentResult(EndReasons):
                 "by_card_key_cards": [list(cards) for cards in self.by_card_key_cards],
                 "by_card_key_played_as": list(self.by_card_key_played_as)}
                if self.by_card else {}),
+            **({"by_mastery": [{"entry": s.entry, "name": s.name,
+                                "cards": [c.to_json() for c in self.by_mastery[s.entry]]}
+                               for s in board]} if self.by_mastery else {}),
             **_plain(dict(self.notes)),
         }
 
@@ -766,6 +781,36 @@ class _EntrySplits:
         return tuple(tuple(CardSplit(c.card, c.games, c.present[:1], c.absent[:1],
                                      c.adjusted[:1])
                            for c in card_splits(tally)) for tally in self.tallies)
+
+
+class _EntryMasteries:
+    """Every entry's results in its games in which it held each mastery card at the end
+    and in its others (Dominations' results by card: :class:`HeldCard`, as
+    :func:`~dominari.sim.runner.simulate`'s by seat), counted a game at a time
+    (:meth:`add`); :meth:`cards` gives them entry by entry."""
+
+    def __init__(self, entries: int, seats: int, options: GameOptions) -> None:
+        self.tallies = [Tally(seats) for _ in range(entries)]
+        self.orders = [(p, *(q for q in range(seats) if q != p)) for p in range(seats)]
+        self.zeros = (0,) * seats
+        data = dominations_data(getattr(options, "data", None))
+        # each card's feature, as simulate's (``mastery:SEAT:ID NAME``), of the entry's
+        # seat in its tally (the first)
+        self.features = {s.id: f"mastery:0:{s.id} {s.name}" for s in data.skills}
+
+    def add(self, game: GameResult) -> None:
+        """Count ``game``, which has each seat's mastery cards."""
+        scores, ranks, features = game.scores, game.ranks, self.features
+        for p, e in enumerate(game.seating):  # the entry in the first seat of its tally
+            order = self.orders[p]
+            self.tallies[e].add(tuple(scores[q] for q in order),
+                                tuple(ranks[q] for q in order), self.zeros, game.reason,
+                                features=[features[c] for c in game.held[p]])  # fmt: skip
+
+    def cards(self) -> tuple[tuple[HeldCard, ...], ...]:
+        """Entry by entry, its results with and without each card it held in some game,
+        the surest gain first (:attr:`SimResult.by_mastery`'s order)."""
+        return tuple((mastery_splits(tally) or ((),))[0] for tally in self.tallies)
 
 
 # ----------------------------------------------------------------------- runner
@@ -879,11 +924,7 @@ def tournament(
                           f"not {len(specs)}")  # fmt: skip
     if not isinstance(by_card, bool):
         raise ConfigError(f"by_card must be True or False, not {by_card!r}")
-    if by_card:
-        if not isinstance(options, DominionOptions):
-            raise ConfigError("a tournament's results by card are Dominion's, by Kingdom "
-                              "card: a tournament keeps no Dominations game's mastery cards "
-                              "(simulate dominations --by-card gives them)")  # fmt: skip
+    if by_card and isinstance(options, DominionOptions):  # (Dominations': by mastery card)
         check_by_card(options)
     check_size(len(specs), seats, games)
     bots = load_bots(specs, options.game)  # an unknown bot fails here
@@ -994,6 +1035,12 @@ def tournament(
         if book is not None:
             book.settle()  # (without the games of players whose files changed)
             _give_orders(book, table, combos, names, options, seed)
+            if by_card and options.game == "dominations" and any(
+                    games.lacks_cards() for games in table.matchups):  # fmt: skip
+                raise JournalError(f"journal {journal}: its games were written before a "
+                                   "tournament kept each player's mastery cards, which "
+                                   "--by-card splits the results by: give another file, or "
+                                   "run without --by-card")  # fmt: skip
         rdir = str(records.path) if records is not None else None
         reused = table.played()
     except BaseException:
@@ -1056,8 +1103,12 @@ def tournament(
     unadjusted = ""
     keys: tuple[tuple[str, ...], ...] = ()
     keyed: tuple[bool, ...] = ()
+    masteries: tuple[tuple[HeldCard, ...], ...] = ()
     if each_game is not None or by_card:  # one pass over the games for both
-        split = _EntrySplits(combos, bots) if by_card else None
+        dominion = options.game == "dominion"
+        split = _EntrySplits(combos, bots) if by_card and dominion else None
+        held = _EntryMasteries(len(specs), seats, options) if by_card and not dominion \
+            else None
         best = frozenset(e for e, bot in enumerate(bots) if isinstance(bot, KingdomBestBot))
         rows = None if each_game is None else _GameRows(seed, names, best)
         dealer = _Dealer(options)
@@ -1071,8 +1122,12 @@ def tournament(
                 if split is not None:
                     assert dealt is not None  # (by card: a random kingdom, checked)
                     split.add(m, played, dealt)
+                if held is not None:
+                    held.add(played)
                 read.one()
         read.rest()
+        if held is not None:
+            masteries = held.cards()
         if split is not None:
             splits, unadjusted = split.splits(), split.unknown
             # (none alike where a bot buys by search: as simulate's, no key cards then)
@@ -1092,7 +1147,7 @@ def tournament(
                                data_digest=data_digest_of(options),
                                by_card=splits, by_card_unadjusted=unadjusted,
                                by_card_key_cards=keys,
-                               by_card_key_played_as=keyed)  # fmt: skip
+                               by_card_key_played_as=keyed, by_mastery=masteries)  # fmt: skip
 
 
 _RECORD_TEMP = temporary_files(RECORD_GLOB)
@@ -1110,8 +1165,10 @@ def tournament_game_row(matchup: int, index: int, game: GameResult, *, seed: int
     from game to game) and their ``players`` (names), each seat's ``scores`` and
     ``ranks`` (1: won; shared where several are 1), how it ``ended``, the seats in
     ``turn_order`` (the first began; not where a journal written before it was kept
-    lacks it) and Dominion's ``kingdom`` (card ids, written as names). ``game_seed`` is the
-    game's seed where the caller has it already.
+    lacks it), Dominion's ``kingdom`` (card ids, written as names) and Dominations'
+    ``masteries`` (each seat's mastery cards at the end, by skill id, as ``simulate``'s
+    rows; not where a journal written before they were kept lacks them). ``game_seed``
+    is the game's seed where the caller has it already.
 
     >>> g = GameResult((1, 0), (1, 2), (30, 25), "provinces", (0, 1))
     >>> row = tournament_game_row(2, 7, g, seed=1, entries=(0, 1), names=("BM", "Smithy"))
@@ -1129,6 +1186,8 @@ def tournament_game_row(matchup: int, index: int, game: GameResult, *, seed: int
         out["turn_order"] = list(game.order)
     if kingdom is not None:
         out["kingdom"] = [NAME[c] for c in kingdom]
+    if game.held:
+        out["masteries"] = [list(cards) for cards in game.held]
     return out
 
 
