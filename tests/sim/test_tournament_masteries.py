@@ -73,6 +73,11 @@ def test_a_damaged_card_list_is_refused(tmp_path: Path) -> None:
     journal.write_text("\n".join([head, json.dumps(run), *rest]) + "\n", encoding="utf-8")
     with pytest.raises(JournalError, match="or that and each seat's mastery cards"):
         _run(journal)
+    run["games"][0][5] = [["A3a"], ["Z9z"]]  # a card the data has not
+    journal.write_text("\n".join([head, json.dumps(run), *rest]) + "\n", encoding="utf-8")
+    with pytest.raises(JournalError, match="holds the mastery card 'Z9z', which the data has "
+                                           "not"):
+        _run(journal, by_card=True)
 
 
 def test_the_table_keeps_them() -> None:

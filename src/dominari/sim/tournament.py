@@ -62,6 +62,7 @@ Work is cut into shards of consecutive games of one match-up (:class:`Shard`);
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import json
 import math
@@ -979,7 +980,18 @@ def tournament(
                 shown = game.reason if len(game.reason) <= 40 else game.reason[:40] + "…"
                 return (f"ended by '{escaped(shown)}', not by one of "
                         f"{', '.join(sorted(options.end_reasons))}")  # fmt: skip
+            if game.held:
+                unknown = next((c for cards in game.held for c in cards
+                                if c not in mastery_ids()), None)  # fmt: skip
+                if unknown is not None:
+                    shown = unknown if len(unknown) <= 20 else unknown[:20] + "…"
+                    return f"holds the mastery card '{escaped(shown)}', which the data has not"
             return None
+
+        @functools.cache
+        def mastery_ids() -> frozenset[str]:  # (read only where a game holds cards)
+            return frozenset(s.id for s in dominations_data(getattr(options, "data",
+                                                                    None)).skills)
 
         def edited_matchups(edited: Sequence[str]) -> list[int]:
             """The match-ups of the players whose files changed (their specs as the key
