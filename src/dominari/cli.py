@@ -400,7 +400,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--per-game", type=_text, metavar="FILE",
                       help="write each game's result here, a JSON line a game, match-up by "
                       "match-up (match-up, index, seed, seating, players, scores, ranks, how "
-                      "it ended, turn order, kingdom), for statistics of your own")
+                      "it ended, turn order, kingdom or mastery cards), for statistics of your "
+                      "own")
     tour.set_defaults(func=cmd_tournament)
 
     play = sub.add_parser(

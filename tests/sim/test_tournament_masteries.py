@@ -100,3 +100,95 @@ def test_the_command_line_prints_each_players_table(capsys: pytest.CaptureFixtur
     assert "A card held is the player's choice" in out
     assert main([*args, "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["by_mastery"]) == 3
+
+
+def _strip_cards(journal: Path) -> bytes:
+    """Make ``journal`` one written before the cards were kept; its bytes."""
+    head, *lines = journal.read_text(encoding="utf-8").splitlines()
+    old = []
+    for text in lines:
+        run = json.loads(text)
+        run["games"] = [game[:5] for game in run["games"]]
+        old.append(json.dumps(run))
+    journal.write_text("\n".join([head, *old]) + "\n", encoding="utf-8")
+    return journal.read_bytes()
+
+
+def test_the_refusal_comes_before_anything_is_written_or_played(tmp_path: Path) -> None:
+    """The review: the refusal came after the journal was written again (a player's file
+    edited: without its games; a recheck: stamped with this code, its games played
+    again). It now comes first, the file as it was."""
+    mine = tmp_path / "mine.py"
+    mine.write_text("class Bot:\n    name = 'Mine'\n\n    def reset(self, seed):\n"
+                    "        pass\n\n    def act(self, state):\n"
+                    "        return state.legal_actions()[0]\n", encoding="utf-8")
+    players = [f"{mine}:Bot", "random", "greedy"]
+    journal = tmp_path / "t.jsonl"
+    tournament(players, 2, 3, game="dominations", workers=1, journal=journal)
+    before = _strip_cards(journal)
+    mine.write_text(mine.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    with pytest.raises(JournalError, match="written before a tournament kept"):
+        tournament(players, 2, 3, game="dominations", workers=1, journal=journal,
+                   by_card=True)  # fmt: skip
+    assert journal.read_bytes() == before
+    with pytest.raises(JournalError, match="written before a tournament kept"):
+        tournament(players, 2, 3, game="dominations", workers=1, journal=journal,
+                   by_card=True, recheck=3)  # fmt: skip
+    assert journal.read_bytes() == before
+
+
+@pytest.mark.parametrize(("cards", "why"), [
+    ([["A3a", "A3a"], []], "not sorted, or one twice"),
+    ([["C3a", "A3a"], []], "not sorted, or one twice"),
+])  # fmt: skip
+def test_cards_out_of_order_or_twice_are_refused(tmp_path: Path, cards: list[list[str]],
+                                                 why: str) -> None:
+    journal = tmp_path / "t.jsonl"
+    _run(journal)
+    head, line, *rest = journal.read_text(encoding="utf-8").splitlines()
+    run = json.loads(line)
+    run["games"][0][5] = cards
+    journal.write_text("\n".join([head, json.dumps(run), *rest]) + "\n", encoding="utf-8")
+    with pytest.raises(JournalError, match=why):
+        _run(journal)
+
+
+def test_a_dominion_game_with_cards_is_refused(tmp_path: Path) -> None:
+    journal = tmp_path / "t.jsonl"
+    tournament(["bm", "smithy"], 2, 1, workers=1, journal=journal)
+    head, line, *rest = journal.read_text(encoding="utf-8").splitlines()
+    run = json.loads(line)
+    run["games"][0].append([["Witch"], []])
+    journal.write_text("\n".join([head, json.dumps(run), *rest]) + "\n", encoding="utf-8")
+    with pytest.raises(JournalError, match="holds mastery cards, which a Dominion game has "
+                                           "not"):
+        tournament(["bm", "smithy"], 2, 1, workers=1, journal=journal)
+
+
+def test_the_cards_are_the_records_cards_at_three_seats(tmp_path: Path) -> None:
+    """Checked against another source than the table: each game's record, replayed."""
+    from dominari.dominations.engine import DominationsState
+    from dominari.sim.runner import held_cards
+    from dominari.sim.tournament import tournament_record_name
+
+    rows: list[dict[str, Any]] = []
+    result = tournament(["greedy", "random", "greedy", "random"], 1, 5, seats=3,
+                        game="dominations", workers=1, by_card=True,
+                        record_dir=tmp_path / "r", each_game=rows.append)  # fmt: skip
+    assert len(rows) == 4
+    for row in rows:
+        record = json.loads((tmp_path / "r" / tournament_record_name(
+            row["matchup"], row["index"])).read_text(encoding="utf-8"))
+        state = DominationsState.from_record(record)
+        assert row["masteries"] == [list(c) for c in held_cards(state, 3)]
+    for entry, cards in enumerate(result.by_mastery):
+        mine = [(r["masteries"][r["seating"].index(entry)],
+                 r["ranks"][r["seating"].index(entry)] == 1)
+                for r in rows if entry in r["seating"]]  # fmt: skip
+        for c in cards:
+            assert (c.held.games, c.held.wins) == (
+                sum(c.card in held for held, _ in mine),
+                sum(c.card in held and won for held, won in mine))
+            assert (c.lacked.games, c.lacked.wins) == (
+                sum(c.card not in held for held, _ in mine),
+                sum(c.card not in held and won for held, won in mine))

@@ -811,7 +811,8 @@ class _EntryMasteries:
     def cards(self) -> tuple[tuple[HeldCard, ...], ...]:
         """Entry by entry, its results with and without each card it held in some game,
         the surest gain first (:attr:`SimResult.by_mastery`'s order)."""
-        return tuple((mastery_splits(tally) or ((),))[0] for tally in self.tallies)
+        cards = tuple((mastery_splits(tally) or ((),))[0] for tally in self.tallies)
+        return cards if any(cards) else ()  # (no card held in any game: no tables)
 
 
 # ----------------------------------------------------------------------- runner
@@ -890,8 +891,10 @@ def tournament(
     it raises stops the run (its journal keeps the games).
 
     ``by_card`` splits every entry's results by Kingdom card (Dominion, kingdoms that
-    differ between games: :attr:`TournamentResult.by_card`), worked out from its games
-    once all are played.
+    differ between games: :attr:`TournamentResult.by_card`), or by the mastery cards it
+    held at the end (Dominations: :attr:`TournamentResult.by_mastery`; a journal's games
+    written before they were kept are refused before any game is played or written),
+    worked out from its games once all are played.
     """
     specs = check_request(players, options, {"kingdom": kingdom, "max_turns": max_turns,
                                              "rules": rules, "data": data},
@@ -981,12 +984,26 @@ def tournament(
                 return (f"ended by '{escaped(shown)}', not by one of "
                         f"{', '.join(sorted(options.end_reasons))}")  # fmt: skip
             if game.held:
+                if options.game != "dominations":
+                    return "holds mastery cards, which a Dominion game has not"
                 unknown = next((c for cards in game.held for c in cards
                                 if c not in mastery_ids()), None)  # fmt: skip
                 if unknown is not None:
                     shown = unknown if len(unknown) <= 20 else unknown[:20] + "…"
                     return f"holds the mastery card '{escaped(shown)}', which the data has not"
+                if any(list(cards) != sorted(set(cards)) for cards in game.held):
+                    return "holds a seat's mastery cards not sorted, or one twice"
             return None
+
+        def refuse_without_cards() -> None:
+            """Before any game is played or written: a split by mastery card needs every
+            game's cards, which a journal written before they were kept lacks."""
+            if by_card and options.game == "dominations" and any(
+                    games.lacks_cards() for games in table.matchups):  # fmt: skip
+                raise JournalError(f"journal {journal}: its games were written before a "
+                                   "tournament kept each player's mastery cards, which "
+                                   "--by-card splits the results by: give another file, or "
+                                   "run without --by-card")  # fmt: skip
 
         @functools.cache
         def mastery_ids() -> frozenset[str]:  # (read only where a game holds cards)
@@ -1002,6 +1019,7 @@ def tournament(
             return [m for m, combo in enumerate(combos) if changed.intersection(combo)]
 
         def check(_known: Mapping[tuple[int, int], GameResult]) -> None:  # the table
+            refuse_without_cards()  # (before its games are played again)
             rng = random.Random(derive_seed("dominari-tournament-recheck", seed))
             # Picked by position among the games in order, as from their sorted list, but
             # without making a list of millions of keys.
@@ -1019,11 +1037,15 @@ def tournament(
                                   f"{tasks[k].describe()} (rechecked): {why}"))  # fmt: skip
             for (m, j), (game,) in zip(picked, again, strict=True):
                 if not game.same(table[m, j]):
+                    there, here = _result_text(table[m, j]), _result_text(game)
+                    if there == here:  # (the mastery cards alone differ)
+                        there, here = (f"mastery cards {_cards_text(g)}"
+                                       for g in (table[m, j], game))  # fmt: skip
                     raise JournalError(
                         f"journal {journal}: game {j + 1} of match-up {m + 1} "
                         f"({' vs '.join(names[e] for e in combos[m])}; the journal's game {j} "
                         f"of match-up {m}, counted from 0) comes out otherwise with this code "
-                        f"({_result_text(table[m, j])} there, {_result_text(game)} here): it "
+                        f"({there} there, {here} here): it "
                         "was written by other code or files, or edited: its games cannot be "
                         "reused: give another file or delete it")  # fmt: skip
 
@@ -1041,18 +1063,13 @@ def tournament(
         if journal is not None:
             book = Journal.open(journal, key, check if recheck else None, fits,
                                 into=table, hold=True, changed=edited_matchups)  # fmt: skip
+            refuse_without_cards()  # (before the journal is written again, if it is)
         open_records()  # (opened by a recheck already) before anything is written
         if records is not None:
             records.write_index()  # before the journal is written (a format-1 journal)
         if book is not None:
             book.settle()  # (without the games of players whose files changed)
             _give_orders(book, table, combos, names, options, seed)
-            if by_card and options.game == "dominations" and any(
-                    games.lacks_cards() for games in table.matchups):  # fmt: skip
-                raise JournalError(f"journal {journal}: its games were written before a "
-                                   "tournament kept each player's mastery cards, which "
-                                   "--by-card splits the results by: give another file, or "
-                                   "run without --by-card")  # fmt: skip
         rdir = str(records.path) if records is not None else None
         reused = table.played()
     except BaseException:
@@ -1461,6 +1478,11 @@ def _result_text(game: GameResult) -> str:
     """A journaled game's result in words: ranks and scores by seat."""
     return (f"ranks {'/'.join(map(str, game.ranks))}, scores "
             f"{'/'.join(map(str, game.scores))}")
+
+
+def _cards_text(game: GameResult) -> str:
+    """A journaled game's mastery cards in words, seat by seat."""
+    return " / ".join(",".join(cards) or "none" for cards in game.held) or "not kept"
 
 
 def _runs(done: Iterable[int], games: int, size: int) -> list[tuple[int, int]]:
