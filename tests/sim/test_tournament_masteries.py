@@ -186,3 +186,19 @@ def test_the_cards_are_the_records_cards_at_three_seats(tmp_path: Path) -> None:
             assert (c.lacked.games, c.lacked.wins) == (
                 sum(c.card not in held for held, _ in mine),
                 sum(c.card not in held and won for held, won in mine))
+
+
+def test_a_recheck_that_differs_in_the_cards_alone_shows_them(tmp_path: Path) -> None:
+    """The review: a game whose cards alone were edited came out otherwise in a recheck
+    that showed the same ranks and scores on both sides; it shows the cards now."""
+    journal = tmp_path / "t.jsonl"
+    _run(journal)
+    head, line, *rest = journal.read_text(encoding="utf-8").splitlines()
+    run = json.loads(line)
+    first = run["games"][0][5][0]
+    run["games"][0][5][0] = sorted(set(first) ^ {"A3a"})  # one card more, or one less
+    journal.write_text("\n".join([head, json.dumps(run), *rest]) + "\n", encoding="utf-8")
+    with pytest.raises(JournalError, match=r"\(mastery cards \S+ / \S+ there, mastery cards "
+                                           r"\S+ / \S+ here\): it was written by other code "
+                                           r"or files, or edited"):  # fmt: skip
+        _run(journal, recheck=6)
