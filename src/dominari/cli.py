@@ -847,16 +847,16 @@ def _run_games(label: str, total: int, progress: bool, run: Callable[..., R],
             end_own_ray()
 
 
-def _note_clock(specs: Sequence[str], game: str, notes: list[str]) -> list[str]:
+def _note_clock(specs: Sequence[str], game: str, notes: list[str]) -> None:
     """The note (into ``notes``) when a search bot among ``specs`` stops its search by the
-    clock (``mcts:seconds=…``): its games then depend on the machine, not only on the seed.
-    A bad search spec fails here, before anything is said (other bots load in the run).
-    The names of such bots, once each (the JSON's ``timed_searches``)."""
-    return _note_clock_bots([mcts_bot(spec, game) for spec in specs
+    clock (``mcts:seconds=…``): its games then depend on the machine, not only on the seed
+    (the results' JSON names them, ``timed_searches``). A bad search spec fails here,
+    before anything is said (other bots load in the run)."""
+    _note_clock_bots([mcts_bot(spec, game) for spec in specs
                              if search_spec(spec) is not None], notes)  # fmt: skip
 
 
-def _note_clock_bots(bots: Sequence[object], notes: list[str] | None = None) -> list[str]:
+def _note_clock_bots(bots: Sequence[object], notes: list[str] | None = None) -> None:
     """:func:`_note_clock` for bots already made (``play``'s, capped by --bot-seconds),
     said on stderr at once without ``notes``."""
     timed = timed_searches(bots)
@@ -865,7 +865,6 @@ def _note_clock_bots(bots: Sequence[object], notes: list[str] | None = None) -> 
         _note(f"{', '.join(timed)} {'stops its search' if one else 'stop their searches'} "
               f"by the clock: {'its' if one else 'their'} games depend on the machine's speed "
               "and load, not only on --seed", notes)  # fmt: skip
-    return timed
 
 
 def _note(text: str, notes: list[str] | None) -> None:

@@ -348,9 +348,10 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._reward += aec.rewards[self.agent]
 
     def _ask(self, who: str, decide: Callable[[Any], Any], what: Any) -> Any:
-        """``decide(what)``: a bot's or a policy's decision, any failure of it (a bug, a
-        bot of the other game, the project's own errors, which are not the agent's) a
-        :class:`BotError` naming ``who`` and the game's seed."""
+        """``decide(what)``: a policy opponent's decision (a bot's goes through
+        :func:`~dominari.sim.runner.ask_bot`), any failure of it (a bug, the project's own
+        errors, which are not the agent's) a :class:`BotError` naming ``who`` and the
+        game's seed."""
         try:
             return decide(what)
         except MemoryError:
