@@ -329,6 +329,10 @@ def test_a_helper_named_as_a_loaded_module_is_refused(tmp_path: Path) -> None:
      r"KeyError: 'duchy' \(.*carol\.py line 11\)"),
     ("state.copy().apply(state.parse_action('buy Province'))\n",  # an engine error in a
      r"was deciding: IllegalActionError: .+ \(.*carol\.py line 10\)"),  # look-ahead
+    ("if self.turns == 3:\n    import sys\n    sys.exit(3)\n",  # the bot's own stops,
+     r"was deciding: SystemExit: 3 \(.*carol\.py line 12\)"),  # not Exceptions
+    ("if self.turns == 3:\n    raise type('Odd', (BaseException,), {})()\n",
+     r"was deciding: Odd \(.*carol\.py line 11\)$"),
     ("state.apply(state.legal_actions()[0])\n",
      r"bot 'Bot' \(seat \d, Bot#\d: .*carol\.py:Bot\) changed the game's state while "
      r"deciding, in the game with seed \d+: a bot reads the state it is given and works on "
@@ -361,6 +365,65 @@ def test_a_bot_failing_in_reset_is_named(tmp_path: Path) -> None:
                                         r".*reset\.py:Bot\) failed in reset\(\d+\): NameError: "
                                         r"name 'random' is not defined \(.*reset\.py line 5\)$"):
         simulate([f"{path}:Bot", "bm"], 1, 1, workers=1)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_calling_sys_exit_is_named_not_the_runs_end(tmp_path: Path, workers: int,
+                                                          capsys: pytest.CaptureFixture[str],
+                                                          ) -> None:  # fmt: skip
+    """A bot file's ``sys.exit()`` (or an exception of its own deriving from
+    ``BaseException``) ended ``dominari simulate`` with its status and no word, in this
+    process; in a worker it printed a traceback. It is the bot's error now, as any other;
+    in ``reset`` too."""
+    bad = _bot_file(tmp_path / "quits.py", "if self.turns == 2:\n    raise SystemExit\n")
+    assert main(["simulate", "dominion", "--players", f"{bad},bm", "-n", "4", "--seed", "1",
+                 "--workers", str(workers)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"^dominari: error: game 1 of the simulation: the game with seed \d+ "
+                     r"stopped while bot 'Bot' \(seat 1, Bot: .*quits\.py:Bot\) was "
+                     r"deciding: SystemExit \(.*quits\.py line 11\)$", err, re.M), err
+    assert "Traceback" not in err
+    path = tmp_path / "reset.py"
+    path.write_text("import sys\n\nclass Bot:\n    name = 'r'\n\n    def reset(self, seed):\n"
+                    "        sys.exit('no')\n\n    def act(self, state):\n"
+                    "        return state.legal_actions()[0]\n", encoding="utf-8")
+    with pytest.raises(Exception, match=r"^game 1 of the simulation: bot 'r' \(seat 1, r: "
+                                        r".*reset\.py:Bot\) stopped in reset\(\d+\): "
+                                        r"SystemExit: no \(.*reset\.py line 7\)$"):
+        simulate([f"{path}:Bot", "bm"], 1, 1, workers=workers)
+
+
+def test_a_stop_from_outside_during_a_bots_decision_stays_a_stop(tmp_path: Path) -> None:
+    """Ctrl-C, and a signal whose handler raises (the command line's SIGTERM, Ray's), are
+    stops of the run even as a bot of one's own decides: not its error."""
+    import signal
+
+    from dominari.dominion.engine import DominionConfig
+    from dominari.sim.runner import ask_bot, play_game
+
+    def state() -> DominionState:
+        return DominionState.new(DominionConfig(players=2, kingdom="first-game", seed=1))
+
+    ctrl_c = load_bot(_bot_file(tmp_path / "cc.py", "raise KeyboardInterrupt\n"))
+    ctrl_c.reset(1)
+    with pytest.raises(KeyboardInterrupt):
+        play_game([ctrl_c, load_bot("bm")], state())
+
+    def handler(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    killed = load_bot(_bot_file(tmp_path / "sig.py", "import os, signal\n"
+                                "os.kill(os.getpid(), signal.SIGUSR1)\n"))  # fmt: skip
+    killed.reset(1)
+    old = signal.signal(signal.SIGUSR1, handler)
+    try:
+        for call in (lambda: play_game([killed, load_bot("bm")], state()),
+                     lambda: ask_bot(killed, state(), "bot 'Bot' (seat 1)")):
+            with pytest.raises(SystemExit) as caught:
+                call()
+            assert caught.value.code == 128 + signal.SIGUSR1
+    finally:
+        signal.signal(signal.SIGUSR1, old)
 
 
 def test_every_bad_file_is_said_at_once(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ import json
 import math
 import os
 import re
+import signal
 import site
 import sysconfig
 import threading
@@ -108,7 +109,7 @@ class BotError(DominariError):
         BotError("the game with seed 7 stopped while bot 'bm' (seat 1) was deciding: KeyError: 'x'")
         """
         return cls(f"the game with seed {seed} stopped while {who} was deciding: "
-                   f"{type(exc).__name__}: {exc}{_user_line(exc)}")
+                   f"{error_words(exc)}{_user_line(exc)}")
 
     @classmethod
     def overtime(cls, seed: object, who: str, limit: float, took: float,
@@ -666,7 +667,9 @@ def play_game(bots: Sequence[GameBot], state: S, *,
                              for p, b in enumerate(players)], state, labels)  # fmt: skip
     except (DominariError, MemoryError):
         raise
-    except Exception as exc:  # a bug in a bot or its strategy (or, rarely, the engine)
+    except BaseException as exc:  # a bug in a bot or its strategy (or, rarely, the engine);
+        if not isinstance(exc, Exception) and not bots_own_stop(exc):  # ``sys.exit`` in one
+            raise
         p = state.current_player()
         who = "a bot"
         if 0 <= p < len(bots):
@@ -762,6 +765,10 @@ def ask_bot(bot: GameBot, state: S, who: str, timeout: float | None = None) -> A
         raise
     except Exception as exc:  # a bug in the bot, the engine refusing what it tried …
         raise BotError.deciding(_seed_of(state), who, exc) from exc
+    except BaseException as exc:  # ``sys.exit`` in the bot … (not Ctrl-C, nor a signal)
+        if not bots_own_stop(exc):
+            raise
+        raise BotError.deciding(_seed_of(state), who, exc) from exc
     if history is not None and len(history) != before:
         raise BotError.changed_state(_seed_of(state), who)
     return action
@@ -794,8 +801,50 @@ def reset_bots(bots: Sequence[GameBot], seeds: Sequence[int],
             except (BotError, MemoryError):
                 raise
             except Exception as exc:
-                raise BotError(f"{who} failed in reset({seed}): {type(exc).__name__}: {exc}"
+                raise BotError(f"{who} failed in reset({seed}): {error_words(exc)}"
                                f"{_user_line(exc)}") from exc  # fmt: skip
+            except BaseException as exc:
+                if not bots_own_stop(exc):
+                    raise
+                raise BotError(f"{who} stopped in reset({seed}): {error_words(exc)}"
+                               f"{_user_line(exc)}") from exc  # fmt: skip
+
+
+def error_words(exc: BaseException) -> str:
+    """``KeyError: 'x'``; ``SystemExit`` alone where the exception says nothing more.
+
+    >>> error_words(KeyError("x")), error_words(SystemExit())
+    ("KeyError: 'x'", 'SystemExit')
+    """
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def bots_own_stop(exc: BaseException) -> bool:
+    """Whether ``exc``, an exception that is no ``Exception``, is a bot's own (a bot
+    file's ``sys.exit()``, an exception class of its own deriving from ``BaseException``):
+    raised in a file of the user's own, and neither Ctrl-C, a signal's handler (a stop of
+    the run: it stops it), nor the decision clock's :class:`Overtime`. A bot's own is said
+    as its error: the game stopped, the bot named, as for any error of a bot's.
+
+    >>> bots_own_stop(KeyboardInterrupt()), bots_own_stop(SystemExit(3))  # (no traceback)
+    (False, False)
+    """
+    if isinstance(exc, (Exception, KeyboardInterrupt, GeneratorExit, Overtime)):
+        return False
+    handlers = set()
+    for sig in signal.valid_signals():
+        with contextlib.suppress(ValueError, OSError):
+            handler = signal.getsignal(sig)
+            code = getattr(getattr(handler, "__func__", handler), "__code__", None)
+            if code is not None:
+                handlers.add(code)
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code in handlers:
+            return False
+        tb = tb.tb_next
+    return bool(_user_line(exc))
 
 
 def _stopped_at(exc: BaseException) -> str:
