@@ -389,10 +389,15 @@ def test_a_policy_that_fails_is_named_and_ends_the_episode() -> None:
     def broken(obs: dict[str, Any]) -> int:
         raise ZeroDivisionError("oops")
 
+    def quits(obs: dict[str, Any]) -> int:  # (a policy's own sys.exit: its error too)
+        raise SystemExit(4)
+
     for policy, message in ((wrong, r"bot 'wrong' \(player_0\) chose index \d+ in the game "
                                     r"with seed 5: action index \d+ is not legal"),
                             (broken, r"stopped while bot 'broken' \(player_0\) was deciding: "
-                                     r"ZeroDivisionError: oops")):
+                                     r"ZeroDivisionError: oops"),
+                            (quits, r"stopped while bot 'quits' \(player_0\) was deciding: "
+                                    r"SystemExit: 4 \(.*test_envs_versus\.py line \d+\)")):
         env = dominion_versus(opponents=[policy], seat=1, kingdom="first-game")
         with pytest.raises(BotError, match=message):
             for seed in range(5, 40):  # until the policy's seat decides before the agent

@@ -127,7 +127,7 @@ from dominari.envs.base import GameEnv, check_options, shared_in_copy
 from dominari.envs.dominations import DominationsEnv
 from dominari.envs.dominion import DominionEnv
 from dominari.sim.deadline import check_decision_timeout
-from dominari.sim.runner import BotError, ask_bot, derive_seed, reset_bots
+from dominari.sim.runner import BotError, ask_bot, bots_own_stop, derive_seed, reset_bots
 
 ILLEGAL = ("raise", "lose")
 """What an illegal index of the agent does: raise, or end the episode as a loss."""
@@ -357,6 +357,10 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         except MemoryError:
             raise
         except Exception as exc:
+            raise BotError.deciding(self.aec.game_seed, who, exc) from exc
+        except BaseException as exc:  # ``sys.exit`` in the policy (not Ctrl-C, a signal)
+            if not bots_own_stop(exc):
+                raise
             raise BotError.deciding(self.aec.game_seed, who, exc) from exc
 
     def _result(self) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool,
