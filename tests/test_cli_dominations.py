@@ -19,7 +19,7 @@ from dominari.cli import dominations_help, dominations_prompt, main, preview_tex
 from dominari.dominations.data import builtin_folder
 from dominari.dominations.engine import VP_SOURCES, DominationsConfig, DominationsState
 from dominari.dominations.notation import PLACE
-from dominari.sim.runner import bot_seed, game_seed
+from dominari.sim.runner import bot_seed, dominations_data, game_seed
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -390,20 +390,26 @@ def test_simulate_by_card_splits_dominations_by_the_mastery_cards_held(
     for name in ("greedy", "random"):
         assert f"{name}: win % with each mastery card it held at the end, and without it" \
             in out
-    assert "A card held is the player's choice, and a player who wins takes more cards" \
+    assert "a card held is the player's choice, and a player who wins takes more cards" \
         in out.replace("\n", " ")
     assert "Kingdom card" not in out
     note = " ".join(out.split())
-    assert "The surest gain comes first: cards are listed by the low end of Δ's interval" \
+    assert "Cards are listed by the low end of Δ alike's interval, the surest gain first" \
+        in note
+    assert "Δ alike: the same among games in which the seat held as many mastery cards" \
         in note
     from dominari.cli import _points
     from dominari.sim import simulate
 
     r = simulate(["greedy", "random"], 6, seed=1, workers=1, game="dominations",
                  by_card=True)  # fmt: skip
-    most = max(sum(c.difference is not None for c in cards) for cards in r.by_mastery)
-    some = f"{most / 20:.1f}".removesuffix(".0")
-    assert f"by chance alone: some {some} in a table of {most}." in note
+    compared = sum(c.alike is not None for cards in r.by_mastery for c in cards)
+    some = f"{compared / 20:.1f}".removesuffix(".0")  # over both tables
+    assert f"by chance alone: some {some} of the {compared} differences of 2 tables." in note
+    held = {c.card for c in r.by_mastery[0]}  # the cards without a row, named
+    assert "greedy held " in note or not held
+    assert all(f" {c}" in note.split("by chance alone")[1] for c in {
+        s.id for s in dominations_data(None).skills} - held)
     monkeypatch.setenv("COLUMNS", "70")
     assert main(["simulate", "dominations", "--players", "greedy,random", "-n", "6", "--seed",
                  "1", "--workers", "1", "--no-progress", "--by-card"]) == 0
@@ -413,10 +419,10 @@ def test_simulate_by_card_splits_dominations_by_the_mastery_cards_held(
     assert max(len(line) for line in narrow.splitlines() if line.startswith(" ")) <= 70
     top = r.by_mastery[0][0]
     row = next(line for line in out.splitlines() if f" {top.card} {top.name} " in line)
-    delta, ci = top.difference, top.difference_ci95
-    assert delta is not None and ci is not None
+    alike = top.alike
+    assert alike is not None
     assert row.split()[-8:] == [
         f"{top.held.games}", f"{100 * top.held.win_rate:.1f}",
         f"[{100 * top.held.ci95[0]:.1f},", f"{100 * top.held.ci95[1]:.1f}]",
-        f"{100 * top.lacked.win_rate:.1f}", _points(delta), f"[{_points(ci[0])},",
-        f"{_points(ci[1])}]"]  # Δ with its interval (Newcombe's)
+        f"{100 * top.lacked.win_rate:.1f}", _points(alike[0]), f"[{_points(alike[1])},",
+        f"{_points(alike[2])}]"]  # Δ alike with its interval (Δ: With minus Without)

@@ -1233,50 +1233,92 @@ def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
 
 def _mastery_table(name: str, cards: Sequence[HeldCard], layout: _Layout = _WIDE) -> Table:
     """:func:`mastery_table` of a player ``name`` (a seat, a tournament's entry) and its
-    ``cards``."""
+    ``cards``: With and Without, whose difference is Δ (in the JSON, with its interval),
+    then Δ alike with its interval."""
     stacked = layout.stacked
     table = Table(title=Text(f"{name}: win % with each mastery card it held at the end, "
                              "and without it"), title_style="bold", box=box.SIMPLE_HEAVY,
                   pad_edge=False, collapse_padding=True)  # fmt: skip
     for col in ("Card", "Games", _rate_head("With", stacked), "Without",
-                _rate_head("Δ", stacked)):  # fmt: skip
+                _rate_head("Δ alike", stacked)):  # fmt: skip
         table.add_column(col, justify="left" if col == "Card" else "right", no_wrap=True)
-    for c in cards:
-        held, lacked, delta, ci = c.held, c.lacked, c.difference, c.difference_ci95
+    for c in cards:  # (Δ, with its interval, is in the JSON: with it the table is too
+        held, lacked, alike = c.held, c.lacked, c.alike  # wide for 80 columns)
         table.add_row(Text(f"{c.card} {c.name}"), f"{held.games:,}",
                       _interval(held.win_rate, held.ci95, stacked),
                       _percent(lacked.win_rate) if lacked.games else "-",
-                      "-" if delta is None or ci is None else
-                      _interval(delta, ci, stacked, _points))  # fmt: skip
+                      "-" if alike is None else
+                      _interval(alike[0], (alike[1], alike[2]), stacked, _points))  # fmt: skip
     return table
 
 
 def mastery_note(result: SimResult) -> str:
-    """The footnote of :func:`mastery_table`: what Δ measures, the order, and how many
-    cards look significant by chance alone."""
-    return mastery_note_of(result.by_mastery)
+    """The footnote of :func:`mastery_table`: what Δ and Δ alike measure, the order, how
+    many cards look significant by chance alone, and the cards no table has."""
+    return mastery_note_of(result.by_mastery, [p.name for p in result.players],
+                           _skill_ids(result.options.get("data")))  # fmt: skip
 
 
-def mastery_note_of(by_mastery: Sequence[Sequence[HeldCard]]) -> str:
+def _skill_ids(data: object) -> list[str]:
+    """The ids of the mastery cards of the run's data (a folder's, or the built-in)."""
+    return [s.id for s in dominations_data(data if isinstance(data, str) else None).skills]
+
+
+def mastery_note_of(by_mastery: Sequence[Sequence[HeldCard]], names: Sequence[str] = (),
+                    cards: Sequence[str] = (), tournament: bool = False) -> str:
     """:func:`mastery_note` of the tables of ``by_mastery`` (a seat's or an entry's cards
-    each)."""
-    most = max(sum(c.difference is not None for c in cards) for cards in by_mastery)
-    return ("Δ: with minus without, in points, with a score interval (Newcombe's). A card "
-            "held is the player's choice, and a player who wins takes more cards: Δ tells "
-            "which cards go with winning, not what a card does. The surest gain comes "
-            "first: cards are listed by the low end of Δ's interval, so a card held in few "
-            "games, whose Δ is mostly noise, comes below those the games bear out. "
-            f"{_by_chance(most)}")
+    each), called ``names``; ``cards``: every mastery card's id, for those no table has
+    (no game's player held them); ``tournament``: its groups of games alike are of one
+    match-up too."""
+    compared = sum(c.alike is not None for table in by_mastery for c in table)
+    tables = len(by_mastery)
+    alike_in = ("of one match-up, in which the player held as many mastery cards"
+                if tournament else "in which the seat held as many mastery cards")
+    return ("Δ, With minus Without (in points in --json, with its interval, Newcombe's): a "
+            "card held is the player's choice, and a player who wins takes more cards, so Δ "
+            f"tells which cards go with winning. Δ alike: the same among games {alike_in}, "
+            "so that a card is set against the other cards of a player who took as many, "
+            "not against taking fewer (groups weighted as Mantel-Haenszel's; none for a card "
+            "held in every such game or none), with a stratified score interval (Mee's). It "
+            "too says which cards go with winning, not what a card does: a strong player "
+            "takes the cards it favours. Cards are listed by the low end of Δ alike's "
+            "interval, the surest gain first; of two cards of one Δ alike, the one held in "
+            f"fewer games comes lower. {_by_chance(compared, tables)}"
+            f"{_unheld_note(by_mastery, names, cards)}")
 
 
-def _by_chance(cards: int) -> str:
-    """The footnote's caution that some of a table's ``cards`` differences look
-    significant by chance alone ('' for none)."""
+def _unheld_note(by_mastery: Sequence[Sequence[HeldCard]], names: Sequence[str],
+                 cards: Sequence[str]) -> str:
+    """What :func:`mastery_note_of` says of the mastery cards without a row: those no
+    table has, then each table's others (``names[k]`` the table's player)."""
+    if not cards or len(names) != len(by_mastery):
+        return ""
+    lacks = [(name, [c for c in cards if c not in {h.card for h in table}])
+             for name, table in zip(names, by_mastery, strict=True)]  # fmt: skip
+    nowhere = [c for c in lacks[0][1] if all(c in m for _, m in lacks)] if lacks else []
+    said = (f" {_and_list(nowhere)} {'was' if len(nowhere) == 1 else 'were'} held in no game:"
+            " no row." if nowhere else "")
+    return said + "".join(f" {name} held {_and_list(rest)} in no game: no row there."
+                          for name, missing in lacks
+                          if (rest := [c for c in missing if c not in nowhere]))
+
+
+def _by_chance(cards: int, tables: int = 1) -> str:
+    """The footnote's caution that some of ``cards`` differences (in ``tables`` tables)
+    look significant by chance alone ('' for none).
+
+    >>> _by_chance(58).endswith("by chance alone: some 2.9 in a table of 58.")
+    True
+    >>> _by_chance(175, 3)[-46:]
+    'some 8.8 of the 175 differences of 3 tables.'
+    """
     if not cards:
         return ""
     expected = f"{cards / 20:.1f}".removesuffix(".0")
+    where = (f"in a table of {cards}" if tables == 1 else
+             f"of the {cards} differences of {tables} tables")
     return ("About one card in 20 shows a difference that looks significant at 95% by "
-            f"chance alone: some {expected} in a table of {cards}.")
+            f"chance alone: some {expected} {where}.")
 
 
 def _and_list(items: Sequence[str]) -> str:
@@ -1898,7 +1940,9 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         for p in result.leaderboard:
             _print_fitted(console, partial(_mastery_table, p.name,
                                            result.by_mastery[p.entry]))  # fmt: skip
-        console.print(mastery_note_of(result.by_mastery), style="dim", markup=False)
+        console.print(mastery_note_of(result.by_mastery, [p.name for p in result.players],
+                                      _skill_ids(result.options.get("data")), True),
+                      style="dim", markup=False)  # fmt: skip
     if result.game == "dominations":
         rules = result.options.get("rules") or {}
         data = result.options.get("data")

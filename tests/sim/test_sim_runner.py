@@ -14,7 +14,7 @@ from dominari.core.errors import ConfigError, DominariError, StrategyError
 from dominari.dominion.engine import DominionState
 from dominari.sim import BotError, game_seed, record_name, simulate
 from dominari.sim.runner import Chunk, DominionOptions, run_chunk
-from dominari.sim.stats import newcombe, wilson
+from dominari.sim.stats import _adjusted, newcombe, wilson
 
 SILVER_ONLY = 'name = "Silvers"\ndescription = "buys only Silver"\n\n[[buy]]\ncard = "Silver"\n'
 
@@ -995,14 +995,28 @@ def test_dominations_results_by_the_mastery_cards_each_seat_held(tmp_path: Path)
         for c in cards:
             assert c.held.games + c.lacked.games == games
             assert c.held.wins + c.lacked.wins == r.players[p].wins
-        lows = [c.difference_ci95[0] for c in cards if c.difference_ci95 is not None]
+        lows = [c.alike[1] for c in cards if c.alike is not None]  # the alike low end
         assert lows == sorted(lows, reverse=True) and len(lows) > 10
-        assert all(c.difference is None for c in cards[len(lows):])  # held in every game
+        assert all(c.alike is None for c in cards[len(lows):])
+    # Δ alike, recomputed: among the games in which the seat held as many cards
+    for p, cards in enumerate(r.by_mastery):
+        counts = [len(rows[i]["masteries"][p]) for i in range(games)]
+        won = [int(rows[i]["ranks"][p] == 1 and rows[i]["ranks"].count(1) == 1)
+               for i in range(games)]  # fmt: skip
+        for c in cards:
+            within = []
+            for k in sorted(set(counts)):
+                group = [i for i in range(games) if counts[i] == k]
+                have = [i for i in group if c.card in rows[i]["masteries"][p]]
+                within.append(([len(have), *([sum(won[i] for i in have)] * 2)],
+                               [len(group), *([sum(won[i] for i in group)] * 2)]))
+            assert c.alike == pytest.approx(_adjusted(within, p, 2)), c
     data = r.to_json()
     first = data["by_mastery"][1]["cards"][0]
     assert first["name"] == r.by_mastery[1][0].name and " " not in first["card"]
     assert data["by_mastery"][1]["seat"] == 1 and first["card"] == r.by_mastery[1][0].card
-    assert set(first) == {"card", "name", "held", "lacked", "difference", "difference_ci95"}
+    assert set(first) == {"card", "name", "held", "lacked", "difference", "difference_ci95",
+                          "alike"}
     for c in (c for cards in r.by_mastery for c in cards if c.difference is not None):
         low, high = c.difference_ci95 or (2.0, -2.0)
         assert -1 <= low <= c.difference <= high <= 1

@@ -91,7 +91,10 @@ def test_the_command_line_prints_each_players_table(capsys: pytest.CaptureFixtur
     assert main(args) == 0
     out = capsys.readouterr().out
     assert out.count("win % with each mastery card it held at the end, and without it") == 3
-    assert "A card held is the player's choice" in out
+    note = " ".join(out.split())
+    assert "a card held is the player's choice" in note
+    assert "Δ alike: the same among games of one match-up, in which the player held as many " \
+        "mastery cards" in note
     assert main([*args, "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["by_mastery"]) == 3
 
@@ -202,3 +205,28 @@ def test_a_recheck_that_differs_in_the_cards_alone_shows_them(tmp_path: Path) ->
                                            r"\S+ / \S+ here\): it was written by other code "
                                            r"or files, or edited"):  # fmt: skip
         _run(journal, recheck=6)
+
+
+def test_a_card_held_against_a_weak_player_is_not_made_good_by_it() -> None:
+    """The strategist's audit: a tournament's split mixed each player's games against
+    every opponent, so a card it held mostly against a weak player showed a large gain
+    (+25.7 points for a card held in 5 games, all against ``random``), and a sign could
+    flip. Δ alike compares games of one match-up (and as many cards held): here the card
+    goes with neither winning nor losing within a match-up, and Δ alike is 0 where Δ is
+    +80 points."""
+    from dominari.sim.runner import DominationsOptions
+    from dominari.sim.tournament import _EntryMasteries
+
+    split = _EntryMasteries(3, 2, DominationsOptions())
+    for j in range(20):  # entry 0 loses every game to 1, and wins every game against 2
+        split.add(0, GameResult((0, 1), (2, 1), (100, 200), "end", (0, 1),
+                                (("S9d",) if j < 2 else ("C6b",), ("T3a",))))
+        split.add(1, GameResult((0, 2), (1, 2), (200, 100), "end", (0, 1),
+                                (("S9d",) if j < 18 else ("C6b",), ("T3a",))))
+    cards = {c.card: c for c in split.cards()[0]}
+    universities = cards["S9d"]
+    assert (universities.held.games, universities.held.wins) == (20, 18)
+    assert universities.difference == pytest.approx(0.8)  # 90% with it, 10% without
+    assert universities.alike is not None
+    difference, low, high = universities.alike
+    assert difference == pytest.approx(0.0) and low < 0 < high

@@ -1068,8 +1068,15 @@ _CARD_FEATURES = {c: f"card:{NAME[c]}" for c in range(len(NAME))}
 def _held_features(state: Any) -> list[str]:
     """A Dominations game's features for :attr:`Tally.split`: each mastery card (by skill)
     each seat held at the end (``mastery:1:T3a Marketplace``: a skill's id has no white
-    space, its name may have any)."""
-    return [f"mastery:{p}:{skill.id} {skill.name}" for p, skill in _held_skills(state)]
+    space, its name may have any); and for the differences among games alike
+    (:func:`~dominari.sim.stats.mastery_splits`), each seat's group of games, by how many
+    cards it held (``held@1:12``), and each card in it (``mastery@1:12:T3a``)."""
+    held = list(_held_skills(state))
+    counts = Counter(p for p, _ in held)
+    out = [f"mastery:{p}:{skill.id} {skill.name}" for p, skill in held]
+    out.extend(f"mastery@{p}:{counts[p]}:{skill.id}" for p, skill in held)
+    out.extend(f"held@{p}:{counts[p]}" for p in range(state.num_players))
+    return out
 
 
 def _held_skills(state: Any) -> Iterator[tuple[int, Any]]:

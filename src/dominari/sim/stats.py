@@ -616,6 +616,13 @@ class HeldCard:
     name: str
     held: Share
     lacked: Share
+    alike: tuple[float, float, float] | None = None
+    """The difference among games alike, as ``(difference, low, high)`` with a 95%
+    interval: games in which the player held as many mastery cards (a tournament's: of
+    one match-up too), so that the card is set against the other cards a player who took
+    as many held, not against holding fewer; the groups' differences weighted as
+    :attr:`CardSplit.adjusted`'s (:func:`_adjusted`). None where no group has games both
+    with the card and without it."""
 
     @property
     def difference(self) -> float | None:
@@ -635,9 +642,12 @@ class HeldCard:
 
     def to_json(self) -> dict[str, Any]:
         ci = self.difference_ci95
+        alike = self.alike
         return {"card": self.card, "name": self.name, "held": self.held.to_json(),
                 "lacked": self.lacked.to_json(), "difference": self.difference,
-                "difference_ci95": None if ci is None else list(ci)}
+                "difference_ci95": None if ci is None else list(ci),
+                "alike": None if alike is None else {"difference": alike[0],
+                                                     "ci95": [alike[1], alike[2]]}}
 
 
 @dataclass(frozen=True)
@@ -883,13 +893,18 @@ def card_splits(tally: Tally) -> tuple[CardSplit, ...]:
 
 def mastery_splits(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
     """Seat by seat, its results with each mastery card it held at the end of some game
-    (features ``mastery:SEAT:ID NAME``) and without it, the surest gain first: by the low
-    end of the difference's interval, the highest first (then by the difference, then by
-    id; a card held in every game, which has no difference, last), so that a card held in
-    a game or two, whose interval is wide, comes below those the games bear out; empty
+    (features ``mastery:SEAT:ID NAME``) and without it, with the difference among games
+    alike (:attr:`HeldCard.alike`: in each group ``G`` of the seat's games, features
+    ``held@SEAT:G``, and ``mastery@SEAT:G:ID`` those of them with the card), the surest
+    gain first: by the low end of the interval of the difference among games alike, the
+    highest first (then by that difference, then by id; cards without one after them, by
+    the plain difference's, and a card held in every game, which has neither, last), so
+    that of two cards of one difference, the one held in fewer games comes lower; empty
     where no game was split so."""
     n = tally.players
-    seats: list[list[HeldCard]] = [[] for _ in range(n)]
+    seats: list[list[tuple[str, str, Share, Share]]] = [[] for _ in range(n)]
+    groups: list[dict[str, list[int]]] = [{} for _ in range(n)]
+    within: dict[tuple[int, str], dict[str, list[int]]] = {}
     for feature, row in tally.split.items():
         if feature.startswith("mastery:"):
             _, seat, held_card = feature.split(":", 2)
@@ -898,19 +913,37 @@ def mastery_splits(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
             held = Share(row[0], row[1 + p], row[1 + n + p])
             lacked = Share(tally.games - held.games, tally.wins[p] - held.wins,
                            tally.ties[p] - held.ties)  # fmt: skip
-            seats[p].append(HeldCard(card, name, held, lacked))
+            seats[p].append((card, name, held, lacked))
+        elif feature.startswith("held@"):
+            seat, _, group = feature[5:].partition(":")
+            groups[int(seat)][group] = row
+        elif feature.startswith("mastery@"):
+            seat, group, card = feature[8:].split(":", 2)
+            within.setdefault((int(seat), card), {})[group] = row
     if not any(seats):
         return ()
-    return tuple(tuple(sorted(cards, key=_surest_gain)) for cards in seats)
+    out = []
+    for p, cards in enumerate(seats):
+        split = []
+        for card, name, held, lacked in cards:
+            rows = within.get((p, card), {})
+            alike = _adjusted([(rows.get(g), total) for g, total in groups[p].items()],
+                              p, n) if groups[p] else None  # fmt: skip
+            split.append(HeldCard(card, name, held, lacked, alike))
+        out.append(tuple(sorted(split, key=_surest_gain)))
+    return tuple(out)
 
 
-def _surest_gain(card: HeldCard) -> tuple[float, float, str]:
-    """The order of :func:`mastery_splits`: the low end of the difference's interval, the
-    highest first; then the difference; a card without one last."""
-    ci, difference = card.difference_ci95, card.difference
-    if ci is None or difference is None:
-        return (2.0, 2.0, card.card)
-    return (-ci[0], -difference, card.card)
+def _surest_gain(card: HeldCard) -> tuple[int, float, float, str]:
+    """The order of :func:`mastery_splits`: the low end of the interval of the difference
+    among games alike, the highest first; then that difference; then cards without one,
+    by the plain difference's the same way; a card without either last."""
+    if card.alike is not None:
+        return (0, -card.alike[1], -card.alike[0], card.card)
+    ci, plain = card.difference_ci95, card.difference
+    if ci is None or plain is None:
+        return (2, 2.0, 2.0, card.card)
+    return (1, -ci[0], -plain, card.card)
 
 
 def _by_key_cards(tally: Tally, key_cards: Sequence[str],

@@ -786,7 +786,8 @@ class _EntrySplits:
 
 class _EntryMasteries:
     """Every entry's results in its games in which it held each mastery card at the end
-    and in its others (Dominations' results by card: :class:`HeldCard`, as
+    and in its others, and among its games alike: of one match-up, in which it held as
+    many cards (Dominations' results by card: :class:`HeldCard`, as
     :func:`~dominari.sim.runner.simulate`'s by seat), counted a game at a time
     (:meth:`add`); :meth:`cards` gives them entry by entry."""
 
@@ -799,14 +800,19 @@ class _EntryMasteries:
         # seat in its tally (the first)
         self.features = {s.id: f"mastery:0:{s.id} {s.name}" for s in data.skills}
 
-    def add(self, game: GameResult) -> None:
-        """Count ``game``, which has each seat's mastery cards."""
+    def add(self, matchup: int, game: GameResult) -> None:
+        """Count ``game`` of match-up ``matchup``, which has each seat's mastery cards;
+        its group of games alike is of the match-up and how many cards the entry held
+        (:func:`~dominari.sim.stats.mastery_splits`' ``held@0:M.K``)."""
         scores, ranks, features = game.scores, game.ranks, self.features
         for p, e in enumerate(game.seating):  # the entry in the first seat of its tally
-            order = self.orders[p]
+            order, held = self.orders[p], game.held[p]
+            group = f"{matchup}.{len(held)}"
             self.tallies[e].add(tuple(scores[q] for q in order),
                                 tuple(ranks[q] for q in order), self.zeros, game.reason,
-                                features=[features[c] for c in game.held[p]])  # fmt: skip
+                                features=[*(features[c] for c in held),
+                                          *(f"mastery@0:{group}:{c}" for c in held),
+                                          f"held@0:{group}"])  # fmt: skip
 
     def cards(self) -> tuple[tuple[HeldCard, ...], ...]:
         """Entry by entry, its results with and without each card it held in some game,
@@ -1152,7 +1158,7 @@ def tournament(
                     assert dealt is not None  # (by card: a random kingdom, checked)
                     split.add(m, played, dealt)
                 if held is not None:
-                    held.add(played)
+                    held.add(m, played)
                 read.one()
         read.rest()
         if held is not None:
