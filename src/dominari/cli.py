@@ -564,7 +564,8 @@ def _run_flags(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--workers", type=_positive, default=None, metavar="W",
                         help="worker processes (default: one per CPU; at most 4 a CPU, "
                         "or 16 on a machine of 4 CPUs or fewer); with --backend ray, the "
-                        "number of tasks running at once")  # fmt: skip
+                        "number of tasks running at once (default: this machine's CPUs; "
+                        "on a cluster give its CPUs)")  # fmt: skip
     parser.add_argument("--backend", default="local", metavar="NAME",
                         help="where games run: local processes (default) or ray (the "
                         "cluster at RAY_ADDRESS, else a local one; needs pip install "

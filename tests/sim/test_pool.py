@@ -669,6 +669,25 @@ def test_ray_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
                           backend="ray").to_json() == tournament(
             entries, 4, 3, workers=1, kingdom="first-game").to_json()  # fmt: skip
 
+        # a task runs in this process's folder, where the worker has it (the analyst's
+        # audit: on a cluster of 'ray start', relative paths were read from its folder)
+        monkeypatch.chdir(tmp_path)
+        assert run_tasks(os.path.abspath, [".", "x"], workers=2, backend="ray") == [
+            str(tmp_path), str(tmp_path / "x")]
+
+        # a worker that cannot load the task (Dominari not installed there): one line
+        (tmp_path / "elsewhere").mkdir()
+        (tmp_path / "elsewhere" / "only_here.py").write_text("def twice(x):\n"
+                                                             "    return 2 * x\n")
+        monkeypatch.syspath_prepend(str(tmp_path / "elsewhere"))
+        from only_here import twice  # type: ignore[import-not-found]
+
+        with pytest.raises(PoolError, match=r"^a Ray worker could not take task \d of 2 "
+                                            r"\(RaySystemError: System error: No module "
+                                            r"named 'only_here'\): Dominari, the version "
+                                            r"this process runs, must be installed"):
+            run_tasks(twice, [1, 2], workers=2, backend="ray")
+
         # results in task order, progress once per task
         seen: list[int] = []
         folder = tmp_path / "order"

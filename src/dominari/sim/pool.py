@@ -987,8 +987,11 @@ _RAY_WATCHED_BY: str | None = None
 
 
 def _apply(fn: Callable[[T], R], task: T,
-           watch: tuple[Any, int, float, str] | None = None) -> R:  # fmt: skip
-    """``fn(task)``, as a Ray task (``ray.remote`` takes only Python functions). With
+           watch: tuple[Any, int, float, str] | None = None, cwd: str | None = None) -> R:
+    """``fn(task)``, as a Ray task (``ray.remote`` takes only Python functions), in the
+    folder ``cwd`` where this worker has it (the folder of the process that began the
+    run: the relative paths a run names, a bot file, a strategy file, ``--data``, are
+    read from there, as in a local worker, not from the folder ``ray start`` ran in). With
     ``watch`` (the run's :class:`_Beats` actor, this try's key, how often to send, the
     run's token), the task's start and then its :func:`beat` calls are sent to the actor.
 
@@ -998,6 +1001,8 @@ def _apply(fn: Callable[[T], R], task: T,
     are not waited for (a round trip a task cost some 7% of a run of short tasks): Ray's
     own threads send them within a millisecond, whatever the task does then."""
     global _RAY_BEAT, _RAY_WATCHED_BY
+    if cwd is not None:
+        _enter(cwd)
     if watch is None:
         return fn(task)
     actor, key, every, run = watch
@@ -1013,6 +1018,23 @@ def _apply(fn: Callable[[T], R], task: T,
         return fn(task)
     finally:
         _RAY_BEAT = None
+
+
+def _not_taken(k: int, tasks: int, exc: BaseException) -> PoolError:
+    """The error of a Ray worker that could not load task ``k`` (of ``tasks``): a module
+    its function or arguments need is missing there (Ray's ``RaySystemError``)."""
+    return PoolError(f"a Ray worker could not take task {k + 1} of {tasks} "
+                     f"({_first_line(exc)}): Dominari, the version this process runs, must "
+                     "be installed where each Ray worker runs (and the module of a function "
+                     "of your own that you run on Ray)")  # fmt: skip
+
+
+def _enter(folder: str) -> None:
+    """Work in ``folder`` where this process has it (a Ray worker of a node that lacks it
+    stays where it is: its paths are then the user's to share, as the README says)."""
+    with contextlib.suppress(OSError):  # (no such folder here, or this one is gone)
+        if os.getcwd() != folder and os.path.isdir(folder):
+            os.chdir(folder)
 
 
 def _ray_beat(state: list[Any]) -> None:
@@ -1153,14 +1175,19 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                            if hasattr(ray.exceptions, name))  # fmt: skip
         task_error = ray.exceptions.RayTaskError
         cancelled = ray.exceptions.TaskCancelledError
+        system_error = ray.exceptions.RaySystemError
         remote = ray.remote(_apply).options(max_retries=0, retry_exceptions=False)
+        try:
+            cwd: str | None = os.getcwd()
+        except OSError:  # this process's folder is gone: the workers stay where they are
+            cwd = None
         watch = _RayWatch(ray, stall) if stall is not None else None
         while todo or pending:
             while todo and len(pending) < workers:
                 k = todo.popleft()
                 tries += 1
-                watched = () if watch is None else (watch.for_try(tries),)
-                pending[remote.remote(fn, out.tasks[k], *watched)] = (k, tries)
+                watched = None if watch is None else watch.for_try(tries)
+                pending[remote.remote(fn, out.tasks[k], watched, cwd)] = (k, tries)
             ready, _ = ray.wait(list(pending), num_returns=1,
                                 timeout=None if watch is None else watch.every)  # fmt: skip
             for ref in ready:
@@ -1169,6 +1196,8 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                     value = ray.get(ref)
                 except task_error as exc:
                     cause = getattr(exc, "cause", None)
+                    if isinstance(cause, system_error):  # the worker could not load it
+                        raise _not_taken(k, len(out.tasks), cause) from None
                     if isinstance(cause, lost_types):
                         out.charge(k, f"its Ray worker was lost ({_first_line(cause)})")
                         todo.appendleft(k)
@@ -1184,6 +1213,8 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                     out.charge(k, f"its Ray worker was lost ({_first_line(exc)})")
                     todo.appendleft(k)
                     continue
+                except system_error as exc:  # the worker could not load the task
+                    raise _not_taken(k, len(out.tasks), exc) from None
                 except cancelled:
                     if watch is None or ref not in watch.hung:
                         raise
