@@ -124,6 +124,23 @@ def test_simulate_with_a_data_folder(capsys: pytest.CaptureFixture[str],
     options = json.loads(out)["options"]
     assert options["data"] == str(folder)
     assert options["data_digest"] == record["config"]["data_digest"]
+    # the text and the chart name it too (the strategist's audit: "data mydata" alone
+    # read the same for a folder edited between two runs)
+    digest = record["config"]["data_digest"]
+    for command in ("simulate", "tournament"):
+        code, out, err = run(capsys, command, "dominations", "--players", "random,random",
+                             "-n", "1", "--seed", "1", "--workers", "1", "--data",
+                             str(folder), "--no-progress",
+                             *(("--plot", str(tmp_path / "t.png"))
+                               if command == "tournament" else ()))  # fmt: skip
+        assert code == 0, err
+        assert f"data {folder} (digest {digest})" in " ".join(out.split()), out
+    from dominari.sim.plot import tournament_figure
+    from dominari.sim.tournament import tournament
+
+    figure = tournament_figure(tournament(["random", "random"], 1, 1, game="dominations",
+                                          data=folder, workers=1))  # fmt: skip
+    assert figure.get_suptitle().endswith(f" · data {folder} ({digest})")
 
 
 def test_a_record_played_with_a_data_folder_replays_from_elsewhere(

@@ -1260,6 +1260,18 @@ def mastery_note(result: SimResult) -> str:
                            _skill_ids(result.options.get("data")))  # fmt: skip
 
 
+def _data_words(data: object, digest: str) -> str:
+    """The footer's data: ``built-in``, or a folder with the digest of its files (the
+    ``data_digest`` a record names), so that runs on a folder edited between them differ.
+
+    >>> _data_words(None, ""), _data_words("mydata", "7f55d188c71d044a")
+    ('built-in', 'mydata (digest 7f55d188c71d044a)')
+    """
+    if not data:
+        return "built-in"
+    return f"{data} (digest {digest})" if digest else str(data)
+
+
 def _skill_ids(data: object) -> list[str]:
     """The ids of the mastery cards of the run's data (a folder's, or the built-in)."""
     return [s.id for s in dominations_data(data if isinstance(data, str) else None).skills]
@@ -1504,8 +1516,8 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
         data = result.options.get("data")
         console.print(f"Dominations, {rules.get('variant', 'retail')} rules · seed "
                       f"{result.seed} · {_rules_text(rules)} · data "
-                      f"{data if data else 'built-in'} · ties in VP go to initiative",
-                      markup=False)  # fmt: skip
+                      f"{_data_words(data, result.data_digest)} · ties in VP go to "
+                      "initiative", markup=False)  # fmt: skip
     else:
         _print_dominion_footer(console, result)
     console.print(_RATE_INTERVALS, markup=False)
@@ -1949,8 +1961,8 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         data = result.options.get("data")
         console.print(f"Dominations, {rules.get('variant', 'retail')} rules · seed "
                       f"{result.seed} · {_rules_text(rules)} · data "
-                      f"{data if data else 'built-in'} · ties in VP go to initiative",
-                      markup=False)  # fmt: skip
+                      f"{_data_words(data, result.data_digest)} · ties in VP go to "
+                      "initiative", markup=False)  # fmt: skip
     else:
         kingdom = describe_kingdom(result.options.get("kingdom") or "random")
         max_turns = result.options.get("max_turns")

@@ -1133,8 +1133,12 @@ class _Loader:
                 raise self.fail(file, f"{total} {DOMAIN_NAMES[d]} skills, expected {SKILLS // 6}")
             for c in (3, 6, 9):
                 if per[letter, c] != 4:
+                    ids = ", ".join(r["id"] for r in recs
+                                    if (r["domain"], r["cost"]) == (letter, c))
                     raise self.fail(file, f"{per[letter, c]} {DOMAIN_NAMES[d]} skills of cost "
-                                          f"{c}, expected 4")  # fmt: skip
+                                          f"{c} ({ids or 'none'}), expected 4 (the game has "
+                                          "4 of each cost a domain: to make a card cheaper, "
+                                          "swap its cost with another's)")  # fmt: skip
         for r in recs:
             pre = r["prerequisite"]
             if r["cost"] == 9 and pre is None:

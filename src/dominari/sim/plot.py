@@ -151,7 +151,10 @@ def tournament_figure(result: TournamentResult) -> Figure:
     fig.legend(handles + more, labels + words, loc="outside lower right", ncol=3,
                fontsize="small", frameon=False)  # below the charts: never over a bar
 
-    fig.suptitle(f"{title(result)} · seed {result.seed}", parse_math=False)
+    data = result.options.get("data")  # a folder of the user's own: named, with its digest
+    where = "" if not data else f" · data {data}" + (
+        f" ({result.data_digest})" if result.data_digest else "")
+    fig.suptitle(f"{title(result)} · seed {result.seed}{where}", parse_math=False)
     return fig
 
 
