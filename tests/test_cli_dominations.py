@@ -410,6 +410,10 @@ def test_simulate_by_card_splits_dominations_by_the_mastery_cards_held(
     assert "a card held is the player's choice, and a player who wins takes more cards" \
         in out.replace("\n", " ")
     assert "Kingdom card" not in out
+    assert "greedy: win % where it built a level of each monument, and in its other games " \
+        "with it" in out
+    assert "Monuments: With, a seat's win % in the games in which it built a level of the " \
+        "monument" in " ".join(out.split())
     note = " ".join(out.split())
     assert "Cards are listed by the low end of Δ alike's interval, the surest gain first" \
         in note

@@ -1232,20 +1232,34 @@ def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
     return _mastery_table(result.players[at].name, result.by_mastery[at], layout)
 
 
-def _mastery_table(name: str, cards: Sequence[HeldCard], layout: _Layout = _WIDE) -> Table:
+def monument_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
+    """Seat ``at``'s outright win rate in the games in which it built a level of each
+    monument (held one of its level cards at the end) and in its other games with the
+    monument in play, as :func:`mastery_table`'s (:attr:`SimResult.by_monument`)."""
+    return _mastery_table(result.players[at].name, result.by_monument[at], layout,
+                          monuments=True)  # fmt: skip
+
+
+def _mastery_table(name: str, cards: Sequence[HeldCard], layout: _Layout = _WIDE,
+                   monuments: bool = False) -> Table:  # fmt: skip
     """:func:`mastery_table` of a player ``name`` (a seat, a tournament's entry) and its
     ``cards``: With and Without, whose difference is Δ (in the JSON, with its interval),
-    then Δ alike with its interval."""
+    then Δ alike with its interval; ``monuments``: :func:`monument_table`'s."""
     stacked = layout.stacked
-    table = Table(title=Text(f"{name}: win % with each mastery card it held at the end, "
-                             "and without it"), title_style="bold", box=box.SIMPLE_HEAVY,
+    title = (f"{name}: win % where it built a level of each monument, and in its other "
+             "games with it" if monuments else
+             f"{name}: win % with each mastery card it held at the end, and without it")
+    table = Table(title=Text(title), title_style="bold", box=box.SIMPLE_HEAVY,
                   pad_edge=False, collapse_padding=True)  # fmt: skip
-    for col in ("Card", "Games", _rate_head("With", stacked), "Without",
-                _rate_head("Δ alike", stacked)):  # fmt: skip
-        table.add_column(col, justify="left" if col == "Card" else "right", no_wrap=True)
+    for col in ("Monument" if monuments else "Card", "Games", _rate_head("With", stacked),
+                "Without", _rate_head("Δ alike", stacked)):  # fmt: skip
+        table.add_column(col, justify="right" if table.columns else "left", no_wrap=True)
+    # A monument's name, long, goes under its id where the intervals stack under their
+    # rates (each row is two lines then); a card's stays beside its id, as it is short.
+    between = "\n" if monuments and stacked else " "
     for c in cards:  # (Δ, with its interval, is in the JSON: with it the table is too
         held, lacked, alike = c.held, c.lacked, c.alike  # wide for 80 columns)
-        table.add_row(Text(f"{c.card} {c.name}"), f"{held.games:,}",
+        table.add_row(Text(f"{c.card}{between}{c.name}"), f"{held.games:,}",
                       _interval(held.win_rate, held.ci95, stacked),
                       _percent(lacked.win_rate) if lacked.games else "-",
                       "-" if alike is None else
@@ -1258,6 +1272,19 @@ def mastery_note(result: SimResult) -> str:
     many cards look significant by chance alone, and the cards no table has."""
     return mastery_note_of(result.by_mastery, [p.name for p in result.players],
                            _skill_ids(result.options.get("data")))  # fmt: skip
+
+
+def monument_note(result: SimResult) -> str:
+    """The footnote of :func:`monument_table`: what the columns and Δ alike measure, and
+    how many monuments look significant by chance alone."""
+    compared = sum(c.alike is not None for table in result.by_monument for c in table)
+    tables = sum(1 for table in result.by_monument if table)
+    return ("Monuments: With, a seat's win % in the games in which it built a level of the "
+            "monument (held a level card of it at the end); Without, in its other games "
+            "with the monument in play. Δ alike: the difference among games in which the "
+            "seat held as many level cards, as for the mastery cards. A level built is the "
+            "player's choice, so this says which monuments go with winning, not how strong "
+            f"one is. {_by_chance(compared, tables, 'monument')}")
 
 
 def _data_words(data: object, digest: str) -> str:
@@ -1316,9 +1343,9 @@ def _unheld_note(by_mastery: Sequence[Sequence[HeldCard]], names: Sequence[str],
                           if (rest := [c for c in missing if c not in nowhere]))
 
 
-def _by_chance(cards: int, tables: int = 1) -> str:
-    """The footnote's caution that some of ``cards`` differences (in ``tables`` tables)
-    look significant by chance alone ('' for none).
+def _by_chance(cards: int, tables: int = 1, what: str = "card") -> str:
+    """The footnote's caution that some of ``cards`` differences (in ``tables`` tables,
+    one a ``what``) look significant by chance alone ('' for none).
 
     >>> _by_chance(58).endswith("by chance alone: some 2.9 in a table of 58.")
     True
@@ -1330,7 +1357,7 @@ def _by_chance(cards: int, tables: int = 1) -> str:
     expected = f"{cards / 20:.1f}".removesuffix(".0")
     where = (f"in a table of {cards}" if tables == 1 else
              f"of the {cards} differences of {tables} tables")
-    return ("About one card in 20 shows a difference that looks significant at 95% by "
+    return (f"About one {what} in 20 shows a difference that looks significant at 95% by "
             f"chance alone: some {expected} {where}.")
 
 
@@ -1509,6 +1536,11 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
         for at in range(len(result.players)):
             _print_fitted(console, partial(mastery_table, result, at))
         console.print(mastery_note(result), style="dim", markup=False)
+    if result.by_monument:
+        for at in range(len(result.players)):
+            if result.by_monument[at]:
+                _print_fitted(console, partial(monument_table, result, at))
+        console.print(monument_note(result), style="dim", markup=False)
     if result.game == "dominations":
         if result.sources:
             _print_fitted(console, partial(breakdown_table, result), result.players)

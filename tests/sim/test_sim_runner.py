@@ -1026,6 +1026,60 @@ def test_dominations_results_by_the_mastery_cards_each_seat_held(tmp_path: Path)
                     by_card=True) == r  # fmt: skip
 
 
+def test_dominations_results_by_the_monuments_each_seat_built(tmp_path: Path) -> None:
+    """The strategist's audit: "is this monument too strong?" had no answer (the rows had
+    no monument, only its VP). Each game's row names the monuments in play and each
+    seat's level cards (as its record's trees hold them), and by card each seat's results
+    are split by the monuments it built a level of, against its other games with the
+    monument in play, with Δ alike among games of as many level cards held."""
+    from dominari.dominations.engine import DominationsState
+
+    games = 12
+    rows: list[dict[str, Any]] = []
+    r = simulate(["greedy", "greedy", "greedy"], games, seed=4, workers=2,
+                 game="dominations", record_dir=tmp_path, by_card=True,
+                 each_game=rows.append)  # fmt: skip
+    for i in range(games):
+        record = json.loads((tmp_path / record_name(i)).read_text(encoding="utf-8"))
+        state = DominationsState.from_record(record)
+        assert rows[i]["monument_levels"] == [
+            sorted(c.id for c in ps.tree.cards.values() if c.level_card)
+            for ps in state.players]  # fmt: skip
+        assert rows[i]["monuments_in_play"] == sorted(
+            state.data.monuments[m].id for m in state.levels_taken)
+    assert len(r.by_monument) == 3
+    assert any(m.alike is not None for built in r.by_monument for m in built)
+    for p, built in enumerate(r.by_monument):
+        won = [int(row["ranks"][p] == 1 and row["ranks"].count(1) == 1) for row in rows]
+        count = [len(row["monument_levels"][p]) for row in rows]
+        for m in built:
+            has = [any(c.startswith(f"{m.card}-") for c in row["monument_levels"][p])
+                   for row in rows]  # fmt: skip
+            there = [m.card in row["monuments_in_play"] for row in rows]
+            assert (m.held.games, m.held.wins) == (
+                sum(has), sum(w for w, h in zip(won, has, strict=True) if h))
+            assert (m.lacked.games, m.lacked.wins) == (
+                sum(t and not h for t, h in zip(there, has, strict=True)),
+                sum(w for w, t, h in zip(won, there, has, strict=True) if t and not h))
+            within = []
+            for k in sorted(set(count)):
+                group = [i for i in range(games) if there[i] and count[i] == k]
+                if group:
+                    held = [i for i in group if has[i]]
+                    within.append(([len(held), *([sum(won[i] for i in held)] * 3)],
+                                   [len(group), *([sum(won[i] for i in group)] * 3)]))
+            expected = _adjusted(within, p, 3)
+            assert m.alike == (None if expected is None else pytest.approx(expected)), m
+    data = r.to_json()
+    assert data["by_monument"][0]["seat"] == 0
+    first = data["by_monument"][0]["monuments"][0]
+    assert set(first) == {"monument", "name", "held", "lacked", "difference",
+                          "difference_ci95", "alike"}
+    assert "by_monument.monuments.alike.ci95" in data["intervals"]
+    assert simulate(["greedy", "greedy", "greedy"], games, seed=4, workers=1,
+                    game="dominations", by_card=True) == r  # fmt: skip
+
+
 def test_a_second_ctrl_c_while_a_stopped_run_removes_its_records_removes_them_all(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A stopped run removes the records it wrote, so that it can be run again into the

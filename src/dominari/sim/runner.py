@@ -1054,7 +1054,8 @@ def run_chunk(chunk: Chunk) -> Tally:
                 getattr(state, "kingdom", None),  # Dominion's Kingdom cards (ids)
                 tuple(played[best_at.index(p)] if p in best_at else None for p in seats)
                 if played else None, breakdown,
-                held_cards(state, n) if chunk.game == "dominations" else None))  # fmt: skip
+                held_cards(state, n) if chunk.game == "dominations" else None,
+                held_monuments(state) if chunk.game == "dominations" else None))  # fmt: skip
         if record_dir is not None:
             write_record(record_dir / record_name(i), state,
                          recorder.entries(seats, seeds, state))  # fmt: skip
@@ -1076,7 +1077,39 @@ def _held_features(state: Any) -> list[str]:
     out = [f"mastery:{p}:{skill.id} {skill.name}" for p, skill in held]
     out.extend(f"mastery@{p}:{counts[p]}:{skill.id}" for p, skill in held)
     out.extend(f"held@{p}:{counts[p]}" for p in range(state.num_players))
+    # the monuments (:func:`~dominari.sim.stats.monument_splits`): those in play; each
+    # seat's group of games, by how many level cards it held, with each in play, and in
+    # it each monument it held a level card of
+    monuments = state.data.monuments
+    in_play = [monuments[m] for m in sorted(state.levels_taken)]
+    out.extend(f"monument-in:{mon.id}" for mon in in_play)
+    for p, levels in enumerate(_held_levels(state)):
+        k = len(levels)
+        out.extend(f"mgroup@{p}:{k}:{mon.id}" for mon in in_play)
+        for m in sorted(set(levels)):
+            mon = monuments[m]
+            out.append(f"monument:{p}:{mon.id} {mon.name}")
+            out.append(f"monument@{p}:{k}:{mon.id}")
     return out
+
+
+def _held_levels(state: Any) -> list[list[int]]:
+    """Each seat's monument level cards at the end of a Dominations game: the index of
+    each one's monument."""
+    cat = state.catalog
+    return [[cat.level_monument[cat.level_code[card.id]]
+             for card in ps.tree.cards.values() if card.level_card]
+            for ps in state.players]  # fmt: skip
+
+
+def held_monuments(state: Any) -> dict[str, Any]:
+    """A Dominations game's monuments at its end, for its row: ``monuments_in_play``
+    (ids, by index) and ``monument_levels``, each seat's level cards (ids, sorted)."""
+    return {"monuments_in_play": [state.data.monuments[m].id
+                                  for m in sorted(state.levels_taken)],
+            "monument_levels": [sorted(card.id for card in ps.tree.cards.values()
+                                       if card.level_card)
+                                for ps in state.players]}  # fmt: skip
 
 
 def _held_skills(state: Any) -> Iterator[tuple[int, Any]]:
@@ -1389,15 +1422,17 @@ def game_row(row: tuple[Any, ...], seed: int) -> dict[str, Any]:
     are 1) and ``turns``, how it ``ended``, the seats in ``turn_order`` (the first began);
     Dominion's ``kingdom`` and, with ``best`` at the table, each seat's ``played_as`` (the
     rule bot it played, or None); Dominations' ``vp_breakdown`` (each seat's VP by
-    source) and ``masteries`` (each seat's mastery cards at the end, by skill id, as the
-    results by card count them).
+    source), ``masteries`` (each seat's mastery cards at the end, by skill id, as the
+    results by card count them), ``monuments_in_play`` and ``monument_levels`` (each
+    seat's monument level cards at the end: :func:`held_monuments`).
 
     >>> row = game_row((4, (30, 25), (1, 2), (17, 16), "provinces", (1, 0), (21, 29),
     ...                 ("Witch", None), None, None), seed=1)
     >>> row["index"], row["ranks"], row["turn_order"], row["kingdom"], row["played_as"]
     (4, [1, 2], [1, 0], ['Moat', 'Witch'], ['Witch', None])
     """
-    i, scores, ranks, turns, reason, order, kingdom, played, breakdown, held = row
+    i, scores, ranks, turns, reason, order, kingdom, played, breakdown, held, *more = row
+    monuments = more[0] if more else None
     out: dict[str, Any] = {"index": i, "seed": game_seed(seed, i), "scores": list(scores),
                            "ranks": list(ranks), "turns": list(turns), "ended": reason}
     if order is not None:
@@ -1410,6 +1445,8 @@ def game_row(row: tuple[Any, ...], seed: int) -> dict[str, Any]:
         out["vp_breakdown"] = [dict(sources) for sources in breakdown]
     if held is not None:
         out["masteries"] = [list(cards) for cards in held]
+    if monuments is not None:
+        out.update(monuments)
     return out
 
 

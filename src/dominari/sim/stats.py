@@ -32,7 +32,12 @@ INTERVALS: dict[str, str] = {
     "by_card.cards.difference_ci95": "Newcombe hybrid score (of two Wilson intervals)",
     "by_card.cards.adjusted.ci95": "stratified Mee score, Mantel-Haenszel weights",
     "by_mastery.cards.difference_ci95": "Newcombe hybrid score (of two Wilson "
-                                        "intervals)"}  # fmt: skip
+                                        "intervals)",
+    "by_mastery.cards.alike.ci95": "stratified Mee score, Mantel-Haenszel weights",
+    "by_monument.monuments.difference_ci95": "Newcombe hybrid score (of two Wilson "
+                                             "intervals)",
+    "by_monument.monuments.alike.ci95": "stratified Mee score, Mantel-Haenszel weights",
+}
 """How each kind of 95% interval of a result's JSON is computed, as its ``intervals``
 say (each result names those it has)."""
 
@@ -640,10 +645,11 @@ class HeldCard:
         _, low, high = newcombe(held.wins, held.games, lacked.wins, lacked.games)
         return (low, high)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, key: str = "card") -> dict[str, Any]:
+        """As JSON values, the id under ``key`` (``card``; a monument's: ``monument``)."""
         ci = self.difference_ci95
         alike = self.alike
-        return {"card": self.card, "name": self.name, "held": self.held.to_json(),
+        return {key: self.card, "name": self.name, "held": self.held.to_json(),
                 "lacked": self.lacked.to_json(), "difference": self.difference,
                 "difference_ci95": None if ci is None else list(ci),
                 "alike": None if alike is None else {"difference": alike[0],
@@ -714,6 +720,12 @@ class SimResult(EndReasons):
     """Dominations, when asked for: seat by seat, its results with each mastery card it
     held at the end of some game and without it, the surest gain first (by the low end of
     the difference's interval, the highest first)."""
+    by_monument: tuple[tuple[HeldCard, ...], ...] = ()
+    """Dominations, when asked for: seat by seat, its results in the games in which it
+    held a level card of each monument at the end (it built a level) and in the others in
+    which the monument was in play, in the order of :attr:`by_mastery` (a
+    :class:`HeldCard` a monument: its id and name; games alike: of as many level cards
+    held)."""
     by_key_cards: tuple[KeyCardGroup, ...] = ()
     """With :attr:`by_card` and :attr:`key_cards` or :attr:`key_played_as`: every seat's
     results in the games of each group of them, the groups with the most key cards first
@@ -775,7 +787,7 @@ class SimResult(EndReasons):
                    total_rounds=tally.rounds, end_reasons=dict(sorted(tally.reasons.items())),
                    options=dict(options), by_turn=by_turn,
                    by_card=card_splits(tally), key_cards=key_cards,
-                   by_mastery=mastery_splits(tally),
+                   by_mastery=mastery_splits(tally), by_monument=monument_splits(tally),
                    key_played_as=key_played_as, unadjusted=unadjusted, code=code,
                    by_key_cards=_by_key_cards(tally, key_cards, key_played_as),
                    games_asked=max(games_asked, tally.games), notes=dict(notes or {}),
@@ -824,8 +836,13 @@ class SimResult(EndReasons):
                                                     *(("by_card.adjusted.ci95",)
                                                       if self.by_card
                                                       and not self.unadjusted else ()),
-                                                    *(("by_mastery.cards.difference_ci95",)
-                                                      if self.by_mastery else ()))},
+                                                    *(("by_mastery.cards.difference_ci95",
+                                                       "by_mastery.cards.alike.ci95")
+                                                      if self.by_mastery else ()),
+                                                    *(("by_monument.monuments."
+                                                       "difference_ci95",
+                                                       "by_monument.monuments.alike.ci95")
+                                                      if self.by_monument else ()))},
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
             **({"by_mastery": [{"seat": p.seat, "name": p.name,
@@ -833,6 +850,11 @@ class SimResult(EndReasons):
                                for p, cards in zip(self.players, self.by_mastery,
                                                    strict=True)]}
                if self.by_mastery else {}),
+            **({"by_monument": [{"seat": p.seat, "name": p.name,
+                                 "monuments": [c.to_json("monument") for c in built]}
+                                for p, built in zip(self.players, self.by_monument,
+                                                    strict=True)]}
+               if self.by_monument else {}),
             **({"by_card": [card.to_json([p.name for p in self.players])
                             for card in self.by_card],
                 "by_card_key_cards": list(self.key_cards),
@@ -930,6 +952,50 @@ def mastery_splits(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
             alike = _adjusted([(rows.get(g), total) for g, total in groups[p].items()],
                               p, n) if groups[p] else None  # fmt: skip
             split.append(HeldCard(card, name, held, lacked, alike))
+        out.append(tuple(sorted(split, key=_surest_gain)))
+    return tuple(out)
+
+
+def monument_splits(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
+    """Seat by seat, its results in the games in which it held a level card of each
+    monument at the end (features ``monument:SEAT:ID NAME``) and in its other games in
+    which the monument was in play (``monument-in:ID``), with the difference among games
+    alike: of as many level cards held (in each group ``K``, features
+    ``mgroup@SEAT:K:ID``: games with the monument in play, ``monument@SEAT:K:ID``: those
+    of them in which the seat held one), in :func:`mastery_splits`' order; empty where no
+    game was split so."""
+    n = tally.players
+    in_play: dict[str, list[int]] = {}
+    built: list[list[tuple[str, str, list[int]]]] = [[] for _ in range(n)]
+    groups: dict[tuple[int, str], dict[str, list[int]]] = {}
+    within: dict[tuple[int, str], dict[str, list[int]]] = {}
+    for feature, row in tally.split.items():
+        if feature.startswith("monument-in:"):
+            in_play[feature[12:]] = row
+        elif feature.startswith("monument:"):
+            _, seat, which = feature.split(":", 2)
+            monument, _, name = which.partition(" ")
+            built[int(seat)].append((monument, name, row))
+        elif feature.startswith(("mgroup@", "monument@")):
+            lead, _, rest = feature.partition("@")
+            seat, group, monument = rest.split(":", 2)
+            into = groups if lead == "mgroup" else within
+            into.setdefault((int(seat), monument), {})[group] = row
+    if not any(built):
+        return ()
+    out = []
+    for p, monuments in enumerate(built):
+        split = []
+        for monument, name, row in monuments:
+            held = Share(row[0], row[1 + p], row[1 + n + p])
+            base = in_play.get(monument, row)
+            lacked = Share(base[0] - held.games, base[1 + p] - held.wins,
+                           base[1 + n + p] - held.ties)  # fmt: skip
+            alike_in = groups.get((p, monument), {})
+            rows = within.get((p, monument), {})
+            alike = _adjusted([(rows.get(g), total) for g, total in alike_in.items()],
+                              p, n) if alike_in else None  # fmt: skip
+            split.append(HeldCard(monument, name, held, lacked, alike))
         out.append(tuple(sorted(split, key=_surest_gain)))
     return tuple(out)
 

@@ -693,7 +693,8 @@ class TournamentResult(EndReasons):
                                                       if self.by_card
                                                       and not self.by_card_unadjusted
                                                       else ()),
-                                                    *(("by_mastery.cards.difference_ci95",)
+                                                    *(("by_mastery.cards.difference_ci95",
+                                                       "by_mastery.cards.alike.ci95")
                                                       if self.by_mastery else ()))},
             "players": [{"rank": k + 1, **s.to_json()} for k, s in enumerate(board)],
             "head_to_head": {
