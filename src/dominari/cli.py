@@ -1223,28 +1223,17 @@ def _split_table(name: str, splits: Sequence[CardSplit], at: int, alike_too: boo
     return table
 
 
-def mastery_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
-    """Seat ``at``'s outright win rate in the games in which it held each mastery card at
-    the end and in the others, with the difference, the surest gain first (by the low end
-    of its interval: :attr:`SimResult.by_mastery`); ``layout``: its intervals stacked or
-    not. No cell wraps (a card's name broken onto a line of its own would read as another
-    card): :func:`_fitted` stacks the intervals instead."""
-    return _mastery_table(result.players[at].name, result.by_mastery[at], layout)
-
-
-def monument_table(result: SimResult, at: int, layout: _Layout = _WIDE) -> Table:
-    """Seat ``at``'s outright win rate in the games in which it built a level of each
-    monument (held one of its level cards at the end) and in its other games with the
-    monument in play, as :func:`mastery_table`'s (:attr:`SimResult.by_monument`)."""
-    return _mastery_table(result.players[at].name, result.by_monument[at], layout,
-                          monuments=True)  # fmt: skip
-
-
 def _mastery_table(name: str, cards: Sequence[HeldCard], layout: _Layout = _WIDE,
                    monuments: bool = False) -> Table:  # fmt: skip
-    """:func:`mastery_table` of a player ``name`` (a seat, a tournament's entry) and its
-    ``cards``: With and Without, whose difference is Δ (in the JSON, with its interval),
-    then Δ alike with its interval; ``monuments``: :func:`monument_table`'s."""
+    """The table of a player ``name`` (a seat, a tournament's entry, the seats of one bot:
+    :func:`held_tables`): its outright win rate in the games in which it held each mastery
+    card at the end and in the others, With and Without, whose difference is Δ (in the
+    JSON, with its interval), then Δ alike with its interval, the surest gain first (as
+    :attr:`SimResult.by_mastery` is ordered); ``monuments``: by monument, in the games in
+    which it built a level of each, and in its others with it in play. No cell wraps (a
+    card's name broken onto a line of its own would read as another card): :func:`_fitted`
+    stacks the intervals instead (a monument's name then goes under its id);
+    ``layout``: its intervals stacked or not."""
     stacked = layout.stacked
     title = (f"{name}: win % where it built a level of each monument, and in its other "
              "games with it" if monuments else
@@ -1267,18 +1256,46 @@ def _mastery_table(name: str, cards: Sequence[HeldCard], layout: _Layout = _WIDE
     return table
 
 
+def held_tables(result: SimResult) -> list[tuple[str, tuple[HeldCard, ...],
+                                                 tuple[HeldCard, ...]]]:
+    """The tables by mastery card and by monument the text shows, in seat order: one for
+    the seats of each bot that plays several (:attr:`SimResult.by_bot`, named
+    ``greedy (seats 1, 2 and 3)``), one for each other seat; each its name, cards and
+    monuments."""
+    pooled = {g.seats[0]: g for g in result.by_bot}
+    within = {p for g in result.by_bot for p in g.seats}
+    out = []
+    for p, player in enumerate(result.players):
+        if p in pooled:
+            g = pooled[p]
+            seats = _and_list([str(q + 1) for q in g.seats])
+            out.append((f"{g.name} (seats {seats})", g.cards, g.monuments))
+        elif p not in within:
+            out.append((player.name, result.by_mastery[p],
+                        result.by_monument[p] if result.by_monument else ()))  # fmt: skip
+    return out
+
+
 def mastery_note(result: SimResult) -> str:
-    """The footnote of :func:`mastery_table`: what Δ and Δ alike measure, the order, how
-    many cards look significant by chance alone, and the cards no table has."""
-    return mastery_note_of(result.by_mastery, [p.name for p in result.players],
+    """The footnote of :func:`_mastery_table`: what Δ and Δ alike measure, the order, how
+    many cards look significant by chance alone, and the cards no table has; where seats
+    play one bot, that one table holds them (:func:`held_tables`)."""
+    shown = held_tables(result)
+    note = mastery_note_of([cards for _, cards, _ in shown], [name for name, _, _ in shown],
                            _skill_ids(result.options.get("data")))  # fmt: skip
+    if not result.by_bot:
+        return note
+    return (f"{note} Seats that play one bot share a table: each seat's games count as games "
+            "of their own, alike only with the same seat's (--json gives each seat's table "
+            "too, in by_mastery and by_monument).")
 
 
 def monument_note(result: SimResult) -> str:
-    """The footnote of :func:`monument_table`: what the columns and Δ alike measure, and
+    """The footnote of the tables by monument: what the columns and Δ alike measure, and
     how many monuments look significant by chance alone."""
-    compared = sum(c.alike is not None for table in result.by_monument for c in table)
-    tables = sum(1 for table in result.by_monument if table)
+    shown = [monuments for _, _, monuments in held_tables(result)]
+    compared = sum(c.alike is not None for table in shown for c in table)
+    tables = sum(1 for table in shown if table)
     return ("Monuments: With, a seat's win % in the games in which it built a level of the "
             "monument (held a level card of it at the end); Without, in its other games "
             "with the monument in play. Δ alike: the difference among games in which the "
@@ -1533,14 +1550,16 @@ def _print_sim(console: Console, result: SimResult, elapsed: float, workers: int
         if result.by_key_cards:
             _print_fitted(console, partial(key_card_table, result), result.players)
     if result.by_mastery:
-        for at in range(len(result.players)):
-            _print_fitted(console, partial(mastery_table, result, at))
+        shown = held_tables(result)
+        for name, cards, _ in shown:
+            _print_fitted(console, partial(_mastery_table, name, cards))
         console.print(mastery_note(result), style="dim", markup=False)
-    if result.by_monument:
-        for at in range(len(result.players)):
-            if result.by_monument[at]:
-                _print_fitted(console, partial(monument_table, result, at))
-        console.print(monument_note(result), style="dim", markup=False)
+        if any(monuments for _, _, monuments in shown):
+            for name, _, monuments in shown:
+                if monuments:
+                    _print_fitted(console, partial(_mastery_table, name, monuments,
+                                                   monuments=True))  # fmt: skip
+            console.print(monument_note(result), style="dim", markup=False)
     if result.game == "dominations":
         if result.sources:
             _print_fitted(console, partial(breakdown_table, result), result.players)

@@ -1080,6 +1080,50 @@ def test_dominations_results_by_the_monuments_each_seat_built(tmp_path: Path) ->
                     game="dominations", by_card=True) == r  # fmt: skip
 
 
+def test_seats_of_one_bot_share_one_table_by_card(capsys: pytest.CaptureFixture[str]) -> None:
+    """The strategist's audit: with four ``greedy`` there was a table a seat, each of a
+    quarter of the games, and none of them all. The seats of one bot now share one
+    (``by_bot``): each seat's games counted as games of their own, alike only with the
+    same seat's games of as many cards; the text shows it in place of theirs."""
+    rows: list[dict[str, Any]] = []
+    r = simulate(["greedy", "greedy", "random"], 12, seed=6, workers=1, game="dominations",
+                 by_card=True, each_game=rows.append)  # fmt: skip
+    (pooled,) = r.by_bot
+    assert (pooled.name, pooled.seats) == ("greedy", (0, 1))
+    seat_cards = [{c.card: c for c in r.by_mastery[p]} for p in (0, 1)]
+    for c in pooled.cards:
+        parts = [cards[c.card] for cards in seat_cards if c.card in cards]
+        assert c.held.games == sum(h.held.games for h in parts)
+        assert c.held.wins == sum(h.held.wins for h in parts)
+        assert c.held.games + c.lacked.games == 24  # both seats' games
+        within = []  # each seat's groups of games of as many cards, apart
+        for p in (0, 1):
+            won = [int(row["ranks"][p] == 1 and row["ranks"].count(1) == 1) for row in rows]
+            count = [len(row["masteries"][p]) for row in rows]
+            for k in sorted(set(count)):
+                group = [i for i in range(12) if count[i] == k]
+                held = [i for i in group if c.card in rows[i]["masteries"][p]]
+                within.append(([len(held), sum(won[i] for i in held)],
+                               [len(group), sum(won[i] for i in group)]))
+        expected = _adjusted(within, 0, 1)
+        assert c.alike == (None if expected is None else pytest.approx(expected)), c
+    assert any(c.alike is not None for c in pooled.cards)
+    assert {m.card for m in pooled.monuments} == {
+        m.card for p in (0, 1) for m in r.by_monument[p]}
+    data = r.to_json()
+    assert data["by_bot"][0]["bot"] == "greedy" and data["by_bot"][0]["seats"] == [0, 1]
+    assert len(data["by_mastery"]) == 3  # each seat's too
+    assert main(["simulate", "dominations", "--players", "greedy,greedy,random", "-n", "12",
+                 "--seed", "6", "--workers", "1", "--no-progress", "--by-card"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy (seats 1 and 2): win % with each mastery card it held" in out
+    assert "greedy#1: win % with each mastery card" not in out
+    assert "random: win % with each mastery card" in out
+    assert "Seats that play one bot share a table" in " ".join(out.split())
+    assert simulate(["greedy", "random"], 2, seed=6, workers=1, game="dominations",
+                    by_card=True).by_bot == ()  # fmt: skip
+
+
 def test_a_second_ctrl_c_while_a_stopped_run_removes_its_records_removes_them_all(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A stopped run removes the records it wrote, so that it can be run again into the

@@ -17,7 +17,7 @@ import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -726,6 +726,9 @@ class SimResult(EndReasons):
     which the monument was in play, in the order of :attr:`by_mastery` (a
     :class:`HeldCard` a monument: its id and name; games alike: of as many level cards
     held)."""
+    by_bot: tuple[PooledHeld, ...] = ()
+    """With :attr:`by_mastery`: each bot that plays several seats, its seats' results by
+    mastery card and by monument as one table each (:class:`PooledHeld`)."""
     by_key_cards: tuple[KeyCardGroup, ...] = ()
     """With :attr:`by_card` and :attr:`key_cards` or :attr:`key_played_as`: every seat's
     results in the games of each group of them, the groups with the most key cards first
@@ -788,6 +791,7 @@ class SimResult(EndReasons):
                    options=dict(options), by_turn=by_turn,
                    by_card=card_splits(tally), key_cards=key_cards,
                    by_mastery=mastery_splits(tally), by_monument=monument_splits(tally),
+                   by_bot=pooled_splits(tally, specs),
                    key_played_as=key_played_as, unadjusted=unadjusted, code=code,
                    by_key_cards=_by_key_cards(tally, key_cards, key_played_as),
                    games_asked=max(games_asked, tally.games), notes=dict(notes or {}),
@@ -850,6 +854,8 @@ class SimResult(EndReasons):
                                for p, cards in zip(self.players, self.by_mastery,
                                                    strict=True)]}
                if self.by_mastery else {}),
+            **({"by_bot": [pooled.to_json() for pooled in self.by_bot]}
+               if self.by_bot else {}),
             **({"by_monument": [{"seat": p.seat, "name": p.name,
                                  "monuments": [c.to_json("monument") for c in built]}
                                 for p, built in zip(self.players, self.by_monument,
@@ -913,58 +919,56 @@ def card_splits(tally: Tally) -> tuple[CardSplit, ...]:
     return tuple(out)
 
 
-def mastery_splits(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
-    """Seat by seat, its results with each mastery card it held at the end of some game
-    (features ``mastery:SEAT:ID NAME``) and without it, with the difference among games
-    alike (:attr:`HeldCard.alike`: in each group ``G`` of the seat's games, features
-    ``held@SEAT:G``, and ``mastery@SEAT:G:ID`` those of them with the card), the surest
-    gain first: by the low end of the interval of the difference among games alike, the
-    highest first (then by that difference, then by id; cards without one after them, by
-    the plain difference's, and a card held in every game, which has neither, last), so
-    that of two cards of one difference, the one held in fewer games comes lower; empty
-    where no game was split so."""
+class _Held(NamedTuple):
+    """A seat's results with a card (or monument) and without it, as :class:`HeldCard`
+    is made of them: ``strata``, its groups of games alike, each the row of those with the
+    card (or None) and of them all, ``[games, wins]`` (the seat's wins)."""
+
+    name: str
+    held: Share
+    lacked: Share
+    strata: list[tuple[list[int] | None, list[int]]]
+
+
+def _seat_rows(row: list[int] | None, p: int) -> list[int] | None:
+    """A :attr:`Tally.split` row as ``[games, wins]`` of seat ``p``."""
+    return None if row is None else [row[0], row[1 + p]]
+
+
+def _mastery_parts(tally: Tally) -> list[dict[str, _Held]]:
+    """Seat by seat, by card id, the parts of :func:`mastery_splits`."""
     n = tally.players
-    seats: list[list[tuple[str, str, Share, Share]]] = [[] for _ in range(n)]
+    seats: list[dict[str, _Held]] = [{} for _ in range(n)]
     groups: list[dict[str, list[int]]] = [{} for _ in range(n)]
     within: dict[tuple[int, str], dict[str, list[int]]] = {}
+    held_rows: list[list[tuple[str, str, list[int]]]] = [[] for _ in range(n)]
     for feature, row in tally.split.items():
         if feature.startswith("mastery:"):
             _, seat, held_card = feature.split(":", 2)
             card, _, name = held_card.partition(" ")
-            p = int(seat)
-            held = Share(row[0], row[1 + p], row[1 + n + p])
-            lacked = Share(tally.games - held.games, tally.wins[p] - held.wins,
-                           tally.ties[p] - held.ties)  # fmt: skip
-            seats[p].append((card, name, held, lacked))
+            held_rows[int(seat)].append((card, name, row))
         elif feature.startswith("held@"):
             seat, _, group = feature[5:].partition(":")
             groups[int(seat)][group] = row
         elif feature.startswith("mastery@"):
             seat, group, card = feature[8:].split(":", 2)
             within.setdefault((int(seat), card), {})[group] = row
-    if not any(seats):
-        return ()
-    out = []
-    for p, cards in enumerate(seats):
-        split = []
-        for card, name, held, lacked in cards:
+    for p, cards in enumerate(held_rows):
+        for card, name, row in cards:
+            held = Share(row[0], row[1 + p], row[1 + n + p])
+            lacked = Share(tally.games - held.games, tally.wins[p] - held.wins,
+                           tally.ties[p] - held.ties)  # fmt: skip
             rows = within.get((p, card), {})
-            alike = _adjusted([(rows.get(g), total) for g, total in groups[p].items()],
-                              p, n) if groups[p] else None  # fmt: skip
-            split.append(HeldCard(card, name, held, lacked, alike))
-        out.append(tuple(sorted(split, key=_surest_gain)))
-    return tuple(out)
+            strata = [(_seat_rows(rows.get(g), p), [total[0], total[1 + p]])
+                      for g, total in groups[p].items()]  # fmt: skip
+            seats[p][card] = _Held(name, held, lacked, strata)
+    return seats
 
 
-def monument_splits(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
-    """Seat by seat, its results in the games in which it held a level card of each
-    monument at the end (features ``monument:SEAT:ID NAME``) and in its other games in
-    which the monument was in play (``monument-in:ID``), with the difference among games
-    alike: of as many level cards held (in each group ``K``, features
-    ``mgroup@SEAT:K:ID``: games with the monument in play, ``monument@SEAT:K:ID``: those
-    of them in which the seat held one), in :func:`mastery_splits`' order; empty where no
-    game was split so."""
+def _monument_parts(tally: Tally) -> list[dict[str, _Held]]:
+    """Seat by seat, by monument id, the parts of :func:`monument_splits`."""
     n = tally.players
+    seats: list[dict[str, _Held]] = [{} for _ in range(n)]
     in_play: dict[str, list[int]] = {}
     built: list[list[tuple[str, str, list[int]]]] = [[] for _ in range(n)]
     groups: dict[tuple[int, str], dict[str, list[int]]] = {}
@@ -981,22 +985,104 @@ def monument_splits(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
             seat, group, monument = rest.split(":", 2)
             into = groups if lead == "mgroup" else within
             into.setdefault((int(seat), monument), {})[group] = row
-    if not any(built):
-        return ()
-    out = []
     for p, monuments in enumerate(built):
-        split = []
         for monument, name, row in monuments:
             held = Share(row[0], row[1 + p], row[1 + n + p])
             base = in_play.get(monument, row)
             lacked = Share(base[0] - held.games, base[1 + p] - held.wins,
                            base[1 + n + p] - held.ties)  # fmt: skip
-            alike_in = groups.get((p, monument), {})
             rows = within.get((p, monument), {})
-            alike = _adjusted([(rows.get(g), total) for g, total in alike_in.items()],
-                              p, n) if alike_in else None  # fmt: skip
-            split.append(HeldCard(monument, name, held, lacked, alike))
-        out.append(tuple(sorted(split, key=_surest_gain)))
+            strata = [(_seat_rows(rows.get(g), p), [total[0], total[1 + p]])
+                      for g, total in groups.get((p, monument), {}).items()]  # fmt: skip
+            seats[p][monument] = _Held(name, held, lacked, strata)
+    return seats
+
+
+def _table(parts: dict[str, _Held]) -> tuple[HeldCard, ...]:
+    """The cards of ``parts``, each with its difference among games alike, the surest
+    gain first."""
+    cards = [HeldCard(card, part.name, part.held, part.lacked,
+                      _adjusted(part.strata, 0, 1) if part.strata else None)
+             for card, part in parts.items()]  # fmt: skip
+    return tuple(sorted(cards, key=_surest_gain))
+
+
+def _pooled(seats: Sequence[dict[str, _Held]]) -> tuple[HeldCard, ...]:
+    """One table of the cards of ``seats`` (seats that play one bot): each seat's games a
+    game of its own, each seat's groups of games alike groups of their own."""
+    merged: dict[str, _Held] = {}
+    for parts in seats:
+        for card, part in parts.items():
+            had = merged.get(card)
+            merged[card] = part if had is None else _Held(
+                had.name, _add(had.held, part.held), _add(had.lacked, part.lacked),
+                had.strata + part.strata)
+    return _table(merged)
+
+
+def _add(a: Share, b: Share) -> Share:
+    return Share(a.games + b.games, a.wins + b.wins, a.ties + b.ties)
+
+
+def mastery_splits(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
+    """Seat by seat, its results with each mastery card it held at the end of some game
+    (features ``mastery:SEAT:ID NAME``) and without it, with the difference among games
+    alike (:attr:`HeldCard.alike`: in each group ``G`` of the seat's games, features
+    ``held@SEAT:G``, and ``mastery@SEAT:G:ID`` those of them with the card), the surest
+    gain first: by the low end of the interval of the difference among games alike, the
+    highest first (then by that difference, then by id; cards without one after them, by
+    the plain difference's, and a card held in every game, which has neither, last), so
+    that of two cards of one difference, the one held in fewer games comes lower; empty
+    where no game was split so."""
+    seats = _mastery_parts(tally)
+    return tuple(_table(parts) for parts in seats) if any(seats) else ()
+
+
+def monument_splits(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
+    """Seat by seat, its results in the games in which it held a level card of each
+    monument at the end (features ``monument:SEAT:ID NAME``) and in its other games in
+    which the monument was in play (``monument-in:ID``), with the difference among games
+    alike: of as many level cards held (in each group ``K``, features
+    ``mgroup@SEAT:K:ID``: games with the monument in play, ``monument@SEAT:K:ID``: those
+    of them in which the seat held one), in :func:`mastery_splits`' order; empty where no
+    game was split so."""
+    seats = _monument_parts(tally)
+    return tuple(_table(parts) for parts in seats) if any(seats) else ()
+
+
+@dataclass(frozen=True)
+class PooledHeld:
+    """The seats ``seats`` (from 0), which play one bot (``name``, the spec they share):
+    their results by mastery card (``cards``) and by monument (``monuments``), as one
+    seat's (:class:`HeldCard`), each seat's games counted as games of their own and
+    alike only with the same seat's: four times the games of one seat where four play
+    the bot, for "which mastery cards win?" with a bot playing itself."""
+
+    name: str
+    seats: tuple[int, ...]
+    cards: tuple[HeldCard, ...]
+    monuments: tuple[HeldCard, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bot": self.name, "seats": list(self.seats),
+                "cards": [c.to_json() for c in self.cards],
+                "monuments": [c.to_json("monument") for c in self.monuments]}
+
+
+def pooled_splits(tally: Tally, specs: Sequence[str]) -> tuple[PooledHeld, ...]:
+    """:class:`PooledHeld` of each bot that plays more than one seat (by ``specs``, the
+    seats' bots), in the order of its first seat; empty where no game was split by
+    mastery card, or no bot plays two seats."""
+    cards = _mastery_parts(tally)
+    if not any(cards):
+        return ()
+    monuments = _monument_parts(tally)
+    out = []
+    for spec in dict.fromkeys(specs):
+        seats = tuple(p for p, s in enumerate(specs) if s == spec)
+        if len(seats) > 1:
+            out.append(PooledHeld(spec, seats, _pooled([cards[p] for p in seats]),
+                                  _pooled([monuments[p] for p in seats])))  # fmt: skip
     return tuple(out)
 
 
