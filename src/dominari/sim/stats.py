@@ -935,13 +935,14 @@ def _seat_rows(row: list[int] | None, p: int) -> list[int] | None:
     return None if row is None else [row[0], row[1 + p]]
 
 
-def _mastery_parts(tally: Tally) -> list[dict[str, _Held]]:
-    """Seat by seat, by card id, the parts of :func:`mastery_splits`."""
+def _mastery_parts(tally: Tally, everywhere: bool = False) -> list[dict[str, _Held]]:
+    """Seat by seat, by card id, the parts of :func:`mastery_splits`; ``everywhere``:
+    every seat's of each card any seat held (none held by some: all its games without)."""
     n = tally.players
     seats: list[dict[str, _Held]] = [{} for _ in range(n)]
     groups: list[dict[str, list[int]]] = [{} for _ in range(n)]
     within: dict[tuple[int, str], dict[str, list[int]]] = {}
-    held_rows: list[list[tuple[str, str, list[int]]]] = [[] for _ in range(n)]
+    held_rows: list[list[tuple[str, str, list[int] | None]]] = [[] for _ in range(n)]
     for feature, row in tally.split.items():
         if feature.startswith("mastery:"):
             _, seat, held_card = feature.split(":", 2)
@@ -953,9 +954,16 @@ def _mastery_parts(tally: Tally) -> list[dict[str, _Held]]:
         elif feature.startswith("mastery@"):
             seat, group, card = feature[8:].split(":", 2)
             within.setdefault((int(seat), card), {})[group] = row
+    if everywhere:
+        names = {card: name for cards in held_rows for card, name, _ in cards}
+        for cards in held_rows:
+            mine = {card for card, _, _ in cards}
+            cards.extend((card, name, None) for card, name in names.items()
+                         if card not in mine)  # fmt: skip
     for p, cards in enumerate(held_rows):
-        for card, name, row in cards:
-            held = Share(row[0], row[1 + p], row[1 + n + p])
+        for card, name, have in cards:
+            held = Share(0, 0, 0) if have is None else Share(have[0], have[1 + p],
+                                                             have[1 + n + p])
             lacked = Share(tally.games - held.games, tally.wins[p] - held.wins,
                            tally.ties[p] - held.ties)  # fmt: skip
             rows = within.get((p, card), {})
@@ -965,12 +973,14 @@ def _mastery_parts(tally: Tally) -> list[dict[str, _Held]]:
     return seats
 
 
-def _monument_parts(tally: Tally) -> list[dict[str, _Held]]:
-    """Seat by seat, by monument id, the parts of :func:`monument_splits`."""
+def _monument_parts(tally: Tally, everywhere: bool = False) -> list[dict[str, _Held]]:
+    """Seat by seat, by monument id, the parts of :func:`monument_splits`; ``everywhere``:
+    every seat's of each monument any seat built (none built by some: all its games with
+    it in play without)."""
     n = tally.players
     seats: list[dict[str, _Held]] = [{} for _ in range(n)]
     in_play: dict[str, list[int]] = {}
-    built: list[list[tuple[str, str, list[int]]]] = [[] for _ in range(n)]
+    built: list[list[tuple[str, str, list[int] | None]]] = [[] for _ in range(n)]
     groups: dict[tuple[int, str], dict[str, list[int]]] = {}
     within: dict[tuple[int, str], dict[str, list[int]]] = {}
     for feature, row in tally.split.items():
@@ -985,10 +995,17 @@ def _monument_parts(tally: Tally) -> list[dict[str, _Held]]:
             seat, group, monument = rest.split(":", 2)
             into = groups if lead == "mgroup" else within
             into.setdefault((int(seat), monument), {})[group] = row
+    if everywhere:
+        names = {monument: name for monuments in built for monument, name, _ in monuments}
+        for monuments in built:
+            mine = {monument for monument, _, _ in monuments}
+            monuments.extend((monument, name, None) for monument, name in names.items()
+                             if monument not in mine)  # fmt: skip
     for p, monuments in enumerate(built):
-        for monument, name, row in monuments:
-            held = Share(row[0], row[1 + p], row[1 + n + p])
-            base = in_play.get(monument, row)
+        for monument, name, have in monuments:
+            held = Share(0, 0, 0) if have is None else Share(have[0], have[1 + p],
+                                                             have[1 + n + p])
+            base = in_play.get(monument, have or [0] * (1 + 2 * n))
             lacked = Share(base[0] - held.games, base[1 + p] - held.wins,
                            base[1 + n + p] - held.ties)  # fmt: skip
             rows = within.get((p, monument), {})
@@ -1073,10 +1090,10 @@ def pooled_splits(tally: Tally, specs: Sequence[str]) -> tuple[PooledHeld, ...]:
     """:class:`PooledHeld` of each bot that plays more than one seat (by ``specs``, the
     seats' bots), in the order of its first seat; empty where no game was split by
     mastery card, or no bot plays two seats."""
-    cards = _mastery_parts(tally)
+    cards = _mastery_parts(tally, everywhere=True)
     if not any(cards):
         return ()
-    monuments = _monument_parts(tally)
+    monuments = _monument_parts(tally, everywhere=True)
     out = []
     for spec in dict.fromkeys(specs):
         seats = tuple(p for p, s in enumerate(specs) if s == spec)
