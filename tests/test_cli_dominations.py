@@ -140,7 +140,7 @@ def test_simulate_with_a_data_folder(capsys: pytest.CaptureFixture[str],
 
     figure = tournament_figure(tournament(["random", "random"], 1, 1, game="dominations",
                                           data=folder, workers=1))  # fmt: skip
-    assert figure.get_suptitle().endswith(f" · data {folder} ({digest})")
+    assert figure.get_suptitle().endswith(f" · data {folder} (digest {digest})")
 
 
 def test_a_record_played_with_a_data_folder_replays_from_elsewhere(

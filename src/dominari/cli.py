@@ -1230,25 +1230,26 @@ def _mastery_table(name: str, cards: Sequence[HeldCard], layout: _Layout = _WIDE
     card at the end and in the others, With and Without, whose difference is Δ (in the
     JSON, with its interval), then Δ alike with its interval, the surest gain first (as
     :attr:`SimResult.by_mastery` is ordered); ``monuments``: by monument, in the games in
-    which it built a level of each, and in its others with it in play. No cell wraps (a
-    card's name broken onto a line of its own would read as another card): :func:`_fitted`
-    stacks the intervals instead (a monument's name then goes under its id);
-    ``layout``: its intervals stacked or not."""
+    which it built a level of each, and in its others with it in play. No cell wraps
+    where the intervals are beside their rates (a card's name broken onto a line of its
+    own would read as another card): :func:`_fitted` stacks the intervals first, and then
+    a name may wrap; ``layout``: its intervals stacked or not."""
     stacked = layout.stacked
     title = (f"{name}: win % where it built a level of each monument, and in its other "
              "games with it" if monuments else
              f"{name}: win % with each mastery card it held at the end, and without it")
     table = Table(title=Text(title), title_style="bold", box=box.SIMPLE_HEAVY,
                   pad_edge=False, collapse_padding=True)  # fmt: skip
+    # Where the intervals stack under their rates (each row two lines), a name may wrap
+    # onto the row's second line, and further where it must: every row begins with an id.
     for col in ("Monument" if monuments else "Card", "Games", _rate_head("With", stacked),
                 "Without", _rate_head("Δ alike", stacked)):  # fmt: skip
-        table.add_column(col, justify="right" if table.columns else "left", no_wrap=True)
-    # A monument's name, long, goes under its id where the intervals stack under their
-    # rates (each row is two lines then); a card's stays beside its id, as it is short.
-    between = "\n" if monuments and stacked else " "
+        first = not table.columns
+        table.add_column(col, justify="left" if first else "right",
+                         no_wrap=not (first and stacked))  # fmt: skip
     for c in cards:  # (Δ, with its interval, is in the JSON: with it the table is too
         held, lacked, alike = c.held, c.lacked, c.alike  # wide for 80 columns)
-        table.add_row(Text(f"{c.card}{between}{c.name}"), f"{held.games:,}",
+        table.add_row(Text(f"{c.card} {c.name}"), f"{held.games:,}",
                       _interval(held.win_rate, held.ci95, stacked),
                       _percent(lacked.win_rate) if lacked.games else "-",
                       "-" if alike is None else
@@ -1339,8 +1340,9 @@ def mastery_note_of(by_mastery: Sequence[Sequence[HeldCard]], names: Sequence[st
             "held in every such game or none), with a stratified score interval (Mee's). It "
             "too says which cards go with winning, not what a card does: a strong player "
             "takes the cards it favours. Cards are listed by the low end of Δ alike's "
-            "interval, the surest gain first; of two cards of one Δ alike, the one held in "
-            f"fewer games comes lower. {_by_chance(compared, tables)}"
+            "interval, the surest gain first, so that a card held in few games, whose "
+            "interval is wide, comes lower than its Δ alike alone would put it. "
+            f"{_by_chance(compared, tables)}"
             f"{_unheld_note(by_mastery, names, cards)}")
 
 

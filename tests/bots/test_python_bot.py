@@ -5,6 +5,7 @@ bot with ``simulate`` or ``tournament``)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -412,16 +413,29 @@ def test_a_stop_from_outside_during_a_bots_decision_stays_a_stop(tmp_path: Path)
     def handler(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
 
+    def tagged(tag: str, signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    class Handler:
+        def __call__(self, signum: int, frame: object) -> None:
+            raise SystemExit(128 + signum)
+
+    def once(signum: int, frame: object) -> None:  # gone before the stop is looked at
+        signal.signal(signum, signal.SIG_DFL)
+        raise SystemExit(128 + signum)
+
     killed = load_bot(_bot_file(tmp_path / "sig.py", "import os, signal\n"
                                 "os.kill(os.getpid(), signal.SIGUSR1)\n"))  # fmt: skip
     killed.reset(1)
-    old = signal.signal(signal.SIGUSR1, handler)
-    try:
-        for call in (lambda: play_game([killed, load_bot("bm")], state()),
-                     lambda: ask_bot(killed, state(), "bot 'Bot' (seat 1)")):
-            with pytest.raises(SystemExit) as caught:
-                call()
-            assert caught.value.code == 128 + signal.SIGUSR1
+    old = signal.getsignal(signal.SIGUSR1)
+    try:  # (the review found the three last taken for the bot's error)
+        for each in (handler, functools.partial(tagged, "x"), Handler(), once):
+            for call in (lambda: play_game([killed, load_bot("bm")], state()),
+                         lambda: ask_bot(killed, state(), "bot 'Bot' (seat 1)")):
+                signal.signal(signal.SIGUSR1, each)
+                with pytest.raises(SystemExit) as caught:
+                    call()
+                assert caught.value.code == 128 + signal.SIGUSR1, each
     finally:
         signal.signal(signal.SIGUSR1, old)
 

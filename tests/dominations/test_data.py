@@ -508,7 +508,8 @@ CASES: list[tuple[str, str, Mutation, str]] = [
     ("71 skills", "skills.json", drop(whole), "skills.json: 71 skills, expected 72"),
     ("skills per cost", "skills.json", set_field("T6a", "cost", 3),
      "skills.json: 5 Trade skills of cost 3 (T3a, T3b, T3c, T3d, T6a), expected 4 (the game "
-     "has 4 of each cost a domain: to make a card cheaper, swap its cost with another's)"),
+     "has 4 of each cost a domain: to make a card cheaper, swap its cost with another's, a "
+     "cost-9 card's prerequisite with it)"),
     ("duplicate id", "skills.json", set_field("T3b", "id", "T3a"),
      "skills.json: duplicate id 'T3a' (records #1 and #2)"),
     ("prerequisite on a 3", "skills.json", set_field("T3a", "prerequisite",

@@ -684,8 +684,9 @@ def test_ray_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
         with pytest.raises(PoolError, match=r"^a Ray worker could not take task \d of 2 "
                                             r"\(RaySystemError: System error: No module "
-                                            r"named 'only_here'\): Dominari, the version "
-                                            r"this process runs, must be installed"):
+                                            r"named 'only_here'\): Ray could not run it "
+                                            r"there; where a module is missing, install "
+                                            r"Dominari, the version this process runs"):
             run_tasks(twice, [1, 2], workers=2, backend="ray")
 
         # results in task order, progress once per task

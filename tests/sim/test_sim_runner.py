@@ -1108,6 +1108,11 @@ def test_seats_of_one_bot_share_one_table_by_card(capsys: pytest.CaptureFixture[
         expected = _adjusted(within, 0, 1)
         assert c.alike == (None if expected is None else pytest.approx(expected)), c
     assert any(c.alike is not None for c in pooled.cards)
+    # its rows: the cards the bot's seats held, not those only another bot held (the
+    # review found greedy's table with random's cards, held in 0 games)
+    assert {c.card for c in pooled.cards} == {c for p in (0, 1) for c in seat_cards[p]}
+    assert all(c.held.games for c in (*pooled.cards, *pooled.monuments))
+    assert "by_bot.cards.alike.ci95" in r.to_json()["intervals"]
     assert {m.card for m in pooled.monuments} == {
         m.card for p in (0, 1) for m in r.by_monument[p]}
     data = r.to_json()
@@ -1122,6 +1127,9 @@ def test_seats_of_one_bot_share_one_table_by_card(capsys: pytest.CaptureFixture[
     assert "Seats that play one bot share a table" in " ".join(out.split())
     assert simulate(["greedy", "random"], 2, seed=6, workers=1, game="dominations",
                     by_card=True).by_bot == ()  # fmt: skip
+    same = simulate(["greedy", "GREEDY", "random"], 2, seed=6, workers=1, game="dominations",
+                    by_card=True)  # fmt: skip
+    assert [g.seats for g in same.by_bot] == [(0, 1)]  # one bot, named in either case
 
 
 def test_a_second_ctrl_c_while_a_stopped_run_removes_its_records_removes_them_all(

@@ -167,6 +167,11 @@ _HELPERS: dict[str, str] = {}
 """The modules that bot files imported from their own folders: by name, that folder."""
 
 
+def bot_files() -> set[str]:
+    """The bot files loaded in this process (real paths)."""
+    return {real for real, _ in _MODULES}
+
+
 def bot_folders() -> set[str]:
     """The folders of the bot files loaded in this process (real paths)."""
     return {os.path.dirname(real) for real, _ in _MODULES}

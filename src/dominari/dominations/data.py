@@ -1138,7 +1138,8 @@ class _Loader:
                     raise self.fail(file, f"{per[letter, c]} {DOMAIN_NAMES[d]} skills of cost "
                                           f"{c} ({ids or 'none'}), expected 4 (the game has "
                                           "4 of each cost a domain: to make a card cheaper, "
-                                          "swap its cost with another's)")  # fmt: skip
+                                          "swap its cost with another's, a cost-9 card's "
+                                          "prerequisite with it)")  # fmt: skip
         for r in recs:
             pre = r["prerequisite"]
             if r["cost"] == 9 and pre is None:

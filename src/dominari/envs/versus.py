@@ -359,7 +359,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
         except Exception as exc:
             raise BotError.deciding(self.aec.game_seed, who, exc) from exc
         except BaseException as exc:  # ``sys.exit`` in the policy (not Ctrl-C, a signal)
-            if not bots_own_stop(exc):
+            if not bots_own_stop(exc, anywhere=True):
                 raise
             raise BotError.deciding(self.aec.game_seed, who, exc) from exc
 

@@ -153,7 +153,7 @@ def tournament_figure(result: TournamentResult) -> Figure:
 
     data = result.options.get("data")  # a folder of the user's own: named, with its digest
     where = "" if not data else f" · data {data}" + (
-        f" ({result.data_digest})" if result.data_digest else "")
+        f" (digest {result.data_digest})" if result.data_digest else "")
     fig.suptitle(f"{title(result)} · seed {result.seed}{where}", parse_math=False)
     return fig
 

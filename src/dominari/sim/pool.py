@@ -88,6 +88,11 @@ _START_GRACE = 60.0
 """Seconds, at least, that local workers watched for stalls may take to start a first
 task (a spawned worker imports the engines; a loaded machine takes its time)."""
 
+_HEAD_EVERY = 5.0
+"""How often, in seconds, a Ray run looks whether its cluster's head still answers
+(:class:`_Head`)."""
+_HEAD_MISSES = 2
+"""How many looks in a row the head must fail before the run fails."""
 _START_WAIT = 10.0
 """Seconds a Ray task waits, at most, for the watch actor to have its start."""
 
@@ -1024,9 +1029,10 @@ def _not_taken(k: int, tasks: int, exc: BaseException) -> PoolError:
     """The error of a Ray worker that could not load task ``k`` (of ``tasks``): a module
     its function or arguments need is missing there (Ray's ``RaySystemError``)."""
     return PoolError(f"a Ray worker could not take task {k + 1} of {tasks} "
-                     f"({_first_line(exc)}): Dominari, the version this process runs, must "
-                     "be installed where each Ray worker runs (and the module of a function "
-                     "of your own that you run on Ray)")  # fmt: skip
+                     f"({_first_line(exc)}): Ray could not run it there; where a module is "
+                     "missing, install Dominari, the version this process runs, where each "
+                     "Ray worker runs (and the module of a function of your own run on "
+                     "Ray)")  # fmt: skip
 
 
 def _enter(folder: str) -> None:
@@ -1159,6 +1165,43 @@ class _RayWatch:
         self.actor = None
 
 
+class _Head:
+    """Looks, every :data:`_HEAD_EVERY` seconds, whether the head of the Ray cluster a run
+    uses (its GCS) still takes a connection. Where it has gone (the cluster stopped, its
+    machine lost), Ray waits for it a minute, then ends the process in its own words, with
+    no word of the run; the run fails once the head has failed :data:`_HEAD_MISSES` looks
+    in a row, saying so (a journal keeps the games played)."""
+
+    def __init__(self, ray: Any) -> None:
+        try:
+            address = str(ray.get_runtime_context().gcs_address)
+        except Exception:  # an older Ray, or none known: not looked at
+            address = ""
+        host, sep, port = address.rpartition(":")
+        self.where = (host.strip("[]"), int(port)) if sep and port.isdigit() else None
+        self.address = address
+        self.last = time.monotonic()
+        self.misses = 0
+
+    def look(self) -> None:
+        """Look, if it is time; :class:`WorkersLost` once the head has gone."""
+        if self.where is None or time.monotonic() - self.last < _HEAD_EVERY:
+            return
+        try:
+            with socket.create_connection(self.where, _HEAD_EVERY / 2):
+                pass
+        except OSError as exc:
+            self.misses += 1
+            if self.misses >= _HEAD_MISSES:
+                raise WorkersLost(f"the head of the Ray cluster ({self.address}) stopped "
+                                  f"answering during the run ({exc.strerror or exc}): the "
+                                  "cluster stopped, or its machine is gone; the games being "
+                                  "played are lost") from None  # fmt: skip
+        else:
+            self.misses = 0
+        self.last = time.monotonic()
+
+
 def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
              stall: float | None = None) -> None:  # fmt: skip
     """Run the tasks as Ray tasks, ``workers`` at a time, retrying lost ones here
@@ -1182,14 +1225,16 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
         except OSError:  # this process's folder is gone: the workers stay where they are
             cwd = None
         watch = _RayWatch(ray, stall) if stall is not None else None
+        head = _Head(ray)
+        every = _HEAD_EVERY if watch is None else min(watch.every, _HEAD_EVERY)
         while todo or pending:
             while todo and len(pending) < workers:
                 k = todo.popleft()
                 tries += 1
                 watched = None if watch is None else watch.for_try(tries)
                 pending[remote.remote(fn, out.tasks[k], watched, cwd)] = (k, tries)
-            ready, _ = ray.wait(list(pending), num_returns=1,
-                                timeout=None if watch is None else watch.every)  # fmt: skip
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=every)
+            head.look()
             for ref in ready:
                 k, _ = pending.pop(ref)
                 try:

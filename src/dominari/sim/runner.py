@@ -820,31 +820,53 @@ def error_words(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def bots_own_stop(exc: BaseException) -> bool:
+def bots_own_stop(exc: BaseException, anywhere: bool = False) -> bool:
     """Whether ``exc``, an exception that is no ``Exception``, is a bot's own (a bot
     file's ``sys.exit()``, an exception class of its own deriving from ``BaseException``):
-    raised in a file of the user's own, and neither Ctrl-C, a signal's handler (a stop of
-    the run: it stops it), nor the decision clock's :class:`Overtime`. A bot's own is said
-    as its error: the game stopped, the bot named, as for any error of a bot's.
+    raised last in a bot file of the user's own (``anywhere``: in a file outside
+    Dominari, Python's library and installed packages: a policy of the user's own), and
+    neither Ctrl-C, raised through a signal's handler (a stop of the run: it stops it),
+    nor the decision clock's :class:`Overtime`. A bot's own is said as its error: the game
+    stopped, the bot named, as for any error of a bot's.
 
     >>> bots_own_stop(KeyboardInterrupt()), bots_own_stop(SystemExit(3))  # (no traceback)
     (False, False)
     """
     if isinstance(exc, (Exception, KeyboardInterrupt, GeneratorExit, Overtime)):
         return False
-    handlers = set()
-    for sig in signal.valid_signals():
-        with contextlib.suppress(ValueError, OSError):
-            handler = signal.getsignal(sig)
-            code = getattr(getattr(handler, "__func__", handler), "__code__", None)
-            if code is not None:
-                handlers.add(code)
-    tb = exc.__traceback__
+    handlers = _handler_codes()
+    tb, last = exc.__traceback__, None
     while tb is not None:
         if tb.tb_frame.f_code in handlers:
             return False
-        tb = tb.tb_next
-    return bool(_user_line(exc))
+        last, tb = tb, tb.tb_next
+    if last is None:
+        return False
+    path = os.path.realpath(last.tb_frame.f_code.co_filename)
+    if anywhere:
+        return os.path.isfile(path) and not in_library(path)
+    from dominari.bots.python_bot import bot_files
+
+    return path in bot_files()
+
+
+def _handler_codes() -> set[Any]:
+    """The code of every signal handler of this process that is Python's: a function, a
+    method, a ``functools.partial`` of one, or an object's ``__call__``."""
+    codes = set()
+    for sig in signal.valid_signals():
+        try:
+            handler = signal.getsignal(sig)
+        except (ValueError, OSError):
+            continue
+        while isinstance(handler, partial):
+            handler = handler.func
+        code = getattr(getattr(handler, "__func__", handler), "__code__", None)
+        if code is None and callable(handler):  # an object's __call__
+            code = getattr(type(handler).__call__, "__code__", None)
+        if code is not None:
+            codes.add(code)
+    return codes
 
 
 def _stopped_at(exc: BaseException) -> str:

@@ -37,6 +37,10 @@ INTERVALS: dict[str, str] = {
     "by_monument.monuments.difference_ci95": "Newcombe hybrid score (of two Wilson "
                                              "intervals)",
     "by_monument.monuments.alike.ci95": "stratified Mee score, Mantel-Haenszel weights",
+    "by_bot.cards.difference_ci95": "Newcombe hybrid score (of two Wilson intervals)",
+    "by_bot.cards.alike.ci95": "stratified Mee score, Mantel-Haenszel weights",
+    "by_bot.monuments.difference_ci95": "Newcombe hybrid score (of two Wilson intervals)",
+    "by_bot.monuments.alike.ci95": "stratified Mee score, Mantel-Haenszel weights",
 }
 """How each kind of 95% interval of a result's JSON is computed, as its ``intervals``
 say (each result names those it has)."""
@@ -846,7 +850,12 @@ class SimResult(EndReasons):
                                                     *(("by_monument.monuments."
                                                        "difference_ci95",
                                                        "by_monument.monuments.alike.ci95")
-                                                      if self.by_monument else ()))},
+                                                      if self.by_monument else ()),
+                                                    *(("by_bot.cards.difference_ci95",
+                                                       "by_bot.cards.alike.ci95",
+                                                       "by_bot.monuments.difference_ci95",
+                                                       "by_bot.monuments.alike.ci95")
+                                                      if self.by_bot else ()))},
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
             **({"by_mastery": [{"seat": p.seat, "name": p.name,
@@ -1034,7 +1043,7 @@ def _pooled(seats: Sequence[dict[str, _Held]]) -> tuple[HeldCard, ...]:
             merged[card] = part if had is None else _Held(
                 had.name, _add(had.held, part.held), _add(had.lacked, part.lacked),
                 had.strata + part.strata)
-    return _table(merged)
+    return _table({card: part for card, part in merged.items() if part.held.games})
 
 
 def _add(a: Share, b: Share) -> Share:
@@ -1049,7 +1058,8 @@ def mastery_splits(tally: Tally) -> tuple[tuple[HeldCard, ...], ...]:
     gain first: by the low end of the interval of the difference among games alike, the
     highest first (then by that difference, then by id; cards without one after them, by
     the plain difference's, and a card held in every game, which has neither, last), so
-    that of two cards of one difference, the one held in fewer games comes lower; empty
+    that a card held in few games, whose interval is wide, comes lower than its
+    difference alone would put it; empty
     where no game was split so."""
     seats = _mastery_parts(tally)
     return tuple(_table(parts) for parts in seats) if any(seats) else ()
@@ -1086,6 +1096,17 @@ class PooledHeld:
                 "monuments": [c.to_json("monument") for c in self.monuments]}
 
 
+def _bot_key(spec: str) -> str:
+    """Which bot a seat's ``spec`` names: a built-in bot's name in any case (``GREEDY``
+    is ``greedy``), a file by its path as given.
+
+    >>> _bot_key(" GREEDY "), _bot_key("Bots/Mine.py:Bot")
+    ('greedy', 'Bots/Mine.py:Bot')
+    """
+    text = spec.strip()
+    return text if ".py:" in text.lower() or text.lower().endswith(".toml") else text.lower()
+
+
 def pooled_splits(tally: Tally, specs: Sequence[str]) -> tuple[PooledHeld, ...]:
     """:class:`PooledHeld` of each bot that plays more than one seat (by ``specs``, the
     seats' bots), in the order of its first seat; empty where no game was split by
@@ -1095,8 +1116,9 @@ def pooled_splits(tally: Tally, specs: Sequence[str]) -> tuple[PooledHeld, ...]:
         return ()
     monuments = _monument_parts(tally, everywhere=True)
     out = []
-    for spec in dict.fromkeys(specs):
-        seats = tuple(p for p, s in enumerate(specs) if s == spec)
+    keys = [_bot_key(spec) for spec in specs]
+    for key, spec in dict(zip(keys, specs, strict=True)).items():
+        seats = tuple(p for p, k in enumerate(keys) if k == key)
         if len(seats) > 1:
             out.append(PooledHeld(spec, seats, _pooled([cards[p] for p in seats]),
                                   _pooled([monuments[p] for p in seats])))  # fmt: skip
