@@ -268,3 +268,30 @@ def test_a_server_stops_gracefully_on_a_hang_up(tmp_path: Path) -> None:
     assert "Application shutdown complete" in err
     for worse in ("Traceback", "KeyError", "lost its worker", "asked again"):
         assert worse not in err, err
+
+
+def test_a_run_whose_cluster_is_lost_says_its_journal_keeps_the_games(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Ray user's audit: a run whose cluster's head went away hung a minute, then Ray
+    ended the process in its own words. It now fails at once (``_Head``), and the journal
+    is said to keep the games played, as for a stop."""
+    from dominari import cli
+    from dominari.sim.pool import WorkersLost
+
+    journal = tmp_path / "j.jsonl"
+
+    def lost(*args: Any, started: Any = None, **kwargs: Any) -> Any:
+        started()
+        journal.write_text("{}\n", encoding="utf-8")
+        raise WorkersLost("the head of the Ray cluster (10.0.0.1:6379) stopped answering")
+
+    monkeypatch.setattr(cli, "tournament", lost)
+    code, _, err = run(capsys, "tournament", "dominion", "--players", "bm,smithy", "-n", "10",
+                       "--seed", "1", "--workers", "1", "--journal", str(journal),
+                       "--no-progress")  # fmt: skip
+    assert code != 0
+    assert err.splitlines()[-2:] == [
+        f"dominari: note: the journal {journal} keeps the games played so far: the same "
+        "command goes on from them",
+        "dominari: error: the head of the Ray cluster (10.0.0.1:6379) stopped answering"]

@@ -111,6 +111,7 @@ from dominari.sim.deadline import (
 from dominari.sim.pool import (
     MEMORY_ERROR,
     MIN_STALL,
+    PoolError,
     WorkersLost,
     check_backend,
     end_own_ray,
@@ -1768,7 +1769,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except BaseException as exc:  # stopped (or a closed terminal's bar failed): say what
         stop = _stop_in(exc) is not None  # it
         with contextlib.suppress(OSError):  # kept, if stderr is still there
-            if stop and begun and args.journal is not None and os.path.isfile(args.journal):
+            if (stop or isinstance(exc, PoolError)) and begun and args.journal is not None \
+                    and os.path.isfile(args.journal):  # stopped, or workers (a cluster) lost
                 _note(f"the journal {args.journal} keeps the games played so far: the same "
                       "command goes on from them", None)
             elif isinstance(exc, BotError) and begun and args.journal is not None \

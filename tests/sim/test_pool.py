@@ -1125,3 +1125,35 @@ def test_a_run_says_which_batches_it_played_again(tmp_path: Path,
     assert re.search(r"dominari: note: \d batch(es)? of games (was|were) played again, "
                      r"(its worker|their workers) lost \(each game counted once\): "
                      r"games? \d+(-\d+)?: its worker process died", err), err
+
+
+def test_a_ray_run_looks_whether_its_clusters_head_still_answers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Ray user's audit: with the cluster stopped mid-run (``ray stop``), the run hung
+    for a minute, then Ray ended the process with its own log and no word of the run. The
+    run looks every few seconds whether the head still takes a connection, and fails once
+    it has not twice in a row, saying so."""
+    import socket
+    import types
+
+    with socket.socket() as s:  # a port of this machine where nothing listens
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    context = types.SimpleNamespace(gcs_address=f"127.0.0.1:{port}")
+    fake = types.SimpleNamespace(get_runtime_context=lambda: context)
+    monkeypatch.setattr(pool, "_HEAD_EVERY", 0.0)
+    head = pool._Head(fake)
+    head.look()  # once: Ray may be busy; not yet
+    with pytest.raises(WorkersLost, match=rf"^the head of the Ray cluster \(127.0.0.1:{port}\) "
+                                          r"stopped answering during the run \(Connection "
+                                          r"refused\): the cluster stopped"):
+        head.look()
+    with socket.socket() as s:  # a head that answers resets the count
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        context.gcs_address = f"127.0.0.1:{s.getsockname()[1]}"
+        alive = pool._Head(fake)
+        for _ in range(3):
+            alive.look()
+        assert alive.misses == 0
+    assert pool._Head(types.SimpleNamespace()).where is None  # no address known: no look

@@ -93,6 +93,8 @@ _HEAD_EVERY = 5.0
 (:class:`_Head`)."""
 _HEAD_MISSES = 2
 """How many looks in a row the head must fail before the run fails."""
+_HEAD_WAIT = 2.0
+"""How long, in seconds, a look waits for the head to take the connection."""
 _START_WAIT = 10.0
 """Seconds a Ray task waits, at most, for the watch actor to have its start."""
 
@@ -1188,7 +1190,7 @@ class _Head:
         if self.where is None or time.monotonic() - self.last < _HEAD_EVERY:
             return
         try:
-            with socket.create_connection(self.where, _HEAD_EVERY / 2):
+            with socket.create_connection(self.where, _HEAD_WAIT):
                 pass
         except OSError as exc:
             self.misses += 1
