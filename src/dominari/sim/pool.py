@@ -1220,7 +1220,7 @@ def _run_ray(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                            if hasattr(ray.exceptions, name))  # fmt: skip
         task_error = ray.exceptions.RayTaskError
         cancelled = ray.exceptions.TaskCancelledError
-        system_error = ray.exceptions.RaySystemError
+        system_error = getattr(ray.exceptions, "RaySystemError", ())  # (() catches none)
         remote = ray.remote(_apply).options(max_retries=0, retry_exceptions=False)
         try:
             cwd: str | None = os.getcwd()
