@@ -22,6 +22,21 @@ ARGS = ["simulate", "dominion", "--players", "bmu,smithy", "--kingdom", "first-g
         "-n", "12", "--seed", "4", "--json"]  # fmt: skip
 
 
+@pytest.fixture(autouse=True)
+def _hang_up_as_from_a_terminal() -> Iterator[None]:
+    """The runs here are hung up as a closed terminal hangs them up: they begin with
+    SIGHUP at its default, as from a terminal, though the suite itself runs under
+    ``nohup``, which ignores it for every process it starts (each such test timed out)."""
+    if not hasattr(signal, "SIGHUP"):
+        yield
+        return
+    old = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, old)
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
