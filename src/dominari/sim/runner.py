@@ -1115,13 +1115,18 @@ def _held_features(state: Any) -> list[str]:
     return out
 
 
+def _level_cards(state: Any) -> list[list[str]]:
+    """Each seat's monument level cards at the end of a Dominations game (ids)."""
+    return [[card.id for card in ps.tree.cards.values() if card.level_card]
+            for ps in state.players]  # fmt: skip
+
+
 def _held_levels(state: Any) -> list[list[int]]:
     """Each seat's monument level cards at the end of a Dominations game: the index of
     each one's monument."""
     cat = state.catalog
-    return [[cat.level_monument[cat.level_code[card.id]]
-             for card in ps.tree.cards.values() if card.level_card]
-            for ps in state.players]  # fmt: skip
+    return [[cat.level_monument[cat.level_code[card]] for card in cards]
+            for cards in _level_cards(state)]  # fmt: skip
 
 
 def held_monuments(state: Any) -> dict[str, Any]:
@@ -1129,9 +1134,7 @@ def held_monuments(state: Any) -> dict[str, Any]:
     (ids, by index) and ``monument_levels``, each seat's level cards (ids, sorted)."""
     return {"monuments_in_play": [state.data.monuments[m].id
                                   for m in sorted(state.levels_taken)],
-            "monument_levels": [sorted(card.id for card in ps.tree.cards.values()
-                                       if card.level_card)
-                                for ps in state.players]}  # fmt: skip
+            "monument_levels": [sorted(cards) for cards in _level_cards(state)]}
 
 
 def _held_skills(state: Any) -> Iterator[tuple[int, Any]]:

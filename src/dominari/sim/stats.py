@@ -948,7 +948,6 @@ def _mastery_parts(tally: Tally, everywhere: bool = False) -> list[dict[str, _He
     """Seat by seat, by card id, the parts of :func:`mastery_splits`; ``everywhere``:
     every seat's of each card any seat held (none held by some: all its games without)."""
     n = tally.players
-    seats: list[dict[str, _Held]] = [{} for _ in range(n)]
     groups: list[dict[str, list[int]]] = [{} for _ in range(n)]
     within: dict[tuple[int, str], dict[str, list[int]]] = {}
     held_rows: list[list[tuple[str, str, list[int] | None]]] = [[] for _ in range(n)]
@@ -963,23 +962,9 @@ def _mastery_parts(tally: Tally, everywhere: bool = False) -> list[dict[str, _He
         elif feature.startswith("mastery@"):
             seat, group, card = feature[8:].split(":", 2)
             within.setdefault((int(seat), card), {})[group] = row
-    if everywhere:
-        names = {card: name for cards in held_rows for card, name, _ in cards}
-        for cards in held_rows:
-            mine = {card for card, _, _ in cards}
-            cards.extend((card, name, None) for card, name in names.items()
-                         if card not in mine)  # fmt: skip
-    for p, cards in enumerate(held_rows):
-        for card, name, have in cards:
-            held = Share(0, 0, 0) if have is None else Share(have[0], have[1 + p],
-                                                             have[1 + n + p])
-            lacked = Share(tally.games - held.games, tally.wins[p] - held.wins,
-                           tally.ties[p] - held.ties)  # fmt: skip
-            rows = within.get((p, card), {})
-            strata = [(_seat_rows(rows.get(g), p), [total[0], total[1 + p]])
-                      for g, total in groups[p].items()]  # fmt: skip
-            seats[p][card] = _Held(name, held, lacked, strata)
-    return seats
+    totals = [tally.games, *tally.wins, *tally.ties]  # (a row of every game)
+    return _seat_parts(n, held_rows, everywhere, lambda p, card: totals,
+                       lambda p, card: groups[p], within)
 
 
 def _monument_parts(tally: Tally, everywhere: bool = False) -> list[dict[str, _Held]]:
@@ -987,7 +972,6 @@ def _monument_parts(tally: Tally, everywhere: bool = False) -> list[dict[str, _H
     every seat's of each monument any seat built (none built by some: all its games with
     it in play without)."""
     n = tally.players
-    seats: list[dict[str, _Held]] = [{} for _ in range(n)]
     in_play: dict[str, list[int]] = {}
     built: list[list[tuple[str, str, list[int] | None]]] = [[] for _ in range(n)]
     groups: dict[tuple[int, str], dict[str, list[int]]] = {}
@@ -1004,23 +988,39 @@ def _monument_parts(tally: Tally, everywhere: bool = False) -> list[dict[str, _H
             seat, group, monument = rest.split(":", 2)
             into = groups if lead == "mgroup" else within
             into.setdefault((int(seat), monument), {})[group] = row
+    return _seat_parts(n, built, everywhere,
+                       lambda p, monument: in_play.get(monument, [0] * (1 + 2 * n)),
+                       lambda p, monument: groups.get((p, monument), {}), within)
+
+
+def _seat_parts(n: int, held: list[list[tuple[str, str, list[int] | None]]],
+                everywhere: bool, base: Callable[[int, str], list[int]],
+                groups: Callable[[int, str], dict[str, list[int]]],
+                within: dict[tuple[int, str], dict[str, list[int]]],
+                ) -> list[dict[str, _Held]]:  # fmt: skip
+    """Seat by seat, by id, a card's (or monument's) :class:`_Held` from ``held`` (each
+    seat's ids, names and rows of the games it held it in), ``base(p, id)`` (the row of the
+    games it is set against: all of them, or those with the monument in play),
+    ``groups(p, id)`` (seat ``p``'s groups of games alike, by group) and ``within`` (by
+    seat and id, its rows in each group); ``everywhere``: every seat's of each id any seat
+    held (a row of None where the seat never held it)."""
     if everywhere:
-        names = {monument: name for monuments in built for monument, name, _ in monuments}
-        for monuments in built:
-            mine = {monument for monument, _, _ in monuments}
-            monuments.extend((monument, name, None) for monument, name in names.items()
-                             if monument not in mine)  # fmt: skip
-    for p, monuments in enumerate(built):
-        for monument, name, have in monuments:
-            held = Share(0, 0, 0) if have is None else Share(have[0], have[1 + p],
-                                                             have[1 + n + p])
-            base = in_play.get(monument, have or [0] * (1 + 2 * n))
-            lacked = Share(base[0] - held.games, base[1 + p] - held.wins,
-                           base[1 + n + p] - held.ties)  # fmt: skip
-            rows = within.get((p, monument), {})
+        names = {card: name for cards in held for card, name, _ in cards}
+        for cards in held:
+            mine = {card for card, _, _ in cards}
+            cards.extend((card, name, None) for card, name in names.items()
+                         if card not in mine)  # fmt: skip
+    seats: list[dict[str, _Held]] = [{} for _ in range(n)]
+    for p, cards in enumerate(held):
+        for card, name, have in cards:
+            had = Share(0, 0, 0) if have is None else Share(have[0], have[1 + p],
+                                                            have[1 + n + p])
+            of = base(p, card)
+            lacked = Share(of[0] - had.games, of[1 + p] - had.wins, of[1 + n + p] - had.ties)
+            rows = within.get((p, card), {})
             strata = [(_seat_rows(rows.get(g), p), [total[0], total[1 + p]])
-                      for g, total in groups.get((p, monument), {}).items()]  # fmt: skip
-            seats[p][monument] = _Held(name, held, lacked, strata)
+                      for g, total in groups(p, card).items()]  # fmt: skip
+            seats[p][card] = _Held(name, had, lacked, strata)
     return seats
 
 
