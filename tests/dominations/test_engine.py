@@ -421,6 +421,24 @@ def test_the_view_writes_each_legal_action_in_notation() -> None:
                    if p == 0 or p - 1 != current)
 
 
+def test_a_finished_games_view_carries_its_outcome() -> None:
+    """D-END-4: every view of a finished game carries the outcome as Dominion's views do
+    (VP, ranks with initiative breaking equal VP, winners), so a client of the server need
+    not rank the players itself; a game not over has none."""
+    s = random_game(seed=7, stop=40)
+    assert all(v["outcome"] is None for v in s.views([None, 0, 1]))
+    s = random_game(seed=7)
+    assert s.is_terminal()
+    out = s.outcome()
+    assert out is not None
+    views = s.views([None, 0, 1])
+    assert all(v["outcome"] == out.to_json() for v in views)
+    got = views[0]["outcome"]
+    assert got["scores"] == [p["vp"] for p in views[0]["players"]]
+    assert sorted(got["ranks"]) == [1, 2] and len(got["winners"]) == 1
+    assert got["ranks"][got["winners"][0]] == 1
+
+
 def test_view_hides_only_the_supply_order() -> None:
     s = random_game(seed=17, stop=20)
     v = s.view(0)

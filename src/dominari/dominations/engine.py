@@ -2366,6 +2366,8 @@ class DominationsState(GameState):
         mastery = [cid for cid, taken in zip(cat.copy_ids, self.taken, strict=True)
                    if taken < 0]
         bottom = [tiles[t].id for t in reversed(self.supply[:self.supply_known])]
+        over = self.outcome()
+        outcome = over.to_json() if over is not None else None
         legal: list[str] | None = None
         out = []
         for player in players:
@@ -2394,6 +2396,7 @@ class DominationsState(GameState):
                 "pending": self._pending_view(player),
                 "drawn": self._drawn_view(player),
                 "legal_actions": mine,
+                "outcome": outcome,
             })
         return out
 
