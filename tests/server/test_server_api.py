@@ -56,9 +56,13 @@ def test_missing_wrong_or_other_games_token_acts_for_nobody(api: Api) -> None:
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
     r = api.act(gid, other_tokens[0], "end", before)
     assert r.status_code == 403
-    r = api.c.post(f"/api/games/{gid}/actions", headers={"Authorization": f"Basic {tokens[0]}"},
-                   json={"action": "end", "version": before})
-    assert r.status_code == 401
+    for header in (f"Basic {tokens[0]}", tokens[0], "Bearer ", f"Token {tokens[0]}"):
+        r = api.c.post(f"/api/games/{gid}/actions", headers={"Authorization": header},
+                       json={"action": "end", "version": before})
+        assert r.status_code == 401
+        assert r.json()["error"] == {"code": "no_token", "message": "the Authorization "
+                                     "header must be 'Bearer <seat token>'"}
+        assert tokens[0] not in r.text
     assert api.view(gid, tokens[0])["version"] == before
     # An error never echoes the token.
     r = api.act(gid, "secret-token-value", "end", before)
@@ -68,9 +72,16 @@ def test_missing_wrong_or_other_games_token_acts_for_nobody(api: Api) -> None:
 def test_only_the_deciding_seat_may_act(api: Api) -> None:
     gid, tokens = _two_humans(api)
     v = api.view(gid, tokens[0])
-    idle = 1 - v["current_seat"]
+    current = v["current_seat"]
+    idle = 1 - current
     r = api.act(gid, tokens[idle], "end", v["version"])
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
+    # The message names the deciding player, and their seat both as people count it and
+    # as the views do.
+    name = v["seats"][current]["name"]
+    assert r.json()["error"]["message"] == (
+        f"it is not your decision: {name} decides now (the {('1st', '2nd')[current]} seat, "
+        f"{current} in the views)")
 
 
 def test_an_action_moves_the_version_and_a_stale_one_is_refused(api: Api) -> None:
@@ -180,8 +191,8 @@ def test_two_seats_of_one_name_are_refused(api: Api) -> None:
     r = api.c.post("/api/games", json={"game": "dominion", "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "bm", "name": "ann"}]})
     assert r.status_code == 400, r.text
-    assert r.json()["error"] == {"code": "bad_request", "message": "seats 1 and 2 are both "
-                                 "named 'ann': give each seat a name of its own"}
+    assert r.json()["error"] == {"code": "bad_request", "message": "the 1st and 2nd seats are "
+                                 "both named 'ann': give each seat a name of its own"}
     assert len(api.service.tables) == before
 
 
@@ -621,3 +632,32 @@ def test_a_stale_or_out_of_turn_submission_over_http_gets_the_current_view(api: 
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
     assert r.json()["view"] == now
     assert api.view(gid, tokens[idle]) == now  # nothing changed
+
+
+def test_the_schema_documents_the_seat_token_and_every_error_code(api: Api) -> None:
+    """A client written from ``/openapi.json`` alone: the seat token is a bearer scheme
+    on the operations that read it (``/docs`` can send it), every error code the server
+    answers is named with its status, and play-again's second answer (200) is there."""
+    from dominari.server.app import ERROR_CODES, STATUS
+
+    schema = api.c.get("/openapi.json").json()
+    assert schema["components"]["securitySchemes"]["seat"] == {
+        "type": "http", "scheme": "bearer", "description": "a human seat's secret token, "
+        "given once when the game is made (``seats[i].token``)"}
+    paths = schema["paths"]
+    for path, method in (("/api/games/{game_id}", "get"),
+                         ("/api/games/{game_id}/actions", "post"),
+                         ("/api/games/{game_id}/undo", "post"),
+                         ("/api/games/{game_id}/again", "post")):
+        op = paths[path][method]
+        assert op["security"] == [{"seat": []}], path
+        assert all(p["name"] != "authorization" for p in op.get("parameters", []))
+    assert "security" not in paths["/api/games"]["post"]
+    assert {"200", "201", "503"} <= set(paths["/api/games/{game_id}/again"]["post"]["responses"])
+    described = schema["components"]["schemas"]["ErrorBody"]["properties"]["code"]["description"]
+    for code, status in STATUS.items():
+        assert f"``{code}`` ({status}:" in described, code
+    assert set(STATUS) <= set(ERROR_CODES)
+    # The token still goes in the header, as the scheme says.
+    gid, tokens = _two_humans(api)
+    assert api.c.get(f"/api/games/{gid}", headers=auth(tokens[0])).status_code == 200

@@ -262,9 +262,40 @@ class ViewMessage(BaseModel):
     view: dict[str, Any]
 
 
+ERROR_CODES: dict[str, str] = {
+    "bad_request": "400: the server refuses what the request asks (an unknown bot, a "
+                   "version the game has not reached …); 422: the request's shape is "
+                   "wrong (a field missing, of the wrong type, or unknown; malformed JSON)",
+    "bad_action": "400: the action text cannot be read (the message says why, with the "
+                  "legal verbs)",
+    "illegal_action": "400: the rules refuse the action (the message says which rule)",
+    "no_token": "401: no seat token, or an Authorization header not 'Bearer <token>'",
+    "bad_token": "403: the token holds no seat in this game",
+    "no_game": "404: no game of that id or spectator id",
+    "not_found": "404: no such path",
+    "method_not_allowed": "405: the path takes another method",
+    "not_your_turn": "409: another seat decides now (the body carries your view)",
+    "stale": "409: the game has moved on since the version answered (the body carries "
+             "your view); a retried submission gets this, never a second move",
+    "game_over": "409: the game is over",
+    "cannot_undo": "409: the last action cannot be taken back",
+    "in_progress": "409: the record or replay waits for the game's end",
+    "unloadable": "409: the game's data set is missing or changed on this server",
+    "too_large": "413: the body is over 64 KiB",
+    "too_many": "429: too many requests, or too many games of bots only at once; "
+                "wait and send it again",
+    "internal": "500: a fault of the server's (logged there); nothing is sent of it",
+    "unavailable": "503: the game store is busy or down; nothing was stored, send it again",
+}
+"""Every error ``code`` the API answers, with its HTTP status and meaning (OpenAPI's
+description of :class:`ErrorBody`)."""
+
+
 class ErrorBody(BaseModel):
-    code: str
-    message: str
+    code: str = Field(description="what went wrong, one of: " + "; ".join(
+        f"``{code}`` ({meaning})" for code, meaning in ERROR_CODES.items()))
+    message: str = Field(description="the same in a sentence for people (it may change "
+                                     "between versions: branch on ``code``)")
 
 
 class ErrorOut(BaseModel):
@@ -276,7 +307,7 @@ class ErrorOut(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    c: {"model": ErrorOut} for c in (400, 401, 403, 404, 409, 413, 422, 429)
+    c: {"model": ErrorOut} for c in (400, 401, 403, 404, 409, 413, 422, 429, 500, 503)
 }
 
 
@@ -487,8 +518,12 @@ def create_app(settings: Settings) -> FastAPI:
     def bearer(authorization: str | None) -> str | None:
         if not authorization:
             return None
-        scheme, _, token = authorization.partition(" ")
-        return token.strip() if scheme.lower() == "bearer" else None
+        scheme, _, token = authorization.strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            # (a token sent bare or under another scheme: say how, never echoing it)
+            raise ActionError("no_token", "the Authorization header must be "
+                                          "'Bearer <seat token>'")
+        return token.strip()
 
     def client_key(request: Request) -> str:
         return request.client.host if request.client else "?"
@@ -617,7 +652,9 @@ def create_app(settings: Settings) -> FastAPI:
                                lambda t, seat: service.undo(t, seat, body.version))
 
     @app.post("/api/games/{game_id}/again", status_code=201, response_model=Created,
-              responses=ERRORS, response_model_exclude_unset=True)
+              responses={**ERRORS, 200: {"model": Created, "description": "the next "
+                                         "game was made already: your seat of it"}},
+              response_model_exclude_unset=True)
     async def play_again(request: Request, response: Response, game_id: GameId,
                          authorization: Auth = None) -> dict[str, Any]:
         """Play a finished game again: a new game with the same seats, names and options
@@ -673,7 +710,38 @@ def create_app(settings: Settings) -> FastAPI:
         await ws.accept()
         await _serve_socket(service, ws)
 
+    generated = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = seat_scheme(generated())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+def seat_scheme(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with the seat token as OpenAPI's bearer scheme (``seat``): each operation
+    that reads the ``Authorization`` header says so as its security, not as a header
+    parameter (which OpenAPI ignores, so that ``/docs`` had no way to send a token: it
+    now has an Authorize button)."""
+    schemes = schema.setdefault("components", {}).setdefault("securitySchemes", {})
+    schemes["seat"] = {"type": "http", "scheme": "bearer",
+                       "description": "a human seat's secret token, given once when the "
+                                      "game is made (``seats[i].token``)"}
+    for item in schema.get("paths", {}).values():
+        for operation in item.values():
+            params = operation.get("parameters", [])
+            kept = [p for p in params
+                    if not (p.get("in") == "header" and p.get("name") == "authorization")]
+            if len(kept) != len(params):
+                operation["security"] = [{"seat": []}]
+                if kept:
+                    operation["parameters"] = kept
+                else:
+                    del operation["parameters"]
+    return schema
 
 
 # -- WebSocket sessions --------------------------------------------------------------------

@@ -62,6 +62,7 @@ from dominari.server.tables import (
     LogCursor,
     Table,
     new_state,
+    nth,
     replay,
     seat_facts,
 )
@@ -437,21 +438,21 @@ class GameService:
         for i, s in enumerate(spec.seats):
             if s.kind == "human":
                 if s.bot is not None:
-                    raise ConfigError(f"seat {i + 1} is human, so it has no bot")
+                    raise ConfigError(f"the {nth(i)} seat is human, so it has no bot")
                 names.append(("human", None, _name(s.name, f"Player {i + 1}")))
             elif s.kind == "bot":
                 if not s.bot:
-                    raise ConfigError(f"seat {i + 1} is a bot: say which (its 'bot' field)")
+                    raise ConfigError(f"the {nth(i)} seat is a bot: say which (its 'bot' field)")
                 key = check_bot(game, s.bot)
                 names.append(("bot", key, _name(s.name, f"{key} ({i + 1})")))
             else:
-                raise ConfigError(f"seat {i + 1}: kind must be 'human' or 'bot', not "
+                raise ConfigError(f"the {nth(i)} seat: kind must be 'human' or 'bot', not "
                                   f"{s.kind!r}")
         seen: dict[str, int] = {}
         for i, (_, _, name) in enumerate(names):
             first = seen.setdefault(name.casefold(), i)
             if first != i:  # the log and the tables name players by these names
-                raise ConfigError(f"seats {first + 1} and {i + 1} are both named {name!r}: "
+                raise ConfigError(f"the {nth(first)} and {nth(i)} seats are both named {name!r}: "
                                   f"give each seat a name of its own")
         people = sum(kind == "human" for kind, _, _ in names)
         if spec.seed is not None and people >= 2:

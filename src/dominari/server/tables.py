@@ -47,6 +47,16 @@ class ActionError(DominariError):
         self.message = message
 
 
+def nth(seat: int) -> str:
+    """A seat counted from 0, as the API's JSON counts it, in words counted from 1, so
+    that a message reads the same to a person and to a client.
+
+    >>> nth(0), nth(1), nth(2), nth(3)
+    ('1st', '2nd', '3rd', '4th')
+    """
+    return f"{seat + 1}{('st', 'nd', 'rd')[seat] if seat < 3 else 'th'}"
+
+
 def chance_key(state: GameState) -> Hashable:
     """What changes when an action uses chance or reveals hidden information."""
     rng = state.rng.getstate()  # type: ignore[attr-defined]
@@ -228,10 +238,11 @@ class Table:
         state = self.state
         if state.is_terminal():
             raise ActionError("game_over", "the game is over")
-        if state.current_player() != seat:
+        current = state.current_player()
+        if current != seat:
             raise ActionError("not_your_turn",
-                              f"it is not your decision: seat {state.current_player() + 1} "
-                              "decides now")
+                              f"it is not your decision: {self._seat_list[current]['name']} "
+                              f"decides now (the {nth(current)} seat, {current} in the views)")
         if len(text) > MAX_ACTION_TEXT:
             raise ActionError("bad_action", f"an action is at most {MAX_ACTION_TEXT} "
                                             f"characters, not {len(text)}")
