@@ -2,7 +2,7 @@
 
 import sys
 
-from dominari.cli import main
+from dominari import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

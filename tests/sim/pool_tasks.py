@@ -73,6 +73,17 @@ def hang_up_ignored(_task: object) -> bool:
     return signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
 
 
+def signals_of_a_worker(_task: object) -> tuple[bool, bool, bool]:
+    """Whether this worker ignores Ctrl-C and SIGHUP, and whether it blocks neither (born
+    with them blocked, it must not keep them so: a later one would wait there)."""
+    import signal
+
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    return (signal.getsignal(signal.SIGINT) == signal.SIG_IGN,
+            signal.getsignal(signal.SIGHUP) == signal.SIG_IGN,
+            not ({signal.SIGINT, signal.SIGHUP} & set(blocked)))
+
+
 def out_of_memory_on(task: tuple[str, int, int]) -> int:
     """Raise :class:`MemoryError` every time the value is ``bad``."""
     folder, value, bad = task

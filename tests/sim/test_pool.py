@@ -42,6 +42,7 @@ from pool_tasks import (
     out_of_memory_once,
     out_of_memory_once_on,
     runs,
+    signals_of_a_worker,
     sleep_or_fail,
     slow_but_beating,
     square,
@@ -236,6 +237,37 @@ def test_local_workers_leave_a_hang_up_to_their_parent() -> None:
     """A closed terminal hangs up every process of its session: the workers ignore it,
     and their parent stops them as it stops (a worker killed first broke the pool)."""
     assert run_tasks(hang_up_ignored, list(range(4)), workers=2) == [True] * 4
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+def test_local_workers_leave_ctrl_c_to_their_parent_from_birth() -> None:
+    """A Ctrl-C reaches the whole process group: a worker ignores it (its parent stops
+    it), and is born with it blocked until it does, so that one that came as the worker
+    started printed no traceback of its start-up (the tournament organiser's audit: two
+    times in six, a Ctrl-C in the run's first second). It keeps neither blocked."""
+    assert run_tasks(signals_of_a_worker, list(range(4)), workers=2) == [(True,) * 3] * 4
+    with blocked([signal.SIGINT]):  # (the parent's mask is as it was after the start)
+        pass
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def test_a_ctrl_c_as_the_pool_starts_stops_its_workers_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that comes while the workers start (heard by this process once they are
+    started) stops them before the run ends: left to start, each read the semaphores
+    this process then removed and printed a ``FileNotFoundError`` traceback."""
+    procs: list[Any] = []
+    launch = pool._launch_all
+
+    def interrupted(p: Any) -> None:
+        launch(p)
+        procs.extend(p._processes.values())
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pool, "_launch_all", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_tasks(square, [("", v) for v in range(4)], workers=2)
+    assert len(procs) == 2 and not any(p.is_alive() for p in procs)
 
 
 def test_a_task_error_is_raised_at_once_not_retried(tmp_path: Path) -> None:

@@ -454,7 +454,8 @@ _RUNNING = -1
 def _init_worker(shared: tuple[Any, Any, Any], parent: int) -> None:
     global _SHARED
     _SHARED = shared
-    start_worker(parent, HANG_UP)  # a closed terminal's: the parent stops its workers
+    start_worker(parent, DEAF_WORKER)  # Ctrl-C's, a closed terminal's: the parent stops
+    # its workers
 
 
 def start_resource_tracker() -> None:
@@ -502,12 +503,23 @@ HANG_UP: tuple[int, ...] = (signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()
 """SIGHUP (a closed terminal's, a dropped ssh session's) where the platform has it."""
 
 
+DEAF_WORKER: tuple[int, ...] = (signal.SIGINT, *HANG_UP)
+"""The signals a pool's worker ignores: Ctrl-C's and a closed terminal's reach the whole
+process group, and the parent stops its workers itself. A worker is born with them
+blocked (:func:`blocked` around the pool's start), so that one that comes while the
+worker starts, before it can ignore them, does not print a traceback of its start-up."""
+
+
 def start_worker(parent: int, deaf_to: Iterable[int] = ()) -> None:
     """In a worker process as it starts: ignore the signals ``deaf_to``, which reach a
-    whole process group where its parent stops its workers itself, and end once the
+    whole process group where its parent stops its workers itself (one that came while
+    they were blocked, as the worker started, is dropped with them), and end once the
     process ``parent`` that started it is gone (:func:`watch_parent`)."""
-    for sig in deaf_to:
+    deaf = tuple(deaf_to)
+    for sig in deaf:
         signal.signal(sig, signal.SIG_IGN)
+    if deaf and hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, deaf)
     watch_parent(parent)
 
 
@@ -591,16 +603,25 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     alone: deque[int] = deque()  # suspects of a crash, to be run one at a time
     idle_deaths = 0
     while out.left:
+        pool: ProcessPoolExecutor | None = None
         try:
             watch = _Watch(ctx, len(out.tasks), stall)
             started = watch.started
-            pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                       initializer=_init_worker,
-                                       initargs=(watch.shared(), os.getpid()))  # fmt: skip
-            _launch_all(pool)
-        except OSError as exc:  # out of file descriptors or memory: too many workers
-            raise WorkersLost(f"cannot start a pool of {workers} worker processes "
-                              f"({exc.strerror or exc}): use fewer workers") from None
+            with blocked(DEAF_WORKER):  # (the workers are born deaf; this process hears
+                # a Ctrl-C that came meanwhile once they are started, just below)
+                pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                           initializer=_init_worker,
+                                           initargs=(watch.shared(), os.getpid()))
+                _launch_all(pool)
+        except BaseException as exc:
+            if pool is not None:  # stopped as they start: gone before this process, which
+                # would remove the semaphores they are still reading (a traceback each)
+                terminate_workers(pool, kill=True)
+                pool.shutdown(wait=False, cancel_futures=True)
+            if isinstance(exc, OSError):  # out of file descriptors or memory: too many
+                raise WorkersLost(f"cannot start a pool of {workers} worker processes "
+                                  f"({exc.strerror or exc}): use fewer workers") from None
+            raise
         finished = False
         broken: BrokenProcessPool | None = None
         left = out.left
