@@ -35,6 +35,7 @@ from dominari.dominion.cards import PROVINCE  # noqa: E402
 from dominari.dominion.engine import OVER, DominionConfig, DominionState  # noqa: E402
 from dominari.sim import simulate  # noqa: E402
 from dominari.sim.runner import play_game  # noqa: E402
+from dominari.sim.stats import t95  # noqa: E402
 from peers import measure_pyminion  # noqa: E402
 
 SMITHY_SOLO = str(BENCH_DIR / "strategies" / "smithy_solo.toml")
@@ -121,7 +122,7 @@ def solo(spec: str, games: int, seed: int) -> dict[str, Any]:
         counts.append(state.players[me].turns)
     mean = sum(counts) / games
     var = sum((c - mean) ** 2 for c in counts) / (games - 1)
-    half = 1.96 * math.sqrt(var / games)
+    half = t95(games - 1) * math.sqrt(var / games)  # Student's t, as the CLI's means
     ordered = sorted(counts)
     return {"bot": spec, "games": games, "mean_turns": mean, "ci95": [mean - half, mean + half],
             "median": ordered[games // 2]}
@@ -188,7 +189,8 @@ def render(r: dict[str, Any]) -> str:
         out.append(
             f"| {pa['name']} vs {pb['name']} ({m['kingdom']}) | {res['games']:,} | "
             f"{pct(pa['win_rate'])} [{pct(lo_a)}–{pct(hi_a)}] | "
-            f"{pct(pb['win_rate'])} [{pct(lo_b)}–{pct(hi_b)}] | {pct(pa['tie_rate'])} | "
+            f"{pct(pb['win_rate'])} [{pct(lo_b)}–{pct(hi_b)}] | {pct(pa['tie_rate'])} "
+            f"[{pct(pa['tie_ci95'][0])}–{pct(pa['tie_ci95'][1])}] | "
             f"{res['mean_turns']:.1f} | {m['published']} |"
         )
     out += ["", "Solo, turns to own 4 Provinces (the other seat never buys):", "",
