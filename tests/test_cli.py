@@ -100,8 +100,16 @@ def test_simulate_by_card(capsys: pytest.CaptureFixture[str]) -> None:
     _, few, _ = run(capsys, "simulate", "dominion", "--players", "bm,best", "-n", "6",
                     "--seed", "1", "--workers", "1", "--no-progress", "--by-card")
     few = " ".join(few.split())  # 6 kingdoms of 10 cards: 24 of the 25 dealt, no Witch
+    # The chance count is of the differences with an interval in all the tables (the
+    # statistician's audit found the cards of one table counted): recounted from --json.
+    _, raw, _ = run(capsys, "simulate", "dominion", "--players", "bm,best", "-n", "6",
+                    "--seed", "1", "--workers", "1", "--no-progress", "--by-card", "--json")
+    compared = sum(a["ci95"] is not None for c in json.loads(raw)["by_card"]
+                   for a in c["adjusted"])
+    assert compared == 20
     assert "About one card in 20 shows a difference that looks significant at 95% by " \
-        "chance alone: some 1.2 in a table of 24. Witch was in no game: no row." in few
+        "chance alone: some 1 of the 20 differences of 2 tables. Witch was in no game: no " \
+        "row." in few
     assert " Witch " not in few.split("Δ: with minus without")[0]
     _, plain, _ = run(capsys, "simulate", "dominion", "--players", "random,bmu", "-n", "12",
                       "--seed", "4", "--workers", "1", "--no-progress", "--by-card")
@@ -682,6 +690,14 @@ def test_a_rule_bot_whose_cards_the_kingdom_lacks_is_said_to_play_without_them(
     assert err == ("dominari: note: Witch buys Witch, not in this kingdom (first-game): it "
                    "plays without it\n")
     assert json.loads(out)["missing_cards"] == {"Witch": ["Witch"]}
+    # Several such players: one note, not a line each (the organiser's audit: 13 lines)
+    code, out, err = run(capsys, "simulate", "dominion", "--kingdom", "first-game",
+                         "--players", "witch,library,bm", "-n", "2", "--seed", "1",
+                         "--workers", "1", "--json")
+    assert code == 0
+    assert err == ("dominari: note: Witch buys Witch; Library buys Library: not in this "
+                   "kingdom (first-game); each plays without them\n")
+    assert json.loads(out)["missing_cards"] == {"Witch": ["Witch"], "Library": ["Library"]}
     for kingdom in ("size-distortion", "Witch"):
         code, out, err = run(capsys, "simulate", "dominion", "--kingdom", kingdom,
                              "--players", "bmu,witch", "-n", "2", "--seed", "1",

@@ -203,17 +203,45 @@ def test_journal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     journal = str(tmp_path / "t.jsonl")
     code, first, err = run(capsys, *BASE, "-n", "4", "--json", "--journal", journal)
     assert code == 0, err
+    assert "gave back" not in err  # (a journal made by this run)
     code, again, err = run(capsys, *BASE, "-n", "4", "--json", "--journal", journal)
     assert code == 0, err
     assert json.loads(again) == json.loads(first)
+    # A run that goes on says so as it begins (the organiser's audit: only the last line
+    # said it, once every game was played).
+    assert f"dominari: note: the journal {journal} gave back 12 of the 12 games: none to " \
+        "play\n" in err
     code, table, err = run(capsys, *BASE, "-n", "5", "--journal", journal)
     assert code == 0, err  # the speed counts the games played, not those read back
     assert "3 games played in" in table and "12 more read from the journal" in table
+    assert f"the journal {journal} gave back 12 of the 15 games: 3 to play\n" in err
     code, out, err = run(capsys, *BASE[:-5], "--seed", "2", "--workers", "1", "--no-progress",
                          "-n", "4", "--journal", journal)  # fmt: skip
     assert code == 2 and out == ""
     assert "written for another tournament (seed 1 there, 2 here)" in err
     assert err.count("\n") == 1
+
+
+def test_a_run_without_a_terminal_says_how_far_it_is(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where standard error is no terminal (``nohup``, a log), a run says how far it is
+    every minute (here every 0 s), the games then each step after them; ``--no-progress``
+    says nothing. (A 150,000-game tournament was silent.)"""
+    import dominari.cli as cli
+
+    monkeypatch.setattr(cli, "PROGRESS_EVERY", 0.0)
+    code, _, err = run(capsys, *BASE[:-1], "-n", "2")
+    assert code == 0, err
+    lines = err.splitlines()
+    games = [line for line in lines if line.startswith("dominari: tournament: ")]
+    assert games and games[-1].startswith("dominari: tournament: 6 of 6 games (100.0%), 0:0")
+    assert all(line.endswith(" elapsed") for line in games)
+    assert any(line.startswith("dominari: rating: 6 of 6 games (100.0%)") for line in lines)
+    code, _, err = run(capsys, *BASE, "-n", "2")
+    assert code == 0 and "dominari: tournament:" not in err and "rating:" not in err
+    code, _, err = run(capsys, "simulate", "dominion", "--players", "bm,smithy", "-n", "3",
+                       "--seed", "1", "--workers", "1", "--kingdom", "first-game")
+    assert code == 0 and "dominari: simulating: 3 of 3 games (100.0%)" in err
 
 
 def test_journal_of_other_code_kept_by_recheck(capsys: pytest.CaptureFixture[str],
@@ -330,7 +358,8 @@ def test_the_tournament_bar_names_the_reading_it_asks_for(
     asked: list[Any] = []
     real = cli._run_games
 
-    def spying(label: str, total: int, progress: bool, run: Any, after: Any = ()) -> Any:
+    def spying(label: str, total: int, progress: bool, run: Any, after: Any = (),
+               resumed: Any = None) -> Any:
         asked.append(tuple(after))
         read: list[int] = []
         if any(keyword == "reading" for keyword, _ in after):
@@ -508,6 +537,45 @@ def test_simulates_table_of_short_names_is_as_it_was(capsys: pytest.CaptureFixtu
     assert code == 0, err
     assert any(line.split()[:1] == ["mcts-easy"] for line in out.splitlines())
     assert max(len(line) for line in out.splitlines() if line.startswith(" ")) <= 80
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_names_that_read_the_same_are_told_apart_and_blank_ones_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    """A tournament organiser's audit: bots named ``BM `` (a space at the end) and
+    ``BM`` with a zero-width space read as ``BM`` in every table, unnumbered; they are
+    numbered now, with the line that says which is which. A bot whose name shows
+    nothing (empty, or spaces) is refused in one line naming it: its rows were blank."""
+    bots = tmp_path / "look.py"
+    bots.write_text(
+        "from dominari.bots import load_bot\n"
+        "class _B:\n"
+        "    def __init__(self, name):\n"
+        "        self._b = load_bot('bm')\n"
+        "        self.name = name\n"
+        "    def reset(self, seed):\n"
+        "        self._b.reset(seed)\n"
+        "    def act(self, state):\n"
+        "        return self._b.act(state)\n"
+        "def Trail(): return _B('BM ')\n"
+        "def Zero(): return _B('BM\\u200b')\n"
+        "def Blank(): return _B('   ')\n")
+    base = ["-n", "2", "--seed", "1", "--kingdom", "first-game", "--workers", "1",
+            "--no-progress"]
+    players = (f"{bots}:Trail,{bots}:Zero,bm" if command == "tournament" else
+               f"{bots}:Trail,{bots}:Zero")
+    code, out, err = main_with(capsys, command, "dominion", "--players", players, *base)
+    assert code == 0, err
+    rows = [line.split()[1 if command == "tournament" else 0] for line in out.splitlines()
+            if line.strip().startswith(("1 ", "2 ", "3 ", "BM"))]
+    assert {"BM#1", "BM#2"} <= set(rows) and "BM" not in rows, out
+    said = [line for line in out.splitlines() if line.startswith("the same name")]
+    assert said and f"BM#1 is {bots}:Trail" in said[0] and f"BM#2 is {bots}:Zero" in said[0]
+    code, out, err = main_with(capsys, command, "dominion", "--players", f"bm,{bots}:Blank",
+                               *base)
+    assert code == 2 and out == ""
+    assert err.startswith("dominari: error: a player's name must show something, not '")
+    assert err.endswith(f"' (bot '{bots}:Blank')\n") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("command", ["simulate", "tournament"])
@@ -833,11 +901,18 @@ def test_by_card_gives_each_players_table_and_is_refused_where_it_cannot_be(
         "at its table buy (here Smithy, Witch; match-up by match-up in --json), so that" in note
     assert "best" not in note  # (it said "and the rule bot best played there" without best)
     assert "About one card in 20 shows a difference that looks significant at 95% by chance " \
-        "alone: some 1.2 in a table of 25." in note and "no row" not in note
-    assert "the results by card below compare the games with and without it" in err
+        "alone: some 3.6 of the 73 differences of 3 tables." in note and "no row" not in note
+    # one note for the players whose cards some kingdoms lack, not a line each
+    assert err.count("dominari: note: ") == 1, err
+    assert "dominari: note: Witch buys Witch (in 40% of kingdoms); Smithy buys Smithy (in " \
+        "40% of kingdoms); kingdom random, a new one drawn per game: each plays without " \
+        "its cards where the kingdom lacks them; the results by card below compare the " \
+        "games with and without them" in " ".join(err.split())
     code, out, err = run(capsys, *args, "--json")
     assert code == 0, err
     data = json.loads(out)
+    assert sum((c["adjusted"] or {}).get("ci95") is not None  # the note's 73, recounted
+               for p in data["by_card"] for c in p["cards"]) == 73
     assert [p["name"] for p in data["by_card"]] == [p["name"] for p in data["players"]]
     assert all(len(p["cards"]) == 25 for p in data["by_card"])  # 20 kingdoms each: all dealt
     # the cards games are alike in, match-up by match-up, as the match-ups are listed
@@ -860,7 +935,7 @@ def test_by_card_gives_each_players_table_and_is_refused_where_it_cannot_be(
     _, out, _ = run(capsys, *args[:3], "bm,smithy,witch", *args[4:5], "2", "--seed", "3",
                     *args[8:])
     note = " ".join(out.split())
-    assert "some 1.1 in a table of 23. Feast was in no game: no row. Witch had no game with " \
+    assert "(Mee's). Feast was in no game: no row. Witch had no game with " \
         "Adventurer, Cellar and Village: no row there. Smithy had no game with Gardens: no " \
         "row there. BM had no game with Council Room, Moneylender and Throne Room: no row " \
         "there." in note, note[-700:]
@@ -884,3 +959,27 @@ def test_games_stopped_by_the_turn_limit_are_said_with_the_limit(
     code, out, err = run(capsys, "tournament", "dominion", "--players", "bm,bmu", "-n", "4",
                          "--seed", "1", "--no-progress")  # fmt: skip
     assert code == 0 and "stopped by the turn limit" not in out
+
+
+def test_the_footer_says_what_ties_sigma_and_the_head_to_head_cells_are(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The organiser's and the statistician's audits: what Ties counts was said only in
+    the README; a head-to-head cell and the one across it leave out equal places without
+    a word; and σ reads as a margin of error, which it is not (a μ moved by up to 2.5 σ
+    with another seed). N-END-2: equal VP and turns share the place."""
+    code, out, err = run(capsys, *BASE, "-n", "4", "--seats", "3")
+    assert code == 0, err
+    text = " ".join(out.split())
+    assert "Ties: games whose first place was shared (equal VP and turns); a tie for a " \
+        "lower place counts as neither" in text
+    assert "a cell and the one across it add up to 100 less the games of an equal place" \
+        in text
+    assert "σ is the model's uncertainty, not a margin of error" in text
+    code, out, err = run(capsys, *BASE, "-n", "2")
+    text = " ".join(out.split())
+    assert "Ties: games whose first place was shared (equal VP and turns)" in text
+    assert "lower place" not in text and "less the games of a shared win" in text
+    code, raw, err = run(capsys, *BASE, "-n", "2", "--json")
+    model = json.loads(raw)["rating_model"]
+    assert model["note"].startswith("σ is the model's uncertainty, not a margin of error")
+    assert model["order"].startswith("game by game in rounds")

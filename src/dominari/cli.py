@@ -163,6 +163,7 @@ from dominari.sim.stats import (
     WinShare,
 )
 from dominari.sim.tournament import (
+    RATING_CAVEAT,
     RATING_MU,
     RATING_NAME,
     RATING_SIGMA,
@@ -809,19 +810,30 @@ R = TypeVar("R")
 
 
 def _run_games(label: str, total: int, progress: bool, run: Callable[..., R],
-               after: Sequence[tuple[str, str]] = ()) -> R:  # fmt: skip
+               after: Sequence[tuple[str, str]] = (),
+               resumed: Callable[[int], None] | None = None) -> R:  # fmt: skip
     """``run()``, a simulation or a tournament of ``total`` games, with a progress bar on
-    standard error when ``progress`` and that is a terminal; ``after`` names what ``run``
+    standard error when ``progress`` and that is a terminal (else, with ``progress``, a
+    line there every :data:`PROGRESS_EVERY` seconds: a long run under ``nohup`` or in a
+    log says how far it is); ``after`` names what ``run``
     may go on to do with the games once all are played (a tournament), each as its
     keyword argument and its label: ``("rating", "rating")`` for ``run(rating=…)``. The bar
-    follows each of them from its first call. Standard output is for the results alone:
-    whatever the run writes there (Ray's notice of a lost worker …) goes to standard
-    error."""
+    follows each of them from its first call. ``resumed(k)`` (a tournament's: ``run``
+    takes it) says that ``k`` games were read back from a journal; the bar then counts
+    them done, and times and foresees only the games played. Standard output is for the
+    results alone: whatever the run writes there (Ray's notice of a lost worker …) goes to
+    standard error."""
     err = Console(stderr=True)
     with contextlib.redirect_stdout(sys.stderr):
         try:
             if not (progress and err.is_terminal) or err.is_dumb_terminal:  # (TERM=dumb: a
-                return run()  # bar it cannot redraw, that left a blank line behind)
+                # bar it cannot redraw, that left a blank line behind)
+                extra: dict[str, Any] = {} if resumed is None else {"resumed": resumed}
+                if not progress:
+                    return run(**extra)
+                lines = _ProgressLines(label, total)
+                return run(progress=lines.advance, **extra,
+                           **{keyword: lines.follow(step) for keyword, step in after})
             columns = (
                 TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                 TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"),
@@ -843,10 +855,55 @@ def _run_games(label: str, total: int, progress: bool, run: Callable[..., R],
                         bar.advance(phase, k)
                     return advance
 
-                return run(progress=lambda k: bar.advance(task, k),
+                def read_back(k: int) -> None:
+                    assert resumed is not None
+                    resumed(k)
+                    bar.reset(task, completed=k)  # (the games read back are not timed)
+
+                more: dict[str, Any] = {} if resumed is None else {"resumed": read_back}
+                return run(progress=lambda k: bar.advance(task, k), **more,
                            **{keyword: follow(step) for keyword, step in after})
         finally:  # Ray's late notices (a lost worker …) go to stderr too, not after results
             end_own_ray()
+
+
+PROGRESS_EVERY = 60.0
+"""Seconds between two lines of progress of a run whose standard error is no terminal."""
+
+
+class _ProgressLines:
+    """A run's progress where standard error is no terminal: a line at most every
+    :data:`PROGRESS_EVERY` seconds (``tournament: 45,000 of 150,000 games (30%), 2:05``),
+    none for a run that ends sooner; a step after the games (``rating``) is followed
+    once the games are done, from its first call."""
+
+    def __init__(self, label: str, total: int) -> None:
+        self.label, self.total = label, total
+        self.start = self.last = time.monotonic()
+        self.done = 0
+
+    def advance(self, k: int) -> None:
+        self.done += k
+        self._line(self.label, self.done)
+
+    def follow(self, step: str) -> Callable[[int], None]:
+        done = [0]
+
+        def advance(k: int) -> None:
+            done[0] += k
+            self._line(step, done[0])
+        return advance
+
+    def _line(self, what: str, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last < PROGRESS_EVERY:
+            return
+        self.last = now
+        seconds = int(now - self.start)
+        sys.stderr.write(f"{PROG}: {what}: {done:,} of {self.total:,} games "
+                         f"({_pct(done / self.total)}), {seconds // 60}:{seconds % 60:02d} "
+                         "elapsed\n")
+        sys.stderr.flush()
 
 
 def _note_clock(specs: Sequence[str], game: str, notes: list[str]) -> None:
@@ -1115,7 +1172,7 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
         bots = [load_bot(bot_spec, game) for bot_spec in specs]  # (search bots too)
     except DominariError:
         return  # the run says what is wrong with it
-    names = seat_names([bot.name for bot in bots])  # as the results name them (BM#1 …)
+    names = seat_names([bot.name for bot in bots], specs)  # as the results name them (BM#1 …)
     missing, partial = card_gaps(bots, names, spec)
     said: dict[tuple[str, tuple[tuple[str, float], ...]], list[str]] = {}  # the players
     where = describe_kingdom(spec)  # of a note, by the bots' name and cards' shares
@@ -1127,24 +1184,45 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
         else:
             continue
         said.setdefault((bot.name, cards), []).append(name)
-    for (_, cards), who in said.items():  # players alike said once: "BM#1 and BM#2 buy"
+    never = [(who, cards) for (_, cards), who in said.items() if cards[0][1] == 0]
+    some = [(who, cards) for (_, cards), who in said.items() if cards[0][1] != 0]
+    if len(never) == 1:  # players alike said once: "BM#1 and BM#2 buy"
+        (who, cards), = never
         one = len(who) == 1
-        players = _and_list(who)
+        it = "them" if len(cards) > 1 else "it"
+        _note(f"{_and_list(who)} {'buys' if one else 'buy'} {', '.join(c for c, _ in cards)}, "
+              f"not in this kingdom ({where}): {'it plays' if one else 'they play'} without "
+              f"{it}", notes)
+    elif never:  # several players, each its cards: one note, not a line each
+        each = "; ".join(f"{_and_list(who)} {'buys' if len(who) == 1 else 'buy'} "
+                         f"{', '.join(c for c, _ in cards)}" for who, cards in never)
+        _note(f"{each}: not in this kingdom ({where}); each plays without them", notes)
+    if len(some) == 1:
+        (who, cards), = some
+        one = len(who) == 1
         plays = "it plays" if one else "they play"
         it = "them" if len(cards) > 1 else "it"
-        if cards[0][1] == 0:  # (cards the kingdom never has; else, some kingdoms have)
-            _note(f"{players} {'buys' if one else 'buy'} {', '.join(c for c, _ in cards)}, "
-                  f"not in this kingdom ({where}): {plays} without {it}", notes)
-            continue
         # a share of kingdoms, not of this run's games
         percents = " and ".join(f"{100 * v:.0f}%" for _, v in cards)
         how = (f"the results by card below compare the games with and without {it}"
                if by_card else f"name {'its' if one else 'their'} cards (--kingdom) to "
                "compare strategies with their cards, or split the results by card "
                "(--by-card)")
-        _note(f"{players} {'buys' if one else 'buy'} {' and '.join(c for c, _ in cards)}, "
-              f"which {percents} of kingdoms have (kingdom {where}): {plays} without {it} "
-              f"where the kingdom lacks {it}; {how}", notes)
+        _note(f"{_and_list(who)} {'buys' if one else 'buy'} "
+              f"{' and '.join(c for c, _ in cards)}, which {percents} of kingdoms have "
+              f"(kingdom {where}): {plays} without {it} where the kingdom lacks {it}; {how}",
+              notes)
+    elif some:
+        each = "; ".join(
+            f"{_and_list(who)} {'buys' if len(who) == 1 else 'buy'} "
+            f"{' and '.join(c for c, _ in cards)} "
+            f"(in {' and '.join(f'{100 * v:.0f}%' for _, v in cards)} of kingdoms)"
+            for who, cards in some)
+        how = ("the results by card below compare the games with and without them"
+               if by_card else "name their cards (--kingdom) to compare strategies with "
+               "their cards, or split the results by card (--by-card)")
+        _note(f"{each}; kingdom {where}: each plays without its cards where the kingdom "
+              f"lacks them; {how}", notes)
 
 
 def _print_json(out: dict[str, Any]) -> None:
@@ -1342,7 +1420,8 @@ def mastery_note_of(by_mastery: Sequence[Sequence[HeldCard]], names: Sequence[st
             "too says which cards go with winning, not what a card does: a strong player "
             "takes the cards it favours. Cards are listed by the low end of Δ alike's "
             "interval, the surest gain first, so that a card held in few games, whose "
-            "interval is wide, comes lower than its Δ alike alone would put it. "
+            "interval is wide, comes lower than its Δ alike alone would put it; the first "
+            "rows are picked by their intervals, so that theirs are not 95% bounds alone. "
             f"{_by_chance(compared, tables)}"
             f"{_unheld_note(by_mastery, names, cards)}")
 
@@ -1460,10 +1539,24 @@ def card_note(result: SimResult) -> str:
         alike = ("Δ alike: no rule bot here buys Kingdom cards, so it is Δ, with a score "
                  "interval (Mee's).")
     dealt = {c.card for c in result.by_card}
+    compared = _compared([(result.by_card, at) for at in range(len(result.players))],
+                         not result.unadjusted)
     return ("Δ: with minus without, in points (--json gives its interval, Newcombe's). A "
             "kingdom always has 10 cards, so Δ is a card's worth against the average card it "
             f"displaces, a card a strategy needs among them. {alike} "
-            f"{_by_chance(len(dealt))}{_dealt_note([('', dealt)])}")
+            f"{_by_chance(compared, len(result.players))}{_dealt_note([('', dealt)])}")
+
+
+def _compared(tables: Sequence[tuple[Sequence[CardSplit], int]], alike: bool) -> int:
+    """How many differences with an interval the tables by Kingdom card hold, each the
+    splits of one player (``at``): Δ alike's where the tables show it, else Δ's (in
+    ``--json``). A card in every game of a player, or in none, has none."""
+    def has_one(card: CardSplit, at: int) -> bool:
+        if alike:
+            return bool(card.adjusted) and card.adjusted[at] is not None
+        return card.difference(at) is not None
+
+    return sum(has_one(card, at) for splits, at in tables for card in splits)
 
 
 def entry_card_note(result: TournamentResult) -> str:
@@ -1488,11 +1581,12 @@ def entry_card_note(result: TournamentResult) -> str:
                  "one match-up (groups weighted as Mantel-Haenszel's), with a stratified "
                  "score interval (Mee's).")
     tables = [(s.name, {c.card for c in result.by_card[s.entry]}) for s in result.leaderboard]
-    most = max((len(cards) for _, cards in tables), default=0)
+    compared = _compared([(result.by_card[s.entry], 0) for s in result.leaderboard],
+                         not result.by_card_unadjusted)
     return ("Δ: with minus without, in points (--json gives its interval, Newcombe's), "
             "over a player's games against every opponent. A kingdom always has 10 cards, so Δ is "
             f"a card's worth against the average card it displaces. {alike} "
-            f"{_by_chance(most)}{_dealt_note(tables)}")
+            f"{_by_chance(compared, len(tables))}{_dealt_note(tables)}")
 
 
 def played_as_table(player: PlayerResult, layout: _Layout = _WIDE) -> Table:
@@ -1683,15 +1777,20 @@ def _print_dominion_footer(console: Console, result: SimResult) -> None:
                   f"per player · mean game length {result.mean_turns:.2f} turns (the most "
                   "any player took; Turns: each player's own)",
                   markup=False)  # fmt: skip
-    _print_ends(console, result.end_reasons, result.games)
+    _print_ends(console, result.end_reasons, result.games, len(result.players))
     _print_turn_limit(console, result.turn_limit_games, f" (--max-turns {result.max_turns})")
 
 
-def _print_ends(console: Console, reasons: Mapping[str, int], games: int) -> None:
-    """How a Dominion run's games ended, with the share of each way."""
+def _print_ends(console: Console, reasons: Mapping[str, int], games: int,
+                players: int) -> None:
+    """How a Dominion run's games ended, with the share of each way, and what its Ties
+    column counts (games of ``players`` players)."""
     ends = ", ".join(f"{_REASONS.get(r, r)} {k:,} ({_pct(k / games)})"
                      for r, k in reasons.items())  # fmt: skip
     console.print(f"games ended by: {ends}", markup=False)
+    lower = "; a tie for a lower place counts as neither" if players > 2 else ""
+    console.print(f"Ties: games whose first place was shared (equal VP and turns){lower}",
+                  markup=False)
 
 
 def _print_turn_limit(console: Console, limited: int, which: str = "") -> None:
@@ -1763,9 +1862,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     reads = [what for what, asked in (("rows", args.per_game), ("by card", args.by_card))
              if asked]  # fmt: skip
     after = ((("reading", ", ".join(reads)),) if reads else ()) + (("rating", "rating"),)
+    def resumed(k: int) -> None:
+        rest = total - k
+        _note(f"the journal {args.journal} gave back {k:,} of the {total:,} games: "
+              + (f"{rest:,} to play" if rest else "none to play"), None)
+
     try:
         result = per_game.whole(lambda: _run_games("tournament", total, not args.no_progress,
-                                                   run, after))  # fmt: skip
+                                                   run, after, resumed))  # fmt: skip
     except BaseException as exc:  # stopped (or a closed terminal's bar failed): say what
         stop = _stop_in(exc) is not None  # it
         with contextlib.suppress(OSError):  # kept, if stderr is still there
@@ -1995,6 +2099,9 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
     if len(result.players) > 2:
         for table in head_to_head_tables(result, console.width):
             _print_whole(console, table)
+        shared = "a shared win" if result.seats == 2 else "an equal place"
+        console.print(f"a cell and the one across it add up to 100 less the games of "
+                      f"{shared}", style="dim", markup=False)
     if all(p.by_turn for p in result.players):
         _print_fitted(console, partial(turn_order_table, result), result.players)
     _print_same_names(console, result.players)
@@ -2023,13 +2130,14 @@ def _print_tournament(console: Console, result: TournamentResult, elapsed: float
         max_turns = result.options.get("max_turns")
         console.print(f"kingdom {kingdom} · seed {result.seed} · max {max_turns} turns per "
                       "player", markup=False)  # fmt: skip
-        _print_ends(console, result.end_reasons, result.games)  # (Dominations: 3 ages)
+        _print_ends(console, result.end_reasons, result.games,  # (Dominations: 3 ages)
+                    result.seats)
     limit = result.options.get("max_turns")
     _print_turn_limit(console, result.turn_limit_games,
                       f" (--max-turns {limit})" if isinstance(limit, int) else "")
     console.print(f"ratings: {RATING_NAME}, μ {RATING_MU:g} and σ {RATING_SIGMA:.2f} at "
-                  "the start, updated game by game in rounds; players are ranked by μ − 3σ",
-                  markup=False)  # fmt: skip
+                  "the start, updated game by game in rounds; players are ranked by μ − 3σ. "
+                  f"{RATING_CAVEAT}", markup=False)  # fmt: skip
     console.print(_RATE_INTERVALS, markup=False)
     if not result.seat_balanced:
         n = result.games_per_matchup
@@ -2132,7 +2240,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else _random_seed()
     max_turns = DEFAULT_MAX_TURNS if args.max_turns is None else args.max_turns
     config = DominionConfig(players=len(specs), kingdom=args.kingdom or "random", seed=seed,
-                            max_turns=max_turns, names=seat_names(names), log=True)
+                            max_turns=max_turns, names=seat_names(names, specs), log=True)
     state = DominionState.new(config)
     if args.record_dir is not None:
         record_path = _play_record_path(args.record_dir, game, seed)
@@ -2389,7 +2497,7 @@ def _play_dominations(args: argparse.Namespace) -> int:
     record_path = (check_writable_file(args.record, "--record", reads=reads, kind="record")
                    if args.record is not None else None)  # fmt: skip
     seed = args.seed if args.seed is not None else _random_seed()
-    config = DominationsConfig(players=len(specs), seed=seed, names=seat_names(names),
+    config = DominationsConfig(players=len(specs), seed=seed, names=seat_names(names, specs),
                                rules=rules, data=args.data, log=True)  # fmt: skip
     state = DominationsState.new(config)  # a bad --data folder fails here
     if args.record_dir is not None:

@@ -466,6 +466,12 @@ def test_a_damaged_line_is_refused(tmp_path: Path, line: str, message: str) -> N
     with pytest.raises(JournalError) as e:
         Journal.open(path, {"seed": 1})
     assert message in str(e.value)
+    # The advice is to remove that line, not the journal: without it, it serves.
+    assert str(e.value).endswith("; remove that line (its games are played again), or "
+                                 "delete the journal or give another file")
+    head, _, rest = path.read_text(encoding="utf-8").splitlines()
+    path.write_text(f"{head}\n{rest}\n", encoding="utf-8")
+    Journal.open(path, {"seed": 1}).close()
 
 
 def _damage(first: dict[str, Any], kind: str) -> str:
@@ -819,6 +825,7 @@ def test_a_standings_mean_score_has_a_95_percent_interval(tmp_path: Path) -> Non
         assert s.mean_score_ci95 == pytest.approx((statistics.mean(got) - half,
                                                    statistics.mean(got) + half))
         assert s.to_json()["mean_score_ci95"] == list(s.mean_score_ci95)
+        assert s.to_json()["score_sd"] == pytest.approx(statistics.stdev(got))
 
 
 def test_a_journal_read_by_its_own_key_and_games_rewritten(tmp_path: Path) -> None:

@@ -891,6 +891,12 @@ def test_a_shared_win_is_split_among_its_winners_in_the_win_share(tmp_path: Path
         assert data["players"][p]["win_share"] == pytest.approx(mean)
         assert data["players"][p]["win_share_ci95"] == pytest.approx(
             list(r.players[p].win_share_ci95 or ()))
+        # The JSON alone gives the share again: a seat's wins, and its shared ones by
+        # how many ways each was shared (the statistician's audit found it could not).
+        ways = data["players"][p]["ties_by_ways"]
+        assert sum(ways.values()) == data["players"][p]["ties"]
+        again = data["players"][p]["wins"] + sum(n / int(k) for k, n in ways.items())
+        assert again / games == pytest.approx(mean)
     assert data["intervals"]["win_share_ci95"].startswith("Student's t")
     two = simulate(["smithy", "bm"], 300, seed=3, workers=1, kingdom="first-game")
     smithy = two.players[0]
@@ -902,6 +908,9 @@ def test_a_shared_win_is_split_among_its_winners_in_the_win_share(tmp_path: Path
     assert board["BM"].win_share == pytest.approx(
         (board["BM"].wins + board["BM"].ties / 2) / 300)
     assert t.to_json()["players"][0]["win_share_ci95"] is not None
+    for standing in t.to_json()["players"]:
+        ways = standing["ties_by_ways"]
+        assert set(ways) <= {"2"} and sum(ways.values()) == standing["ties"]
 
 
 def test_results_say_which_version_and_code_played_them() -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 from pathlib import Path
 
 import pytest
 
+from dominari.core.errors import ConfigError
 from dominari.sim.runner import bot_seed, chunk_bounds, chunk_size, game_seed, seat_names
 from dominari.sim.stats import (
     PlayerResult,
@@ -144,6 +146,13 @@ def test_seat_names_and_chunks() -> None:
     assert seat_names(["BMU", "BMU", "Witch"]) == ("BMU#1", "BMU#2", "Witch")
     # a strategy file may itself be named like a numbered seat: names stay distinct
     assert seat_names(["BM#1", "BM", "BM"]) == ("BM#1", "BM#2", "BM#3")
+    # names that read the same (ends, runs of spaces, characters that show nothing)
+    assert seat_names(["BM", "BM ", "B\u200bM", "B\xadM "]) == ("BM#1", "BM#2", "BM#3",
+                                                             "BM#4")
+    assert seat_names(["Big  Money", "Big Money"]) == ("Big Money#1", "Big Money#2")
+    assert seat_names(["BM ", "bm"]) == ("BM ", "bm")  # one of a name is kept as it is
+    with pytest.raises(ConfigError, match=re.escape("not '\\u200b' (bot 'x')")):
+        seat_names(["BM", "\u200b"], ["bm", "x"])
     assert seat_names(["BM", "BM", "BM#1"]) == ("BM#2", "BM#3", "BM#1")
     assert seat_names(["a#1", "a", "a#1", "a"]) == ("a#1#1", "a#1", "a#1#2", "a#2")
     assert chunk_size(10, 2) == 1
@@ -261,6 +270,8 @@ def test_the_mean_vp_has_a_95_percent_interval_from_the_games_spread(tmp_path: P
         assert low == pytest.approx(statistics.mean(vps) - half)
         assert high == pytest.approx(statistics.mean(vps) + half)
         assert p.to_json()["mean_vp_ci95"] == [low, high]
+        # the spread too, so that the interval can be made again from the JSON alone
+        assert p.to_json()["vp_sd"] == pytest.approx(statistics.stdev(vps))
 
 
 @pytest.mark.parametrize(("groups", "n1", "n0", "rate"), [
@@ -411,4 +422,5 @@ def test_rates_of_no_games_are_null_in_json() -> None:
     some = TurnPlace(1, 4, 1, 1).to_json()
     assert some["win_rate"] == 0.25 and some["ci95"] == list(wilson(1, 4))
     empty = PlayerResult(0, "a", "a", games=0, wins=0, ties=0, total_vp=0, total_turns=0)
-    assert empty.share_json() == {"win_share": None, "win_share_ci95": None}
+    assert empty.share_json() == {"win_share": None, "win_share_ci95": None,
+                                  "ties_by_ways": {}}

@@ -610,3 +610,30 @@ def test_results_by_card_of_a_tournament_with_a_search_bot_have_no_alike_differe
         tournament(["bm", "smithy"], 2, seed=1, by_card=True, kingdom="first-game")
     with pytest.raises(ConfigError, match="by_card must be True or False, not 1"):
         tournament(["bm", "smithy"], 2, seed=1, by_card=1)  # type: ignore[arg-type]
+
+
+def test_the_json_says_what_played_each_player(tmp_path: Path) -> None:
+    """Results to be published say what played, by player name (the organiser's audit:
+    ``spec`` alone, ``mcts-easy``, said nothing of what the level meant): every setting
+    of a search bot, as a record's seats have them, and the SHA-256 of a bot's file, as
+    the journal keys it; a simulation's too. A rule bot has neither."""
+    import hashlib
+    import importlib
+
+    from dominari.bots import load_bot
+    from dominari.sim import simulate
+
+    src = Path(importlib.import_module("dominari.bots").__file__ or "").parent
+    mine = tmp_path / "mine.toml"
+    mine.write_text((src / "strategies" / "bmu.toml").read_text().replace(
+        'name = "BMU"', 'name = "Mine"'))
+    digest = hashlib.sha256(mine.read_bytes()).hexdigest()
+    settings = load_bot("mcts-easy").settings()  # type: ignore[attr-defined]
+    t = tournament(["bm", "mcts-easy", str(mine)], 2, 1, kingdom="first-game", workers=1)
+    data = t.to_json()
+    assert data["searches"] == {"mcts-easy": settings}
+    assert data["bot_files"] == {"Mine": digest}
+    s = simulate(["mcts-easy", str(mine)], 2, 1, kingdom="first-game", workers=1).to_json()
+    assert s["searches"] == {"mcts-easy": settings} and s["bot_files"] == {"Mine": digest}
+    plain = tournament(["bm", "smithy"], 2, 1, kingdom="first-game", workers=1).to_json()
+    assert "searches" not in plain and "bot_files" not in plain

@@ -467,7 +467,8 @@ class Journal:
                 head = None
             if not isinstance(head, dict) or "dominari_journal" not in head:
                 raise JournalError(f"{p} is not a Dominari tournament journal; give another "
-                                   "file (an existing journal is only ever appended to)")
+                                   "file (a file that is not a journal is never written "
+                                   "over)")
             if head["dominari_journal"] not in READS:
                 raise JournalError(f"journal {p}: format {head['dominari_journal']!r}, this "
                                    f"version reads formats "
@@ -497,12 +498,12 @@ class Journal:
                         raise JournalError(
                             f"journal {p} line {n}: game {j} of match-up {m} (counted from "
                             "0, as in the file) is not the game an earlier line holds (the file "
-                            "is damaged or was edited); delete it or give another file")
+                            "is damaged or was edited); remove one of the two lines (its games "
+                            "are played again), or delete the journal or give another file")
                     try:
                         known[(m, j)] = game
                     except ValueError as e:  # a table's own limits: a score past 2**63 …
-                        raise JournalError(f"journal {p} line {n}: {e}; delete it or give "
-                                           "another file") from None  # fmt: skip
+                        raise JournalError(f"journal {p} line {n}: {e}; {_MEND}") from None
             end = src.tell()  # after the last whole line
             unfinished = _unfinished(src)
         if edited:  # written again by settle(), once the run is sure to go on
@@ -788,12 +789,17 @@ def _replace_failed(path: Path, doing: str, e: OSError, in_folder: bool) -> str:
                    "folder writable, or copy the journal to a folder you can write in")
 
 
+_MEND = ("remove that line (its games are played again), or delete the journal or give "
+         "another file")
+"""What to do with a journal's line that cannot be read: one line of games lost costs
+only those games (the tournament organiser's audit: the advice was to delete it all)."""
+
+
 def _load_line(path: Path, n: int, line: bytes) -> Any:
     try:
         return json.loads(line)
     except ValueError as e:
-        raise JournalError(f"journal {path} line {n}: damaged ({e}); delete it or give "
-                           "another file") from e  # fmt: skip
+        raise JournalError(f"journal {path} line {n}: damaged ({e}); {_MEND}") from e
 
 
 def _games(path: Path, n: int, entry: Any,
@@ -803,7 +809,7 @@ def _games(path: Path, n: int, entry: Any,
     :meth:`Journal.open`."""
 
     def bad(why: str) -> JournalError:
-        return JournalError(f"journal {path} line {n}: {why}; delete it or give another file")
+        return JournalError(f"journal {path} line {n}: {why}; {_MEND}")
 
     if not isinstance(entry, dict) or not {"matchup", "start", "games"} <= entry.keys():
         raise bad("not a run of games (matchup, start, games)")

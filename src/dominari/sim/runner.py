@@ -29,6 +29,7 @@ import signal
 import site
 import sysconfig
 import threading
+import unicodedata
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -241,28 +242,50 @@ def own_code(specs: Iterable[str]) -> tuple[str, ...]:
     return tuple(s for s in specs if isinstance(s, str) and python_spec(s) is not None)
 
 
-def seat_names(names: Sequence[str]) -> tuple[str, ...]:
-    """Distinct display names: repeated names get ``#1``, ``#2``… by seat, skipping a
-    number whose name another player already has.
+def seat_names(names: Sequence[str], specs: Sequence[str] = ()) -> tuple[str, ...]:
+    """Distinct display names: names that read the same get ``#1``, ``#2``… by seat,
+    skipping a number whose name another player already has. Names read the same when
+    they differ only in spaces at their ends, runs of spaces, or characters that show
+    nothing (a zero-width space, a soft hyphen: Unicode's format characters), so that no
+    two rows of a table read alike; such names are numbered as they show. A name that
+    shows nothing at all is refused (:class:`ConfigError`, naming the bot of ``specs``,
+    where given, that has it): its rows would be blank.
 
     >>> seat_names(["BMU", "Smithy", "BMU"])
     ('BMU#1', 'Smithy', 'BMU#2')
     >>> seat_names(["BM#1", "BM", "BM"])
     ('BM#1', 'BM#2', 'BM#3')
+    >>> seat_names(["BM", "BM ", "B\u200bM"])
+    ('BM#1', 'BM#2', 'BM#3')
+    >>> seat_names(["BM", " "])
+    Traceback (most recent call last):
+    ...
+    dominari.core.errors.ConfigError: a player's name must show something, not ' '
     """
-    counts = Counter(names)
-    taken = {n for n in names if counts[n] == 1}  # kept as they are
+    shown = [_shown(n) for n in names]
+    for at, (name, looks) in enumerate(zip(names, shown, strict=True)):
+        if not looks:
+            bot = f" (bot {specs[at]!r})" if at < len(specs) else ""
+            raise ConfigError(f"a player's name must show something, not {name!r}{bot}")
+    counts = Counter(shown)
+    taken = {looks for looks in shown if counts[looks] == 1}  # kept as they are
     out = []
-    for n in names:
-        if counts[n] == 1:
-            out.append(n)
+    for name, looks in zip(names, shown, strict=True):
+        if counts[looks] == 1:
+            out.append(name)
             continue
         k = 1
-        while f"{n}#{k}" in taken:
+        while f"{looks}#{k}" in taken:
             k += 1
-        taken.add(f"{n}#{k}")
-        out.append(f"{n}#{k}")
+        taken.add(f"{looks}#{k}")
+        out.append(f"{looks}#{k}")
     return tuple(out)
+
+
+def _shown(name: str) -> str:
+    """``name`` as it shows: without format characters (Cf), its runs of white space one
+    space, none at its ends."""
+    return " ".join("".join(c for c in name if unicodedata.category(c) != "Cf").split())
 
 
 def parse_players(text: str, game: str = "dominion") -> list[str]:
@@ -931,17 +954,34 @@ def timed_searches(bots: Iterable[object]) -> list[str]:
                               if isinstance(b, MCTSBot) and b.seconds is not None))
 
 
-def run_notes(bots: Sequence[GameBot], names: Sequence[str],
-              options: GameOptions) -> dict[str, Any]:  # fmt: skip
+def run_notes(bots: Sequence[GameBot], names: Sequence[str], options: GameOptions,
+              specs: Sequence[str] = ()) -> dict[str, Any]:  # fmt: skip
     """What a run's results say beside their numbers (as JSON values, each only where
     there is one; the command line says them on stderr too): the search bots that stop
     their searches by the clock (``timed_searches``: their games depend on the machine,
     not only on the seed), and Dominion's rule bots' cards that the kingdom lacks
-    (``missing_cards``, ``partial_cards``: :func:`card_gaps`)."""
+    (``missing_cards``, ``partial_cards``: :func:`card_gaps`). Then what played, by
+    player name, for whoever publishes the results: every setting of each search bot
+    (``searches``, as a record's seats have them: what its level was in this version),
+    and the SHA-256 of the files each bot of ``specs`` (the players' specs) plays with
+    (``bot_files``: a strategy file with its policy, a Python bot's file, a search's own
+    seat or book), as a tournament's journal keys them."""
+    from dominari.bots.mcts import MCTSBot
+    from dominari.sim.journal import spec_files
+
     notes: dict[str, Any] = {}
     timed = timed_searches(bots)
     if timed:
         notes["timed_searches"] = timed
+    searches = {name: bot.settings() for bot, name in zip(bots, names, strict=True)
+                if isinstance(bot, MCTSBot)}
+    if searches:
+        notes["searches"] = searches
+    held = spec_files(specs)
+    if held:
+        notes["bot_files"] = {name: held[spec] for spec, name in zip(specs, names,
+                                                                     strict=True)
+                              if spec in held}
     if isinstance(options, DominionOptions):
         missing, partial = card_gaps(bots, names, options.kingdom)
         if missing:
@@ -1599,7 +1639,7 @@ def simulate(
         raise ConfigError(f"{GAME_TITLES[options.game]} is for 2 to 4 players, "
                           f"not {len(specs)}")  # fmt: skip
     bots = load_bots(specs, options.game)
-    names = seat_names([b.name for b in bots])
+    names = seat_names([b.name for b in bots], specs)
     stamp = start_run(specs, options, bots, names, seed,
                       reuse=workers == 1 and backend == "local")  # fmt: skip
     if not isinstance(by_card, bool):
@@ -1631,7 +1671,7 @@ def simulate(
                                     unadjusted=keys.unknown,
                                     code=game_code(options.game),
                                     games_asked=games,
-                                    notes=run_notes(bots, names, options),
+                                    notes=run_notes(bots, names, options, specs),
                                     data_digest=data_digest_of(options),
                                     retried=tuple(retried))  # fmt: skip
 

@@ -306,6 +306,22 @@ def mean_ci95(total: float, total_sq: float, n: int) -> tuple[float, float] | No
     return (mean - half, mean + half)
 
 
+def sample_sd(total: float, total_sq: float, n: int) -> float | None:
+    """The standard deviation of ``n`` values (``n - 1`` in the denominator) from their sum
+    and sum of squares; ``None`` for fewer than 2. With the mean and ``n`` it gives
+    :func:`mean_ci95` again (``--json`` reports it beside the mean).
+
+    >>> sample_sd(40, 416, 4)  # 8, 8, 12, 12
+    2.309401076758503
+    >>> sample_sd(51, 2601, 1) is None
+    True
+    """
+    if n < 2:
+        return None
+    mean = total / n
+    return math.sqrt(max(0.0, (total_sq - n * mean * mean) / (n - 1)))
+
+
 @functools.lru_cache(maxsize=256)
 def t95(df: int) -> float:
     """The two-sided 95% quantile of Student's t distribution with ``df`` degrees of
@@ -439,9 +455,11 @@ class WinShare(WinCounts):
 
     def share_json(self) -> dict[str, Any]:
         """The share of the wins and its interval as JSON keys (``null`` for no games)."""
+        ways = {str(k): count for k, count in enumerate(self.shared_ways) if count}
         if not self.games:
-            return {"win_share": None, "win_share_ci95": None}
-        return {"win_share": self.win_share, "win_share_ci95": _pair(self.win_share_ci95)}
+            return {"win_share": None, "win_share_ci95": None, "ties_by_ways": ways}
+        return {"win_share": self.win_share, "win_share_ci95": _pair(self.win_share_ci95),
+                "ties_by_ways": ways}
 
 
 class EndReasons:
@@ -514,6 +532,7 @@ class PlayerResult(WinShare):
             **self.share_json(),
             "mean_vp": self.mean_vp,
             "mean_vp_ci95": _pair(self.mean_vp_ci95),
+            "vp_sd": sample_sd(self.total_vp, self.total_vp_sq, self.games),
             "mean_turns": self.mean_turns,
         }
         if self.total_breakdown:

@@ -152,6 +152,7 @@ from dominari.sim.stats import (
     made_by,
     mastery_splits,
     mean_ci95,
+    sample_sd,
 )
 from dominari.sim.table import GameTable
 
@@ -179,10 +180,21 @@ RATING_SIGMA = 25.0 / 3.0
 """The prior uncertainty (standard deviation) of every entry's skill."""
 RATING_Z = 3.0
 """``ordinal = mu - RATING_Z * sigma``: a conservative skill estimate."""
+RATING_CAVEAT = ("σ is the model's uncertainty, not a margin of error: a μ moves with "
+                 "another seed, or with the same games rated in another order, by less or "
+                 "by more than σ (as much as 2.5 σ measured), so where two players' ratings "
+                 "are close, their win rates and head to head, with intervals, tell them "
+                 "apart better")
+"""What a tournament's footer and its JSON's ``rating_model`` say of σ. The statistician's
+and the tournament organiser's audits: over 8 seeds one μ moved by a tenth of its σ,
+another by 2.5 σ, and two bots of one strategy were ranked against their win counts."""
 RATING_MODEL: dict[str, Any] = {"library": "openskill", "model": "BradleyTerryFull",
                                 "mu": RATING_MU, "sigma": RATING_SIGMA,
                                 "beta": RATING_SIGMA / 2, "tau": 0.0,
-                                "ordinal": f"mu - {RATING_Z:g} * sigma"}  # fmt: skip
+                                "ordinal": f"mu - {RATING_Z:g} * sigma",
+                                "order": "game by game in rounds: game j of every match-up, "
+                                         "match-ups in order",
+                                "note": RATING_CAVEAT}  # fmt: skip
 """The rating model and its parameters, as reported in a result's JSON."""
 RATING_NAME = "OpenSkill Bradley-Terry (full pairing)"
 """The rating model in words, as the table and the chart name it."""
@@ -470,6 +482,7 @@ class Standing(WinShare):
             **self.share_json(),
             "mean_score": self.mean_score,
             "mean_score_ci95": _pair(self.mean_score_ci95),
+            "score_sd": sample_sd(self.total_score, self.total_score_sq, self.games),
             "rating": {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal},
             **({"by_turn": [place.to_json() for place in self.by_turn]} if self.by_turn
                else {}),
@@ -849,6 +862,7 @@ def tournament(
     each_game: Callable[[dict[str, Any]], None] | None = None,
     by_card: bool = False,
     reading: Callable[[int], None] | None = None,
+    resumed: Callable[[int], None] | None = None,
 ) -> TournamentResult:
     """Play a round robin of ``game`` (default Dominion) between the bots named by
     ``players``: ``games`` seeded games for every match-up of ``seats`` entries.
@@ -861,7 +875,9 @@ def tournament(
     rated, once every game is played (the ratings follow the games in a fixed order,
     some 5 to 7 minutes for the maximum of games); ``reading(k)`` each time ``k`` more
     games are read for their rows (``each_game``) or their split by card (``by_card``),
-    once every game is played, before the ratings (about 0.1 ms a game). ``stall`` is as for
+    once every game is played, before the ratings (about 0.1 ms a game); ``resumed(k)``,
+    if given, instead of ``progress(k)`` for the ``k`` games a journal gave back, before
+    the first game is played (not at all where it gave none). ``stall`` is as for
     :func:`~dominari.sim.runner.simulate`: a run of games whose worker finishes no game
     for that many seconds is played again in another. ``decision_timeout`` (seconds) stops
     the run with a :class:`~dominari.sim.runner.BotError` naming the bot that takes longer
@@ -939,7 +955,7 @@ def tournament(
         check_by_card(options)
     check_size(len(specs), seats, games)
     bots = load_bots(specs, options.game)  # an unknown bot fails here
-    names = seat_names([b.name for b in bots])
+    names = seat_names([b.name for b in bots], specs)
     combos = matchups(len(specs), seats)
     files = run_files(specs, options)  # for the stamp, and a journal's key
     stamp = start_run(specs, options, bots, tuple(names[e] for e in combos[0]), seed,
@@ -1109,9 +1125,11 @@ def tournament(
                             decision_timeout)
                       for m, entries in enumerate(combos)
                       for start, stop in _runs(table.matchups[m].present(), games, size))
-        if reused and progress is not None:
-            progress(reused)
         begin(bool(shards))
+        if reused and resumed is not None:
+            resumed(reused)
+        elif reused and progress is not None:
+            progress(reused)
         each_result(play_shard, shards, done, workers=workers, backend=backend,
                     start_method=start_method, stall=stall,
                     retried=lambda k, why: retried.append(f"{shards[k].describe()}: {why}"))
@@ -1179,7 +1197,7 @@ def tournament(
                                files_changed=tuple(files_changed),
                                dropped=sum(book.dropped.values()) if book is not None else 0,
                                code=game_code(options.game),
-                               notes=run_notes(bots, names, options),
+                               notes=run_notes(bots, names, options, specs),
                                data_digest=data_digest_of(options),
                                by_card=splits, by_card_unadjusted=unadjusted,
                                by_card_key_cards=keys,
