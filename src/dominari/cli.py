@@ -2315,7 +2315,7 @@ def _kept_if_stopped(record_path: Path | None, state: DominionState | Domination
     except BotError as exc:
         where = "" if record_path is None else stopped_record(record_path, state,
                                                               lambda: played, exc)
-        raise BotError(f"{exc}{where}") from exc
+        raise exc.again(f"{exc}{where}") from exc
     except (KeyboardInterrupt, _Terminated, BrokenPipeError, SystemExit):  # rich: SystemExit
         if record_path is not None:
             with contextlib.suppress(OSError):  # stderr itself may be gone

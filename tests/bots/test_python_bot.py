@@ -602,3 +602,79 @@ def test_a_learning_environment_stops_an_opponent_that_plays_on_its_state(
         env.reset(seed=3)  # the opponent begins
         for _ in range(200):
             env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+DICE_BOTS = textwrap.dedent("""
+    import random
+
+    class Dice:
+        name = "dice"
+        def reset(self, seed):
+            pass
+        def act(self, state):
+            return state.rng.choice(state.legal_actions())
+
+    class Copier:
+        name = "copier"
+        def reset(self, seed):
+            self.rng = random.Random(seed)
+        def act(self, state):
+            world = state.copy()  # (clones the game's generator: allowed)
+            world.rng.random()
+            return self.rng.choice(state.legal_actions())
+""")
+
+
+@pytest.mark.parametrize("game", ["dominion", "dominations"])
+def test_a_bot_of_ones_own_may_not_draw_from_the_games_generator(
+        tmp_path: Path, game: str) -> None:
+    """The library user's audit: a bot that drew from ``state.rng`` dealt the game other
+    cards unseen, and every record of the run failed to replay. Now it is stopped, naming
+    the bot and its line; a copy's generator (``state.copy()``) is its own to draw from,
+    and the game's is the same after each decision (its records replay)."""
+    from dominari.sim.runner import BotError, ask_bot, game_options
+
+    path = tmp_path / "dice.py"
+    path.write_text(DICE_BOTS)
+    other = "bm" if game == "dominion" else "greedy"
+    options: dict[str, object] = {"kingdom": "first-game"} if game == "dominion" else {}
+    with pytest.raises(BotError, match=r"bot 'dice' .* was deciding: DrewGameDice: it drew "
+                       r"from the game's own random numbers \(state\.rng\).*dice\.py line 9"):
+        simulate([f"{path}:Dice", other], 1, seed=1, workers=1, game=game, **options)  # type: ignore[arg-type]
+    records = tmp_path / "records"
+    simulate([f"{path}:Copier", other], 2, seed=1, workers=1, game=game,
+             record_dir=records, **options)  # type: ignore[arg-type]
+    for record in sorted(records.glob("game-*.json")):
+        assert main(["replay", str(record), "--upto", "1"]) == 0
+    bot = load_bot(f"{path}:Dice", game)
+    bot.reset(1)
+    state = game_options(game, **options).new_game(2, 3, ("a", "b"))  # type: ignore[arg-type]
+    real = state.rng
+    with pytest.raises(BotError, match="DrewGameDice"):
+        ask_bot(bot, state, "bot 'dice' (seat 1)")
+    assert state.rng is real  # given back whatever the bot did
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bots_error_carries_the_game_to_play_again(tmp_path: Path, workers: int) -> None:
+    """The library user's audit: a BotError had only its message; a script had to read
+    the seed out of it. It carries the game's seed, who failed, and in a run which game
+    (from 0) and match-up, whatever the workers (it crosses from a worker's process)."""
+    from dominari.sim.runner import BotError, game_seed
+    from dominari.sim.tournament import tournament_game_seed
+
+    path = tmp_path / "dice.py"
+    path.write_text(DICE_BOTS)
+    with pytest.raises(BotError) as e:
+        simulate(["bm", f"{path}:Dice"], 3, seed=4, workers=workers, kingdom="first-game")
+    err = e.value
+    assert err.game is not None and err.matchup is None
+    assert err.seed == game_seed(4, err.game) and str(err.seed) in str(err)
+    assert err.who is not None and err.who.startswith("bot 'dice' (seat 2")
+    with pytest.raises(BotError) as e:
+        tournament(["bm", "smithy", f"{path}:Dice"], 2, 5, workers=workers,
+                   kingdom="first-game")
+    err = e.value
+    assert err.matchup in (1, 2) and err.game is not None
+    entries = (0, 2) if err.matchup == 1 else (1, 2)
+    assert err.seed == tournament_game_seed(5, entries, err.game)

@@ -421,6 +421,35 @@ def test_the_view_writes_each_legal_action_in_notation() -> None:
                    if p == 0 or p - 1 != current)
 
 
+def test_a_game_without_a_seed_is_dealt_at_random_and_replays() -> None:
+    """As Dominion's: a config without a seed picks one, and holds it for the record (the
+    library user's audit: every unseeded Dominations game was the same game, seed 0)."""
+    a, b = DominationsConfig(), DominationsConfig(players=2)
+    assert isinstance(a.seed, int) and 0 <= a.seed < 2 ** 63 and a.seed != b.seed
+    s = DominationsState.new(players=2)
+    t = DominationsState.new(players=2)
+    assert s.seed != t.seed and s.view(None) != t.view(None)
+    rng = random.Random(3)
+    for _ in range(30):
+        s.apply(rng.choice(s.legal_actions()))
+    again = DominationsState.from_record(s.record())
+    assert again.seed == s.seed and again.view(None) == s.view(None)
+    assert DominationsConfig(seed=0).seed == 0
+
+
+def test_a_state_dealt_again_refuses_to_be_recorded() -> None:
+    """As Dominion's: a copy given a generator or a determinize world (the supply
+    reshuffled) would record the seed's game and not replay; ``record()`` says so."""
+    s = random_game(seed=5, stop=30)
+    assert DominationsState.from_record(s.copy().record()).view(None) == s.view(None)
+    for dealt in (s.copy(random.Random(3)), s.determinize(0, random.Random(4)),
+                  s.determinize(1, random.Random(4)).copy()):
+        assert dealt.dealt_again
+        with pytest.raises(RecordError, match="would not replay: record the game itself"):
+            dealt.record()
+    assert not s.dealt_again
+
+
 def test_a_finished_games_view_carries_its_outcome() -> None:
     """D-END-4: every view of a finished game carries the outcome as Dominion's views do
     (VP, ranks with initiative breaking equal VP, winners), so a client of the server need

@@ -413,3 +413,26 @@ def test_a_treasure_gained_to_hand_is_known_until_played(kit) -> None:
     kit.act(s, "end")  # the buy phase plays the Silver before everyone's eyes
     assert s.phase_name == "buy" and s.players[0].shown == []
     kit.check_owned(s)
+
+
+def test_a_state_dealt_again_refuses_to_be_recorded() -> None:
+    """A copy given a generator, a determinize world, and a copy of either draw other
+    random numbers than the seed's: their record named the seed and did not replay (the
+    library user's audit: "action 8 does not replay"). ``record()`` says why instead; a
+    plain copy still records, and replays."""
+    from dominari.core.errors import RecordError
+    from dominari.dominion.engine import DominionState
+
+    s = DominionState.new(players=2, kingdom="first-game", seed=1)
+    rng = random.Random(2)
+    for _ in range(12):
+        s.apply(rng.choice(s.legal_actions()))
+    plain = s.copy()
+    assert not plain.dealt_again
+    assert DominionState.from_record(plain.record()).record() == s.record()
+    for dealt in (s.copy(random.Random(3)), s.determinize(0, random.Random(4)),
+                  s.determinize(1, random.Random(4)).copy()):
+        assert dealt.dealt_again
+        with pytest.raises(RecordError, match="would not replay: record the game itself"):
+            dealt.record()
+    assert not s.dealt_again  # the game itself is untouched

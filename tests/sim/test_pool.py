@@ -252,7 +252,7 @@ def test_local_workers_leave_ctrl_c_to_their_parent_from_birth() -> None:
 
 
 def test_a_ctrl_c_as_the_pool_starts_stops_its_workers_at_once(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A Ctrl-C that comes while the workers start (heard by this process once they are
     started) stops them before the run ends: left to start, each read the semaphores
     this process then removed and printed a ``FileNotFoundError`` traceback."""
@@ -266,7 +266,7 @@ def test_a_ctrl_c_as_the_pool_starts_stops_its_workers_at_once(
 
     monkeypatch.setattr(pool, "_launch_all", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        run_tasks(square, [("", v) for v in range(4)], workers=2)
+        run_tasks(square, [(str(tmp_path), v) for v in range(4)], workers=2)
     assert len(procs) == 2 and not any(p.is_alive() for p in procs)
 
 
@@ -1189,3 +1189,18 @@ def test_a_ray_run_looks_whether_its_clusters_head_still_answers(
             alive.look()
         assert alive.misses == 0
     assert pool._Head(types.SimpleNamespace()).where is None  # no address known: no look
+
+
+def test_a_script_read_from_standard_input_is_told_to_use_a_file(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``python - < script.py`` with two workers: spawned workers read the main script
+    again and there is none; they died four times with tracebacks before the error said
+    nothing of why (the library user's audit). Now one ConfigError, before any worker."""
+    from dominari.sim.pool import STDIN_MAIN
+
+    monkeypatch.setattr(sys.modules["__main__"], "__file__", "<stdin>", raising=False)
+    with pytest.raises(ConfigError) as e:
+        run_tasks(square, [(str(tmp_path), 1), (str(tmp_path), 2)], workers=2,
+                  start_method="spawn")
+    assert str(e.value) == STDIN_MAIN
+    assert run_tasks(square, [(str(tmp_path), 1), (str(tmp_path), 2)], workers=1) == [1, 4]

@@ -637,3 +637,19 @@ def test_the_json_says_what_played_each_player(tmp_path: Path) -> None:
     assert s["searches"] == {"mcts-easy": settings} and s["bot_files"] == {"Mine": digest}
     plain = tournament(["bm", "smithy"], 2, 1, kingdom="first-game", workers=1).to_json()
     assert "searches" not in plain and "bot_files" not in plain
+    # A library's own search (the README's recipe, an evaluate function): its function by
+    # its name, so that the JSON is JSON (the library user's audit: a TypeError, and the
+    # command line's traceback).
+    search = tmp_path / "my_search.py"
+    search.write_text("from dominari.bots.mcts import MCTSBot\n"
+                      "def good(state):\n"
+                      "    return [0.0, 0.0]\n"
+                      "def make():\n"
+                      "    return MCTSBot('dominion', steps=60, cutoff_turns=2, evaluate=good,\n"
+                      "                   name='mine')\n")
+    for run in (simulate, tournament):
+        data = run([f"{search}:make", "bm"], 1, 1, kingdom="first-game",  # type: ignore[operator]
+                   workers=1).to_json()
+        json.dumps(data)
+        assert data["searches"]["mine"]["evaluate"] == f"good ({search} line 2)"
+        assert data["bot_files"] == {"mine": hashlib.sha256(search.read_bytes()).hexdigest()}

@@ -571,7 +571,18 @@ class MCTSBot:
         """The tree of the last decision (for inspection and tests)."""
 
     def __repr__(self) -> str:
-        return f"MCTSBot({self.game!r}, {self.name!r})"
+        """The bot as made again (the settings that differ from a bare ``MCTSBot``'s; a
+        function by its name, not as code).
+
+        >>> MCTSBot("dominion", iterations=30)
+        <MCTSBot 'mcts' dominion iterations=30>
+        """
+        bare = _BARE.get(self.game)
+        if bare is None:
+            bare = _BARE[self.game] = MCTSBot(self.game).settings()
+        differ = " ".join(f"{k}={function_name(v) if callable(v) else v!r}"
+                          for k, v in self.settings().items() if v != bare.get(k))
+        return f"<MCTSBot {self.name!r} {self.game}{' ' + differ if differ else ''}>"
 
     def settings(self) -> dict[str, Any]:
         """Every setting of the search, as :class:`MCTSBot`'s arguments of the same names:
@@ -1071,6 +1082,10 @@ class _OwnEvaluate:
                               f"{reprlib.repr(got)} for a game of {state.num_players} "
                               "players: a finite score a player")  # fmt: skip
         return out
+
+
+_BARE: dict[str, dict[str, Any]] = {}
+"""A bare search's settings, by game (:meth:`MCTSBot.__repr__`)."""
 
 
 def function_name(function: object) -> str:

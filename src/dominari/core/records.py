@@ -14,6 +14,10 @@ from dominari.core.game import GameState
 
 RECORD_FORMAT = "dominari-record"
 RECORD_VERSION = 1
+DEALT_AGAIN = ("this state draws other random numbers than its seed's (a copy given a "
+               "generator, or a determinize world: a search's), so a record of it would "
+               "not replay: record the game itself")
+"""Why ``record()`` refuses a state dealt again (``dealt_again``)."""
 
 
 def check_header(record: Any, game: str) -> dict[str, Any]:

@@ -48,7 +48,13 @@ from dominari.core.checks import player as player_index
 from dominari.core.checks import seed as seed_value
 from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
 from dominari.core.game import TERMINAL, GameState, Outcome
-from dominari.core.records import RECORD_FORMAT, RECORD_VERSION, check_header, replay
+from dominari.core.records import (
+    DEALT_AGAIN,
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    check_header,
+    replay,
+)
 from dominari.core.rng import clone, shuffle
 from dominari.dominations.board import (
     KIND_NAMES,
@@ -293,10 +299,12 @@ EV_MULLIGAN = 31  # (EV_MULLIGAN, player, tiles returned, mulligans so far)
 
 @dataclass(frozen=True)
 class DominationsConfig:
-    """What a game is started with; with the action list, a record."""
+    """What a game is started with; with the action list, a record. ``seed=None`` (the
+    default) picks a seed at random, as Dominion's config does: the config then holds it,
+    so that the game's record replays it."""
 
     players: int = 2
-    seed: int = 0
+    seed: int | None = None
     names: tuple[str, ...] = ()
     rules: Rules = field(default_factory=Rules)
     data: str | None = None
@@ -314,7 +322,8 @@ class DominationsConfig:
         if not is_whole(self.players) or not 2 <= int(self.players) <= 4:
             raise ConfigError(f"Dominations is for 2 to 4 players, not {self.players!r}")
         object.__setattr__(self, "players", int(self.players))
-        object.__setattr__(self, "seed", seed_value(self.seed, "the seed"))
+        object.__setattr__(self, "seed", random.SystemRandom().getrandbits(63)
+                           if self.seed is None else seed_value(self.seed, "the seed"))
         if not isinstance(self.rules, Rules):
             raise ConfigError(f"rules must be a Rules object (Rules.parse, Rules.from_json, "
                               f"Rules().with_options), not {type(self.rules).__name__}")
@@ -377,6 +386,10 @@ class DominationsConfig:
         return cls(players=players, seed=seed, names=tuple(map(escaped, names)),
                    rules=Rules.from_json(data.get("rules")), data=folder,
                    monuments=tuple(monuments), objectives=tuple(objectives), log=log)
+
+
+_PLACEHOLDER = DominationsConfig(seed=0)
+"""The config of a state being made, until :meth:`DominationsState.new` gives its own."""
 
 
 class PlayerState:
@@ -462,6 +475,7 @@ class DominationsState(GameState):
         "catalog",
         "config",
         "data",
+        "dealt_again",
         "drawn",
         "events",
         "exchanged",
@@ -493,7 +507,11 @@ class DominationsState(GameState):
     )
 
     def __init__(self) -> None:  # use new() / from_record()
-        self.config = DominationsConfig()
+        self.config = _PLACEHOLDER
+        self.dealt_again = False
+        """Whether this state draws other random numbers than its seed's (a :meth:`copy`
+        given a generator, a :meth:`determinize` world, or a copy of one): a search's,
+        whose :meth:`record` would not replay, and is refused."""
         self.data: GameData = default_data()
         self.catalog = Catalog.of(self.data)
         self.rules = self.config.rules
@@ -2190,6 +2208,7 @@ class DominationsState(GameState):
         s.history = self.history.copy()
         s.events = self.events.copy()
         s._tile_index = self._tile_index
+        s.dealt_again = self.dealt_again or rng is not None
         return s
 
     def determinize(self, player: int, rng: Any) -> DominationsState:
@@ -2204,6 +2223,7 @@ class DominationsState(GameState):
         if not isinstance(rng, random.Random):
             raise ConfigError(f"determinize needs a random.Random, not {rng!r}")
         s = self.copy()
+        s.dealt_again = True
         known = s.supply_known
         if known:
             hidden = s.supply[known:]
@@ -2460,6 +2480,10 @@ class DominationsState(GameState):
         return out
 
     def record(self) -> dict[str, Any]:
+        """The game record: config (seed, data digest), actions in notation and outcome
+        (JSON-ready); a :class:`RecordError` for a state :attr:`dealt_again`."""
+        if self.dealt_again:
+            raise RecordError(DEALT_AGAIN)
         cfg = self.config.to_json()
         cfg["data_digest"] = self.data_digest()
         out = self.outcome()
@@ -2472,11 +2496,17 @@ class DominationsState(GameState):
             "outcome": out.to_json() if out is not None else None,
         }
 
+    def __repr__(self) -> str:
+        return (f"<DominationsState seed={self.seed} age={self.age} turn={self.round + 1} "
+                f"player={self.current_player()} phase={self.phase_name}>")
+
     @property
     def seed(self) -> int:
         """The seed the game was dealt with (its config's): with :attr:`history`, the
         game record."""
-        return self.config.seed
+        seed = self.config.seed
+        assert seed is not None  # (a config picks one where none is given)
+        return seed
 
     def data_digest(self) -> str:
         """A short fingerprint of the component data the game was played with."""

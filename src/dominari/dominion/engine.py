@@ -25,7 +25,13 @@ from dominari.core.checks import player as player_index
 from dominari.core.checks import seed as seed_value
 from dominari.core.errors import ConfigError, IllegalActionError, ParseError, RecordError
 from dominari.core.game import TERMINAL, GameState, Outcome
-from dominari.core.records import RECORD_FORMAT, RECORD_VERSION, check_header, replay
+from dominari.core.records import (
+    DEALT_AGAIN,
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    check_header,
+    replay,
+)
 from dominari.core.rng import clone, shuffle
 from dominari.dominion import cards as C
 from dominari.dominion import effects as E
@@ -342,6 +348,10 @@ class DominionState(GameState):
     log: list[tuple[Any, ...]] | None
     reason: str
     _outcome: Outcome | None
+    dealt_again: bool = False
+    """Whether this state draws other random numbers than its seed's (a :meth:`copy` given
+    a generator, a :meth:`determinize` world, or a copy of one): a search's, whose
+    :meth:`record` would not replay, and is refused."""
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -410,7 +420,9 @@ class DominionState(GameState):
             return self._copy(clone(self.rng))
         if not isinstance(rng, random.Random):
             raise ConfigError(f"copy needs a random.Random, not {rng!r}")
-        return self._copy(rng)
+        s = self._copy(rng)
+        s.dealt_again = True
+        return s
 
     def _copy(self, rng: random.Random) -> DominionState:
         """A copy that draws its random numbers from ``rng``."""
@@ -436,6 +448,7 @@ class DominionState(GameState):
         s.log = None if self.log is None else self.log[:]
         s.reason = self.reason
         s._outcome = self._outcome
+        s.dealt_again = self.dealt_again
         return s
 
     # ------------------------------------------------------------ primitives
@@ -1032,6 +1045,7 @@ class DominionState(GameState):
         if not isinstance(rng, random.Random):
             raise ConfigError(f"determinize needs a random.Random, not {rng!r}")
         s = self._copy(random.Random(rng.getrandbits(64)))  # not a clone, replaced at once
+        s.dealt_again = True
         pinned = E.pinned_cards(s)
         decider = s.current_player()
         choice = decider >= 0 and decider != player and len(self.legal_actions()) >= 2
@@ -1080,7 +1094,10 @@ class DominionState(GameState):
 
     # ------------------------------------------------------------- records
     def record(self) -> dict[str, Any]:
-        """The game record: seed, config and actions in notation (JSON-ready)."""
+        """The game record: seed, config and actions in notation (JSON-ready); a
+        :class:`RecordError` for a state :attr:`dealt_again`."""
+        if self.dealt_again:
+            raise RecordError(DEALT_AGAIN)
         cfg = self.config.to_json()
         cfg["seed"] = self.seed
         out = self.outcome()

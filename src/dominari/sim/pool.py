@@ -584,6 +584,13 @@ def _call(fn: Callable[[T], R], k: int, task: T) -> R:
         _RUNNING = -1
 
 
+STDIN_MAIN = ("worker processes cannot be started from a script read from standard input "
+              "(python - < script.py): each starts by reading the main script again, and "
+              "there is none: save it to a file and run that, or use one worker")
+"""Why a pool is not started where the main module is standard input (the library user's
+audit: four tracebacks of the workers' start, then "worker processes died 4 times")."""
+
+
 def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
                start_method: str | None, stall: float | None = None) -> None:  # fmt: skip
     """Run the tasks on a pool of ``workers`` processes, rebuilt when a worker dies.
@@ -598,6 +605,9 @@ def _run_local(fn: Callable[[T], R], out: _Results[T, R], workers: int,
     charged and run again the same way.
     """
     ctx = multiprocessing.get_context(start_method)
+    main = sys.modules.get("__main__")
+    if ctx.get_start_method() != "fork" and getattr(main, "__file__", None) == "<stdin>":
+        raise ConfigError(STDIN_MAIN)
     start_resource_tracker()
     todo = _Queue(len(out.tasks))
     alone: deque[int] = deque()  # suspects of a crash, to be run one at a time

@@ -24,6 +24,7 @@ import hashlib
 import json
 import math
 import os
+import random
 import re
 import signal
 import site
@@ -100,7 +101,36 @@ S = TypeVar("S", bound=GameState)
 
 
 class BotError(DominariError):
-    """A bot chose an action the engine rejects (a bug in the bot or its strategy)."""
+    """A bot chose an action the engine rejects (a bug in the bot or its strategy), failed
+    or took too long. Beside its message, what a script needs to play the game again: the
+    game's ``seed``, ``who`` failed (``bot 'x' (seat 1, …)``), and in a run, the ``game``
+    (counted from 0, as ``--per-game`` rows' ``index``) and, in a tournament, its
+    ``matchup`` (from 0); each ``None`` where not known.
+
+    >>> e = BotError.chose(7, "bot 'x' (seat 1)", "buy Gold", ValueError("3 coins"))
+    >>> e.seed, e.who, e.again("game 3 of the simulation: …", game=2).game
+    (7, "bot 'x' (seat 1)", 2)
+    """
+
+    seed: int | None = None
+    who: str | None = None
+    game: int | None = None
+    matchup: int | None = None
+
+    def _of(self, seed: object, who: str) -> BotError:
+        self.seed = seed if isinstance(seed, int) else None
+        self.who = who
+        return self
+
+    def again(self, message: str, *, game: int | None = None,
+              matchup: int | None = None) -> BotError:
+        """This error said again as ``message`` (with where it happened), its facts kept
+        and ``game`` and ``matchup`` added where given."""
+        out = BotError(message)
+        out.seed, out.who, out.machine = self.seed, self.who, self.machine
+        out.game = self.game if game is None else game
+        out.matchup = self.matchup if matchup is None else matchup
+        return out
 
     @classmethod
     def deciding(cls, seed: object, who: str, exc: BaseException) -> BotError:
@@ -110,7 +140,7 @@ class BotError(DominariError):
         BotError("the game with seed 7 stopped while bot 'bm' (seat 1) was deciding: KeyError: 'x'")
         """
         return cls(f"the game with seed {seed} stopped while {who} was deciding: "
-                   f"{error_words(exc)}{_user_line(exc)}")
+                   f"{error_words(exc)}{_user_line(exc)}")._of(seed, who)
 
     @classmethod
     def overtime(cls, seed: object, who: str, limit: float, took: float,
@@ -124,9 +154,10 @@ class BotError(DominariError):
         """
         if exc is not None:
             return cls(f"{who} was still deciding after the decision timeout of {limit:g} s "
-                       f"in the game with seed {seed}, and was stopped{_stopped_at(exc)}")
+                       f"in the game with seed {seed}, and was stopped{_stopped_at(exc)}"
+                       )._of(seed, who)
         return cls(f"{who} took {took:.3g} s over one decision in the game with seed {seed}, "
-                   f"past the decision timeout of {limit:g} s")  # fmt: skip
+                   f"past the decision timeout of {limit:g} s")._of(seed, who)  # fmt: skip
 
     @classmethod
     def chose(cls, seed: object, who: str, action: str, exc: BaseException) -> BotError:
@@ -135,7 +166,7 @@ class BotError(DominariError):
         >>> str(BotError.chose(7, "bot 'x' (seat 1)", "buy Gold", ValueError("3 coins")))
         "bot 'x' (seat 1) chose buy Gold in the game with seed 7: 3 coins"
         """
-        return cls(f"{who} chose {action} in the game with seed {seed}: {exc}")
+        return cls(f"{who} chose {action} in the game with seed {seed}: {exc}")._of(seed, who)
 
     @classmethod
     def changed_state(cls, seed: object, who: str) -> BotError:
@@ -145,7 +176,8 @@ class BotError(DominariError):
         "bot 'x' (seat 1) changed the game's state while deciding"
         """
         return cls(f"{who} changed the game's state while deciding, in the game with seed "
-                   f"{seed}: a bot reads the state it is given and works on state.copy()")
+                   f"{seed}: a bot reads the state it is given and works on state.copy()"
+                   )._of(seed, who)
 
 
 def derive_seed(*parts: object) -> int:
@@ -709,13 +741,90 @@ def seat_words(p: int, labels: Sequence[str] | None) -> str:
     return f"seat {p + 1}" if not label else f"seat {p + 1}, {label}"
 
 
+class DrewGameDice(DominariError):
+    """A bot of the user's own drew from the game's generator (``state.rng``) while
+    deciding (:class:`_GameDice`)."""
+
+
+class _GameDice(random.Random):
+    """The game's generator as a bot of the user's own sees it while it decides: in the
+    same state (so ``state.copy()`` clones it as ever), but a draw from it is refused.
+    Those numbers deal the game: a bot that drew them changed the game unseen, and its
+    records did not replay (the library user's audit)."""
+
+    def random(self) -> float:
+        raise DrewGameDice(GAME_DICE)
+
+    def getrandbits(self, k: int) -> int:
+        raise DrewGameDice(GAME_DICE)
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        if hasattr(self, "gauss_next"):  # (random.Random's own __init__ seeds it once)
+            raise DrewGameDice(GAME_DICE)
+        super().seed(*args, **kwargs)
+
+
+GAME_DICE = ("it drew from the game's own random numbers (state.rng), which deal the game "
+             "(its records would not replay): draw from a generator of the bot's own, "
+             "seeded in reset(seed)")
+
+
+def sealed_dice(state: Any) -> Any:
+    """Give ``state`` a :class:`_GameDice` in its generator's state while a bot of the
+    user's decides; returns its own generator, for :func:`unsealed_dice` (None where the
+    state has none)."""
+    real = getattr(state, "rng", None)
+    if type(real) is not random.Random:
+        return None
+    dice = _GameDice.__new__(_GameDice)
+    dice.setstate(real.getstate())
+    state.rng = dice
+    return real
+
+
+def unsealed_dice(state: Any, real: Any) -> None:
+    """Give ``state`` back its own generator (:func:`sealed_dice`)."""
+    if real is not None:
+        state.rng = real
+
+
+class _Sealed:
+    """A bot of the user's own, deciding on a state whose generator refuses draws
+    (:func:`sealed_dice`)."""
+
+    __slots__ = ("bot", "name")
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot, self.name = bot, bot.name
+
+    def reset(self, seed: int) -> None:
+        self.bot.reset(seed)
+
+    def act(self, state: GameState) -> Any:
+        real = sealed_dice(state)
+        try:
+            return self.bot.act(state)
+        finally:
+            unsealed_dice(state, real)
+
+
+def own_class(bot: object) -> bool:
+    """Whether ``bot`` is of a class of the user's own (a bot file's), not Dominari's: its
+    decisions are made on a state whose generator refuses draws (:func:`sealed_dice`)."""
+    inner = bot.bot if isinstance(bot, _Timed) else bot
+    module = type(inner).__module__ or ""
+    return module != "dominari" and not module.startswith("dominari.")
+
+
 def _play_steps(bots: Sequence[GameBot], state: GameState,
                 labels: Sequence[str] | None = None) -> None:
     """:func:`play_game`'s loop: each bot's action applied in turn, checked by the engine;
-    a bot that changes the state it is given (other than through a copy) is stopped."""
+    a bot that changes the state it is given (other than through a copy) is stopped, and
+    so is one of the user's own that draws from the game's generator."""
     current = state.current_player
     apply = state.apply
     history: list[Any] | None = getattr(state, "history", None)
+    bots = [_Sealed(bot) if own_class(bot) else bot for bot in bots]  # (Dominari's bare)
     p = current()
     while p >= 0:
         bot = bots[p]
@@ -778,6 +887,7 @@ def ask_bot(bot: GameBot, state: S, who: str, timeout: float | None = None) -> A
     """
     history: list[Any] | None = getattr(state, "history", None)
     before = len(history) if history is not None else 0
+    real = sealed_dice(state) if own_class(bot) else None
     try:
         if timeout is None:
             action = bot.act(state)
@@ -792,6 +902,8 @@ def ask_bot(bot: GameBot, state: S, who: str, timeout: float | None = None) -> A
         if not bots_own_stop(exc):
             raise
         raise BotError.deciding(_seed_of(state), who, exc) from exc
+    finally:
+        unsealed_dice(state, real)
     if history is not None and len(history) != before:
         raise BotError.changed_state(_seed_of(state), who)
     return action
@@ -962,18 +1074,23 @@ def run_notes(bots: Sequence[GameBot], names: Sequence[str], options: GameOption
     not only on the seed), and Dominion's rule bots' cards that the kingdom lacks
     (``missing_cards``, ``partial_cards``: :func:`card_gaps`). Then what played, by
     player name, for whoever publishes the results: every setting of each search bot
-    (``searches``, as a record's seats have them: what its level was in this version),
+    (``searches``, as a record's seats have them: what its level was in this version; a
+    library's own functions by name),
     and the SHA-256 of the files each bot of ``specs`` (the players' specs) plays with
     (``bot_files``: a strategy file with its policy, a Python bot's file, a search's own
     seat or book), as a tournament's journal keys them."""
+    from dominari.bots import bot_names
     from dominari.bots.mcts import MCTSBot
     from dominari.sim.journal import spec_files
+    from dominari.sim.seats import search_settings
 
     notes: dict[str, Any] = {}
     timed = timed_searches(bots)
     if timed:
         notes["timed_searches"] = timed
-    searches = {name: bot.settings() for bot, name in zip(bots, names, strict=True)
+    builtin = set(bot_names(options.game))
+    searches = {name: search_settings(bot, builtin) for bot, name in zip(bots, names,
+                                                                         strict=True)
                 if isinstance(bot, MCTSBot)}
     if searches:
         notes["searches"] = searches
@@ -1090,7 +1207,7 @@ def run_chunk(chunk: Chunk) -> Tally:
             where = "" if record_dir is None else stopped_record(
                 record_dir / (STOPPED + record_name(i)), state,
                 partial(recorder.entries, seats, seeds, state), exc)  # fmt: skip
-            raise BotError(f"game {i + 1} of the simulation: {exc}{where}") from exc
+            raise exc.again(f"game {i + 1} of the simulation: {exc}{where}", game=i) from exc
         beat()  # a game finished: the worker is not hung
         out = state.outcome()
         assert out is not None

@@ -81,6 +81,24 @@ class SeatRecorder:
         return out
 
 
+def search_settings(bot: MCTSBot, names: set[str]) -> dict[str, Any]:
+    """Every setting of the search ``bot`` as JSON values (:meth:`MCTSBot.settings`): a
+    library's own ``policy`` or ``evaluate`` function by its name and where it is written
+    (:func:`~dominari.bots.mcts.function_name`), its ``own`` seat's or ``book``'s file by
+    its full path; ``names``: the game's built-in bots (an ``own`` seat of that name is
+    never read as a path, even beside a file of that name)."""
+    settings = bot.settings()
+    for key in ("policy", "evaluate"):
+        if settings[key] is not None:
+            settings[key] = function_name(settings[key])
+    own, book = settings["own"], settings["book"]
+    if isinstance(own, str) and own.strip().lower() not in names and Path(own).is_file():
+        settings["own"] = str(Path(own).resolve())
+    if isinstance(book, str) and Path(book).is_file():
+        settings["book"] = str(Path(book).resolve())
+    return settings
+
+
 def _static_entry(bot: GameBot, spec: str, names: set[str]) -> dict[str, Any]:
     """A seat's entry but for its seed and what ``best`` played as (:class:`SeatRecorder`)."""
     # a search bot's name is its spec in lower case, with a time cap where one was set; a
@@ -90,17 +108,7 @@ def _static_entry(bot: GameBot, spec: str, names: set[str]) -> dict[str, Any]:
     paths = spec_paths(spec)
     if search:
         assert isinstance(bot, MCTSBot)
-        settings = bot.settings()
-        for key in ("policy", "evaluate"):  # a library's search of its own: named only
-            if settings[key] is not None:
-                settings[key] = function_name(settings[key])
-        own, book = settings["own"], settings["book"]
-        # a built-in bot's name is never read as a path, even beside a file of that name
-        if isinstance(own, str) and own.strip().lower() not in names and Path(own).is_file():
-            settings["own"] = str(Path(own).resolve())
-        if isinstance(book, str) and Path(book).is_file():
-            settings["book"] = str(Path(book).resolve())
-        entry["search"] = settings
+        entry["search"] = search_settings(bot, names)
     elif paths:
         entry["file"] = str(paths[0].resolve())  # the strategy file (or Python bot's)
     if paths:
@@ -305,7 +313,7 @@ def rerun(record: dict[str, Any], state: Any, timeout: float | None = None) -> R
         try:
             played = ask_bot(bot, state, f"bot {specs[p]!r} (seat {p + 1})", timeout)
         except BotError as exc:  # where in the record (counted as replay --upto counts)
-            raise BotError(f"{exc}, at the record's action {i + 1:,}") from exc
+            raise exc.again(f"{exc}, at the record's action {i + 1:,}") from exc
         compared[0] += 1
         if played != recorded and _text(state, played) != record["actions"][i]:
             raise _Diverged(Divergence(i + 1, p, str(specs[p]), state.format_action(recorded),

@@ -357,8 +357,8 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
             where = "" if shard.record_dir is None else stopped_record(
                 Path(shard.record_dir) / (STOPPED + tournament_record_name(shard.matchup, j)),
                 state, partial(recorder.entries, seats, seeds, state), exc)  # fmt: skip
-            raise BotError(f"game {j + 1} of match-up {shard.matchup + 1} ({who}): "
-                           f"{exc}{where}") from exc
+            raise exc.again(f"game {j + 1} of match-up {shard.matchup + 1} ({who}): "
+                            f"{exc}{where}", game=j, matchup=shard.matchup) from exc
         beat()  # a game finished: the worker is not hung
         if shard.record_dir is not None:
             write_record(Path(shard.record_dir) / tournament_record_name(shard.matchup, j),
