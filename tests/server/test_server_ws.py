@@ -107,6 +107,42 @@ def test_an_act_or_undo_without_a_version_gets_one_clear_error(api: Api) -> None
         assert len(api.service.db.load(gid).log) == 1
 
 
+def test_a_request_id_is_echoed_in_the_answers_to_that_request(api: Api) -> None:
+    """The web-API audit: errors carried no request id, so a client matched them to its
+    messages by order alone. A message may carry an ``id`` (text of at most 64 characters
+    or a whole number): its error, pong or preview carries it back, and a played act or
+    undo is answered ``done`` with the new version after the view; without an id nothing
+    new is sent."""
+    g = api.create(game="dominion", kingdom="first-game", seed=8,
+                   seats=[{"kind": "human"}, {"kind": "human"}])
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    seat = api.view(gid, tokens[0])["current_seat"]
+    with ExitStack() as stack:
+        ws = _join(stack, api, gid, tokens[seat])
+        action = ws.receive_json()["view"]["legal_actions"][0]
+        ws.send_json({"type": "ping", "id": 7})
+        assert ws.receive_json() == {"type": "pong", "id": 7}
+        ws.send_json({"type": "act", "action": action, "version": 5, "id": "a1"})
+        err = ws.receive_json()
+        assert (err["type"], err["code"], err["id"]) == ("error", "bad_request", "a1")
+        ws.send_json({"type": "fly", "id": "a2"})
+        assert ws.receive_json()["id"] == "a2"
+        ws.send_json({"type": "act", "action": action, "version": 0, "id": "a3"})
+        view = ws.receive_json()
+        assert view["type"] == "view" and view["version"] == 1 and "id" not in view
+        assert ws.receive_json() == {"type": "done", "id": "a3", "version": 1}
+        ws.send_json({"type": "act", "action": action, "version": 0, "id": 4})  # a retry
+        err = ws.receive_json()
+        assert (err["code"], err["id"]) == ("stale", 4)
+        for bad in ("x" * 65, 1.5, True, [1]):
+            ws.send_json({"type": "ping", "id": bad})
+            err = ws.receive_json()
+            assert err["code"] == "bad_request" and "id" not in err
+            assert err["message"].startswith("id must be a string of at most 64")
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+
+
 @pytest.mark.parametrize(("raw", "code"), [
     ("{nope", "bad_request"),
     ("[1, 2]", "bad_request"),

@@ -19,7 +19,9 @@ that seat's view after every change. ``{"type": "act", "action": …, "version":
 too): it is the version of the view the submission answers, so that a retried one (a
 client that lost the answer and sends it again) is refused as stale instead of playing
 twice. A stale, duplicate or illegal submission, or one without a version, gets
-``{"type": "error", "code": …, "message": …, "view": …}``. A view message
+``{"type": "error", "code": …, "message": …, "view": …}``. A message's optional ``id``
+comes back in its answers (an error, ``pong``, ``preview``; ``{"type": "done", "id": …,
+"version": …}`` after a played act or undo's view). A view message
 carries the log in words beside the view, from line ``log_start`` on: over HTTP and in a
 socket's first view its last lines, in every later view on the socket only the lines that
 changed since the one before (see :meth:`dominari.server.tables.Table.message`).
@@ -817,31 +819,40 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
             if isinstance(msg, str):
                 sub.push(_error_msg("bad_request", msg))
                 continue
+            rid = msg.get("id")
+            if rid is not None and not _request_id(rid):
+                sub.push(_error_msg("bad_request", "id must be a string of at most 64 "
+                                    "characters or a whole number"))
+                continue
+
+            def answer(m: dict[str, Any], rid: Any = rid) -> None:
+                sub.push(m if rid is None else {**m, "id": rid})
+
             kind = msg.get("type")
             if kind == "ping":
-                sub.push({"type": "pong"})
+                answer({"type": "pong"})
                 continue
             if kind not in ("act", "undo", "view", "preview"):
-                sub.push(_error_msg("bad_request", "unknown message type "
-                                    f"{str(kind)[:40]!r}: act, undo, preview, view or ping"))
+                answer(_error_msg("bad_request", "unknown message type "
+                                  f"{str(kind)[:40]!r}: act, undo, preview, view or ping"))
                 continue
             if kind == "view":
                 sub.push(sub.view(t))
                 continue
             if seat is None:
-                sub.push(_error_msg("bad_request", "spectators cannot play"))
+                answer(_error_msg("bad_request", "spectators cannot play"))
                 continue
             version = msg.get("version")
             if version is not None and (not isinstance(version, int)
                                         or isinstance(version, bool)):
-                sub.push(_error_msg("bad_request", "version must be an integer"))
+                answer(_error_msg("bad_request", "version must be an integer"))
                 continue
             try:
                 if kind == "preview":
                     action = msg.get("action")
                     if not isinstance(action, str) or not action.strip():
                         raise ActionError("bad_request", "preview needs an action in notation")
-                    sub.push(t.preview(seat, action))
+                    answer(t.preview(seat, action))
                     continue
                 if version is None:  # a retried submission would play twice
                     raise ActionError("bad_request", f"{kind}: {VERSION_NEEDED}")
@@ -852,12 +863,14 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
                     service.act(t, seat, action, version)
                 else:
                     service.undo(t, seat, version)
+                if rid is not None:  # (the view itself went to every socket of the game)
+                    sub.push({"type": "done", "id": rid, "version": t.version})
             except ActionError as exc:
-                sub.push(_error_msg(exc.code, exc.message, sub.view(t)))
+                answer(_error_msg(exc.code, exc.message, sub.view(t)))
             except StoreError as exc:
                 log.error("store: %s", exc)
-                sub.push(_error_msg("unavailable", "the game store is unavailable; "
-                                    "nothing was changed", sub.view(t)))
+                answer(_error_msg("unavailable", "the game store is unavailable; "
+                                  "nothing was changed", sub.view(t)))
     except WebSocketDisconnect:
         pass
     except RuntimeError:  # the socket closed under us
@@ -871,6 +884,13 @@ async def _serve_socket(service: GameService, ws: WebSocket) -> None:
         if ws.client_state == WebSocketState.CONNECTED:  # ended by our side: say so
             with contextlib.suppress(Exception):
                 await ws.close(code=1011)
+
+
+def _request_id(rid: object) -> bool:
+    """Whether ``rid`` may name a socket's request (echoed in its answers as ``id``)."""
+    if isinstance(rid, str):
+        return len(rid) <= 64
+    return isinstance(rid, int) and not isinstance(rid, bool) and abs(rid) < 2 ** 53
 
 
 def _error_msg(code: str, message: str, view: dict[str, Any] | None = None
