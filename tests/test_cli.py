@@ -696,7 +696,7 @@ def test_a_rule_bot_whose_cards_the_kingdom_lacks_is_said_to_play_without_them(
                          "--workers", "1", "--json")
     assert code == 0
     assert err == ("dominari: note: Witch buys Witch; Library buys Library: not in this "
-                   "kingdom (first-game); each plays without them\n")
+                   "kingdom (first-game); each plays without its cards\n")
     assert json.loads(out)["missing_cards"] == {"Witch": ["Witch"], "Library": ["Library"]}
     for kingdom in ("size-distortion", "Witch"):
         code, out, err = run(capsys, "simulate", "dominion", "--kingdom", kingdom,

@@ -223,7 +223,8 @@ def test_journal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
 
 
 def test_a_run_without_a_terminal_says_how_far_it_is(capsys: pytest.CaptureFixture[str],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
     """Where standard error is no terminal (``nohup``, a log), a run says how far it is
     every minute (here every 0 s), the games then each step after them; ``--no-progress``
     says nothing. (A 150,000-game tournament was silent.)"""
@@ -239,6 +240,13 @@ def test_a_run_without_a_terminal_says_how_far_it_is(capsys: pytest.CaptureFixtu
     assert any(line.startswith("dominari: rating: 6 of 6 games (100.0%)") for line in lines)
     code, _, err = run(capsys, *BASE, "-n", "2")
     assert code == 0 and "dominari: tournament:" not in err and "rating:" not in err
+    # a run that goes on from a journal counts the games it gave back (the review: the
+    # lines stopped at "4 of 12")
+    journal = str(tmp_path / "t.jsonl")
+    assert run(capsys, *BASE, "-n", "2", "--journal", journal)[0] == 0
+    code, _, err = run(capsys, *BASE[:-1], "-n", "4", "--journal", journal)
+    games = [line for line in err.splitlines() if line.startswith("dominari: tournament: ")]
+    assert code == 0 and games[-1].startswith("dominari: tournament: 12 of 12 games (100.0%)")
     code, _, err = run(capsys, "simulate", "dominion", "--players", "bm,smithy", "-n", "3",
                        "--seed", "1", "--workers", "1", "--kingdom", "first-game")
     assert code == 0 and "dominari: simulating: 3 of 3 games (100.0%)" in err

@@ -828,10 +828,16 @@ def _run_games(label: str, total: int, progress: bool, run: Callable[..., R],
         try:
             if not (progress and err.is_terminal) or err.is_dumb_terminal:  # (TERM=dumb: a
                 # bar it cannot redraw, that left a blank line behind)
-                extra: dict[str, Any] = {} if resumed is None else {"resumed": resumed}
                 if not progress:
-                    return run(**extra)
+                    return run(**({} if resumed is None else {"resumed": resumed}))
                 lines = _ProgressLines(label, total)
+
+                def read_lines(k: int) -> None:
+                    assert resumed is not None
+                    resumed(k)
+                    lines.restart(k)  # (the games read back are counted, not timed)
+
+                extra: dict[str, Any] = {} if resumed is None else {"resumed": read_lines}
                 return run(progress=lines.advance, **extra,
                            **{keyword: lines.follow(step) for keyword, step in after})
             columns = (
@@ -885,6 +891,11 @@ class _ProgressLines:
     def advance(self, k: int) -> None:
         self.done += k
         self._line(self.label, self.done)
+
+    def restart(self, done: int) -> None:
+        """Count ``done`` games done already (a journal's), timing from now."""
+        self.done = done
+        self.start = self.last = time.monotonic()
 
     def follow(self, step: str) -> Callable[[int], None]:
         done = [0]
@@ -1196,7 +1207,7 @@ def _note_missing(specs: Sequence[str], game: str, kingdom: Any, notes: list[str
     elif never:  # several players, each its cards: one note, not a line each
         each = "; ".join(f"{_and_list(who)} {'buys' if len(who) == 1 else 'buy'} "
                          f"{', '.join(c for c, _ in cards)}" for who, cards in never)
-        _note(f"{each}: not in this kingdom ({where}); each plays without them", notes)
+        _note(f"{each}: not in this kingdom ({where}); each plays without its cards", notes)
     if len(some) == 1:
         (who, cards), = some
         one = len(who) == 1
@@ -1420,8 +1431,9 @@ def mastery_note_of(by_mastery: Sequence[Sequence[HeldCard]], names: Sequence[st
             "too says which cards go with winning, not what a card does: a strong player "
             "takes the cards it favours. Cards are listed by the low end of Δ alike's "
             "interval, the surest gain first, so that a card held in few games, whose "
-            "interval is wide, comes lower than its Δ alike alone would put it; the first "
-            "rows are picked by their intervals, so that theirs are not 95% bounds alone. "
+            "interval is wide, comes lower than its Δ alike alone would put it. The first "
+            "rows are chosen for their high low ends, so those low ends overstate a sure "
+            "gain: the count below of differences significant by chance says how much. "
             f"{_by_chance(compared, tables)}"
             f"{_unheld_note(by_mastery, names, cards)}")
 

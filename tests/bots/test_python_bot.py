@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import random
 import re
 import textwrap
 from pathlib import Path
@@ -605,6 +606,8 @@ def test_a_learning_environment_stops_an_opponent_that_plays_on_its_state(
 
 
 DICE_BOTS = textwrap.dedent("""
+    import copy
+    import pickle
     import random
 
     class Dice:
@@ -618,9 +621,14 @@ DICE_BOTS = textwrap.dedent("""
         name = "copier"
         def reset(self, seed):
             self.rng = random.Random(seed)
+            self.deep = True
         def act(self, state):
             world = state.copy()  # (clones the game's generator: allowed)
             world.rng.random()
+            if self.deep:  # a deep copy's and a pickle's are their own too (once a game)
+                self.deep = False
+                copy.deepcopy(state).rng.random()
+                pickle.loads(pickle.dumps(state)).rng.random()
             return self.rng.choice(state.legal_actions())
 """)
 
@@ -639,7 +647,7 @@ def test_a_bot_of_ones_own_may_not_draw_from_the_games_generator(
     other = "bm" if game == "dominion" else "greedy"
     options: dict[str, object] = {"kingdom": "first-game"} if game == "dominion" else {}
     with pytest.raises(BotError, match=r"bot 'dice' .* was deciding: DrewGameDice: it drew "
-                       r"from the game's own random numbers \(state\.rng\).*dice\.py line 9"):
+                       r"from the game's own random numbers \(state\.rng\).*dice\.py line 11"):
         simulate([f"{path}:Dice", other], 1, seed=1, workers=1, game=game, **options)  # type: ignore[arg-type]
     records = tmp_path / "records"
     simulate([f"{path}:Copier", other], 2, seed=1, workers=1, game=game,
@@ -652,7 +660,7 @@ def test_a_bot_of_ones_own_may_not_draw_from_the_games_generator(
     real = state.rng
     with pytest.raises(BotError, match="DrewGameDice"):
         ask_bot(bot, state, "bot 'dice' (seat 1)")
-    assert state.rng is real  # given back whatever the bot did
+    assert state.rng is real and type(real) is random.Random  # plain again, whatever it did
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -678,3 +686,13 @@ def test_a_bots_error_carries_the_game_to_play_again(tmp_path: Path, workers: in
     assert err.matchup in (1, 2) and err.game is not None
     entries = (0, 2) if err.matchup == 1 else (1, 2)
     assert err.seed == tournament_game_seed(5, entries, err.game)
+    # a failure in reset too (the review found no facts there)
+    (tmp_path / "rs.py").write_text("class Rs:\n    name = 'rs'\n"
+                                    "    def reset(self, seed):\n        raise KeyError(seed)\n"
+                                    "    def act(self, state):\n        return None\n")
+    with pytest.raises(BotError) as e:
+        simulate([f"{tmp_path / 'rs.py'}:Rs", "bm"], 2, seed=4, workers=workers,
+                 kingdom="first-game")
+    err = e.value
+    assert "failed in reset(" in str(err) and err.game == 0
+    assert err.seed == game_seed(4, 0) and (err.who or "").startswith("bot 'rs' (seat 1")

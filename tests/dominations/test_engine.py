@@ -435,6 +435,15 @@ def test_a_game_without_a_seed_is_dealt_at_random_and_replays() -> None:
     again = DominationsState.from_record(s.record())
     assert again.seed == s.seed and again.view(None) == s.view(None)
     assert DominationsConfig(seed=0).seed == 0
+    # from JSON as from the constructor; a record without its seed is refused, not
+    # replayed with seed 0 (the review: from_json gave 0)
+    assert DominationsConfig.from_json({"players": 2}).seed != 0
+    rec = s.record()
+    del rec["config"]["seed"]
+    with pytest.raises(RecordError, match="record config has no seed"):
+        DominationsState.from_record(rec)
+    assert repr(s).startswith(f"<DominationsState seed={s.seed} age=1 ")
+    assert repr(DominationsState()) == "<DominationsState (being set up)>"
 
 
 def test_a_state_dealt_again_refuses_to_be_recorded() -> None:

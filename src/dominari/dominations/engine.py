@@ -366,8 +366,8 @@ class DominationsConfig:
         if unknown:
             raise ConfigError(f"unknown config field(s): {', '.join(sorted(unknown))}")
         players = data.get("players", 2)
-        seed = data.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool):
+        seed = data.get("seed")  # (none: one is drawn, as by the constructor)
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise ConfigError(f"config seed must be an integer, not {seed!r}")
         names = data.get("names") or ()
         if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
@@ -2497,8 +2497,12 @@ class DominationsState(GameState):
         }
 
     def __repr__(self) -> str:
-        return (f"<DominationsState seed={self.seed} age={self.age} turn={self.round + 1} "
-                f"player={self.current_player()} phase={self.phase_name}>")
+        try:
+            return (f"<DominationsState seed={self.seed} age={self.age} "
+                    f"turn={self.round + 1} player={self.current_player()} "
+                    f"phase={self.phase_name}>")
+        except (AttributeError, IndexError):  # one being made (a debugger's locals)
+            return "<DominationsState (being set up)>"
 
     @property
     def seed(self) -> int:
@@ -2517,6 +2521,8 @@ class DominationsState(GameState):
                     ) -> DominationsState:
         """Replay a record. Raises :class:`RecordError` saying what is wrong."""
         record = check_header(record, "dominations")
+        if isinstance(record.get("config"), dict) and record["config"].get("seed") is None:
+            raise RecordError("record config has no seed, so the game cannot be replayed")
         try:
             config = DominationsConfig.from_json(record.get("config"), log=log)
             state = cls.new(config)

@@ -237,9 +237,9 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
             except (MemoryError, BotError):
                 raise
             except Exception as exc:  # a bug in the bot, or a bot of the other game
-                raise BotError(f"bot {bot.name!r} ({self.aec.possible_agents[q]}) could not "
-                               f"begin the game with seed {game_seed}: "
-                               f"{type(exc).__name__}: {exc}") from exc
+                who = f"bot {bot.name!r} ({self.aec.possible_agents[q]})"
+                raise BotError(f"{who} could not begin the game with seed {game_seed}: "
+                               f"{type(exc).__name__}: {exc}").of(game_seed, who) from exc
             self._players.append(bot)
         self._info = {"seat": self.seat, "game_seed": game_seed,
                       "players": tuple(None if b is None else b.name for b in self._players)}
@@ -328,7 +328,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 game.apply(action)
             except DominariError as exc:
                 raise BotError(f"{who} chose {_quote(game, action)} in the game with seed "
-                               f"{aec.game_seed}: {exc}") from None
+                               f"{aec.game_seed}: {exc}").of(aec.game_seed, who) from None
             behind = True
             p = game.current_player()
         if behind:
@@ -344,7 +344,7 @@ class VersusEnv(gymnasium.Env[dict[str, Any], np.int64]):
             aec.step(index)
         except IllegalActionError as exc:
             raise BotError(f"{who} chose index {index!r} in the game with seed "
-                           f"{aec.game_seed}: {exc}") from None
+                           f"{aec.game_seed}: {exc}").of(aec.game_seed, who) from None
         self._reward += aec.rewards[self.agent]
 
     def _ask(self, who: str, decide: Callable[[Any], Any], what: Any) -> Any:

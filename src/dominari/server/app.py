@@ -276,6 +276,7 @@ ERROR_CODES: dict[str, str] = {
     "no_game": "404: no game of that id or spectator id",
     "not_found": "404: no such path",
     "method_not_allowed": "405: the path takes another method",
+    "http_error": "another HTTP error of the framework's, with its status",
     "not_your_turn": "409: another seat decides now (the body carries your view)",
     "stale": "409: the game has moved on since the version answered (the body carries "
              "your view); a retried submission gets this, never a second move",

@@ -358,7 +358,8 @@ def play_shard(shard: Shard) -> tuple[GameResult, ...]:
                 Path(shard.record_dir) / (STOPPED + tournament_record_name(shard.matchup, j)),
                 state, partial(recorder.entries, seats, seeds, state), exc)  # fmt: skip
             raise exc.again(f"game {j + 1} of match-up {shard.matchup + 1} ({who}): "
-                            f"{exc}{where}", game=j, matchup=shard.matchup) from exc
+                            f"{exc}{where}", game=j, matchup=shard.matchup,
+                            seed=tournament_game_seed(shard.seed, shard.entries, j)) from exc
         beat()  # a game finished: the worker is not hung
         if shard.record_dir is not None:
             write_record(Path(shard.record_dir) / tournament_record_name(shard.matchup, j),
