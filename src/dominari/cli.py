@@ -66,7 +66,7 @@ from dominari.bots.mcts import (
     search_spec,
     seconds_fault,
 )
-from dominari.core.checks import escaped
+from dominari.core.checks import UNSHOWN, escaped
 from dominari.core.errors import (
     ConfigError,
     DominariError,
@@ -3096,6 +3096,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise ConfigError(f"bad --data {item!r}: expected NAME=DIR")
         if name.strip() == "builtin":
             raise ConfigError("--data: the name 'builtin' is the built-in data")
+        if UNSHOWN.search(name):  # (players see it in the lobby)
+            raise ConfigError(f"--data: a data set's name must hold no control characters: "
+                              f"{name.strip()!r}")
+        if name.strip() in data_sets:
+            raise ConfigError(f"--data: the name {name.strip()!r} is given twice")
         data_sets[name.strip()] = folder.strip()
     if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is _on_stop_signal:
         # The server stops on a hang-up as on SIGTERM, gracefully (uvicorn's own handler

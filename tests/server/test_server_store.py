@@ -3,6 +3,7 @@ clear errors for a database that cannot be used, and the ``serve`` command's bad
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import sqlite3
@@ -72,6 +73,8 @@ def test_passwords_are_kept_out_of_messages() -> None:
     assert redact("postgresql+psycopg://ann:s3cret@db:5432/x") == \
         "postgresql+psycopg://ann:***@db:5432/x"
     assert redact("sqlite:///a.db") == "sqlite:///a.db"
+    # a user without a password is shown as given (a '***' made one up: the host's audit)
+    assert redact("postgresql+psycopg://ann@db/x") == "postgresql+psycopg://ann@db/x"
     with pytest.raises(StoreError) as err:
         Store("postgresql+psycopg://ann:s3cret@127.0.0.1:1/x?connect_timeout=2")
     assert "s3cret" not in str(err.value)
@@ -114,6 +117,8 @@ def test_the_app_without_the_web_extra_says_how_to_install_it() -> None:
     (["serve", "--bot-seconds", "0"], "bot-seconds"),
     (["serve", "--max-bot-games", "-1"], "--max-bot-games: must be 0 or more, not -1"),
     (["serve", "--data", "nonsense"], "NAME=DIR"),
+    (["serve", "--data", "x=a", "--data", "x=b"], "--data: the name 'x' is given twice"),
+    (["serve", "--data", "we\x1bird=a"], "a data set's name must hold no control"),
     (["serve", "--data", "mine=/no/such/folder"], "not a folder"),
     (["serve", "--data", "mine=BROKEN"], "monuments.json: invalid JSON"),
     (["serve", "--port", "FREE", "--db", "nosuchdialect://x"], "cannot use the database"),
@@ -312,3 +317,70 @@ def test_the_server_has_a_bot_worker_for_each_cpu_but_one(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cpus)), raising=False)
     assert default_bot_workers() == workers
+
+
+def test_a_store_of_another_program_or_version_is_refused_in_one_line(tmp_path: Path) -> None:
+    """The server host's audit: a database whose ``games`` table has other columns
+    started the server, then crashed with a traceback at its first query. Now the store
+    refuses it at once, naming what the tables lack."""
+    db = tmp_path / "dominari.db"
+    with sqlite3.connect(db) as c:
+        c.execute("create table games (id text primary key, foo int)")
+    with pytest.raises(StoreError) as err:
+        Store(f"sqlite:///{db}")
+    assert str(err.value).startswith(f"the database 'sqlite:///{db}' holds tables of another "
+                                     "program or version (games lacks game, config, ")
+    assert str(err.value).endswith("give this server another database (--db, or another "
+                                   "data folder)")
+    Store(f"sqlite:///{tmp_path / 'fresh.db'}").close()  # its own tables: served
+
+
+def test_one_server_holds_a_store(tmp_path: Path) -> None:
+    """The server host's audit: two servers on one data folder both loaded its games, and
+    the second to store a move retried it for good while its players were told to try
+    again. A server holds its SQLite store: another is refused, naming the process; the
+    hold ends with it. Nothing is held for a store in memory or another database."""
+    import os
+
+    from dominari.server import hold_store
+
+    url = f"sqlite:///{tmp_path / 'dominari.db'}"
+    held = hold_store(url)
+    assert isinstance(held, int)
+    code = ("import sys\nfrom dominari.server import hold_store\n"
+            "try:\n    hold_store(sys.argv[1])\nexcept Exception as exc:\n    print(exc)\n")
+    other = subprocess.run([sys.executable, "-c", code, url], capture_output=True, text=True,
+                           check=True, timeout=60)  # fmt: skip
+    assert other.stdout == (f"the store {tmp_path / 'dominari.db'} is in use by another "
+                            f"server (process {os.getpid()}): stop it, or give this one "
+                            "another data folder ($DOMINARI_DATA) or database (--db)\n")
+    os.close(held)
+    again = hold_store(url)  # free once the first let go
+    assert isinstance(again, int)
+    os.close(again)
+    assert hold_store("sqlite://") is None and hold_store("postgresql+psycopg://a@h/x") is None
+
+
+def test_the_servers_log_lines_say_when(tmp_path: Path) -> None:
+    """Under ``nohup … > log`` the server's lines said nothing of when (the host's audit):
+    uvicorn's and the server's own now begin with the time, and the server's own lines
+    carry their level."""
+    import logging
+
+    from dominari.server import log_config
+
+    config = log_config("warning")
+    assert all(f["fmt"].startswith("%(asctime)s ") for f in config["formatters"].values())
+    assert config["loggers"]["dominari"]["level"] == "WARNING"
+    from uvicorn.logging import DefaultFormatter
+
+    default = config["formatters"]["default"]
+    formatter = DefaultFormatter(fmt=default["fmt"], datefmt=default["datefmt"],
+                                 use_colors=False)
+    record = logging.makeLogRecord({"name": "dominari.server", "levelno": logging.ERROR,
+                                    "levelname": "ERROR", "msg": "game %s cannot be loaded",
+                                    "args": ("x",)})
+    line = formatter.format(record)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ERROR: +game x cannot be loaded",
+                        line), line
+    assert config["loggers"]["dominari"]["handlers"] == ["default"]

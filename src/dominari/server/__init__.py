@@ -6,7 +6,9 @@ Needs the ``web`` extra (``pip install 'dominari[web]'``). :func:`serve` runs a 
 
 from __future__ import annotations
 
+import copy
 import os
+import signal
 import socket
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,6 +31,45 @@ def database_url(db: str | None, data_dir: str | None = None) -> str:
     if env:
         return env
     return default_url(data_dir or os.environ.get(DATA_ENV) or "data")
+
+
+def hold_store(url: str) -> int | None:
+    """Hold the SQLite database of ``url`` for this server (an exclusive ``flock`` of the
+    file beside it, ``dominari.db.server-lock``, holding this process's id), released
+    when the process ends; None where there is nothing to hold (another database, one in
+    memory, a system without locks). A :class:`DominariError` names the server that holds
+    it: two servers on one store loaded the same games, and the one that stored a move
+    second retried it for good while its players were told to try again (the server
+    host's audit)."""
+    from sqlalchemy.engine import make_url
+
+    from dominari.sim.records import BUSY, lock_file
+
+    try:
+        parsed = make_url(url)
+    except Exception:  # (the store said what is wrong with it already)
+        return None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    path = Path(f"{parsed.database}.server-lock")
+    try:
+        held = lock_file(path, create=True)
+    except OSError:
+        return None  # (a folder it cannot write in: the store would have said so)
+    if held is BUSY:
+        try:
+            pid = path.read_text(encoding="utf-8").strip()
+        except OSError:
+            pid = ""
+        by = f" (process {pid})" if pid.isdigit() else ""
+        raise DominariError(f"the store {parsed.database} is in use by another server{by}: "
+                            f"stop it, or give this one another data folder (${DATA_ENV}) "
+                            "or database (--db)")
+    if not isinstance(held, int):
+        return None
+    os.ftruncate(held, 0)
+    os.write(held, f"{os.getpid()}\n".encode())
+    return held
 
 
 def check_port(host: str, port: int) -> None:
@@ -122,14 +163,77 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
         sets[name] = str(Path(folder).resolve())  # the same folder from any working folder
     check_port(host, port)  # first: a server that cannot listen makes no data folder or file
     url = database_url(db)
+    fresh = _store_words(url)
     Store(url).close()  # fail here, with one line, if the database cannot be opened
+    held = hold_store(url)  # one server a store
     workers = default_bot_workers() if bot_workers is None else bot_workers
     settings = Settings(db_url=url, data_sets=sets, bot_workers=workers,
                         bot_seconds=bot_seconds, max_bot_games=max_bot_games)
     app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host
+    offered = f"; data sets {', '.join(sorted(sets))}" if sets else ""
     print(f"Dominari server: http://{shown}:{port}/  (API docs at /docs; "
-          f"store {redact(url)}; {workers} bot worker{'s' if workers != 1 else ''})",
-          flush=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 20,
-                ws=ws_protocol(ws_compression), timeout_graceful_shutdown=5)
+          f"store {redact(url)}{fresh}; {workers} bot worker{'s' if workers != 1 else ''}"
+          f"{offered})", flush=True)
+    if host in ("0.0.0.0", "::"):
+        print(f"  listening on every address of this machine: players open "
+              f"http://<this machine's address>:{port}/", flush=True)
+    cpus = os.cpu_count() or 1
+    if workers > cpus:
+        print(f"  note: {workers} bot workers on {cpus} CPUs: searches then share the CPUs "
+              "and each thinks slower (--bot-workers)", flush=True)
+    interrupted: list[int] = []
+
+    def on_ctrl_c(signum: int, frame: Any) -> None:  # (uvicorn raises it again once it
+        interrupted.append(signum)  # has stopped, and takes the KeyboardInterrupt itself)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_ctrl_c) if _main_thread() else None
+    try:
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 20,
+                    ws=ws_protocol(ws_compression), timeout_graceful_shutdown=5,
+                    log_config=log_config(log_level))
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        if held is not None:
+            os.close(held)
+    if interrupted:  # stopped by Ctrl-C, gracefully: said as any command's (status 130)
+        raise KeyboardInterrupt
+
+
+def _store_words(url: str) -> str:
+    """What the banner says of a store that starts empty: a new SQLite file (a mistyped
+    data folder is made silently, and its lobby is empty), or one in memory."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        parsed = make_url(url)
+    except Exception:
+        return ""
+    if parsed.get_backend_name() != "sqlite":
+        return ""
+    if parsed.database in (None, "", ":memory:"):
+        return " (in memory: nothing is kept when the server stops)"
+    return "" if Path(parsed.database).exists() else " (new: no games yet)"
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def log_config(level: str = "info") -> dict[str, Any]:
+    """uvicorn's logging, each line with its time, and the server's own lines with their
+    time and level, at ``level``: under ``nohup … > log`` nothing said when anything
+    happened (the server host's audit)."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    for formatter in config["formatters"].values():
+        formatter["fmt"] = "%(asctime)s " + formatter["fmt"]
+        formatter["datefmt"] = "%Y-%m-%d %H:%M:%S"
+    config["loggers"]["dominari"] = {"handlers": ["default"], "level": level.upper(),
+                                     "propagate": False}
+    return config

@@ -383,11 +383,16 @@ class GameService:
         self._slots = WorkerGate(self.settings.bot_workers, levels=BOTS_ONLY + 1)
         self._loader = ThreadPoolExecutor(max_workers=LOADERS,
                                           thread_name_prefix="dominari-load")
+        loaded = 0
         for gid in self.store.active_games():  # no game is played yet: the usual wait
             try:
                 self._load(gid, None)
+                loaded += 1
             except DominariError as exc:  # a game that no longer replays stays stored
-                log.error("game %s cannot be loaded: %s", gid, exc)
+                log.error("%s", exc)  # (it names the game: "game … cannot be loaded: …")
+        if loaded:
+            log.info("%d unfinished game%s loaded from the store", loaded,
+                     "" if loaded == 1 else "s")
 
     def start_bots(self) -> None:
         """Let every loaded game's bot whose turn it is think (after a restart)."""
@@ -530,9 +535,10 @@ class GameService:
         playing = sum(1 for t in self.tables.values()
                       if not t.finished and bots_only(x.kind for x in t.seats))
         if playing >= cap:
-            raise ActionError("too_many", f"this server already plays {playing} games of bots "
-                                          f"only (at most {cap} at once): wait for one to "
-                                          f"end, or give a seat to a person")
+            games = "game" if playing == 1 else "games"
+            raise ActionError("too_many", f"this server already plays {playing} {games} of "
+                                          f"bots only (at most {cap} at once): wait for one "
+                                          f"to end, or give a seat to a person")
 
     def _config(self, spec: GameSpec, n: int, seed: int, names: tuple[str, ...]
                 ) -> dict[str, Any]:

@@ -296,8 +296,25 @@ def redact(url: str) -> str:
     if not sep or "@" not in tail:
         return url
     cred, _, host = tail.rpartition("@")
-    user = cred.split(":", 1)[0]
-    return f"{head}://{user}:***@{host}"
+    user, has_password, _ = cred.partition(":")
+    return f"{head}://{user}:***@{host}" if has_password else url
+
+
+def _lacking_columns(engine: Any) -> list[str]:
+    """The store's tables that the database has without all their columns, each with the
+    columns it lacks (``games lacks status, seed``): ``create_all`` makes the tables that
+    are missing and leaves alone those already there, which then failed at the first
+    query, after the server had said it started (the server host's audit)."""
+    from sqlalchemy import inspect
+
+    seen = inspect(engine)
+    out = []
+    for table in Base.metadata.sorted_tables:
+        have = {c["name"] for c in seen.get_columns(table.name)}
+        missing = [c.name for c in table.columns if c.name not in have]
+        if missing:
+            out.append(f"{table.name} lacks {', '.join(missing)}")
+    return out
 
 
 class Store:
@@ -308,9 +325,15 @@ class Store:
         self.engine = make_engine(url)
         try:
             Base.metadata.create_all(self.engine)
+            lacking = _lacking_columns(self.engine)
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot open the database {redact(url)!r}: "
                              f"{exc.__class__.__name__}: {_first_line(exc)}") from None
+        if lacking:  # tables of another program, or of another version: said now, once
+            self.engine.dispose()
+            raise StoreError(f"the database {redact(url)!r} holds tables of another program "
+                             f"or version ({'; '.join(lacking)}): give this server another "
+                             "database (--db, or another data folder)")
         self._appends = _Appends(self.engine)
         self._writer: Connection | None = None
         """The connection that appends log entries (kept open: see :meth:`append`)."""
