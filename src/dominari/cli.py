@@ -1431,9 +1431,9 @@ def mastery_note_of(by_mastery: Sequence[Sequence[HeldCard]], names: Sequence[st
             "too says which cards go with winning, not what a card does: a strong player "
             "takes the cards it favours. Cards are listed by the low end of Δ alike's "
             "interval, the surest gain first, so that a card held in few games, whose "
-            "interval is wide, comes lower than its Δ alike alone would put it. The first "
-            "rows are chosen for their high low ends, so those low ends overstate a sure "
-            "gain: the count below of differences significant by chance says how much. "
+            "interval is wide, comes lower than its Δ alike alone would put it. Picked so, "
+            "the first rows' low ends are not 95% bounds: read them against the count below "
+            "of differences that look significant by chance. "
             f"{_by_chance(compared, tables)}"
             f"{_unheld_note(by_mastery, names, cards)}")
 

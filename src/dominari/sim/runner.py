@@ -766,10 +766,11 @@ class _GameDice(random.Random):
     def getrandbits(self, k: int) -> int:
         raise DrewGameDice(GAME_DICE)
 
-    def seed(self, *args: Any, **kwargs: Any) -> None:
-        if hasattr(self, "gauss_next"):  # (random.Random's own __init__ seeds it once)
-            raise DrewGameDice(GAME_DICE)
-        super().seed(*args, **kwargs)
+    def seed(self, *args: Any, **kwargs: Any) -> None:  # (or set the game's numbers anew)
+        raise DrewGameDice(GAME_DICE)
+
+    def setstate(self, state: Any) -> None:
+        raise DrewGameDice(GAME_DICE)
 
 
 GAME_DICE = ("it drew from the game's own random numbers (state.rng), which deal the game "
