@@ -661,6 +661,19 @@ def test_a_bot_of_ones_own_may_not_draw_from_the_games_generator(
     with pytest.raises(BotError, match="DrewGameDice"):
         ask_bot(bot, state, "bot 'dice' (seat 1)")
     assert state.rng is real and type(real) is random.Random  # plain again, whatever it did
+    # nor may it set the game's numbers anew
+    from dominari.sim.runner import DrewGameDice, sealed_dice, unsealed_dice
+
+    before = real.getstate()
+    sealed = sealed_dice(state)
+    try:
+        for call in (lambda: real.seed(1), lambda: real.setstate(random.Random(1).getstate()),
+                     lambda: real.shuffle([1, 2, 3]), lambda: real.randbytes(2)):
+            with pytest.raises(DrewGameDice):
+                call()
+    finally:
+        unsealed_dice(state, sealed)
+    assert real.getstate() == before
 
 
 @pytest.mark.parametrize("workers", [1, 2])
