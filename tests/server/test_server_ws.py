@@ -76,18 +76,23 @@ def test_join_views_and_pushes(api: Api) -> None:
     stack.close()
 
 
+def _deciding(stack: ExitStack, api: Api) -> tuple[Socket, str, str, str]:
+    """A new Dominion game of two people, joined by the seat that decides first: its
+    socket (its first view received), the game, that seat's token and a legal action."""
+    g = api.create(game="dominion", kingdom="first-game", seed=8,
+                   seats=[{"kind": "human"}, {"kind": "human"}])
+    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+    token = tokens[api.view(gid, tokens[0])["current_seat"]]
+    ws = _join(stack, api, gid, token)
+    return ws, gid, token, ws.receive_json()["view"]["legal_actions"][0]
+
+
 def test_an_act_or_undo_without_a_version_gets_one_clear_error(api: Api) -> None:
     """A submission without ``version`` cannot tell a retry from a new one: it is refused
     with one error saying that the version is needed, and nothing is played; with the
     version it plays once, and the same message again is stale."""
-    g = api.create(game="dominion", kingdom="first-game", seed=8,
-                   seats=[{"kind": "human"}, {"kind": "human"}])
-    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
-    seat = api.view(gid, tokens[0])["current_seat"]
     with ExitStack() as stack:
-        ws = _join(stack, api, gid, tokens[seat])
-        first = ws.receive_json()
-        action = first["view"]["legal_actions"][0]
+        ws, gid, token, action = _deciding(stack, api)
         for msg in ({"type": "act", "action": action}, {"type": "undo"},
                     {"type": "act", "action": action, "version": None}):
             ws.send_json(msg)
@@ -99,7 +104,7 @@ def test_an_act_or_undo_without_a_version_gets_one_clear_error(api: Api) -> None
             assert err["view"]["version"] == 0
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}  # nothing else was sent
-        assert api.view(gid, tokens[seat])["version"] == 0
+        assert api.view(gid, token)["version"] == 0
         ws.send_json({"type": "act", "action": action, "version": 0})
         assert ws.receive_json()["version"] == 1
         ws.send_json({"type": "act", "action": action, "version": 0})  # a retry
@@ -113,13 +118,8 @@ def test_a_request_id_is_echoed_in_the_answers_to_that_request(api: Api) -> None
     or a whole number): its error, pong or preview carries it back, and a played act or
     undo is answered ``done`` with the new version after the view; without an id nothing
     new is sent."""
-    g = api.create(game="dominion", kingdom="first-game", seed=8,
-                   seats=[{"kind": "human"}, {"kind": "human"}])
-    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
-    seat = api.view(gid, tokens[0])["current_seat"]
     with ExitStack() as stack:
-        ws = _join(stack, api, gid, tokens[seat])
-        action = ws.receive_json()["view"]["legal_actions"][0]
+        ws, _, _, action = _deciding(stack, api)
         ws.send_json({"type": "ping", "id": 7})
         assert ws.receive_json() == {"type": "pong", "id": 7}
         ws.send_json({"type": "act", "action": action, "version": 5, "id": "a1"})

@@ -41,17 +41,12 @@ def hold_store(url: str) -> int | None:
     it: two servers on one store loaded the same games, and the one that stored a move
     second retried it for good while its players were told to try again (the server
     host's audit)."""
-    from sqlalchemy.engine import make_url
-
     from dominari.sim.records import BUSY, lock_file
 
-    try:
-        parsed = make_url(url)
-    except Exception:  # (the store said what is wrong with it already)
+    database = _sqlite_file(url)
+    if not database:
         return None
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
-        return None
-    path = Path(f"{parsed.database}.server-lock")
+    path = Path(f"{database}.server-lock")
     try:
         held = lock_file(path, create=True)
     except OSError:
@@ -62,7 +57,7 @@ def hold_store(url: str) -> int | None:
         except OSError:
             pid = ""
         by = f" (process {pid})" if pid.isdigit() else ""
-        raise DominariError(f"the store {parsed.database} is in use by another server{by}: "
+        raise DominariError(f"the store {database} is in use by another server{by}: "
                             f"stop it, or give this one another data folder (${DATA_ENV}) "
                             "or database (--db)")
     if not isinstance(held, int):
@@ -202,20 +197,29 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
         raise KeyboardInterrupt
 
 
-def _store_words(url: str) -> str:
-    """What the banner says of a store that starts empty: a new SQLite file (a mistyped
-    data folder is made silently, and its lobby is empty), or one in memory."""
+def _sqlite_file(url: str) -> str | None:
+    """The file of the SQLite database of ``url``; ``""`` for one in memory, None for
+    another database (or a URL the store refuses, saying why)."""
     from sqlalchemy.engine import make_url
 
     try:
         parsed = make_url(url)
     except Exception:
-        return ""
+        return None
     if parsed.get_backend_name() != "sqlite":
+        return None
+    return "" if parsed.database in (None, ":memory:") else parsed.database
+
+
+def _store_words(url: str) -> str:
+    """What the banner says of a store that starts empty: a new SQLite file (a mistyped
+    data folder is made silently, and its lobby is empty), or one in memory."""
+    database = _sqlite_file(url)
+    if database is None:
         return ""
-    if parsed.database in (None, "", ":memory:"):
+    if not database:
         return " (in memory: nothing is kept when the server stops)"
-    return "" if Path(parsed.database).exists() else " (new: no games yet)"
+    return "" if Path(database).exists() else " (new: no games yet)"
 
 
 def _main_thread() -> bool:
