@@ -298,11 +298,11 @@ def mean_ci95(total: float, total_sq: float, n: int) -> tuple[float, float] | No
     >>> mean_ci95(51, 2601, 1) is None
     True
     """
-    if n < 2:
+    sd = sample_sd(total, total_sq, n)
+    if sd is None:
         return None
     mean = total / n
-    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
-    half = t95(n - 1) * math.sqrt(var / n)
+    half = t95(n - 1) * sd / math.sqrt(n)
     return (mean - half, mean + half)
 
 
