@@ -73,7 +73,14 @@ from starlette.websockets import WebSocketState
 
 from dominari.core.errors import ConfigError, DominariError
 from dominari.server.bots import played_seat
-from dominari.server.service import GameService, GameSpec, SeatSpec, Settings, Subscriber
+from dominari.server.service import (
+    STORE_WAIT,
+    GameService,
+    GameSpec,
+    SeatSpec,
+    Settings,
+    Subscriber,
+)
 from dominari.server.store import StoreError
 from dominari.server.tables import MAX_ACTION_TEXT, ActionError, Table
 from dominari.web import INDEX, STATIC
@@ -584,7 +591,16 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        """Whether the server is up, and how many games it holds in memory."""
+        """Whether the server is up, and how many games it holds in memory: answered at
+        once, whatever the store is doing (``/api/ready`` asks the store too)."""
+        return {"ok": True, "games": len(service.tables)}
+
+    @app.get("/api/ready", responses={503: ERRORS[503]})
+    async def ready() -> dict[str, Any]:
+        """Whether the server can take games and actions now: its store answered a read
+        within the wait of a person's action (a 503 ``unavailable`` where it did not:
+        the database down, or another process holding an SQLite file locked)."""
+        service.db.ping(STORE_WAIT)
         return {"ok": True, "games": len(service.tables)}
 
     @app.post("/api/games", status_code=201, response_model=Created, responses=ERRORS,

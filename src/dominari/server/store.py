@@ -524,6 +524,12 @@ class Store:
                                 seat=seat, seats=tuple(seats.get(gid, ()))))
         return out
 
+    def ping(self, wait: float | None = None) -> None:
+        """Read the store once (``SELECT 1``), raising :class:`StoreError` where it does
+        not answer; ``wait`` as for :meth:`load`."""
+        with self._session(wait) as s:
+            s.execute(select(GameRow.id).limit(1))
+
     def active_games(self, wait: float | None = None) -> list[str]:
         """The ids of the games not finished, oldest first; ``wait`` as for :meth:`load`."""
         with self._session(wait) as s:
