@@ -300,7 +300,7 @@ EV_MULLIGAN = 31  # (EV_MULLIGAN, player, tiles returned, mulligans so far)
 @dataclass(frozen=True)
 class DominationsConfig:
     """What a game is started with; with the action list, a record. ``seed=None`` (the
-    default) picks a seed at random, as Dominion's config does: the config then holds it,
+    default) picks a seed at random, as a Dominion state does: the config then holds it,
     so that the game's record replays it."""
 
     players: int = 2
@@ -682,15 +682,16 @@ class DominationsState(GameState):
 
     @property
     def phase_name(self) -> str:
-        """The phase, or the pending decision when one waits: ``order effects``,
-        ``vestigium`` (gained) or ``pay``."""
+        """The phase, or the pending decision when one waits (one of
+        :data:`DECISION_NAMES`: ``order effects``, ``vestigium`` gained, ``pay``,
+        ``draft`` …)."""
         if self.stack and self.phase != OVER:
             return DECISION_NAMES[self.stack[-1][0]]
         return PHASE_NAMES[self.phase]
 
     @property
     def decision(self) -> int | None:
-        """The kind of pending decision frame (``F_EFFECTS``, ``F_GAIN``, ``F_PAY``) or None."""
+        """The kind of the pending decision's frame (``F_EFFECTS`` … ``F_ORDER``), or None."""
         return self.stack[-1][0] if self.stack else None
 
     @property
@@ -2519,7 +2520,9 @@ class DominationsState(GameState):
     @classmethod
     def from_record(cls, record: Any, *, log: bool = False, upto: int | None = None
                     ) -> DominationsState:
-        """Replay a record. Raises :class:`RecordError` saying what is wrong."""
+        """Replay a record (its first ``upto`` actions, where given). Raises
+        :class:`RecordError` saying what is wrong with the record, ``ConfigError`` with
+        ``upto``."""
         record = check_header(record, "dominations")
         if isinstance(record.get("config"), dict) and record["config"].get("seed") is None:
             raise RecordError("record config has no seed, so the game cannot be replayed")

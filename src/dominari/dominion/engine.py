@@ -1114,7 +1114,9 @@ class DominionState(GameState):
     @classmethod
     def from_record(cls, record: Any, *, log: bool = False, upto: int | None = None
                     ) -> DominionState:
-        """Replay a record. Raises :class:`RecordError` saying what is wrong."""
+        """Replay a record (its first ``upto`` actions, where given). Raises
+        :class:`RecordError` saying what is wrong with the record, ``ConfigError`` with
+        ``upto``."""
         record = check_header(record, "dominion")
         try:
             config = DominionConfig.from_json(record.get("config"), log=log)
