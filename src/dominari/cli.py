@@ -3295,6 +3295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = _catch_stop_signals()
     output = None
     if sys.stdout is not None:  # (None where it is closed: a daemon's, `>&-`)
+        _tolerant(sys.stdout)
         output = sys.stdout = _Output(sys.stdout)  # its failures said as its own
     try:
         args = parser.parse_args(argv)
@@ -3385,6 +3386,23 @@ class _Output:
 
     def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding …
         return getattr(self.stream, name)
+
+
+_SIGNS = "μσΔ−±≥×…"
+"""Characters the results print beyond ASCII (ratings' μ and σ, differences' Δ …)."""
+
+
+def _tolerant(stream: Any) -> None:
+    """Let ``stream`` write ``?`` for a character its encoding lacks (a Windows code page
+    where the output is a file or a pipe, ``PYTHONIOENCODING=ascii``) rather than fail
+    once a whole run's games are played, its results lost."""
+    try:
+        _SIGNS.encode(getattr(stream, "encoding", None) or "utf-8")
+    except UnicodeEncodeError:
+        with contextlib.suppress(AttributeError, ValueError):  # (not a text file: a test's)
+            stream.reconfigure(errors="replace")
+    except LookupError:  # (an encoding Python does not know: nothing is written yet)
+        pass
 
 
 def _flush_output() -> None:

@@ -149,7 +149,7 @@ class BuyPolicy:
     @classmethod
     def load(cls, path: str | Path) -> BuyPolicy:
         try:
-            data = json.loads(Path(path).read_text())
+            data = json.loads(Path(path).read_text(encoding="utf-8-sig"))
         except OSError as e:
             raise ConfigError(f"cannot read buy policy {path}: {e.strerror or e}") from e
         except ValueError as e:

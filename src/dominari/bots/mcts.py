@@ -1324,6 +1324,9 @@ of its value, what it means). They are :class:`MCTSBot`'s arguments of the same 
 _VERBATIM = ("own", "book")
 """The options whose values are kept as given (they may be file paths), not lower-cased."""
 
+_DRIVE = re.compile(r"\s*(own|book)\s*=\s*[A-Za-z]", re.IGNORECASE)
+"""An option that is a file path's Windows drive, its ``:`` read as a separator."""
+
 
 def search_spec(spec: str) -> tuple[str, dict[str, str]] | None:
     """The level and the raw ``option=value`` pairs of a search bot spec, or None when
@@ -1333,13 +1336,24 @@ def search_spec(spec: str) -> tuple[str, dict[str, str]] | None:
     ('mcts-hard', {'seconds': '1', 'width': '5'})
     >>> search_spec("smithy") is None, search_spec("mcts")
     (True, ('mcts', {}))
+
+    A file's path may begin with a Windows drive:
+
+    >>> search_spec("mcts:book=C:/books/b.toml:seconds=1")
+    ('mcts', {'book': 'C:/books/b.toml', 'seconds': '1'})
     """
     parts = spec.strip().split(":")
     level = parts[0].strip().lower()
     if level not in SEARCH_BOTS:
         return None
     options: dict[str, str] = {}
+    given: list[str] = []
     for part in parts[1:]:
+        if given and _DRIVE.fullmatch(given[-1]) and part[:1] in ("\\", "/"):
+            given[-1] += f":{part}"  # a path's drive, read with its path
+        else:
+            given.append(part)
+    for part in given:
         key, eq, value = part.partition("=")
         key = key.strip().lower()
         value = value.strip()

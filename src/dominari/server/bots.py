@@ -27,6 +27,7 @@ from dominari.bots.base import playing
 from dominari.bots.mcts import SEARCH_BOTS, MCTSBot, seconds_text
 from dominari.core.errors import ConfigError, DominariError
 from dominari.sim.pool import (
+    MAX_PROCESSES,
     STOP_SIGNALS,
     blocked,
     start_resource_tracker,
@@ -250,7 +251,8 @@ def make_executor(kind: str, workers: int) -> Executor:
         raise ConfigError(f"bot workers must be at least 1, not {workers}")
     if kind == "process":
         start_resource_tracker()
-        return _DeafPool(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+        return _DeafPool(max_workers=min(workers, MAX_PROCESSES or workers),
+                         mp_context=multiprocessing.get_context("spawn"),
                          initializer=_init_worker, initargs=(os.getpid(),))
     if kind == "thread":
         return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dominari-bot")

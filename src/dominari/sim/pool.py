@@ -232,7 +232,8 @@ def each_result(
                     "machine with more memory may give it room)"), exc) from None
             out.store(k, value)
     else:
-        _run_local(fn, out, min(workers, len(tasks)), start_method, stall)
+        _run_local(fn, out, min(workers, len(tasks), MAX_PROCESSES or workers), start_method,
+                   stall)
 
 
 def check_stall(stall: object) -> float | None:
@@ -422,7 +423,7 @@ class _Watch:
             if now - max(beat, self.since) > self.stall:
                 self.hung.add(k)
                 with contextlib.suppress(OSError):  # it ended just now
-                    os.kill(self.pids[k], signal.SIGKILL)
+                    os.kill(self.pids[k], KILL)
         if self.hung or self.wedged:
             return
         if self.news is not None and now - max(self.news, self.since) > self.stall:
@@ -501,6 +502,15 @@ def beat() -> None:
 
 HANG_UP: tuple[int, ...] = (signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()
 """SIGHUP (a closed terminal's, a dropped ssh session's) where the platform has it."""
+
+
+KILL: int = getattr(signal, "SIGKILL", signal.SIGTERM)
+"""The signal that stops a stalled worker where it is: SIGKILL, or on Windows, which has
+none, SIGTERM (``os.kill`` ends the process there, as TerminateProcess does)."""
+
+MAX_PROCESSES: int | None = 61 if sys.platform == "win32" else None
+"""The most worker processes one pool may have, where the system bounds them (Windows
+waits on at most 61); more are asked for, these serve (results are the same)."""
 
 
 DEAF_WORKER: tuple[int, ...] = (signal.SIGINT, *HANG_UP)

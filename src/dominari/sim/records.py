@@ -98,6 +98,13 @@ def temporary_files(pattern: str) -> str:
     return f".{pattern}.*.tmp"
 
 
+def _set_mode(fd: int, mode: int) -> None:
+    """Give the open file ``fd`` the permissions ``mode`` (where the system has them: not
+    Windows before Python 3.13, where its files have no such bits)."""
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+
+
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename; the file
     keeps the permissions of the one it replaces, or gets a new file's. A symbolic link
@@ -106,9 +113,9 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.",
                                suffix=".tmp")  # fmt: skip
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
-            os.fchmod(f.fileno(), _new_file_mode(target))
+            _set_mode(f.fileno(), _new_file_mode(target))
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -132,7 +139,7 @@ class LinesFile:
                                             prefix=f".{self.target.name}.", suffix=".tmp")
         except OSError as exc:
             raise self._failed(exc) from None
-        self.file = os.fdopen(fd, "w", encoding="utf-8")
+        self.file = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
 
     def write(self, value: Any) -> None:
         """Add ``value`` as a line; :class:`ConfigError` if it cannot be written (a full
@@ -147,7 +154,7 @@ class LinesFile:
         file's."""
         try:
             self.file.flush()
-            os.fchmod(self.file.fileno(), _new_file_mode(self.target))
+            _set_mode(self.file.fileno(), _new_file_mode(self.target))
             self.file.close()
             os.replace(self.tmp, self.target)
         except OSError as exc:
