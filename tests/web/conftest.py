@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
-from webserver import LiveServer
+from webserver import LiveServer, watch_policy
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
@@ -58,14 +58,27 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+@pytest.fixture(autouse=True)
+def _within_policy(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fails a test whose ``page`` was refused something by the content policy."""
+    if "page" not in request.fixturenames:
+        yield
+        return
+    refused: list[str] = []
+    watch_policy(request.getfixturevalue("page"), refused)
+    yield
+    assert not refused, f"refused by the content policy: {refused}"
+
+
 @pytest.fixture
 def checked_page(browser: Browser) -> Iterator[Page]:
     """A page of its own context (1280×860), which fails the test if a script on it
-    raised an error that nothing caught."""
+    raised an error that nothing caught, or the content policy refused it something."""
     context = browser.new_context(viewport={"width": 1280, "height": 860})
     p = context.new_page()
     errors: list[str] = []
     p.on("pageerror", lambda e: errors.append(str(e)))
+    watch_policy(p, errors)
     yield p
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from webserver import watch_policy
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -25,10 +26,12 @@ HUMAN = 0
 
 
 def _page(browser: Any, width: int, height: int) -> tuple[Any, list[str]]:
-    """A new page of that size, and the list its uncaught script errors are put in."""
+    """A new page of that size, and the list its uncaught script errors (and what the
+    content policy refused it) are put in."""
     page = browser.new_page(viewport={"width": width, "height": height})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    watch_policy(page, errors)
     return page, errors
 
 
@@ -462,6 +465,70 @@ def test_link_choice_preview_keys_zoom_and_watching(live_server: Any, browser: A
         watcher.screenshot(timeout=SHOT_MS, path=str(artifacts / "dominations-tablet-watch.png"))
     finally:
         watcher.close()
+
+
+def _shown(page: Any, selector: str) -> set[str]:
+    return set(page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.cell)"))
+
+
+def test_the_other_players_tiles_since_my_move_are_outlined_and_tab_walks_the_cells(
+        live_server: Any, browser: Any) -> None:
+    """With four players, the tiles placed since my last decision are all outlined as new
+    (only the last bot's were: the others' moves were hard to find), my own not; with a
+    tile selected, Tab goes from one legal cell to the next (the ghost tile follows the
+    focus, and redrawing the board dropped it: Tab went back to the first cell); and the
+    status line's initiative order wraps on a phone (it made the page 460 px wide)."""
+    made = live_server.create(game="dominations", seed=11, seats=[
+        {"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"},
+        {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}])
+    gid, token = made["game_id"], made["seats"][HUMAN]["token"]
+    rng = random.Random(2)
+    page, errors = _page(browser, 1280, 900)
+    try:
+        page.goto(f"{live_server.url}/#/play/{gid}/{token}")
+        page.wait_for_selector("[data-testid=dominations]")
+        mine: set[str] | None = None  # the board as my last decision left it
+        both = walked = False
+        for _ in range(300):
+            msg = wait_for_human(live_server, gid, token)
+            assert msg["status"] != "finished"
+            page.wait_for_selector(
+                f"[data-testid=dominations][data-version='{msg['version']}']")
+            board = {c["cell"] for c in msg["view"]["board"]}
+            if mine is not None:
+                new = board - mine
+                assert _shown(page, "[data-testid=board] .cell.fresh") == new
+                both = both or len(new) >= 2
+            legal = msg["view"]["legal_actions"]
+            places = [a for a in legal if a.startswith("L")]
+            if places and not walked and both:
+                tile = places[0].split()[0]
+                hand = msg["view"]["players"][HUMAN]["hand"]
+                page.keyboard.press(str(hand.index(tile) + 1))
+                page.wait_for_selector(f"[data-tile='{tile}'].selected")
+                cells = _shown(page, "[data-testid=board] .cell.empty.legal")
+                assert len(cells) >= 3
+                page.locator("[data-testid=board] .cell.empty.legal").first.focus()
+                reached = []
+                for _ in range(len(cells)):
+                    reached.append(page.evaluate("document.activeElement.dataset.cell"))
+                    page.keyboard.press("Tab")
+                assert set(reached) == cells and len(reached) == len(cells), reached
+                page.keyboard.press("Escape")
+                walked = True
+            if both and walked:
+                break
+            choice = (rng.choice(places) if places else
+                      "done" if "done" in legal else "pass" if "pass" in legal else legal[0])
+            after = live_server.call("POST", f"/api/games/{gid}/actions",
+                                     {"action": choice, "version": msg["version"]}, token)
+            mine = {c["cell"] for c in after["view"]["board"]}
+        assert both and walked, "no turn came after two other players' tiles"
+        page.set_viewport_size({"width": 375, "height": 700})
+        page.wait_for_function("() => document.documentElement.scrollWidth <= innerWidth + 1")
+        assert not errors, errors
+    finally:
+        page.close()
 
 
 @pytest.mark.parametrize("seed", [7, 3])

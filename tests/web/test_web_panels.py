@@ -393,6 +393,21 @@ def test_a_win_on_the_initiative_tie_break_says_why(panels: Page) -> None:
     assert headings["initiative"], "the final view names the initiative order"
 
 
+def test_the_scores_heading_names_the_ages_they_count(panels: Page) -> None:
+    """Once an age's scoring is done the view's age is the next one: the heading said
+    "Scores after age 2" as age 2 began, over the scores of age 1."""
+    view = json.loads(json.dumps(SNAP["develop"]))
+    headings = panels.evaluate("""(view) => {
+      const heading = (age, phase) => window.P.objectives.scoringView(
+        { ...view, age, phase }, null, []).querySelector('h3').textContent;
+      return [heading(1, "growth"), heading(2, "end of age"), heading(2, "growth"),
+              heading(3, "develop")];
+    }""", view)
+    assert headings == ["Scores so far (age 1 in progress)", "Scores after age 2 (end of age)",
+                        "Scores after age 1 (age 2 in progress)",
+                        "Scores after age 2 (age 3 in progress)"]
+
+
 # ------------------------------------------------------------------ tablet width
 def test_panels_fit_a_tablet(panels: Page, artifacts: Path) -> None:
     """At 768 px every panel fits its column (wide content scrolls inside the panel)."""

@@ -81,3 +81,10 @@ class LiveServer:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
+
+
+def watch_policy(page: Any, errors: list[str]) -> None:
+    """Put in ``errors`` what ``page`` was refused by the server's content policy (a
+    script, style or connection its pages may not have), as Chromium reports it."""
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error"
+            and "Content Security Policy" in m.text else None)

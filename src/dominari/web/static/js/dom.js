@@ -12,7 +12,11 @@ function fill(node, attrs, children) {
     } else if (k === "dataset") {
       Object.assign(node.dataset, v);
     } else if (k === "style" && typeof v === "object") {
-      Object.assign(node.style, v);
+      // (never a style attribute's text: the server's content policy refuses those)
+      for (const [name, value] of Object.entries(v)) {
+        if (name.startsWith("--")) node.style.setProperty(name, value);
+        else node.style[name] = value;
+      }
     } else {
       node.setAttribute(k, v === true ? "" : String(v));
     }

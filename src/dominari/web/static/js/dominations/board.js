@@ -218,6 +218,13 @@ export function createBoard(handlers) {
     const links = marks.links || new Map();
     const vertices = marks.vertices || new Map();
     const fresh = marks.fresh || new Set();
+    // The focused cell or vertex, focused again once drawn anew: the ghost tile follows
+    // the focus, redrawing the board, and Tab went back to the first cell each time.
+    const active = document.activeElement;
+    const focused = active && viewport.contains(active) && active.dataset
+      ? (active.dataset.cell ? `[data-cell="${CSS.escape(active.dataset.cell)}"]`
+        : active.dataset.vertex ? `[data-vertex="${CSS.escape(active.dataset.vertex)}"]` : null)
+      : null;
     const monumentAt = new Map();
     for (const m of view.monuments || []) {
       if (Array.isArray(m.tile)) for (const c of m.tile) monumentAt.set(c, m.id);
@@ -284,6 +291,8 @@ export function createBoard(handlers) {
         "text-anchor": "middle", fill: DARK }, "Cradle"));
     clear(viewport);
     viewport.append(cells, cradle, circles, empties, targets);
+    const again = focused ? viewport.querySelector(`${focused}[tabindex]`) : null;
+    if (again) again.focus({ preventScroll: true });
 
     // Fit to everything drawn until the user moves the board themselves.
     const all = [...filled, ...legal.keys()].map(parseCell).filter(Boolean);

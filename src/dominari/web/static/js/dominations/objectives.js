@@ -237,10 +237,18 @@ export function scoringView(view, catalog, log = []) {
   const lines = scoringLines(log);
   return el("section", { class: "dom-panel dom-scoring", "data-testid": "scoring" },
     el("h3", over ? { "data-result": "" } : {}, over ? `Final scoring — ${view.players[best].name} wins${tieBreak(view, ranks)}`
-      : `Scores after age ${view.age}${view.phase === "end of age" ? " (end of age)" : ""}`),
+      : scoresHeading(view)),
     el("div", { class: "table-scroll" }, el("table", { class: "scoring-table" },
       el("thead", {}, head), el("tbody", {}, rows))),
     lines.length ? el("details", { class: "scoring-log", open: over },
       el("summary", {}, `Scoring log (${lines.length} lines)`),
       el("ul", {}, lines.slice(-60).map((t) => el("li", {}, t)))) : null);
+}
+
+// What the scores shown count up to: an age's end, or the ages ended before the one played
+// (the view's age has moved on once an age's scoring is done).
+function scoresHeading(view) {
+  if (view.phase === "end of age") return `Scores after age ${view.age} (end of age)`;
+  return view.age > 1 ? `Scores after age ${view.age - 1} (age ${view.age} in progress)`
+    : `Scores so far (age ${view.age} in progress)`;
 }

@@ -96,7 +96,9 @@ export function mount(root, ctx) {
   let agesEnded = []; // ages whose end this table has seen: their summary is pointed at
   const opened = new Set(); // <details> the user opened, kept open across redraws
   let boardCells = new Set(); // the filled cells of the last message
-  let fresh = new Set(); // cells filled by the last change of the board (outlined)
+  // The cells outlined as new: a player's, those filled since their own last decision (the
+  // moves of every other player in turn); a spectator's, the last change of the board.
+  let fresh = new Set();
   let hoverCell = null;
   let marks = {};
   const previews = new Map(); // action text -> Promise of the preview
@@ -180,6 +182,7 @@ export function mount(root, ctx) {
 
   function update(next) {
     const versionChanged = !msg || next.version !== msg.version;
+    const decided = playing && msg && (msg.view.legal_actions || []).length > 0 && versionChanged;
     msg = next;
     if (versionChanged) {
       previews.clear();
@@ -188,7 +191,10 @@ export function mount(root, ctx) {
     }
     const cells = new Set((next.view.board || []).map((c) => c.cell));
     const added = [...cells].filter((c) => !boardCells.has(c));
-    if (added.length && boardCells.size) fresh = new Set(added);
+    if (decided) fresh = new Set(); // their own move is no news to them
+    else if (added.length && boardCells.size) {
+      fresh = playing ? new Set([...fresh, ...added]) : new Set(added);
+    }
     boardCells = cells;
     const phase = next.view.phase;
     if (phase !== lastPhase) {
@@ -273,8 +279,8 @@ export function mount(root, ctx) {
       }
     }
     parts.push(el("span", { class: "initiative", title: "Initiative order: ties go to the earlier" },
-      "initiative: ", (v.initiative || []).map((p, i) => el("span", { class: "who" },
-        i ? " → " : "", el("span", { class: "pdot", style: { background: playerFill(p) } }), n[p]))));
+      "initiative: ", (v.initiative || []).map((p, i) => [i ? " → " : "", el("span", { class: "who" },
+        el("span", { class: "pdot", style: { background: playerFill(p) } }), n[p])])));
     const bottom = v.supply_bottom || [];
     parts.push(el("span", {
       class: "muted", "data-testid": "supply",

@@ -60,7 +60,7 @@ function grouped(names) {
 
 function playerColour(p) {
   const fallback = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"][p % 4];
-  return `--pc: var(--p${p}, ${fallback})`;
+  return { "--pc": `var(--p${p}, ${fallback})` };
 }
 
 export function mount(root, ctx) {
