@@ -193,7 +193,17 @@ def test_two_seats_of_one_name_are_refused(api: Api) -> None:
     assert r.status_code == 400, r.text
     assert r.json()["error"] == {"code": "bad_request", "message": "the 1st and 2nd seats are "
                                  "both named 'ann': give each seat a name of its own"}
+    # nor names that read the same: a zero-width space or a direction mark shows nothing
+    for hidden in ("A\u200bnn", "Ann\u200f", "\u061cANN"):
+        r = api.c.post("/api/games", json={"game": "dominion", "seats": [
+            {"kind": "human", "name": "Ann"}, {"kind": "human", "name": hidden}]})
+        assert r.status_code == 400 and "both named" in r.json()["error"]["message"], hidden
     assert len(api.service.tables) == before
+    # a name of invisible marks only is no name: the seat's own is given
+    g = api.create(game="dominion", seats=[{"kind": "human", "name": "\u200b\u200f"},
+                                           {"kind": "human"}])
+    assert [s["name"] for s in api.view(g["game_id"], g["seats"][0]["token"])["seats"]] \
+        == ["Player 1", "Player 2"]
 
 
 def test_a_seat_name_with_control_characters_is_refused(api: Api) -> None:
@@ -351,6 +361,17 @@ def test_malformed_oversized_and_unknown_requests_get_json_errors(api: Api) -> N
     r = api.c.post("/api/games", content=b"x" * (70 * 1024),
                    headers={"content-type": "application/json"})
     assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+
+    def chunks(n: int) -> Any:  # a body in chunks, its size unsaid (no Content-Length)
+        yield b'{"game": "dominion", "seats": [' + b" " * n
+        yield b'{"kind": "human"}, {"kind": "human"}]}'
+
+    r = api.c.post("/api/games", content=chunks(70 * 1024),
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text
+    r = api.c.post("/api/games", content=chunks(10), headers={"content-type":
+                                                              "application/json"})
+    assert r.status_code == 201, r.text  # read whole, then given to the app
     r = api.c.get("/api/nowhere")
     assert r.status_code == 404 and "error" in r.json()
     r = api.c.get("/api/games/" + "a" * 40, headers=auth("x"))

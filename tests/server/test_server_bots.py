@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from server_client import hold_decisions, make_client, until
+from server_client import Api, auth, hold_decisions, make_client, until
 
 from dominari.bots import load_bot
 from dominari.dominations.engine import DominationsConfig, DominationsState
@@ -375,6 +375,68 @@ def test_the_worker_gate_serves_games_with_a_person_first() -> None:
         assert got == ["next"] and gate.free == 1 and gate.waiting(0) == gate.waiting(1) == 0
 
     _run_apart(handed_as_cancelled())
+
+
+def test_the_clients_that_made_the_games_take_turns_for_the_workers() -> None:
+    """Within a level the owners of the games (the clients that made them) take turns:
+    one client's twelve games of search bots delayed another's rule bot by twelve
+    decisions (18 s for a 0.06 s move), now by about one. A cancelled waiter leaves its
+    owner's turn to the others."""
+    from dominari.server.service import WorkerGate
+
+    async def run() -> list[str]:
+        gate = WorkerGate(1)
+        order: list[str] = []
+        await gate.acquire(0, "a")  # one of a's decisions is running
+
+        async def decide(name: str, level: int, owner: str) -> None:
+            async with gate.slot(level, owner):
+                order.append(name)
+                await asyncio.sleep(0)
+
+        tasks = [asyncio.create_task(decide(name, level, name[0]))
+                 for name, level in [("a2", 0), ("a3", 0), ("a4", 0), ("b1", 0), ("c1", 1),
+                                     ("d1", 1), ("c2", 1), ("e1", 0), ("b2", 0)]]
+        await asyncio.sleep(0)
+        assert gate.waiting(0) == 6 and gate.waiting(1) == 3
+        tasks[7].cancel()  # e's game closed while its bot waited
+        await asyncio.sleep(0)
+        assert gate.waiting(0) == 5
+        gate.release()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        assert gate.free == 1 and gate.waiting(0) == gate.waiting(1) == 0
+        return order
+
+    assert _run_apart(run()) == ["a2", "b1", "a3", "b2", "a4", "c1", "d1", "c2"]
+
+
+def test_a_games_bots_wait_as_the_client_that_made_it(monkeypatch: Any) -> None:
+    """A game's owner is the address of the client that made it, its next game's too,
+    and its bots ask for a worker as that owner's."""
+    from dominari.server.service import WorkerGate
+
+    owners: list[Any] = []
+    real = WorkerGate.acquire
+
+    async def noted(self: Any, level: int, owner: Any = None) -> None:
+        owners.append(owner)
+        await real(self, level, owner)
+
+    monkeypatch.setattr(WorkerGate, "acquire", noted)
+    with make_client() as client:
+        api = Api(client)
+        g = api.create(game="dominion", kingdom="first-game", max_turns=2, seed=1,
+                       seats=[{"kind": "human"}, {"kind": "bot", "bot": "bm"}])
+        gid, token = g["game_id"], g["seats"][0]["token"]
+        t = api.service.tables[gid]
+        assert t.owner == "testclient"
+        while (v := api.view(gid, token))["status"] != "finished":
+            if v["current_seat"] == 0:
+                api.act(gid, token, v["view"]["legal_actions"][-1], v["version"])
+            api.settle()
+        assert owners and set(owners) == {"testclient"}
+        again = client.post(f"/api/games/{gid}/again", headers=auth(token)).json()
+        assert api.service.tables[again["game_id"]].owner == "testclient"
 
 
 def test_a_bot_facing_a_person_waits_only_for_the_decisions_running(monkeypatch: Any) -> None:

@@ -184,6 +184,60 @@ def test_the_app_page_and_its_files_are_served(api: Api) -> None:
     assert api.c.get("/static/../server/app.py").status_code == 404
 
 
+def test_replays_are_rationed_by_client() -> None:
+    """Each replay plays the game again from its start (30 ms for a long Dominations
+    game): asked for without pause, they slowed every other request. A client may ask
+    ``replay_burst`` at once, then ``replay_rate`` a second (429 ``too_many`` beyond)."""
+    from server_client import make_client
+
+    with make_client(replay_rate=0.001, replay_burst=3) as client:
+        api = Api(client)
+        g = api.create(game="dominion", seats=[{"kind": "human"}, {"kind": "human"}],
+                       seed=5, kingdom="first-game", max_turns=2)
+        _finish(api, g["game_id"], [s["token"] for s in g["seats"]])
+        codes = [api.c.get(f"/api/replay/{g['spectator']}?step={k}").status_code
+                 for k in range(4)]
+        assert codes == [200, 200, 200, 429]
+        refused = api.c.get(f"/api/replay/{g['spectator']}").json()
+        assert refused["error"] == {"code": "too_many",
+                                    "message": "too many replays asked for; slow down"}
+
+
+def test_the_apps_files_have_their_types_whatever_the_systems_table_says(api: Api) -> None:
+    """Windows reads the types of files from its registry, where some programs make
+    ``.js`` plain text, which a browser refuses as a module script (a blank page)."""
+    import mimetypes
+
+    mimetypes.add_type("text/plain", ".js")
+    mimetypes.add_type("text/plain", ".css")
+    try:
+        js, css = api.c.get("/static/js/app.js"), api.c.get("/static/css/app.css")
+    finally:
+        mimetypes.add_type("text/javascript", ".js")
+        mimetypes.add_type("text/css", ".css")
+    assert js.headers["content-type"] == "text/javascript; charset=utf-8"
+    assert css.headers["content-type"] == "text/css; charset=utf-8"
+
+
+def test_every_answer_carries_the_hardening_headers(api: Api) -> None:
+    """No sniffing of types, no game address sent to other sites, no frame of the app in
+    another site's page (clickjacking), and the app's pages' content policy; FastAPI's
+    ``/docs`` loads its page from a CDN, so it has no policy."""
+    from dominari.server.app import CONTENT_POLICY
+
+    for path in ("/", "/static/js/app.js", "/api/health", "/api/games/nope", "/docs"):
+        r = api.c.get(path)
+        assert r.headers["x-content-type-options"] == "nosniff", path
+        assert r.headers["referrer-policy"] == "no-referrer", path
+        assert r.headers["x-frame-options"] == "DENY", path
+        policy = r.headers.get("content-security-policy")
+        assert policy == (None if path == "/docs" else CONTENT_POLICY), path
+    too_large = api.c.post("/api/games", content=b"x" * 70_000,
+                           headers={"content-type": "application/json"})
+    assert too_large.status_code == 413 and too_large.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in CONTENT_POLICY and "unsafe" not in CONTENT_POLICY
+
+
 def test_the_whole_log_when_views_carry_its_tail(api: Api) -> None:
     from dominari.server.tables import LOG_TAIL
 

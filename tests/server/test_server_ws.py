@@ -230,6 +230,32 @@ def test_a_join_to_a_full_table_is_refused_for_now_not_for_good() -> None:
             assert again.receive_json()["type"] == "view"
 
 
+@pytest.mark.parametrize("limits", [{"max_client_sockets": 2}, {"max_sockets": 2}])
+def test_sockets_are_counted_from_one_address_and_in_all(limits: dict[str, int]) -> None:
+    """Sockets open at once, joined or not, are bounded from one client address and in
+    all (1,024 spectators' sockets took 108 MB, and enough would use up the server's
+    files); one more is refused for now (``too_many``, 1013), and admitted once one
+    closes."""
+    with make_client(**limits) as client:
+        api = Api(client)
+        g = api.create(game="dominion", kingdom="first-game", seed=8,
+                       seats=[{"kind": "human"}, {"kind": "human"}])
+        join = {"type": "join", "spectator": g["spectator"]}
+        with ExitStack() as held:
+            for _ in range(2):
+                held.enter_context(client.websocket_connect("/api/ws"))  # not joined yet
+            with client.websocket_connect("/api/ws") as third:
+                err = third.receive_json()
+                assert err == {"type": "error", "code": "too_many", "message": "too many "
+                               "connections to this server; try again later"}
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == 1013
+        with client.websocket_connect("/api/ws") as again:
+            again.send_json(join)
+            assert again.receive_json()["type"] == "view"
+
+
 def test_a_socket_whose_first_view_fails_leaves_the_table(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A join whose first view cannot be sent does not stay counted against the seat's

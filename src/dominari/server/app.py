@@ -43,10 +43,12 @@ except ImportError as exc:
                       f"({exc.name or 'a dependency'} is missing)", name=exc.name) from exc
 
 import asyncio
+import collections
 import contextlib
 import gc
 import json
 import logging
+import os
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping, Sequence
@@ -397,8 +399,10 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        declared = False
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
+                declared = True
                 try:
                     size = int(value)
                 except ValueError:
@@ -406,6 +410,13 @@ class BodyLimit:
                 if size > self.limit:
                     await _too_large(send, self.limit)
                     return
+        if not declared and scope.get("method") in ("POST", "PUT", "PATCH"):
+            # a body sent in chunks, its size unsaid: read first (the app would say a
+            # failure to read it as a 400 of its own, not as this 413)
+            whole = await self._read_whole(receive, send)
+            if whole is None:
+                return
+            receive = whole
         seen = 0
         started = False
 
@@ -430,9 +441,70 @@ class BodyLimit:
             if not started:
                 await _too_large(send, self.limit)
 
+    async def _read_whole(self, receive: Receive, send: Send) -> Receive | None:
+        """The request's body read whole, given again to the app by the receive returned;
+        None once a body over the limit was answered with 413."""
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return None
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await _too_large(send, self.limit)
+                return None
+            if not message.get("more_body", False):
+                break
+        whole: list[Message] = [{"type": "http.request", "body": b"".join(chunks),
+                                 "more_body": False}]
+
+        async def again() -> Message:
+            return whole.pop() if whole else await receive()
+
+        return again
+
 
 class _TooLarge(Exception):
     pass
+
+
+CONTENT_POLICY = ("default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; "
+                  "object-src 'none'; base-uri 'none'; form-action 'self'; "
+                  "frame-ancestors 'none'")
+"""What a page of the app may load: its own files (the icon is a ``data:`` image) and its
+own API and socket, no frame of it elsewhere. ``/docs`` and ``/redoc`` load FastAPI's
+pages from their CDN, and have it not."""
+
+_HARDENING = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+              (b"x-frame-options", b"DENY"))
+
+
+class SecurityHeaders:
+    """Headers that keep a browser from reading a response as another type than it says,
+    from sending a game's address to other sites, and from showing the app in another
+    site's frame (a click made for a player by a page laid over it); and the app's pages'
+    :data:`CONTENT_POLICY`."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        extra = list(_HARDENING)
+        if not path.startswith(("/docs", "/redoc")):
+            extra.append((b"content-security-policy", CONTENT_POLICY.encode()))
+
+        async def hardened(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, hardened)
 
 
 async def _too_large(send: Send, limit: int) -> None:
@@ -444,6 +516,13 @@ async def _too_large(send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+_STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+                 ".html": "text/html; charset=utf-8"}
+"""The app's files' types, said whatever the system's table of types has: Windows reads it
+from the registry, where some programs set ``.js`` to ``text/plain``, and a browser
+refuses a module script of that type (a blank page)."""
+
+
 class NoCacheStatic(StaticFiles):
     """The app's files, revalidated on every load (ETag), so an upgrade shows at once."""
 
@@ -451,6 +530,9 @@ class NoCacheStatic(StaticFiles):
                       status_code: int = 200) -> Any:
         response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["Cache-Control"] = "no-cache"
+        kind = _STATIC_TYPES.get(os.path.splitext(str(full_path))[1].lower())
+        if kind is not None:
+            response.headers["Content-Type"] = kind
         return response
 
 
@@ -462,6 +544,8 @@ def create_app(settings: Settings) -> FastAPI:
     service = GameService(settings)
     creates = Limits(settings.create_rate, settings.create_burst)
     acts = Limits(settings.action_rate, settings.action_burst)
+    replays = Limits(settings.replay_rate, settings.replay_burst)
+    sockets: collections.Counter[str] = collections.Counter()  # open, by client address
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -489,6 +573,7 @@ def create_app(settings: Settings) -> FastAPI:
                               "actions over HTTP and WebSocket.")
     app.state.service = service
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(SecurityHeaders)  # (outermost: on BodyLimit's 413 too)
 
     @app.exception_handler(ActionError)
     async def _action_error(request: Request, exc: ActionError) -> JSONResponse:
@@ -580,6 +665,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/replay/{spectator}", responses=ERRORS)
     async def replay(
+        request: Request,
         spectator: Annotated[str, Path(min_length=1, max_length=64,
                                        pattern=r"^[A-Za-z0-9_-]+$")],
         step: Annotated[int, Query(ge=0, le=100000)] = 0,
@@ -587,6 +673,8 @@ def create_app(settings: Settings) -> FastAPI:
     ) -> dict[str, Any]:
         """A finished game at ``step`` (0: the start) as ``seat`` saw it (default:
         spectators), with its list of moves."""
+        if not replays.take(client_key(request)):
+            raise ActionError("too_many", "too many replays asked for; slow down")
         return await service.replay(spectator, step, seat)
 
     @app.get("/api/health")
@@ -618,7 +706,7 @@ def create_app(settings: Settings) -> FastAPI:
             seats=tuple(SeatSpec(s.kind, s.bot, s.name) for s in body.seats),
             seed=body.seed, variant=body.variant, rules=body.rules, data=body.data,
             kingdom=kingdom, max_turns=body.max_turns)
-        return service.create(spec)
+        return service.create(spec, owner=client_key(request))
 
     @app.get("/api/games/{game_id}", response_model=ViewMessage, responses=ERRORS)
     async def seat_view(game_id: GameId, authorization: Auth = None) -> dict[str, Any]:
@@ -727,7 +815,21 @@ def create_app(settings: Settings) -> FastAPI:
     @app.websocket("/api/ws")
     async def socket(ws: WebSocket) -> None:
         await ws.accept()
-        await _serve_socket(service, ws)
+        client = ws.client.host if ws.client else "?"
+        if (sockets.total() >= settings.max_sockets
+                or sockets[client] >= settings.max_client_sockets):
+            with contextlib.suppress(Exception):
+                await ws.send_json(_error_msg("too_many", "too many connections to this "
+                                              "server; try again later"))
+                await ws.close(code=1013)
+            return
+        sockets[client] += 1
+        try:
+            await _serve_socket(service, ws)
+        finally:
+            sockets[client] -= 1
+            if not sockets[client]:
+                del sockets[client]
 
     generated = app.openapi
 

@@ -28,6 +28,7 @@ import logging
 import pickle
 import secrets
 import time
+import unicodedata
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -116,18 +117,38 @@ R = TypeVar("R")
 
 class WorkerGate:
     """The bot workers' free slots, handed out by priority: a decision waits for a slot
-    behind every waiting decision of a lower ``level`` (0 first) and of its own level that
-    came before it (first come, first served within a level). A slot set free goes straight
-    to the first waiter, so none is taken over by a decision that arrives meanwhile.
+    behind every waiting decision of a lower ``level`` (0 first); within a level, the
+    ``owner`` whose turn it is goes next, its decisions first come, first served, and the
+    owners take turns (round robin). A slot set free goes straight to the waiter whose
+    turn it is, so none is taken over by a decision that arrives meanwhile.
 
     The server's levels (:meth:`GameService.bot_level`): 0 for games with a human seat,
     1 for games of bots only, so that a person's opponent waits at most for the decisions
-    that workers are already running, however many bot-only games are queued."""
+    that workers are already running, however many bot-only games are queued. Its owners
+    are the clients that made the games (:attr:`Table.owner`), so that one client's many
+    games of search bots delay another's by about one decision each, not by all of them.
+
+    >>> async def demo():
+    ...     gate, served = WorkerGate(1), []
+    ...     await gate.acquire(0)  # the only worker, busy
+    ...     async def decide(owner, n):
+    ...         await gate.acquire(0, owner)
+    ...         served.append(f"{owner}{n}")
+    ...         gate.release()
+    ...     tasks = [asyncio.create_task(decide(o, n))
+    ...              for o, n in (("a", 1), ("a", 2), ("a", 3), ("b", 1))]
+    ...     await asyncio.sleep(0)
+    ...     gate.release()
+    ...     await asyncio.gather(*tasks)
+    ...     return served
+    >>> asyncio.run(demo())
+    ['a1', 'b1', 'a2', 'a3']
+    """
 
     def __init__(self, slots: int, levels: int = 2) -> None:
         self._free = slots
-        self._waiting: tuple[collections.deque[asyncio.Future[None]], ...] = tuple(
-            collections.deque() for _ in range(levels))
+        self._waiting: tuple[dict[Any, collections.deque[asyncio.Future[None]]], ...] = tuple(
+            {} for _ in range(levels))  # by owner, in the order of their turns
 
     @property
     def free(self) -> int:
@@ -136,36 +157,45 @@ class WorkerGate:
 
     def waiting(self, level: int) -> int:
         """Decisions of ``level`` waiting for a slot."""
-        return sum(not f.done() for f in self._waiting[level])
+        return sum(not f.done() for queue in self._waiting[level].values() for f in queue)
 
-    async def acquire(self, level: int) -> None:
+    async def acquire(self, level: int, owner: Any = None) -> None:
         if self._free > 0:
             self._free -= 1
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting[level].append(fut)
+        owners = self._waiting[level]
+        owners.setdefault(owner, collections.deque()).append(fut)
         try:
             await fut
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():  # handed a slot as it was cancelled
                 self.release()
             else:
-                with contextlib.suppress(ValueError):
-                    self._waiting[level].remove(fut)
+                queue = owners.get(owner)
+                if queue is not None:
+                    with contextlib.suppress(ValueError):
+                        queue.remove(fut)
+                    if not queue:
+                        del owners[owner]
             raise
 
     def release(self) -> None:
-        for queue in self._waiting:
-            while queue:
+        for owners in self._waiting:
+            while owners:
+                owner = next(iter(owners))
+                queue = owners.pop(owner)
                 fut = queue.popleft()
+                if queue:
+                    owners[owner] = queue  # its next decision waits for its next turn
                 if not fut.done():
                     fut.set_result(None)  # the slot passes to it
                     return
         self._free += 1
 
     @contextlib.asynccontextmanager
-    async def slot(self, level: int) -> AsyncIterator[None]:
-        await self.acquire(level)
+    async def slot(self, level: int, owner: Any = None) -> AsyncIterator[None]:
+        await self.acquire(level, owner)
         try:
             yield
         finally:
@@ -277,6 +307,15 @@ class Settings:
     socket_rate: float = 20.0
     socket_burst: float = 60.0
     """Messages per WebSocket: per second, and at once."""
+    max_sockets: int = 2000
+    max_client_sockets: int = 200
+    """WebSockets open at once, joined or not: in all, and from one client address (a
+    classroom behind one router shares one); more are refused (``too_many``, closed with
+    1013, try later), so that sockets cannot use up the server's memory or files."""
+    replay_rate: float = 10.0
+    replay_burst: float = 40.0
+    """Replays one client address may ask for: per second, and at once (each plays the
+    game again from its start, in a loader thread)."""
 
 
 @dataclass(frozen=True)
@@ -426,13 +465,15 @@ class GameService:
 
     # -- games -------------------------------------------------------------------------
 
-    def create(self, spec: GameSpec, again_of: str | None = None) -> dict[str, Any]:
+    def create(self, spec: GameSpec, again_of: str | None = None, owner: str | None = None
+               ) -> dict[str, Any]:
         """Create a game; the answer carries each human seat's token (shown only here),
         and ``notes``: a sentence for each Dominion rule bot seated whose Kingdom cards the
         game's kingdom lacks (its seat's ``missing_cards``; it plays without them).
 
         With ``again_of``, the game is that finished game's next one (see :meth:`again`):
-        its human seats are made without tokens, each to be claimed by its player."""
+        its human seats are made without tokens, each to be claimed by its player.
+        ``owner`` is the client that asks (:attr:`Table.owner`)."""
         game = spec.game
         if game not in ("dominion", "dominations"):
             raise ConfigError(f"unknown game {game!r}: dominion or dominations")
@@ -455,7 +496,7 @@ class GameService:
                                   f"{s.kind!r}")
         seen: dict[str, int] = {}
         for i, (_, _, name) in enumerate(names):
-            first = seen.setdefault(name.casefold(), i)
+            first = seen.setdefault(" ".join(_as_shown(name).split()), i)
             if first != i:  # the log and the tables name players by these names
                 raise ConfigError(f"the {nth(first)} and {nth(i)} seats are both named {name!r}: "
                                   f"give each seat a name of its own")
@@ -486,7 +527,7 @@ class GameService:
         gid = self.db.create_game(game, config, spectator, seats, wait=STORE_WAIT,
                                   again_of=again_of)
         t = Table(id=gid, game=game, config=config, spectator=spectator, seats=seats,
-                  state=state)
+                  state=state, owner=owner)
         self.tables[gid] = t
         self._schedule_bot(t)
         return _created(t, tokens)
@@ -508,7 +549,7 @@ class GameService:
             t.again = self.db.again_of(t.id, wait=STORE_WAIT)  # made by another process?
             if t.again is None:
                 try:
-                    self.create(_again_spec(t), again_of=t.id)
+                    self.create(_again_spec(t), again_of=t.id, owner=t.owner)
                     made = True
                 except ConflictError:  # another process made it first: that one it is
                     pass
@@ -917,7 +958,7 @@ class GameService:
                 if self._slots.free == 0:
                     t.bot_waiting = True
                     self.broadcast(t)
-                await self._slots.acquire(self.bot_level(t))
+                await self._slots.acquire(self.bot_level(t), t.owner)
             finally:
                 waited, t.bot_waiting = t.bot_waiting, False
             try:  # (the slot is held from here: released whatever happens below)
@@ -1054,13 +1095,20 @@ def dominations_catalog(folder: str | None) -> dict[str, Any]:
 
 
 def _name(name: str | None, default: str) -> str:
-    if name is None or not name.strip():
+    if name is None or not _as_shown(name).strip():  # (nothing, or only invisible marks)
         return default
     text = " ".join(name.split())
     if len(text) > 40:
         raise ConfigError("a seat name is at most 40 characters")
     check_names([text])  # (a stored game's config reads such a name as its escapes)
     return text
+
+
+def _as_shown(name: str) -> str:
+    """``name`` as it shows, to tell seats apart: without its format characters (a
+    zero-width space, a right-to-left mark …), case folded ("Ann" and "A\u200bnn" read the
+    same on every page and log)."""
+    return "".join(c for c in name if unicodedata.category(c) != "Cf").casefold()
 
 
 def _plausible_id(text: str, limit: int = 32) -> bool:

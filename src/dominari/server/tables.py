@@ -152,6 +152,10 @@ class Table:
     undo_stack: list[tuple[GameState, int]] = field(default_factory=list)
     """(state before, player) of each undoable action at the end of the log."""
     subscribers: set[Any] = field(default_factory=set)
+    owner: str | None = None
+    """The address of the client that made the game (its next games keep it; not stored:
+    None for a game read back from the store). Its bots' decisions share the workers
+    with other clients' games in turn (:class:`~dominari.server.service.WorkerGate`)."""
     bot_busy: bool = False
     bot_waiting: bool = False
     """The bot's decision waits for a free worker (other games' bots hold them all): the
