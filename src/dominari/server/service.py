@@ -312,10 +312,11 @@ class Settings:
     """WebSockets open at once, joined or not: in all, and from one client address (a
     classroom behind one router shares one); more are refused (``too_many``, closed with
     1013, try later), so that sockets cannot use up the server's memory or files."""
-    replay_rate: float = 10.0
-    replay_burst: float = 40.0
-    """Replays one client address may ask for: per second, and at once (each plays the
-    game again from its start, in a loader thread)."""
+    replay_rate: float = 20.0
+    replay_burst: float = 120.0
+    """Replay steps one client address may ask for: per second, and at once (a key held
+    down steps some 30 times a second; each step plays up to 15 moves from a position
+    kept, in a loader thread, and a game's first plays it whole)."""
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ empties the stack.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -457,16 +459,10 @@ def replay(table: Table, step: int, seat: int | None, data: Mapping[str, str]
         raise ActionError("bad_request", f"step must be between 0 and {n}, not {step}")
     if seat is not None and not 0 <= seat < len(table.seats):
         raise ActionError("bad_request", f"seat must be between 0 and {len(table.seats) - 1}")
-    state = new_state(table.game, table.config, data)
-    moves = []
-    at_step = state
-    for i, text in enumerate(table.actions):
-        if i == step:
-            at_step = state.copy()
-        moves.append({"seat": state.current_player(), "action": text})
-        state.apply(state.parse_action(text))
-    if step == n:
-        at_step = state
+    moves, marks = _replayed(table, data)
+    at_step = marks[step // REPLAY_MARKS].copy()
+    for text in table.actions[step - step % REPLAY_MARKS:step]:
+        at_step.apply(at_step.parse_action(text))
     shown = Table(id=table.id, game=table.game, config=table.config,
                   spectator=table.spectator, seats=table.seats, state=at_step, version=step)
     msg = shown.message(seat)
@@ -476,3 +472,43 @@ def replay(table: Table, step: int, seat: int | None, data: Mapping[str, str]
     msg["steps"] = n
     msg["moves"] = moves
     return msg
+
+
+REPLAY_MARKS = 16
+"""A replay keeps the game's position every this many moves, so that a step is played
+from the nearest one before it (at most 15 moves), not from the start."""
+
+REPLAYS_KEPT = 8
+"""The finished games whose replays are kept (the most recently asked for): some 20
+positions each for a long Dominations game."""
+
+_replays: OrderedDict[str, tuple[list[dict[str, Any]], list[GameState]]] = OrderedDict()
+_replays_held = threading.Lock()  # (replays are made in the loader threads)
+
+
+def _replayed(table: Table, data: Mapping[str, str]
+              ) -> tuple[list[dict[str, Any]], list[GameState]]:
+    """The moves of the finished ``table`` (who made each, and what) and its positions
+    every :data:`REPLAY_MARKS` moves from the start, made once (a finished game never
+    changes) and kept for the :data:`REPLAYS_KEPT` games last asked for."""
+    with _replays_held:
+        kept = _replays.get(table.id)
+        if kept is not None:
+            _replays.move_to_end(table.id)
+            return kept
+    state = new_state(table.game, table.config, data)
+    moves: list[dict[str, Any]] = []
+    marks: list[GameState] = []
+    for i, text in enumerate(table.actions):
+        if i % REPLAY_MARKS == 0:
+            marks.append(state.copy())
+        moves.append({"seat": state.current_player(), "action": text})
+        state.apply(state.parse_action(text))
+    if len(table.actions) % REPLAY_MARKS == 0:
+        marks.append(state)
+    with _replays_held:
+        _replays[table.id] = (moves, marks)
+        _replays.move_to_end(table.id)
+        while len(_replays) > REPLAYS_KEPT:
+            _replays.popitem(last=False)
+    return moves, marks
