@@ -185,34 +185,46 @@ def test_the_app_page_and_its_files_are_served(api: Api) -> None:
 
 
 @pytest.mark.parametrize("game", ["dominion", "dominations"])
-def test_every_step_of_a_replay_is_the_game_played_to_it(api: Api, game: str) -> None:
+def test_every_step_of_a_replay_is_the_game_played_to_it(game: str) -> None:
     """A replay keeps the positions every :data:`REPLAY_MARKS` moves and plays a step from
     the nearest one before it (each step played the whole game again: 30 ms for a long
     game); each step, from either end and in any order, is the game played to it from its
     start, for every seat and for spectators, its log too."""
+    from server_client import make_client
+
     from dominari.server.tables import REPLAY_MARKS, Table, new_state
 
     options = {"kingdom": "first-game", "max_turns": 14} if game == "dominion" else {}
-    g = api.create(game=game, seats=[{"kind": "human"}, {"kind": "human"}], seed=5, **options)
-    gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
-    _finish(api, gid, tokens)
-    t = api.service.tables[gid]
-    n = len(t.actions)
-    assert n > 2 * REPLAY_MARKS
-    steps = [n, 0, REPLAY_MARKS, REPLAY_MARKS - 1, REPLAY_MARKS + 1, n - 1, 2 * REPLAY_MARKS,
-             n - n % REPLAY_MARKS, *random.Random(1).sample(range(n), 6)]
-    for step in steps:
-        state = new_state(t.game, t.config, {})
-        for text in t.actions[:step]:
-            state.apply(state.parse_action(text))
-        played = Table(id=t.id, game=t.game, config=t.config, spectator=t.spectator,
-                       seats=t.seats, state=state, version=step)
-        for seat in (None, 0, 1):
-            q = "" if seat is None else f"&seat={seat}"
-            got = api.c.get(f"/api/replay/{g['spectator']}?step={step}{q}").json()
-            assert got["view"] == played.message(seat)["view"], (step, seat)
-            assert got["log"] == played.log_lines() and got["step"] == step, (step, seat)
-            assert [m["action"] for m in got["moves"]] == t.actions
+    with make_client(action_rate=1e6, action_burst=1e6, replay_rate=1e6,
+                     replay_burst=1e6) as client:
+        api = Api(client)
+        g = api.create(game=game, seats=[{"kind": "human"}, {"kind": "human"}], seed=5,
+                       **options)
+        gid, tokens = g["game_id"], [s["token"] for s in g["seats"]]
+        _finish(api, gid, tokens)
+        t = api.service.tables[gid]
+        n = len(t.actions)
+        assert n > 2 * REPLAY_MARKS
+        steps = [n, 0, REPLAY_MARKS, REPLAY_MARKS - 1, REPLAY_MARKS + 1, n - 1,
+                 2 * REPLAY_MARKS, n - n % REPLAY_MARKS, *random.Random(1).sample(range(n), 6)]
+        for step in steps:
+            state = new_state(t.game, t.config, {})
+            for text in t.actions[:step]:
+                state.apply(state.parse_action(text))
+            played = Table(id=t.id, game=t.game, config=t.config, spectator=t.spectator,
+                           seats=t.seats, state=state, version=step)
+            for seat in (None, 0, 1):
+                q = "" if seat is None else f"&seat={seat}"
+                got = api.c.get(f"/api/replay/{g['spectator']}?step={step}{q}").json()
+                assert got["view"] == played.message(seat)["view"], (step, seat)
+                assert got["log"] == played.log_lines() and got["step"] == step, (step, seat)
+                assert [m["action"] for m in got["moves"]] == t.actions
+        # each move's words are the log's lines it made, in order: together, the log
+        # after the lines of the setup
+        last = api.c.get(f"/api/replay/{g['spectator']}?step={n}").json()
+        said = [line for m in last["moves"] for line in m["text"]]
+        whole = [line.strip() for line in last["log"] if line.strip()]
+        assert said and whole[len(whole) - len(said):] == said
 
 
 def test_replays_are_rationed_by_client() -> None:

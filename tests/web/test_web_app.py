@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import urllib.error
 from pathlib import Path
 from typing import Any
@@ -330,6 +331,57 @@ def test_replay_steps_forward_and_back(live_server: LiveServer, page: Page,
     assert end["status"] == "finished" and end["view"]["hand"] is not None
     page.reload()
     expect(step).to_have_text(f"{total} / {total}")  # the URL keeps the position
+    # The moves read as the log says them (a player's buy, not "buy Silver"), with
+    # their notation on hover.
+    first_move = page.locator(".moves li[data-step='1'] button")
+    said = start["moves"][0]["text"]
+    assert said and first_move.inner_text() == next(x for x in said if x[0] not in "—=")
+    assert start["moves"][0]["action"] in (first_move.get_attribute("title") or "")
+    # The step buttons keep the focus (the bar was drawn anew and the focus went to the
+    # page: a second Enter did nothing).
+    page.keyboard.press("Home")
+    expect(step).to_have_text(f"0 / {total}")
+    page.get_by_role("button", name="Step forward").focus()
+    page.keyboard.press("Enter")
+    expect(step).to_have_text(f"1 / {total}")
+    page.keyboard.press("Enter")
+    expect(step).to_have_text(f"2 / {total}")
+    # Play runs the moves at the speed chosen, and stops at the end.
+    page.get_by_label("Speed of play").select_option("5")
+    page.get_by_test_id("replay-play").click()
+    expect(page.get_by_test_id("replay-play")).to_have_text("Pause")
+    expect(step).to_have_text(f"{total} / {total}", timeout=total * 1000)
+    expect(page.get_by_test_id("replay-play")).to_have_text("Play")
+    # A link to a step past the end opens the replay at its start.
+    page.goto(f"{live_server.url}/#/replay/{g['spectator']}/{total + 50}")
+    expect(step).to_have_text(f"0 / {total}")
+
+
+def test_my_games_lists_the_games_of_bots_made_here(live_server: LiveServer,
+                                                     page: Page) -> None:
+    """A game of bots only holds no seat of the browser's: "My games" said "No games yet"
+    and its link was lost. Such games made here are listed apart, to watch or replay."""
+    g = live_server.create(game="dominion", kingdom="first-game", seed=3, max_turns=2,
+                           seats=[{"kind": "bot", "bot": "witch"}, {"kind": "bot", "bot": "bm"}])
+    page.goto(live_server.url + "/")
+    page.evaluate("""async (made) => {
+      const api = await import('/static/js/api.js');
+      api.rememberCreation({ game_id: made.game_id, game: "dominion",
+                             spectator: made.spectator, seats: made.seats });
+    }""", g)
+    until = time.monotonic() + 30
+    while live_server.spectate(g["spectator"])["status"] != "finished":
+        assert time.monotonic() < until, "the bots did not finish"
+        time.sleep(0.05)
+    page.goto(live_server.url + "/#/games")
+    row = page.locator(f"[data-testid=watched-games] tr[data-game='{g['game_id']}']")
+    expect(row).to_contain_text("witch (1), bm (2)")
+    expect(row).to_contain_text("finished")
+    expect(row.get_by_role("link", name="Replay")).to_have_attribute(
+        "href", f"#/replay/{g['spectator']}")
+    expect(page.get_by_test_id("my-games")).to_contain_text("No games of yours yet")
+    row.get_by_role("button", name="Forget").click()
+    expect(page.get_by_test_id("watched-games")).to_be_hidden()
 
 
 FORMAT_CASES: list[tuple[str, list[Any], Any]] = [

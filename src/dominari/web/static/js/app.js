@@ -396,10 +396,13 @@ function created(gameId) {
 function myGames() {
   document.title = "My games · Dominari";
   const box = el("div", { class: "panel", "data-testid": "my-games" }, el("p", {}, "Loading…"));
-  render(main, el("h1", {}, "My games"), box);
+  // games of bots only made here: no seat of this browser's, watched by their links
+  const watched = el("div", { class: "panel", "data-testid": "watched-games", hidden: true });
+  render(main, el("h1", {}, "My games"), box, watched);
+  showWatched(watched);
   const seats = savedSeats();
   if (seats.length === 0) {
-    render(box, el("p", {}, "No games yet in this browser. ", el("a", { href: "#/" }, "Start one.")));
+    render(box, el("p", {}, "No games of yours yet in this browser. ", el("a", { href: "#/" }, "Start one.")));
     return { destroy() {} };
   }
   postJSON("/api/my-games", { tokens: seats.map((s) => s.token).slice(0, 100) }).then((res) => {
@@ -444,6 +447,33 @@ function myGames() {
     render(box, el("p", { class: "form-error" }, err instanceof ApiError ? err.message : String(err)));
   });
   return { destroy() {} };
+}
+
+// The games of bots only made in this browser (the last 20), each with its state as a
+// spectator sees it, to watch or replay: they hold no seat, so "My games" had lost them.
+function showWatched(box) {
+  const made = savedCreations().filter((c) => !(c.seats || []).some((s) => s.token)).slice(-20).reverse();
+  if (!made.length) return;
+  Promise.all(made.map((c) => getJSON(`/api/spectate/${encodeURIComponent(c.spectator)}`)
+    .then((msg) => ({ c, msg }), () => ({ c, msg: null })))).then((found) => {
+    const rows = found.filter(({ msg }) => msg).map(({ c, msg }) => el("tr", { "data-game": c.game_id },
+      el("td", {}, GAME_TITLES[c.game] || c.game),
+      el("td", {}, msg.seats.map((s) => s.name).join(", ")),
+      el("td", {}, msg.status === "finished" ? el("span", { class: "badge done" }, "finished")
+        : el("span", { class: "badge" }, "playing")),
+      el("td", {}, `move ${msg.version}`),
+      el("td", { class: "row" },
+        el("a", { class: "btn small", href: route("watch", c.spectator) }, "Watch"),
+        msg.status === "finished"
+          ? el("a", { class: "btn small", href: route("replay", c.spectator) }, "Replay") : null,
+        el("button", { class: "btn small", onclick: () => { forgetGame(c.game_id); show(); } }, "Forget"))));
+    if (!rows.length) return;
+    render(box, el("h2", {}, "Games of bots you made"), el("table", { class: "games" },
+      el("thead", {}, el("tr", {}, ...["Game", "Players", "State", "Progress", ""]
+        .map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, ...rows)));
+    box.hidden = false;
+  });
 }
 
 window.addEventListener("hashchange", show);

@@ -11,7 +11,10 @@ import { el, render } from "./dom.js";
 import { route, seatKind, seatLabel } from "./format.js";
 
 const CHROME_KEYS = [["u", "undo your last action (when allowed)"], ["?", "show these shortcuts"]];
-const REPLAY_KEYS = [["← / →", "step back / forward"], ["Home / End", "first / last position"]];
+const REPLAY_KEYS = [["← / →", "step back / forward"], ["Home / End", "first / last position"],
+  ["Space", "play / pause"]];
+const REPLAY_SPEEDS = [["2", "2 moves a second"], ["1", "1 move a second"], ["0.5", "a move every 2 s"],
+  ["5", "5 moves a second"]];
 
 function typing(event) {
   const t = event.target;
@@ -142,6 +145,7 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
       logLines = mergeLog(logLines, { log: msg.log, log_start: start - logBase });
     }
     msg.log = logLines;
+    msg.log_first = logBase; // (the number of the game's lines before the first held)
   }
 
   let heard = null; // the log's lines already told (counted from the game's first line)
@@ -309,6 +313,7 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
   return {
     destroy() {
       destroyed = true;
+      stop();
       document.removeEventListener("keydown", onKey);
       conn.close();
       if (module) module.destroy();
@@ -330,6 +335,8 @@ export function openReplay({ main, toast }, { spectator, step = 0 }) {
   let perspective = null;
   let token = 0;
   let destroyed = false;
+  let playing = null; // the timer of Play (a move every 1/speed seconds), or null
+  let speed = 2;
   const cache = new Map();
 
   async function fetchStep(n) {
@@ -353,6 +360,11 @@ export function openReplay({ main, toast }, { spectator, step = 0 }) {
     try {
       msg = await fetchStep(n);
     } catch (err) {
+      if (!first && n > 0 && err instanceof ApiError && err.code === "bad_request") {
+        toast(`This game has fewer moves than ${n}: the replay opens at its start.`, "info");
+        return go(0); // (a link to a step past the end, or mistyped)
+      }
+      stop();
       if (!first) {
         render(root, el("div", { class: "panel" }, el("h2", {}, "No replay"),
           el("p", {}, err instanceof ApiError && err.code === "in_progress"
@@ -381,9 +393,32 @@ export function openReplay({ main, toast }, { spectator, step = 0 }) {
     drawControls(msg);
     markMove(msg.step);
     module.update(msg);
+    if (playing && msg.step >= msg.steps) stop();
+  }
+
+  // Play the moves one after another at `speed` a second, for following a game of bots.
+  function play() {
+    if (!first) return;
+    if (at >= first.steps) go(0);
+    playing = setInterval(() => {
+      if (destroyed) return stop();
+      if (at < first.steps) go(at + 1);
+      else stop();
+    }, 1000 / speed);
+    if (first) drawControls({ ...first, step: at });
+  }
+
+  function stop() {
+    if (playing === null) return;
+    clearInterval(playing);
+    playing = null;
+    if (first) drawControls({ ...first, step: at });
   }
 
   function drawControls(msg) {
+    // the control with the focus gets it back once the bar is drawn anew
+    const active = document.activeElement;
+    const focused = active && controls.contains(active) ? active.getAttribute("aria-label") : null;
     const slider = el("input", { type: "range", min: 0, max: msg.steps, value: msg.step,
                                  "aria-label": "Position in the game", onchange: (e) => go(Number(e.target.value)) });
     const view = el("select", { "aria-label": "Seen by", onchange: (e) => {
@@ -394,23 +429,40 @@ export function openReplay({ main, toast }, { spectator, step = 0 }) {
       go(at);
     } }, el("option", { value: "" }, "Spectators' view"),
     ...msg.seats.map((s) => el("option", { value: s.seat, selected: perspective === s.seat }, `${s.name}'s view`)));
+    const speeds = el("select", { "aria-label": "Speed of play", onchange: (e) => {
+      speed = Number(e.target.value);
+      if (playing) { stop(); play(); }
+    } }, REPLAY_SPEEDS.map(([v, words]) => el("option", { value: v, selected: Number(v) === speed }, words)));
     render(controls,
       el("strong", {}, "Replay"),
-      el("button", { class: "btn small", "aria-label": "First position", onclick: () => go(0), disabled: msg.step === 0 }, "⏮"),
+      el("button", { class: "btn small", "aria-label": "First position", onclick: () => go(0), disabled: msg.step === 0 }, "|◀"),
       el("button", { class: "btn small", "aria-label": "Step back", "data-testid": "replay-back",
                      onclick: () => go(Math.max(0, at - 1)), disabled: msg.step === 0 }, "◀"),
-      el("span", { "data-testid": "replay-step" }, `${msg.step} / ${msg.steps}`),
+      el("span", { "data-testid": "replay-step", tabindex: "-1" }, `${msg.step} / ${msg.steps}`),
       el("button", { class: "btn small", "aria-label": "Step forward", "data-testid": "replay-forward",
                      onclick: () => go(Math.min(msg.steps, at + 1)), disabled: msg.step === msg.steps }, "▶"),
       el("button", { class: "btn small", "aria-label": "Last position", onclick: () => go(msg.steps),
-                     disabled: msg.step === msg.steps }, "⏭"),
-      slider, view,
+                     disabled: msg.step === msg.steps }, "▶|"),
+      el("button", { class: "btn small", "aria-label": playing ? "Pause" : "Play", "data-testid": "replay-play",
+                     "aria-pressed": playing ? "true" : "false", onclick: () => (playing ? stop() : play()) },
+        playing ? "Pause" : "Play"),
+      speeds, slider, view,
       seatChips(msg, null));
+    const again = focused === "Pause" || focused === "Play"
+      ? controls.querySelector("[data-testid=replay-play]")
+      : focused ? controls.querySelector(`[aria-label="${CSS.escape(focused)}"]`) : null;
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+    else if (focused) controls.querySelector("[data-testid=replay-step]").focus({ preventScroll: true });
   }
 
   function drawMoves(msg) {
+    // each move in the log's words (its first line, which names the player), its
+    // notation and the rest of what it did on hover; a move the log says nothing of (a
+    // hidden choice) by its player and notation
+    const said = (m) => (m.text || []).find((line) => !/^(—|===)/.test(line));
     render(moves, el("h2", {}, "Moves"), el("ol", {}, ...msg.moves.map((m, i) => el("li", { "data-step": i + 1 },
-      el("button", { onclick: () => go(i + 1) }, `${msg.seats[m.seat] ? msg.seats[m.seat].name : "?"}: ${m.action}`)))));
+      el("button", { onclick: () => { stop(); go(i + 1); }, title: [m.action, ...(m.text || [])].join("\n") },
+        said(m) || `${msg.seats[m.seat] ? msg.seats[m.seat].name : "?"}: ${m.action}`)))));
   }
 
   function markMove(n) {
@@ -428,7 +480,12 @@ export function openReplay({ main, toast }, { spectator, step = 0 }) {
     const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: steps }[event.key];
     if (to !== undefined) {
       event.preventDefault();
+      stop();
       go(Math.max(0, Math.min(steps, to)));
+    } else if (event.key === " " && !(event.target instanceof HTMLButtonElement)) {
+      event.preventDefault();
+      if (playing) stop();
+      else play();
     } else if (event.key === "?") {
       helpDialog(REPLAY_KEYS);
     }

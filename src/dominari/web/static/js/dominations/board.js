@@ -43,12 +43,19 @@ function cityMarker(cx, cy, city, domain, names) {
       "stroke-linejoin": "round" }),
     svg("text", { x: cx, y: cy + SCALE * 0.09, "font-size": SCALE * 0.17, "font-weight": "bold",
       "text-anchor": "middle", fill: playerInk(city.owner) }, String(city.level)),
+    // the owner's seat number beside the house, as the players' list shows it: colours
+    // alone do not tell every pair of players apart
+    svg("g", { class: "owner-badge" },
+      svg("circle", { cx: cx - SCALE * 0.17, cy: cy - SCALE * 0.13, r: SCALE * 0.075,
+        fill: "#ffffff", stroke: DARK, "stroke-width": SCALE * 0.02 }),
+      svg("text", { x: cx - SCALE * 0.17, y: cy - SCALE * 0.085, "font-size": SCALE * 0.12,
+        "font-weight": "bold", "text-anchor": "middle", fill: DARK }, String(city.owner + 1))),
     dot(cx + SCALE * 0.17, cy + SCALE * 0.14, SCALE * 0.07, domain, "settlement-badge"));
 }
 
 // Hover text of a filled cell.
 function cellTitle(c, names, monumentAt) {
-  const corners = (c.colours || []).map((k) => k || "–").join(" ");
+  const corners = (c.colours || []).map((k) => (k ? domainName(k) : "none")).join(", ");
   let head = c.kind;
   if (c.kind === "land" && c.tile) head = `${c.tile} (r${c.rotation || 0})`;
   if (c.kind === "monument") head = `monument ${monumentAt.get(c.cell) || ""}`.trim();
@@ -89,7 +96,9 @@ function outline(cell, cls) {
 // A board widget. `handlers`: onCell(cell), onVertex(vertex), onHover(cell | null).
 export function createBoard(handlers) {
   const viewport = svg("g", { class: "viewport" });
-  const pic = svg("svg", { class: "dom-board-svg", role: "img", "aria-label": "Board",
+  // (a group, not an image: its cells are read one by one, the legal ones as buttons)
+  const pic = svg("svg", { class: "dom-board-svg", role: "group", "aria-label": "Board",
+    focusable: "false",
     "font-family": "DejaVu Sans, Verdana, Arial, sans-serif" }, viewport);
   const zoomIn = el("button", { type: "button", class: "btn small", title: "Zoom in (+)",
     "aria-label": "Zoom in", onclick: () => zoomBy(1.25) }, "+");
@@ -237,8 +246,9 @@ export function createBoard(handlers) {
       const g = svg("g", {
         class: `cell ${c.kind}${action ? " legal" : ""}${link ? " link" : ""}${fresh.has(c.cell) ? " fresh" : ""}`,
         "data-cell": c.cell, "data-action": target && target.action ? target.action : null,
-        tabindex: target ? "0" : null, role: target ? "button" : null,
-        "aria-label": target ? `${target.title || target.action}` : null,
+        tabindex: target ? "0" : null, role: target ? "button" : "img",
+        "aria-label": target ? `${target.title || target.action} — ${cellTitle(c, names, monumentAt)}`
+          : cellTitle(c, names, monumentAt),
       },
       svg("title", {}, target ? `${target.title || target.action} — ${cellTitle(c, names, monumentAt)}`
         : cellTitle(c, names, monumentAt)),
@@ -257,7 +267,7 @@ export function createBoard(handlers) {
       empties.append(svg("g", {
         class: `cell empty legal${chosen ? " chosen" : ""}`, "data-cell": cell,
         "data-action": info.action || null, tabindex: "0", role: "button",
-        "aria-label": info.title || info.action || `choose ${cell}`,
+        "aria-label": `${info.title || info.action || "choose"} — empty cell ${cell}`,
       },
       svg("title", {}, `${cell} — ${info.title || info.action || "choose"}`),
       ghost ? cellDrawing(cell, { kind: "land", colours: ghost.colours, settlement: ghost.settlement },

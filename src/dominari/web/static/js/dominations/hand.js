@@ -44,7 +44,8 @@ function tileFace(tile, label, rotation = 0) {
 // Words for a tile, for screen readers and titles.
 export function tileWords(id, tile) {
   if (!tile) return id;
-  return `${id}: settlement ${domainName(tile.settlement)}, corners ${(tile.corners || []).join(" ")}`;
+  const corners = (tile.corners || []).map((k) => (k ? domainName(k) : "none")).join(", ");
+  return `${id}: settlement ${domainName(tile.settlement)}, corners ${corners}`;
 }
 
 // The hand: `tiles` ids, `byId` tile data, options { selected, rotation, selectable (ids

@@ -120,7 +120,9 @@ export function mount(root, ctx) {
     "aria-label": "Your decision" });
   const handBox = el("div", { class: "dom-hand-box" });
   const players = el("section", { class: "dom-panel dom-players", "data-testid": "knowledge" });
-  const preview = el("div", { class: "dom-preview", "data-testid": "preview", hidden: true });
+  // (read out as it fills: what the cell with the focus would produce)
+  const preview = el("div", { class: "dom-preview", "data-testid": "preview", hidden: true,
+    role: "status", "aria-live": "polite" });
   const logBox = el("section", { class: "dom-panel dom-log", "data-testid": "log" });
   const tabBar = el("div", { class: "dom-tabs", role: "tablist" });
   const tabBody = el("div", { class: "dom-tab-body", role: "tabpanel" });
@@ -250,17 +252,20 @@ export function mount(root, ctx) {
     if (!node || node === document.body || !layout.contains(node)) return null;
     const d = node.dataset || {};
     const panel = node.closest("[data-testid]");
+    // (a card's, a monument's or a tile's words change as it is picked: its data names it)
+    const named = d.copy || d.monument || d.tile;
     return [panel ? panel.dataset.testid : "", node.tagName, node.getAttribute("role") || "",
       ...FOCUS_DATA.map((k) => d[k] ?? ""),
-      node.getAttribute("aria-label") || (node.textContent || "").trim().slice(0, 80)].join("|");
+      named ? "" : node.getAttribute("aria-label") || (node.textContent || "").trim().slice(0, 80)].join("|");
   }
 
   function refocus(key) {
     const controls = layout.querySelectorAll("button, a[href], input, select, [tabindex]");
     const same = [...controls].find((x) => focusKey(x) === key);
-    // (a button, never a field: keys typed in a field are not the table's shortcuts)
-    const target = same || pending.querySelector("button:not([disabled])") || pending;
-    if (target === pending) pending.setAttribute("tabindex", "-1");
+    // else the decision's heading, read out, never one of its buttons (a second Enter
+    // would make a move nobody chose) nor a field (keys typed there are not shortcuts)
+    const target = same || pending.querySelector("h3") || pending;
+    if (!same) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
   }
 
@@ -330,6 +335,9 @@ export function mount(root, ctx) {
     }
     out.push(fallback(handled));
     render(pending, out);
+    // what is asked, for the announcer's "Your decision: …"
+    const asked = pending.querySelector("h3");
+    if (asked) asked.setAttribute("data-prompt", "");
   }
 
   function waitingNote(v) {
@@ -882,7 +890,9 @@ export function mount(root, ctx) {
 
   function drawLog() {
     const lines = msg.log || [];
-    const list = el("ol", { class: "log-lines" }, lines.slice(-300).map((t) => el("li", {}, t)));
+    // the last 300 lines, numbered as lines of the whole game
+    const start = (msg.log_first || 0) + Math.max(0, lines.length - 300) + 1;
+    const list = el("ol", { class: "log-lines", start }, lines.slice(-300).map((t) => el("li", {}, t)));
     render(logBox, el("h3", {}, "Log"), list);
     list.scrollTop = list.scrollHeight;
   }

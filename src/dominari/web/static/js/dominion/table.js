@@ -507,10 +507,12 @@ export function mount(root, ctx) {
   }
 
   function log() {
-    const lines = (state.msg.log || []).slice(-300);
+    const all = state.msg.log || [];
+    const lines = all.slice(-300);
+    const start = (state.msg.log_first || 0) + all.length - lines.length + 1; // (the game's)
     return el("section", { class: "dmn-log-box", "aria-labelledby": "dmn-log-h" },
       el("h2", { id: "dmn-log-h" }, "Log"),
-      el("ol", { class: "dmn-log", "data-testid": "log", role: "log", tabindex: "0", "aria-label": "Game log" },
+      el("ol", { class: "dmn-log", "data-testid": "log", role: "log", tabindex: "0", "aria-label": "Game log", start },
         lines.map((line) => el("li", { class: line.startsWith("—") ? "dmn-log-turn" : null }, line))));
   }
 
