@@ -3388,7 +3388,7 @@ class _Output:
         return getattr(self.stream, name)
 
 
-_SIGNS = "μσΔ−±≥×…"
+_SIGNS = "μσΔ−±≥×…·→—✓"
 """Characters the results print beyond ASCII (ratings' μ and σ, differences' Δ …)."""
 
 

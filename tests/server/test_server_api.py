@@ -194,14 +194,15 @@ def test_two_seats_of_one_name_are_refused(api: Api) -> None:
     assert r.json()["error"] == {"code": "bad_request", "message": "the 1st and 2nd seats are "
                                  "both named 'ann': give each seat a name of its own"}
     # nor names that read the same: a zero-width space or a direction mark shows nothing
-    for hidden in ("A\u200bnn", "Ann\u200f", "\u061cANN"):
+    for first, hidden in [("Ann", "A\u200bnn"), ("Ann", "Ann\u200f"), ("Ann", "\u061cANN"),
+                          ("Ann", "Ann\u034f"), ("Zo\u00eb", "Zoe\u0308")]:
         r = api.c.post("/api/games", json={"game": "dominion", "seats": [
-            {"kind": "human", "name": "Ann"}, {"kind": "human", "name": hidden}]})
+            {"kind": "human", "name": first}, {"kind": "human", "name": hidden}]})
         assert r.status_code == 400 and "both named" in r.json()["error"]["message"], hidden
     assert len(api.service.tables) == before
     # a name of invisible marks only is no name: the seat's own is given
     g = api.create(game="dominion", seats=[{"kind": "human", "name": "\u200b\u200f"},
-                                           {"kind": "human"}])
+                                           {"kind": "human", "name": "\u3164"}])
     assert [s["name"] for s in api.view(g["game_id"], g["seats"][0]["token"])["seats"]] \
         == ["Player 1", "Player 2"]
 

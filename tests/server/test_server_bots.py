@@ -439,6 +439,54 @@ def test_a_games_bots_wait_as_the_client_that_made_it(monkeypatch: Any) -> None:
         assert api.service.tables[again["game_id"]].owner == "testclient"
 
 
+def test_bots_pause_before_each_move_as_their_game_asks(monkeypatch: Any,
+                                                       tmp_path: Any) -> None:
+    """A game of bots raced to its end in a second or two, too fast to follow: with
+    ``bot_pause`` each bot waits that long before it moves (not holding a worker), in
+    its next game too and after a restart; the record's config is the engine's alone,
+    and a pause out of bounds is refused."""
+    from dominari.server import service as service_module
+
+    pauses: list[float] = []
+
+    async def noted(seconds: float) -> None:
+        pauses.append(seconds)
+
+    monkeypatch.setattr(service_module, "_pause", noted)
+    db = f"sqlite:///{tmp_path / 'g.db'}"
+    bots = [{"kind": "bot", "bot": "bm"}, {"kind": "bot", "bot": "bmu"}]
+    with make_client(db) as client:
+        api = Api(client)
+        g = api.create(game="dominion", kingdom="first-game", max_turns=2, seed=1,
+                       seats=bots, bot_pause=1.5)
+        until(lambda: api.service.tables[g["game_id"]].finished)
+        t = api.service.tables[g["game_id"]]
+        assert pauses == [1.5] * len(t.actions) and t.config["bot_pause"] == 1.5
+        assert service_module._again_spec(t).bot_pause == 1.5  # its next game's
+        record = client.get(f"/api/games/{g['game_id']}/record").json()
+        assert "bot_pause" not in record["config"]
+        plain = api.create(game="dominion", kingdom="first-game", max_turns=2, seed=1,
+                           seats=bots)
+        until(lambda: api.service.tables[plain["game_id"]].finished)
+        assert len(pauses) == len(t.actions)  # none for a game without one
+        for bad in (-1, 11):
+            r = client.post("/api/games", json={"game": "dominion", "seats": bots,
+                                                "bot_pause": bad})
+            assert r.status_code == 422, r.text
+        people = api.create(game="dominations", seed=2, bot_pause=0.5, seats=[
+            {"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    pauses.clear()
+    with make_client(db) as client:  # restarted: the game keeps its pause
+        api = Api(client)
+        t = api.service.tables[people["game_id"]]
+        token = people["seats"][0]["token"]
+        while t.current_seat() != 1:
+            v = api.view(people["game_id"], token)
+            api.act(people["game_id"], token, v["view"]["legal_actions"][0], v["version"])
+        until(lambda: t.current_seat() == 0 and not t.bot_busy)
+        assert pauses and set(pauses) == {0.5}
+
+
 def test_a_bot_facing_a_person_waits_only_for_the_decisions_running(monkeypatch: Any) -> None:
     """With one worker held by a game of bots only and more of them waiting, the bot of a
     game with a person in it decides next, not after every decision queued before it (20

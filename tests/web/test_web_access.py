@@ -90,7 +90,7 @@ def test_a_screen_reader_is_told_the_bots_moves_its_turn_and_the_result(
         live_server.call("POST", f"/api/games/{gid}/actions",
                          {"action": action, "version": view["version"]}, token)
     expect(page.get_by_test_id("turn")).to_have_text("Game over")
-    page.wait_for_function("window.__heard.some((t) => t.includes('Game over.'))")
+    page.wait_for_function("() => window.__heard.some((t) => t.includes('Game over.'))")
     heard: list[str] = page.evaluate("window.__heard")
     assert any("Bea" in t for t in heard), heard  # the bot's moves
     # with what is asked (the decision panel is no live region: it is drawn anew)

@@ -346,6 +346,19 @@ def test_replay_steps_forward_and_back(live_server: LiveServer, page: Page,
     expect(step).to_have_text(f"1 / {total}")
     page.keyboard.press("Enter")
     expect(step).to_have_text(f"2 / {total}")
+    # The bar is made once: a control (a menu held open) is the same element at every
+    # step; one disabled under the focus gives it to the count, which keeps it.
+    speed = "document.querySelector('[aria-label=\"Speed of play\"]')"
+    page.evaluate(f"() => {{ window.__speed = {speed}; }}")
+    page.get_by_role("button", name="Last position").focus()
+    page.keyboard.press("Enter")
+    expect(step).to_have_text(f"{total} / {total}")
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "replay-step"
+    page.keyboard.press("ArrowLeft")
+    expect(step).to_have_text(f"{total - 1} / {total}")
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "replay-step"
+    assert page.evaluate(f"() => window.__speed === {speed}")
+    page.keyboard.press("Home")
     # Play runs the moves at the speed chosen, and stops at the end.
     page.get_by_label("Speed of play").select_option("5")
     page.get_by_test_id("replay-play").click()
@@ -355,6 +368,24 @@ def test_replay_steps_forward_and_back(live_server: LiveServer, page: Page,
     # A link to a step past the end opens the replay at its start.
     page.goto(f"{live_server.url}/#/replay/{g['spectator']}/{total + 50}")
     expect(step).to_have_text(f"0 / {total}")
+
+
+def test_a_game_of_bots_made_in_the_lobby_is_paced_and_says_so(live_server: LiveServer,
+                                                                page: Page) -> None:
+    """The lobby's "Bots move" asks the bots to pause before each move, so that a game
+    of bots can be followed as it is played; its page says how to watch it, not to
+    send invitations to nobody."""
+    page.goto(live_server.url + "/")
+    page.select_option("#f-game", "dominion")
+    page.select_option("select[name=seat0]", "bot:bm")
+    page.select_option("select[name=seat1]", "bot:smithy")
+    page.select_option("#f-pause", "0.5")
+    page.get_by_role("button", name="Create game").click()
+    box = page.get_by_test_id("invitations")
+    expect(box.get_by_role("heading")).to_have_text("Dominion: a game of bots")
+    expect(box).to_contain_text("Bots play every seat")
+    gid = page.url.rsplit("/", 1)[1]
+    assert live_server.app.state.service.tables[gid].config["bot_pause"] == 0.5
 
 
 def test_my_games_lists_the_games_of_bots_made_here(live_server: LiveServer,

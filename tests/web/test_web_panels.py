@@ -395,7 +395,8 @@ def test_a_win_on_the_initiative_tie_break_says_why(panels: Page) -> None:
 
 def test_the_scores_heading_names_the_ages_they_count(panels: Page) -> None:
     """Once an age's scoring is done the view's age is the next one: the heading said
-    "Scores after age 2" as age 2 began, over the scores of age 1."""
+    "Scores after age 2" as age 2 began. VP come during an age too, so the scores of an
+    age in play are the game's so far."""
     view = json.loads(json.dumps(SNAP["develop"]))
     headings = panels.evaluate("""(view) => {
       const heading = (age, phase) => window.P.objectives.scoringView(
@@ -404,8 +405,7 @@ def test_the_scores_heading_names_the_ages_they_count(panels: Page) -> None:
               heading(3, "develop")];
     }""", view)
     assert headings == ["Scores so far (age 1 in progress)", "Scores after age 2 (end of age)",
-                        "Scores after age 1 (age 2 in progress)",
-                        "Scores after age 2 (age 3 in progress)"]
+                        "Scores so far (age 2 in progress)", "Scores so far (age 3 in progress)"]
 
 
 # ------------------------------------------------------------------ tablet width

@@ -213,6 +213,9 @@ class CreateGame(Strict):
                           "(a list, or one comma-separated string)")
     max_turns: int | None = Field(None, ge=1, le=1000,
                                   description="dominion: stop after this many turns each")
+    bot_pause: float | None = Field(
+        None, ge=0, le=10, description="seconds each bot waits before it moves, so that a "
+        "game of bots can be followed as it is played (0 or none: at once)")
 
 
 class SeatOut(BaseModel):
@@ -688,7 +691,7 @@ def create_app(settings: Settings) -> FastAPI:
         """Whether the server can take games and actions now: its store answered a read
         within the wait of a person's action (a 503 ``unavailable`` where it did not:
         the database down, or another process holding an SQLite file locked)."""
-        service.db.ping(STORE_WAIT)
+        await service.off_loop(service.db.ping, STORE_WAIT)  # (the loop serves the rest)
         return {"ok": True, "games": len(service.tables)}
 
     @app.post("/api/games", status_code=201, response_model=Created, responses=ERRORS,
@@ -705,7 +708,7 @@ def create_app(settings: Settings) -> FastAPI:
             game=body.game,
             seats=tuple(SeatSpec(s.kind, s.bot, s.name) for s in body.seats),
             seed=body.seed, variant=body.variant, rules=body.rules, data=body.data,
-            kingdom=kingdom, max_turns=body.max_turns)
+            kingdom=kingdom, max_turns=body.max_turns, bot_pause=body.bot_pause)
         return service.create(spec, owner=client_key(request))
 
     @app.get("/api/games/{game_id}", response_model=ViewMessage, responses=ERRORS)

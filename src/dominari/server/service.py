@@ -67,6 +67,7 @@ from dominari.server.tables import (
     replay,
     seat_facts,
 )
+from dominari.sim.pool import MAX_PROCESSES
 from dominari.sim.runner import derive_seed
 
 log = logging.getLogger("dominari.server")
@@ -113,6 +114,13 @@ QUEUE_LIMIT = 256
 
 
 R = TypeVar("R")
+
+
+MAX_BOT_PAUSE = 10.0
+"""The longest pause a game's bots may take before each move (:attr:`GameSpec.bot_pause`)."""
+
+_pause = asyncio.sleep
+"""How a bot pauses before it decides (a test's to watch)."""
 
 
 class WorkerGate:
@@ -324,6 +332,9 @@ class GameSpec:
     data: str | None = None
     kingdom: str | tuple[str, ...] | None = None
     max_turns: int | None = None
+    bot_pause: float | None = None
+    """Seconds each bot waits before it decides, so that a game of bots can be followed
+    as it is played (None or 0: at once)."""
 
 
 def _created(t: Table, tokens: Mapping[int, str]) -> dict[str, Any]:
@@ -349,9 +360,10 @@ def _again_spec(t: Table) -> GameSpec:
     if t.game == "dominion":
         kingdom = c.get("kingdom")
         return GameSpec(game="dominion", seats=seats, max_turns=c.get("max_turns"),
-                        kingdom=tuple(kingdom) if isinstance(kingdom, list) else kingdom)
+                        kingdom=tuple(kingdom) if isinstance(kingdom, list) else kingdom,
+                        bot_pause=c.get("bot_pause"))
     return GameSpec(game="dominations", seats=seats, rules=c.get("rules") or {},
-                    data=c.get("data_set"))
+                    data=c.get("data_set"), bot_pause=c.get("bot_pause"))
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -406,7 +418,11 @@ class GameService:
         """Open the store and the bot workers, and load every active game."""
         self.store = Store(self.settings.db_url)
         self._executor = make_executor(self.settings.bot_executor, self.settings.bot_workers)
-        self._slots = WorkerGate(self.settings.bot_workers, levels=BOTS_ONLY + 1)
+        # (as many slots as the pool has processes: Windows's pools have at most 61)
+        slots = self.settings.bot_workers
+        if self.settings.bot_executor == "process":
+            slots = min(slots, MAX_PROCESSES or slots)
+        self._slots = WorkerGate(slots, levels=BOTS_ONLY + 1)
         self._loader = ThreadPoolExecutor(max_workers=LOADERS,
                                           thread_name_prefix="dominari-load")
         loaded = 0
@@ -499,6 +515,11 @@ class GameService:
         config = state.record()["config"]  # with the data's digest: a changed set is refused
         if data_set is not None:
             config["data_set"] = data_set
+        if spec.bot_pause:  # (the server's, as the search bots' settings)
+            if not 0 < spec.bot_pause <= MAX_BOT_PAUSE:
+                raise ConfigError(f"bot_pause is 0 to {MAX_BOT_PAUSE:g} seconds, not "
+                                  f"{spec.bot_pause!r}")
+            config["bot_pause"] = float(spec.bot_pause)
         if any(kind == "bot" and bot in SEARCH_BOTS for kind, bot, _ in names):
             # the game keeps its search bots' time per decision, whatever the server is
             # started with later: they play as they were chosen, and the record says so
@@ -936,6 +957,9 @@ class GameService:
             self._store_bot_move(t, name, seat, version, kept[2])
             return
         try:
+            pause = t.config.get("bot_pause")
+            if pause:  # (a game to be followed as it is played) before a worker is taken
+                await _pause(float(pause))
             payload = pickle.dumps(t.state)
             loop = asyncio.get_running_loop()
             assert self._slots is not None
@@ -1091,11 +1115,21 @@ def _name(name: str | None, default: str) -> str:
     return text
 
 
+_INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0") | frozenset(
+    map(chr, [*range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]))
+"""Characters that show nothing and are no format characters (Cf): a combining grapheme
+joiner, Hangul fillers, Khmer inherent vowels, variation selectors (Unicode's default
+ignorable code points beside Cf)."""
+
+
 def _as_shown(name: str) -> str:
-    """``name`` as it shows, to tell seats apart: without its format characters (a
-    zero-width space, a right-to-left mark …), case folded ("Ann" and "A\u200bnn" read the
-    same on every page and log)."""
-    return "".join(c for c in name if unicodedata.category(c) != "Cf").casefold()
+    """``name`` as it shows, to tell seats apart: composed (NFC: "Zoë" typed either way),
+    without the characters that show nothing (a zero-width space, a right-to-left mark, a
+    Hangul filler …), case folded ("Ann" and "A\u200bnn" read the same on every page and
+    log)."""
+    shown = unicodedata.normalize("NFC", name)
+    return "".join(c for c in shown
+                   if unicodedata.category(c) != "Cf" and c not in _INVISIBLE).casefold()
 
 
 def _plausible_id(text: str, limit: int = 32) -> bool:

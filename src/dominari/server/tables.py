@@ -75,8 +75,9 @@ def new_state(game: str, config: Mapping[str, Any], data: Mapping[str, str]) -> 
     stored with a set's name (``data_set``) plays with the folder the server has for that
     name now, and its files must be those the game was created with (``data_digest``).
     ``bot_seconds`` and ``bot_settings``, the search bots' time per decision and settings
-    the game was created with, are the server's, not the engine's."""
-    config = {k: v for k, v in config.items() if k not in ("bot_seconds", "bot_settings")}
+    the game was created with, and ``bot_pause``, are the server's, not the engine's."""
+    config = {k: v for k, v in config.items()
+              if k not in ("bot_seconds", "bot_settings", "bot_pause")}
     if game == "dominion":
         from dominari.dominion.engine import DominionConfig, DominionState
 

@@ -172,6 +172,10 @@ function buildLobby(page, opts) {
     ...[2, 3, 4].map((n) => el("option", { value: n }, `${n} players`)));
   const seatsBox = el("div", { class: "stack", "data-testid": "seats" });
   const optionsBox = el("div", { class: "stack" });
+  // How long each bot waits before it moves: a game of bots can be followed as it is played.
+  const pauseSel = el("select", { id: "f-pause", name: "bot_pause" },
+    [["0", "at once"], ["0.5", "after ½ s"], ["1", "after 1 s"], ["2", "after 2 s"], ["4", "after 4 s"]]
+      .map(([v, words]) => el("option", { value: v }, words)));
   const seedIn = el("input", { id: "f-seed", type: "number", min: 0, placeholder: "random",
                                inputmode: "numeric",
                                title: "The same seed deals the same game. Search bots think "
@@ -306,6 +310,7 @@ function buildLobby(page, opts) {
                                     : { kind: "bot", bot: v.slice(4), name });
     }
     if (seedIn.value !== "" && !seedIn.disabled) body.seed = seedValue(seedIn.value);
+    if (Number(pauseSel.value) > 0) body.bot_pause = Number(pauseSel.value);
     if (body.game === "dominations") {
       body.variant = form.querySelector("#f-variant").value;
       const data = form.querySelector("#f-data");
@@ -334,7 +339,8 @@ function buildLobby(page, opts) {
     el("div", { class: "form-grid" },
       el("label", { for: "f-game" }, "Game"), gameSel,
       el("label", { for: "f-players" }, "Players"), countSel,
-      el("label", { for: "f-seed" }, "Seed"), seedIn),
+      el("label", { for: "f-seed" }, "Seed"), seedIn,
+      el("label", { for: "f-pause" }, "Bots move"), pauseSel),
     seedNote,
     el("h3", {}, "Seats"), seatsBox,
     el("h3", {}, "Options"), optionsBox,
@@ -382,10 +388,14 @@ function created(gameId) {
     ? linkRow(`Seat ${s.seat + 1}: ${s.name}`, base + route("play", made.game_id, s.token), "Take this seat")
     : el("div", { class: "link-row" }, el("strong", {}, `Seat ${s.seat + 1}: ${s.name}`),
          el("span", { class: "muted" }, `bot (${s.bot})`))));
+  const people = made.seats.some((s) => s.token);
   render(main, el("div", { class: "panel stack", "data-testid": "invitations" },
-    el("h1", {}, `${GAME_TITLES[made.game] || made.game}: invitation links`),
-    el("p", {}, "Send each human player their own link: it carries that seat's secret token, "
-              + "so whoever has it plays that seat. The spectator link shows only public information."),
+    el("h1", {}, `${GAME_TITLES[made.game] || made.game}: ${people ? "invitation links" : "a game of bots"}`),
+    el("p", {}, people
+      ? "Send each human player their own link: it carries that seat's secret token, "
+        + "so whoever has it plays that seat. The spectator link shows only public information."
+      : "Bots play every seat: watch it with the spectator link (share it freely), or "
+        + "step through it once it is over with its replay (“My games” keeps both)."),
     el("div", { class: "links" }, ...rows,
        linkRow("Spectators", base + route("watch", made.spectator), "Watch"))));
   return { destroy() {} };

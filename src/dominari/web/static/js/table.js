@@ -313,7 +313,6 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
   return {
     destroy() {
       destroyed = true;
-      stop();
       document.removeEventListener("keydown", onKey);
       conn.close();
       if (module) module.destroy();
@@ -405,54 +404,68 @@ export function openReplay({ main, toast }, { spectator, step = 0 }) {
       if (at < first.steps) go(at + 1);
       else stop();
     }, 1000 / speed);
-    if (first) drawControls({ ...first, step: at });
+    if (shown) drawControls(shown);
   }
 
   function stop() {
     if (playing === null) return;
     clearInterval(playing);
     playing = null;
-    if (first) drawControls({ ...first, step: at });
+    if (shown) drawControls(shown);
+  }
+
+  // The bar's controls are made once and brought up to date at every step, so that the
+  // focus, and a menu held open, stay where they are while the replay moves on.
+  let bar = null;
+  let shown = null; // the message drawn last
+
+  function makeBar(msg) {
+    const button = (label, text, onclick, testid = null) => el("button", {
+      class: "btn small", "aria-label": label, "data-testid": testid, onclick }, text);
+    const b = {
+      first: button("First position", "|◀", () => go(0)),
+      back: button("Step back", "◀", () => go(Math.max(0, at - 1)), "replay-back"),
+      step: el("span", { "data-testid": "replay-step", "aria-label": "Position", tabindex: "-1" }),
+      forward: button("Step forward", "▶", () => go(Math.min(first.steps, at + 1)), "replay-forward"),
+      last: button("Last position", "▶|", () => go(first.steps)),
+      play: button("Play", "Play", () => (playing ? stop() : play()), "replay-play"),
+      speed: el("select", { "aria-label": "Speed of play", onchange: (e) => {
+        speed = Number(e.target.value);
+        if (playing) { stop(); play(); }
+      } }, REPLAY_SPEEDS.map(([v, words]) => el("option", { value: v, selected: Number(v) === speed }, words))),
+      slider: el("input", { type: "range", min: 0, "aria-label": "Position in the game",
+                            onchange: (e) => go(Number(e.target.value)) }),
+      view: el("select", { "aria-label": "Seen by", onchange: (e) => {
+        perspective = e.target.value === "" ? null : Number(e.target.value);
+        stop();
+        module.destroy();
+        module = null;
+        first = null;
+        go(at);
+      } }, el("option", { value: "" }, "Spectators' view"),
+      ...msg.seats.map((s) => el("option", { value: s.seat, selected: perspective === s.seat }, `${s.name}'s view`))),
+      chips: el("span", { class: "replay-chips" }),
+    };
+    render(controls, el("strong", {}, "Replay"), b.first, b.back, b.step, b.forward, b.last, b.play,
+      b.speed, b.slider, b.view, b.chips);
+    return b;
   }
 
   function drawControls(msg) {
-    // the control with the focus gets it back once the bar is drawn anew
+    shown = msg;
+    if (!bar) bar = makeBar(msg);
     const active = document.activeElement;
-    const focused = active && controls.contains(active) ? active.getAttribute("aria-label") : null;
-    const slider = el("input", { type: "range", min: 0, max: msg.steps, value: msg.step,
-                                 "aria-label": "Position in the game", onchange: (e) => go(Number(e.target.value)) });
-    const view = el("select", { "aria-label": "Seen by", onchange: (e) => {
-      perspective = e.target.value === "" ? null : Number(e.target.value);
-      module.destroy();
-      module = null;
-      first = null;
-      go(at);
-    } }, el("option", { value: "" }, "Spectators' view"),
-    ...msg.seats.map((s) => el("option", { value: s.seat, selected: perspective === s.seat }, `${s.name}'s view`)));
-    const speeds = el("select", { "aria-label": "Speed of play", onchange: (e) => {
-      speed = Number(e.target.value);
-      if (playing) { stop(); play(); }
-    } }, REPLAY_SPEEDS.map(([v, words]) => el("option", { value: v, selected: Number(v) === speed }, words)));
-    render(controls,
-      el("strong", {}, "Replay"),
-      el("button", { class: "btn small", "aria-label": "First position", onclick: () => go(0), disabled: msg.step === 0 }, "|◀"),
-      el("button", { class: "btn small", "aria-label": "Step back", "data-testid": "replay-back",
-                     onclick: () => go(Math.max(0, at - 1)), disabled: msg.step === 0 }, "◀"),
-      el("span", { "data-testid": "replay-step", tabindex: "-1" }, `${msg.step} / ${msg.steps}`),
-      el("button", { class: "btn small", "aria-label": "Step forward", "data-testid": "replay-forward",
-                     onclick: () => go(Math.min(msg.steps, at + 1)), disabled: msg.step === msg.steps }, "▶"),
-      el("button", { class: "btn small", "aria-label": "Last position", onclick: () => go(msg.steps),
-                     disabled: msg.step === msg.steps }, "▶|"),
-      el("button", { class: "btn small", "aria-label": playing ? "Pause" : "Play", "data-testid": "replay-play",
-                     "aria-pressed": playing ? "true" : "false", onclick: () => (playing ? stop() : play()) },
-        playing ? "Pause" : "Play"),
-      speeds, slider, view,
-      seatChips(msg, null));
-    const again = focused === "Pause" || focused === "Play"
-      ? controls.querySelector("[data-testid=replay-play]")
-      : focused ? controls.querySelector(`[aria-label="${CSS.escape(focused)}"]`) : null;
-    if (again && !again.disabled) again.focus({ preventScroll: true });
-    else if (focused) controls.querySelector("[data-testid=replay-step]").focus({ preventScroll: true });
+    bar.first.disabled = bar.back.disabled = msg.step === 0;
+    bar.forward.disabled = bar.last.disabled = msg.step === msg.steps;
+    bar.step.textContent = `${msg.step} / ${msg.steps}`;
+    bar.play.textContent = playing ? "Pause" : "Play";
+    bar.play.setAttribute("aria-label", playing ? "Pause" : "Play");
+    bar.play.setAttribute("aria-pressed", playing ? "true" : "false");
+    bar.slider.max = String(msg.steps);
+    bar.slider.value = String(msg.step);
+    render(bar.chips, seatChips(msg, null));
+    // a control disabled under the focus (the last position reached) gives it to the count
+    if (active && active.disabled && controls.contains(active)) bar.step.focus({ preventScroll: true });
   }
 
   function drawMoves(msg) {
@@ -495,6 +508,7 @@ export function openReplay({ main, toast }, { spectator, step = 0 }) {
   return {
     destroy() {
       destroyed = true;
+      stop();
       document.removeEventListener("keydown", onKey);
       if (module) module.destroy();
     },

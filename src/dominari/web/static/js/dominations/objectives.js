@@ -245,10 +245,9 @@ export function scoringView(view, catalog, log = []) {
       el("ul", {}, lines.slice(-60).map((t) => el("li", {}, t)))) : null);
 }
 
-// What the scores shown count up to: an age's end, or the ages ended before the one played
-// (the view's age has moved on once an age's scoring is done).
+// What the scores shown count up to: an age's end, or the game so far (VP come during an
+// age too: overflow, monuments, cards). The heading said "after age 2" as age 2 began.
 function scoresHeading(view) {
   if (view.phase === "end of age") return `Scores after age ${view.age} (end of age)`;
-  return view.age > 1 ? `Scores after age ${view.age - 1} (age ${view.age} in progress)`
-    : `Scores so far (age ${view.age} in progress)`;
+  return `Scores so far (age ${view.age} in progress)`;
 }

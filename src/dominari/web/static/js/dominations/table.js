@@ -226,9 +226,13 @@ export function mount(root, ctx) {
     return tab;
   }
 
+  let drawnVersion = null;
+
   function draw() {
     if (!msg) return;
     const focused = focusKey(document.activeElement);
+    const moved = msg.version !== drawnVersion; // (not a pick, a turn of a tile, a hover)
+    drawnVersion = msg.version;
     const g = groups();
     checkSelection(g);
     drawStatus();
@@ -239,7 +243,7 @@ export function mount(root, ctx) {
     drawPreview();
     drawLog();
     drawTabs(g);
-    if (focused !== null) refocus(focused);
+    if (focused !== null) refocus(focused, moved);
   }
 
   // Every panel is drawn anew: the control that had the focus gets it back, or, where it
@@ -259,7 +263,11 @@ export function mount(root, ctx) {
       named ? "" : node.getAttribute("aria-label") || (node.textContent || "").trim().slice(0, 80)].join("|");
   }
 
-  function refocus(key) {
+  function refocus(key, moved) {
+    // a control that kept the focus through a redraw of the same position (a board cell
+    // as a tile is turned) keeps it; after a move, the focus is placed anew
+    const kept = document.activeElement;
+    if (!moved && kept && kept !== document.body && layout.contains(kept)) return;
     const controls = layout.querySelectorAll("button, a[href], input, select, [tabindex]");
     const same = [...controls].find((x) => focusKey(x) === key);
     // else the decision's heading, read out, never one of its buttons (a second Enter
