@@ -158,6 +158,8 @@ def test_table_chrome_follows_the_server_and_undo_works(live_server: LiveServer,
     page.keyboard.press("u")
     expect(page.get_by_test_id("version")).to_have_text(f"move {after['version'] + 1}")
     expect(page.get_by_test_id("undo")).to_be_disabled()
+    # (a screen reader is told: the view alone says nothing of it)
+    expect(page.get_by_test_id("announce")).to_have_text("Undone: your last action is taken back")
     back = live_server.view(gid, tokens[0])
     assert back["version"] == after["version"] + 1 and not back["can_undo"]
     # A reload restores the table at the same version.

@@ -527,6 +527,12 @@ def test_the_other_players_tiles_since_my_move_are_outlined_and_tab_walks_the_ce
                 assert filled and all(role == "img" and "corners " in label
                                       and " C " not in label for role, label in filled)
                 assert page.locator("[data-testid=pending] h3[data-prompt]").count() >= 1
+                knowledge = page.eval_on_selector_all(
+                    "[data-testid=knowledge] .k",
+                    "els => els.map(e => e.getAttribute('aria-label'))")
+                assert len(knowledge) == 4 * 6 and all(
+                    x.split(":")[0] in ("Trade", "Craft", "Art", "Science", "Government",
+                                        "Religion") and "of at most" in x for x in knowledge)
                 # a placement chosen with Enter: the focus goes to the next decision's
                 # heading, never to one of its buttons (a second Enter made a move)
                 direct = page.locator("[data-testid=board] .cell.empty.legal[data-action]")

@@ -228,7 +228,9 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
   }
 
   function undo() {
-    conn.undo().catch((err) => toast(err.message, "error"));
+    conn.undo().then(() => { // (the view says nothing of it: the log only loses lines)
+      announcer.textContent = "Undone: your last action is taken back";
+    }, (err) => toast(err.message, "error"));
   }
 
   function shortcuts() {

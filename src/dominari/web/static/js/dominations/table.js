@@ -725,6 +725,8 @@ export function mount(root, ctx) {
       const row = DOMAINS.map((d) => el("div", {
         class: "k", "data-player": i, "data-domain": d, "data-value": p.knowledge[d],
         "data-limit": p.limits[d], title: `${domainName(d)}: ${p.knowledge[d]} of at most ${p.limits[d]}`,
+        // read as one thing, in words ("T 0 /5" was all a screen reader had)
+        role: "img", "aria-label": `${domainName(d)}: ${p.knowledge[d]} of at most ${p.limits[d]}`,
       }, chip(d), el("span", { class: "num" }, String(p.knowledge[d])),
       el("span", { class: "lim" }, `/${p.limits[d]}`),
       el("meter", { min: 0, max: 20, value: p.knowledge[d], "aria-hidden": "true" })));
