@@ -85,6 +85,33 @@ def test_a_simulation_keeps_the_game_a_bot_stopped(carol: Path, tmp_path: Path,
         ["game-000001.json", "game-000002.json", *kept])
 
 
+@pytest.mark.parametrize("run", ["simulation", "tournament"])
+def test_a_stopped_games_record_left_half_written_is_removed(
+        carol: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: str) -> None:
+    """With two workers, the other worker may be stopped as it writes the record of a game
+    its bot stopped too: its temporary file was left in the folder (CI met it once). A run
+    that fails removes such files, and keeps the whole records of stopped games."""
+    import importlib
+
+    module = importlib.import_module(f"dominari.sim.{'runner' if run == 'simulation' else run}")
+    real = module.stopped_record
+
+    def and_another_half_written(target: Path, *rest: object) -> str:
+        (target.parent / f".{target.name}.x1y2.tmp").write_text("{", encoding="utf-8")
+        return str(real(target, *rest))  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "stopped_record", and_another_half_written)
+    records = tmp_path / "records"
+    with pytest.raises(BotError) as caught:
+        if run == "simulation":
+            simulate([f"{carol}:Bot", "bm"], 4, 1, workers=1, kingdom="first-game",
+                     record_dir=records)
+        else:
+            tournament([f"{carol}:Bot", "bm"], 2, 3, workers=1, kingdom="first-game",
+                       record_dir=records)
+    assert [p.name for p in records.iterdir()] == [_stopped(str(caught.value)).name]
+
+
 def test_a_tournament_keeps_it_and_a_hung_decision_too(carol: Path, tmp_path: Path) -> None:
     records = tmp_path / "records"
     with pytest.raises(BotError, match=r"^game 1 of match-up 1 \(Bot vs BM\): .* was still "

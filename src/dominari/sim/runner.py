@@ -1677,6 +1677,7 @@ def default_workers() -> int:
 
 
 _RECORD_TEMP = temporary_files(RECORD_GLOB)
+_STOPPED_TEMP = temporary_files(STOPPED + RECORD_GLOB)
 
 
 def simulate(
@@ -1836,7 +1837,8 @@ def _run_chunks(chunks: _Chunks, done: Callable[[int, Tally], None], workers: in
             # held, so all are this run's, and the same run again would be refused for
             # them; nor does it leave the folders it made.
             if held is not None:  # the records, and any a killed worker left half written
-                held.discard(RECORD_GLOB, _RECORD_TEMP)
+                held.discard(RECORD_GLOB, _RECORD_TEMP, _STOPPED_TEMP)  # (a stopped game's
+                # record is kept, but not one half written by a worker stopped meanwhile)
             raise
         if rdir is not None:  # a worker killed while writing a record left its temporary
             remove_files(rdir, _RECORD_TEMP)  # file: the retry wrote the record whole

@@ -1145,6 +1145,8 @@ def tournament(
         finally:  # (the records go though a second Ctrl-C comes meanwhile)
             if records is not None and records.fresh and (book is None or not table.played()):
                 records.discard(RECORD_GLOB, _RECORD_TEMP, RECORDS_INDEX, _INDEX_TEMP)
+            if records is not None:  # a stopped game's record half written by a worker
+                remove_files(records.path, _STOPPED_TEMP)  # stopped meanwhile (not whole)
         raise
     finally:
         if book is not None:
@@ -1207,6 +1209,7 @@ def tournament(
 
 _RECORD_TEMP = temporary_files(RECORD_GLOB)
 _INDEX_TEMP = temporary_files(RECORDS_INDEX)
+_STOPPED_TEMP = temporary_files(STOPPED + RECORD_GLOB)
 
 
 def tournament_game_row(matchup: int, index: int, game: GameResult, *, seed: int,
