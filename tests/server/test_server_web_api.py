@@ -219,6 +219,8 @@ def test_every_step_of_a_replay_is_the_game_played_to_it(game: str) -> None:
                 assert got["view"] == played.message(seat)["view"], (step, seat)
                 assert got["log"] == played.log_lines() and got["step"] == step, (step, seat)
                 assert [m["action"] for m in got["moves"]] == t.actions
+                if game == "dominion":  # each player's VP at the step
+                    assert got["scores"] == [state.score(p) for p in (0, 1)], step
         # each move's words are the log's lines it made, in order: together, the log
         # after the lines of the setup
         last = api.c.get(f"/api/replay/{g['spectator']}?step={n}").json()

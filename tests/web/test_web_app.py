@@ -325,6 +325,9 @@ def test_replay_steps_forward_and_back(live_server: LiveServer, page: Page,
     page.keyboard.press("End")
     expect(step).to_have_text(f"{total} / {total}")
     expect(page.locator(".moves li.current")).to_have_attribute("data-step", str(total))
+    final = live_server.view(gid, tokens[0])["view"]["outcome"]["scores"]
+    for p, vp in enumerate(final):  # each player's VP at the step shown
+        expect(page.get_by_test_id(f"player-{p}").get_by_test_id("vp")).to_have_text(f"VP {vp}")
     page.screenshot(path=str(artifacts / "replay.png"), full_page=True)
     # The server's positions: step 0 is the start, the last one the finished game.
     start = live_server.call("GET", f"/api/replay/{g['spectator']}?step=0")

@@ -472,6 +472,10 @@ def replay(table: Table, step: int, seat: int | None, data: Mapping[str, str]
     msg["step"] = step
     msg["steps"] = n
     msg["moves"] = moves
+    if table.game == "dominion":  # each player's VP at the step (nothing is secret now;
+        # a Dominations view has its players' VP already)
+        msg["scores"] = [at_step.score(p)  # type: ignore[attr-defined]
+                         for p in range(len(table.seats))]
     return msg
 
 

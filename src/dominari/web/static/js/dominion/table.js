@@ -475,6 +475,8 @@ export function mount(root, ctx) {
     el("div", { class: "dmn-facts" },
       fact("Hand", pl.hand_size, "hand-size"), fact("Deck", pl.deck_size, "deck-size"),
       fact("Discard", pl.discard_size, "discard-size"),
+      // (a replay's: once the game is over its VP at every step may be known)
+      Array.isArray(state.msg.scores) ? fact("VP", state.msg.scores[p], "vp") : null,
       pl.discard_top ? el("span", { class: "dmn-fact" }, "top ", chip(pl.discard_top, 1, `top:${p}`)) : null,
       fact("Turns", pl.turns, "turns")),
     el("div", { class: "dmn-zone" }, el("span", { class: "dmn-zone-label" }, "In play: "),
