@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 import urllib.error
 from pathlib import Path
@@ -370,6 +371,14 @@ def test_replay_steps_forward_and_back(live_server: LiveServer, page: Page,
     expect(page.get_by_test_id("replay-play")).to_have_text("Pause")
     expect(step).to_have_text(f"{total} / {total}", timeout=total * 1000)
     expect(page.get_by_test_id("replay-play")).to_have_text("Play")
+    # A seat's view is kept in the URL: a reload (a link shared) shows it again.
+    page.get_by_label("Seen by").select_option("1")
+    expect(page).to_have_url(re.compile(rf"#/replay/{g['spectator']}/{total}/1$"))
+    page.reload()
+    expect(page.get_by_label("Seen by")).to_have_value("1")
+    page.goto(f"{live_server.url}/#/replay/{g['spectator']}/2/3")  # no such seat
+    expect(step).to_have_text(f"2 / {total}")
+    expect(page.get_by_label("Seen by")).to_have_value("")
     # A link to a step past the end opens the replay at its start.
     page.goto(f"{live_server.url}/#/replay/{g['spectator']}/{total + 50}")
     expect(step).to_have_text(f"0 / {total}")

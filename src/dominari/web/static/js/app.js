@@ -58,7 +58,8 @@ function show() {
       current = openTable(ctx, { gameId: args[0], token: args[1] });
     } else if (page === "watch" && args[0]) current = openTable(ctx, { spectator: args[0] });
     else if (page === "replay" && args[0]) {
-      current = openReplay(ctx, { spectator: args[0], step: Number(args[1] || 0) || 0 });
+      const seat = /^\d$/.test(args[2] || "") ? Number(args[2]) : null; // a seat's view
+      current = openReplay(ctx, { spectator: args[0], step: Number(args[1] || 0) || 0, seat });
     } else {
       render(main, el("div", { class: "panel" }, el("h1", {}, "Page not found"),
                       el("p", {}, el("a", { href: "#/" }, "Start a new game"))));

@@ -324,7 +324,7 @@ export function openTable({ main, toast, setConnection, again = null }, who) {
 }
 
 // A finished game stepped forward and back (the server rebuilds each position).
-export function openReplay({ main, toast }, { spectator, step = 0 }) {
+export function openReplay({ main, toast }, { spectator, step = 0, seat = null }) {
   const controls = el("div", { class: "table-bar replay-bar", "data-testid": "replay-bar" });
   const root = el("div", { class: "game-root", "data-testid": "game" }, el("p", { class: "muted" }, "Loading the replay…"));
   const moves = el("nav", { class: "panel moves", "aria-label": "Moves", "data-testid": "moves" });
@@ -333,7 +333,7 @@ export function openReplay({ main, toast }, { spectator, step = 0 }) {
   let module = null;
   let first = null;
   let at = step;
-  let perspective = null;
+  let perspective = seat; // the seat whose view is shown (null: spectators'), kept in the URL
   let token = 0;
   let destroyed = false;
   let playing = null; // the timer of Play (a move every 1/speed seconds), or null
@@ -361,6 +361,10 @@ export function openReplay({ main, toast }, { spectator, step = 0 }) {
     try {
       msg = await fetchStep(n);
     } catch (err) {
+      if (!first && perspective !== null && err instanceof ApiError && err.code === "bad_request") {
+        perspective = null; // a seat the game has not: the spectators' view
+        return go(n);
+      }
       if (!first && n > 0 && err instanceof ApiError && err.code === "bad_request") {
         toast(`This game has fewer moves than ${n}: the replay opens at its start.`, "info");
         return go(0); // (a link to a step past the end, or mistyped)
@@ -376,7 +380,7 @@ export function openReplay({ main, toast }, { spectator, step = 0 }) {
     }
     if (mine !== token || destroyed) return;
     at = msg.step;
-    history.replaceState(null, "", route("replay", spectator, at));
+    history.replaceState(null, "", route("replay", spectator, at, ...(perspective === null ? [] : [perspective])));
     if (!first) {
       first = msg;
       const [mod, catalog] = await Promise.all([
