@@ -373,7 +373,7 @@ export function mount(root, ctx) {
   function prompt() {
     const d = decision();
     const v = state.msg.view;
-    if (v.outcome) return "The game is over.";
+    if (v.outcome) return "The final scores are below."; // (the status and the bar say it is over)
     let text = capitalise(d.prompt || d.kind);
     if (d.kind === "moat" && d.card) text = `${playerName(v.turn_player)} plays ${d.card}: reveal Moat to be unaffected?`;
     if ((d.kind === "gain" || d.kind === "mine-gain") && d.limit !== undefined) {
