@@ -162,7 +162,9 @@ def test_tree_of_a_mid_game_player(panels: Page, artifacts: Path) -> None:
         halves: [...g.querySelectorAll('g.half')].map((h) => h.dataset.colour) }));
       const nodi = [...node.querySelectorAll('g.nodus')].map((n) => n.dataset.colour);
       const slots = [...node.querySelectorAll('.legal[data-pos]')].map((s) => s.dataset.pos);
-      return { cards, nodi, slots, letters: node.querySelectorAll('.domain-letter').length };
+      const words = Object.fromEntries([...node.querySelectorAll('g.slot')].map(
+        (s) => [s.dataset.pos, s.getAttribute('aria-label')]));
+      return { cards, nodi, slots, words, letters: node.querySelectorAll('.domain-letter').length };
     }""", [player, CATALOG, legal])
     layouts = CATALOG["files"]["layouts"]
     assert len(result["cards"]) == len(player["tree"]) >= 4
@@ -180,6 +182,16 @@ def test_tree_of_a_mid_game_player(panels: Page, artifacts: Path) -> None:
     for d, n in player["nodi"].items():
         assert result["nodi"].count(d) == n, d
     assert sorted(result["slots"]) == legal
+    # An empty place is named by the cards beside it, the tree's shape in words.
+    sides = {(0, 1): "below", (1, 0): "left of", (0, -1): "above", (-1, 0): "right of"}
+    assert result["words"]
+    for pos, words in result["words"].items():
+        col, row = map(int, pos.split(","))
+        beside = [f"{side} " for (dc, dr), side in sides.items()
+                  if f"{col + dc},{row + dr}" in by_pos]
+        assert words.startswith(f"place at {pos}: ") and all(b in words for b in beside), words
+        assert ("the campfire" in words) == any(
+            f"{col + dc},{row + dr}" == "0,0" for dc, dr in sides)
     assert result["letters"] == sum(1 for e in player["tree"] if e["pos"] != "0,0")
     # Click and keyboard both pick.
     tree = panels.locator("[data-testid=tree]")

@@ -183,15 +183,29 @@ function pickable(node, pos, onPick, what) {
   return node;
 }
 
+// Where an empty position lies, by the cards beside it ("below Fishing, right of the
+// campfire"): a screen reader hears the tree's shape, not only "-1,0".
+const SIDE_WORDS = ["below", "left of", "above", "right of"]; // by DIRS: the card across
+function besideWords(pos, byPos) {
+  const [c, r] = parsePos(pos);
+  const words = DIRS.map(([dc, dr], k) => {
+    const name = byPos.get(posKey(c + dc, r + dr));
+    return name ? `${SIDE_WORDS[k]} ${name}` : null;
+  }).filter(Boolean);
+  return words.length ? `: ${words.join(", ")}` : "";
+}
+
 // An empty legal position: a dashed slot labelled with its position.
-function slotNode(pos, onPick) {
+function slotNode(pos, onPick, beside = "") {
   const [cx, cy] = centre(parsePos(pos));
   const g = svg("g", { class: "slot", "data-pos": pos },
     svg("title", {}, `${pos} — place the selected card here`),
     svg("rect", { x: cx - CARD_W / 2, y: cy - CARD_H / 2, width: CARD_W, height: CARD_H, rx: 10,
       class: "slot-frame" }),
     label(cx, cy, pos, 14, "#3d3d36", { class: "legal-label" }));
-  return pickable(g, pos, onPick, "place at");
+  pickable(g, pos, onPick, "place at");
+  g.setAttribute("aria-label", `place at ${pos}${beside}`);
+  return g;
 }
 
 // The joined halves and the nodi of the tree: { joined: {pos: [bool×4]}, nodi: [...] }.
@@ -243,7 +257,9 @@ export function treeView(player, catalog, { highlight = [], onPick = null, large
   }
   const occupied = new Set(entries.map((e) => e.pos));
   const slots = svg("g", { class: "legal-positions" });
-  for (const pos of legal) if (!occupied.has(pos)) slots.append(slotNode(pos, onPick));
+  const named = new Map(entries.map((e) => [e.pos, e.pos === "0,0" ? "the campfire"
+    : cardInfo(e, catalog).lines[0]]));
+  for (const pos of legal) if (!occupied.has(pos)) slots.append(slotNode(pos, onPick, besideWords(pos, named)));
   const joins = svg("g", { class: "nodi" }, nodi.map((n) => nodusNode(n.a, n.b, n.vertical, n.colour)));
 
   // The view box holds every card and slot with a margin.
