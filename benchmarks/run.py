@@ -303,10 +303,10 @@ def main(argv: list[str] | None = None) -> int:
     r["machine"] = machine()
     r["command"] = "make bench" + ("" if not argv else " (" + " ".join(argv) + ")")
     section = render(r)
-    (BENCH_DIR / "results").mkdir(exist_ok=True)
-    (BENCH_DIR / "results" / "latest.json").write_text(json.dumps(r, indent=1, default=str))
     print(section)
-    if not args.no_write:
+    if not args.no_write:  # (--no-write writes nothing: the results only print)
+        (BENCH_DIR / "results").mkdir(exist_ok=True)
+        (BENCH_DIR / "results" / "latest.json").write_text(json.dumps(r, indent=1, default=str))
         print(f"written: {write_report(section)}")
     return 0
 

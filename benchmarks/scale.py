@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import importlib.util
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -105,21 +106,25 @@ def render(r: dict[str, Any]) -> str:
     ray = r["ray"]
     lines = [
         f"Measured {when} with `make bench` (`benchmarks/scale.py`) on {machine()}; "
-        f"best of {r['rounds']} rounds, every run from a cold start of its workers.",
+        f"games/s the best of {r['rounds']} rounds, every run from a cold start of its "
+        "workers; a speed-up is the median of the rounds' own ratios (each round plays the "
+        "same seeds with 1 and 2 workers), with the lowest and highest.",
         "",
         "| workload (games per run) | 1 worker | 2 local workers | speed-up | "
         + ("2 Ray tasks at a time | Ray vs local (2 workers) |" if ray else ""),
         "|---|---|---|---|" + ("---|---|" if ray else ""),
     ]
     for w in r["workloads"]:
-        g, best = w["games"], w["best"]
+        g, best, runs = w["games"], w["best"], w["runs"]
+        ratios = sorted(o / t for o, t in zip(runs["one"], runs["two"], strict=True))
         row = (f"| {w['title']} ({g:,}) | {g / best['one']:,.0f} games/s ({best['one']:.1f} s) "
                f"| {g / best['two']:,.0f} games/s ({best['two']:.1f} s) "
-               f"| **{best['one'] / best['two']:.2f}×** |")
+               f"| **{statistics.median(ratios):.2f}×** ({ratios[0]:.2f}–{ratios[-1]:.2f}) |")
         if ray:
-            extra = best["ray"] - best["two"]
+            extra = statistics.median(
+                (y - t) / t for y, t in zip(runs["ray"], runs["two"], strict=True))
             row += (f" {g / best['ray']:,.0f} games/s ({best['ray']:.1f} s) "
-                    f"| {extra:+.1f} s ({100 * extra / best['two']:+.0f}%) |")
+                    f"| {100 * extra:+.0f}% (median of the rounds) |")
         lines.append(row)
     lines += [
         "",
