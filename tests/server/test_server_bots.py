@@ -323,38 +323,48 @@ def test_a_stuck_decision_is_asked_again_on_fresh_workers(monkeypatch: Any) -> N
     assert len(executors) == 2  # the stuck worker's pool was replaced once
 
 
+async def _served(queued: list[tuple[str, int, Any]], running: tuple[int, Any],
+                  cancelled: int) -> tuple[list[str], list[tuple[int, int]]]:
+    """On a gate of one worker, busy with a decision of ``running`` (level, owner), queue
+    the decisions ``queued`` (name, level, owner), cancel the one at index ``cancelled``
+    (its game closed while its bot waited), then free the worker: the order the others
+    are served in, and the decisions waiting by level before and after the cancel. The
+    gate ends with its worker free and nobody waiting."""
+    from dominari.server.service import WorkerGate
+
+    gate = WorkerGate(1)
+    order: list[str] = []
+    await gate.acquire(*running)
+
+    async def decide(name: str, level: int, owner: Any) -> None:
+        async with gate.slot(level, owner):
+            order.append(name)
+            await asyncio.sleep(0)
+
+    tasks = [asyncio.create_task(decide(*q)) for q in queued]
+    await asyncio.sleep(0)
+    assert gate.free == 0
+    waiting = [(gate.waiting(0), gate.waiting(1))]
+    tasks[cancelled].cancel()
+    await asyncio.sleep(0)
+    waiting.append((gate.waiting(0), gate.waiting(1)))
+    gate.release()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    assert gate.free == 1 and gate.waiting(0) == gate.waiting(1) == 0
+    return order, waiting
+
+
 def test_the_worker_gate_serves_games_with_a_person_first() -> None:
     """Free workers go to the first waiting decision of the lowest level, first come first
     served within a level; a waiter cancelled before its turn takes no slot, and a slot
     freed goes to a waiter, never to a decision that arrives after."""
-    import asyncio
-
     from dominari.server.service import WorkerGate
 
-    async def run() -> list[str]:
-        gate = WorkerGate(1)
-        order: list[str] = []
-        await gate.acquire(1)  # a bot-only game's decision is running
-
-        async def decide(name: str, level: int) -> None:
-            async with gate.slot(level):
-                order.append(name)
-                await asyncio.sleep(0)
-
-        tasks = [asyncio.create_task(decide(name, level))
-                 for name, level in [("bots-1", 1), ("bots-2", 1), ("human-1", 0),
-                                     ("gone", 0), ("bots-3", 1), ("human-2", 0)]]
-        await asyncio.sleep(0)
-        assert gate.waiting(0) == 3 and gate.waiting(1) == 3 and gate.free == 0
-        tasks[3].cancel()  # a game closed while its bot waited
-        await asyncio.sleep(0)
-        assert gate.waiting(0) == 2
-        gate.release()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        assert gate.free == 1 and gate.waiting(0) == gate.waiting(1) == 0
-        return order
-
-    assert _run_apart(run()) == ["human-1", "human-2", "bots-1", "bots-2", "bots-3"]
+    order, waiting = _run_apart(_served(
+        [("bots-1", 1, None), ("bots-2", 1, None), ("human-1", 0, None), ("gone", 0, None),
+         ("bots-3", 1, None), ("human-2", 0, None)], (1, None), 3))  # (a bot-only game's)
+    assert waiting == [(3, 3), (2, 3)]
+    assert order == ["human-1", "human-2", "bots-1", "bots-2", "bots-3"]
 
     async def handed_as_cancelled() -> None:
         """A waiter handed the slot in the same tick as its game is closed gives it on."""
@@ -382,32 +392,12 @@ def test_the_clients_that_made_the_games_take_turns_for_the_workers() -> None:
     one client's twelve games of search bots delayed another's rule bot by twelve
     decisions (18 s for a 0.06 s move), now by about one. A cancelled waiter leaves its
     owner's turn to the others."""
-    from dominari.server.service import WorkerGate
-
-    async def run() -> list[str]:
-        gate = WorkerGate(1)
-        order: list[str] = []
-        await gate.acquire(0, "a")  # one of a's decisions is running
-
-        async def decide(name: str, level: int, owner: str) -> None:
-            async with gate.slot(level, owner):
-                order.append(name)
-                await asyncio.sleep(0)
-
-        tasks = [asyncio.create_task(decide(name, level, name[0]))
-                 for name, level in [("a2", 0), ("a3", 0), ("a4", 0), ("b1", 0), ("c1", 1),
-                                     ("d1", 1), ("c2", 1), ("e1", 0), ("b2", 0)]]
-        await asyncio.sleep(0)
-        assert gate.waiting(0) == 6 and gate.waiting(1) == 3
-        tasks[7].cancel()  # e's game closed while its bot waited
-        await asyncio.sleep(0)
-        assert gate.waiting(0) == 5
-        gate.release()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        assert gate.free == 1 and gate.waiting(0) == gate.waiting(1) == 0
-        return order
-
-    assert _run_apart(run()) == ["a2", "b1", "a3", "b2", "a4", "c1", "d1", "c2"]
+    queued = [(name, level, name[0]) for name, level in [
+        ("a2", 0), ("a3", 0), ("a4", 0), ("b1", 0), ("c1", 1), ("d1", 1), ("c2", 1),
+        ("e1", 0), ("b2", 0)]]
+    order, waiting = _run_apart(_served(queued, (0, "a"), 7))  # (one of a's is running)
+    assert waiting[0][0] == 6 and waiting[0][1] == 3 and waiting[1][0] == 5
+    assert order == ["a2", "b1", "a3", "b2", "a4", "c1", "d1", "c2"]
 
 
 def test_a_games_bots_wait_as_the_client_that_made_it(monkeypatch: Any) -> None:

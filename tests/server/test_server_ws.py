@@ -206,6 +206,24 @@ def test_a_bad_join_is_refused_and_closed(api: Api, join: dict[str, Any]) -> Non
     assert api.service.table(g["game_id"]).subscribers == set()
 
 
+def _refused_for_now(ws: Any) -> dict[str, Any]:
+    """The error a socket is refused with, ``too_many``, after which it is closed with
+    1013 ("try again later")."""
+    err: dict[str, Any] = ws.receive_json()
+    assert err["type"] == "error" and err["code"] == "too_many", err
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    assert closed.value.code == 1013
+    return err
+
+
+def _joins(client: Any, join: dict[str, Any]) -> None:
+    """A socket joins with ``join`` and gets its view."""
+    with client.websocket_connect("/api/ws") as ws:
+        ws.send_json(join)
+        assert ws.receive_json()["type"] == "view"
+
+
 def test_a_join_to_a_full_table_is_refused_for_now_not_for_good() -> None:
     """A table with as many sockets as a server admits refuses one more with
     ``too_many`` and close code 1013 ("try again later"), so that the browser reconnects
@@ -220,14 +238,8 @@ def test_a_join_to_a_full_table_is_refused_for_now_not_for_good() -> None:
             assert first.receive_json()["type"] == "view"
             with client.websocket_connect("/api/ws") as second:
                 second.send_json(join)
-                err = second.receive_json()
-                assert err["type"] == "error" and err["code"] == "too_many", err
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    second.receive_json()
-                assert closed.value.code == 1013
-        with client.websocket_connect("/api/ws") as again:
-            again.send_json(join)
-            assert again.receive_json()["type"] == "view"
+                _refused_for_now(second)
+        _joins(client, join)
 
 
 @pytest.mark.parametrize("limits", [{"max_client_sockets": 2}, {"max_sockets": 2}])
@@ -245,15 +257,9 @@ def test_sockets_are_counted_from_one_address_and_in_all(limits: dict[str, int])
             for _ in range(2):
                 held.enter_context(client.websocket_connect("/api/ws"))  # not joined yet
             with client.websocket_connect("/api/ws") as third:
-                err = third.receive_json()
-                assert err == {"type": "error", "code": "too_many", "message": "too many "
-                               "connections to this server; try again later"}
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    third.receive_json()
-                assert closed.value.code == 1013
-        with client.websocket_connect("/api/ws") as again:
-            again.send_json(join)
-            assert again.receive_json()["type"] == "view"
+                assert _refused_for_now(third)["message"] == ("too many connections to "
+                                                              "this server; try again later")
+        _joins(client, join)
 
 
 def test_a_socket_whose_first_view_fails_leaves_the_table(

@@ -69,6 +69,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope as StarletteScope
 from starlette.websockets import WebSocketState
@@ -623,8 +624,9 @@ def create_app(settings: Settings) -> FastAPI:
                                           "'Bearer <seat token>'")
         return token.strip()
 
-    def client_key(request: Request) -> str:
-        return request.client.host if request.client else "?"
+    def client_key(conn: HTTPConnection) -> str:
+        """The address of the client of a request or a socket."""
+        return conn.client.host if conn.client else "?"
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def index() -> HTMLResponse:
@@ -818,7 +820,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.websocket("/api/ws")
     async def socket(ws: WebSocket) -> None:
         await ws.accept()
-        client = ws.client.host if ws.client else "?"
+        client = client_key(ws)
         if (sockets.total() >= settings.max_sockets
                 or sockets[client] >= settings.max_client_sockets):
             with contextlib.suppress(Exception):

@@ -236,6 +236,12 @@ def choose(game: str, state: bytes, name: str, seed: int, seconds: float,
     return str(s.format_action(bot.act(s)))
 
 
+def pool_size(kind: str, workers: int) -> int:
+    """The workers a pool of ``kind`` made for ``workers`` has: as many, but for a pool of
+    processes on Windows, which has at most :data:`~dominari.sim.pool.MAX_PROCESSES`."""
+    return min(workers, MAX_PROCESSES or workers) if kind == "process" else workers
+
+
 def make_executor(kind: str, workers: int) -> Executor:
     """``process`` (default) or ``thread`` workers for bot decisions.
 
@@ -251,7 +257,7 @@ def make_executor(kind: str, workers: int) -> Executor:
         raise ConfigError(f"bot workers must be at least 1, not {workers}")
     if kind == "process":
         start_resource_tracker()
-        return _DeafPool(max_workers=min(workers, MAX_PROCESSES or workers),
+        return _DeafPool(max_workers=pool_size(kind, workers),
                          mp_context=multiprocessing.get_context("spawn"),
                          initializer=_init_worker, initargs=(os.getpid(),))
     if kind == "thread":

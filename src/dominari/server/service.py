@@ -45,6 +45,7 @@ from dominari.server.bots import (
     choose,
     make_executor,
     missing_note,
+    pool_size,
     search_settings,
     server_bot_blurbs,
     server_bot_names,
@@ -67,7 +68,6 @@ from dominari.server.tables import (
     replay,
     seat_facts,
 )
-from dominari.sim.pool import MAX_PROCESSES
 from dominari.sim.runner import derive_seed
 
 log = logging.getLogger("dominari.server")
@@ -418,11 +418,8 @@ class GameService:
         """Open the store and the bot workers, and load every active game."""
         self.store = Store(self.settings.db_url)
         self._executor = make_executor(self.settings.bot_executor, self.settings.bot_workers)
-        # (as many slots as the pool has processes: Windows's pools have at most 61)
-        slots = self.settings.bot_workers
-        if self.settings.bot_executor == "process":
-            slots = min(slots, MAX_PROCESSES or slots)
-        self._slots = WorkerGate(slots, levels=BOTS_ONLY + 1)
+        self._slots = WorkerGate(pool_size(self.settings.bot_executor,  # a slot a worker
+                                           self.settings.bot_workers), levels=BOTS_ONLY + 1)
         self._loader = ThreadPoolExecutor(max_workers=LOADERS,
                                           thread_name_prefix="dominari-load")
         loaded = 0
